@@ -1,0 +1,1 @@
+"""Mythos Tables' pure core: the game kernel, the five games, and the wire schemas both services share."""

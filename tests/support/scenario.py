@@ -1,0 +1,67 @@
+"""Given / when / then for rulebook scenarios: given events, when a seat sends a command, then events or a violation.
+
+    given(GAME, *events).when(1, {"type": "draw_cards", "count": 2}).then_types("cards_drawn")
+    given(GAME, *events).when(1, {"type": "pass"}).raises("rules/not_your_turn")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from shared.kernel import Event, RuleViolation, fold
+from shared.kernel.game import Game
+
+ENTROPY = bytes(32)
+
+
+@dataclass
+class Given:
+    game: Game
+    state: Any
+
+    def when(self, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY) -> When:
+        return When(self.game, self.state, seat, command, entropy)
+
+    def then_state(self) -> Any:
+        return self.state
+
+
+@dataclass
+class When:
+    game: Game
+    state: Any
+    seat: int
+    command: dict[str, Any]
+    entropy: bytes
+
+    @property
+    def events(self) -> list[Event]:
+        return self.game.checked_decide(self.state, self.command, self.seat, self.entropy)
+
+    @property
+    def after(self) -> Any:
+        """The state after the command's events, for assertions on the result."""
+        return fold(self.game, self.events, self.state)
+
+    def then_types(self, *types: str) -> list[Event]:
+        events = self.events
+        assert [e.type for e in events] == list(types)
+        return events
+
+    def raises(self, code: str) -> RuleViolation:
+        with pytest.raises(RuleViolation) as info:
+            self.game.checked_decide(self.state, self.command, self.seat, self.entropy)
+        assert info.value.code == code, info.value
+        return info.value
+
+
+def given(game: Game, *events: Event, state: Any = None) -> Given:
+    """The position after ``events`` (folded onto ``state``, ``None`` meaning before setup)."""
+    return Given(game, fold(game, events, state))
+
+
+def given_state(game: Game, state: Any) -> Given:
+    return Given(game, state)
