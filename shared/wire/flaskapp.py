@@ -1,0 +1,109 @@
+"""What both Flask apps share: the OpenAPI document, the error body, request metrics, size limits, ops routes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from flask import Flask, Response, g, request
+from flask_smorest import Api, Blueprint
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+
+from shared.wire import schemas
+from shared.wire.errors import install_error_handlers
+
+ERRORS = {
+    400: "request/malformed: not JSON, wrong types, unknown fields",
+    401: "auth/missing_token or auth/bad_token",
+    403: "auth/not_your_seat",
+    404: "game/not_found",
+    409: "game/version_conflict (details.current_version) or game/finished",
+    413: "request/too_large",
+    422: "rules/…: a legal request the rules refuse; the code names the rule",
+    429: "request/rate_limited",
+    503: "service/unavailable: a dependency is down; nothing was written",
+}
+
+
+def documented_errors(*statuses: int) -> Callable:
+    """Document the API's error body for these statuses (and 400, 413, 429, 503, which any route may give)."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
+    responses = {str(s): {"description": ERRORS[s], "content": error} for s in sorted({*statuses, 400, 413, 429, 503})}
+    return Blueprint.doc(responses=responses)
+
+
+class RequestMetrics:
+    def __init__(self, registry: CollectorRegistry):
+        self.registry = registry
+        self.requests = Counter("http_requests_total", "HTTP requests by route and status", ["method", "route", "status"], registry=registry)
+        self.latency = Histogram(
+            "http_request_seconds", "HTTP request latency by route", ["method", "route"], registry=registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+        )
+
+    def install(self, app: Flask) -> None:
+        @app.before_request
+        def start_timer():
+            g.started = time.perf_counter()
+
+        @app.after_request
+        def observe(response: Response):
+            route = request.url_rule.rule if request.url_rule else "unmatched"
+            if route.endswith("/stream"):
+                return response  # a stream's lifetime is not a latency
+            self.latency.labels(request.method, route).observe(time.perf_counter() - g.get("started", time.perf_counter()))
+            self.requests.labels(request.method, route, str(response.status_code)).inc()
+            return response
+
+    def exposition(self) -> Response:
+        return Response(generate_latest(self.registry), mimetype=CONTENT_TYPE_LATEST)
+
+
+def make_api(app: Flask, title: str, description: str) -> Api:
+    """Attach the OpenAPI document (/openapi.json, /docs), the error handlers and request metrics to ``app``."""
+    app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
+    app.config.update(
+        API_TITLE=title,
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={"info": {"description": description}},
+    )
+    api = Api(app)
+    api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
+    api.spec.components.schema("ApiError", schema=schemas.Error)
+    install_error_handlers(app)  # after Api(), so ours replace flask-smorest's
+    metrics = RequestMetrics(CollectorRegistry())
+    metrics.install(app)
+    app.extensions["metrics"] = metrics
+    return api
+
+
+def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
+    """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text)."""
+    blp = Blueprint("operations", __name__, description="Health, readiness and metrics")
+
+    @blp.route("/healthz")
+    @blp.response(200, schemas.Health)
+    def healthz():
+        return {"status": "ok"}
+
+    @blp.route("/readyz")
+    @blp.response(200, schemas.Health)
+    @blp.alt_response(503, schema=schemas.Health, description="a dependency is unreachable")
+    def readyz():
+        checks = readiness()
+        ok = all(checks.values())
+        return {"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503
+
+    @blp.route("/metrics")
+    @blp.doc(responses={"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def metrics():
+        from flask import current_app
+
+        return current_app.extensions["metrics"].exposition()
+
+    return blp

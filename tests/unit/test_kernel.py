@@ -1,0 +1,78 @@
+"""The kernel's own guarantees, on the toy game."""
+
+import pytest
+
+from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, redact
+from shared.kernel.game import GameOver, MalformedCommand
+from tests.support.properties import check_game_properties
+from tests.support.toy import GAME
+
+
+def test_a_secret_field_is_seen_only_by_its_audience():
+    event = ev("card_drawn", seat=1, card=7, secret={"card": [1]})
+    assert redact(event, 1) == {"seat": 1, "card": 7}
+    assert redact(event, 0) == {"seat": 1}
+    assert redact(event, None) == {"seat": 1}
+    assert redact(event, EVERYONE) == {"seat": 1, "card": 7}
+
+
+def test_an_empty_audience_hides_a_field_from_every_seat_until_the_game_ends():
+    event = ev("deck_shuffled", order=[3, 1, 2], secret={"order": []})
+    assert all(redact(event, s) == {} for s in (0, 1, None))
+    assert redact(event, EVERYONE) == {"order": [3, 1, 2]}
+
+
+def test_a_secret_must_name_a_field_of_the_event():
+    with pytest.raises(ValueError):
+        ev("x", a=1, secret={"b": [0]})
+
+
+def test_entropy_is_a_deterministic_function_of_seed_and_version():
+    assert entropy_for(b"s", 3) == entropy_for(b"s", 3)
+    assert entropy_for(b"s", 3) != entropy_for(b"s", 4) != entropy_for(b"t", 4)
+
+
+@pytest.mark.parametrize(
+    "options, code",
+    [({"nope": 1}, "rules/invalid_option"), ({"target": "x"}, "rules/invalid_option"), ({"target": 0}, "rules/invalid_option")],
+)
+def test_options_are_checked(options, code):
+    with pytest.raises(RuleViolation) as info:
+        GAME.start(2, options, b"e")
+    assert info.value.code == code
+
+
+def test_player_count_is_checked():
+    with pytest.raises(RuleViolation) as info:
+        GAME.start(5, {}, b"e")
+    assert info.value.code == "rules/player_count"
+
+
+@pytest.mark.parametrize("command", [None, [], {"type": 3}, {"type": "play_card"}, {"type": "play_card", "card": "1"}, {"type": "draw_card", "extra": 1}])
+def test_a_malformed_command_is_refused_before_the_rules(command):
+    state = GAME.replay(GAME.start(2, {}, b"e")[1])
+    with pytest.raises(MalformedCommand):
+        GAME.checked_decide(state, command, 0, b"e")
+
+
+def test_an_unknown_command_type_is_a_rule_violation():
+    state = GAME.replay(GAME.start(2, {}, b"e")[1])
+    with pytest.raises(RuleViolation) as info:
+        GAME.checked_decide(state, {"type": "castle"}, 0, b"e")
+    assert info.value.code == "rules/unknown_command"
+
+
+def test_no_command_is_accepted_once_the_game_is_over():
+    play = check_game_properties(GAME, 2, seed=1)
+    with pytest.raises(GameOver):
+        GAME.checked_decide(play.state, {"type": "draw_card"}, 0, b"e")
+
+
+def test_the_codec_refuses_to_build_classes_a_game_did_not_list():
+    with pytest.raises(ValueError):
+        GAME.codec.decode({"$": "Popen", "args": ["sh"]})
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_toy_game_has_every_property(seed):
+    check_game_properties(GAME, 2 + seed % 3, seed)
