@@ -114,6 +114,19 @@ class EventStore:
         raw = self.redis.hget(self.key(game_id, "cmds"), field)
         return None if raw is None else raw.decode()
 
+    @property
+    def active_key(self) -> str:
+        return f"{self.prefix}:active"
+
+    def mark_active(self, game_id: str) -> None:
+        self.redis.sadd(self.active_key, game_id)
+
+    def mark_finished(self, game_id: str) -> None:
+        self.redis.srem(self.active_key, game_id)
+
+    def active_ids(self) -> list[str]:
+        return sorted(g.decode() for g in self.redis.smembers(self.active_key))
+
     def game_ids(self, after: str | None, limit: int) -> list[str]:
         """Game ids newest first, starting after the cursor id."""
         start = 0

@@ -1,0 +1,147 @@
+"""RQ jobs: AI turns, turn timeouts and the sweeper that picks up whatever was left pending.
+
+Jobs take ids and a version only, use RQ's JSON serializer and deterministic ids
+(``ai-<game>-<seat>-<version>``: RQ allows letters, digits, ``-`` and ``_``), and do nothing when the game has
+moved past their version. They submit through ``Tables.command``, the path a client's command takes, with an
+idempotency key bound to the version, so a retried or duplicated job can never act twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from rq import Queue, Retry
+from rq.serializers import JSONSerializer
+
+from shared.wire.errors import ApiError
+from session_service.tables import Meta, Scheduler, Tables
+
+log = logging.getLogger("mythos.jobs")
+SWEEP_EVERY_S = 20
+STALLED_AFTER_S = 10
+
+
+def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
+    """The ``random`` AI: a uniformly random legal command, from exactly what a client of its seat gets."""
+    legal = state["legal_commands"]
+    return rand.choice(legal) if legal else None
+
+
+AI_LEVELS = {"random": choose_random}
+
+
+def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) -> str:
+    meta = tables.meta(game_id)
+    if meta.over or meta.version != version or seat not in meta.to_act:
+        return "stale"
+    level = meta.seats[seat]["ai"] or "random"
+    state = tables.state(game_id, seat)  # the seat's view and legal commands: nothing more
+    command = AI_LEVELS[level](state, random.Random(f"{game_id}:{seat}:{version}"))
+    if command is None:
+        return "no legal command"
+    started = time.perf_counter()
+    try:
+        tables.command(game_id, seat, command, expected_version=version, idempotency_key=f"{by}:{version}", by=by)
+    except ApiError as error:
+        if error.status == 409:
+            return "stale"
+        raise
+    if by == "ai":
+        tables.store.redis.hincrbyfloat(tables.store.key("stats", "ai"), "seconds", time.perf_counter() - started)
+        tables.store.redis.hincrby(tables.store.key("stats", "ai"), "moves", 1)
+    return "played"
+
+
+def ai_turn(game_id: str, seat: int, version: int) -> str:
+    """Play the AI seat's move at ``version``, if the game is still there."""
+    return _play_for(worker_tables(), game_id, seat, version, "ai")
+
+
+def turn_timeout(game_id: str, seat: int, version: int) -> str:
+    """The seat's time is up at ``version``: play a random legal command for it, recorded as a timeout."""
+    return _play_for(worker_tables(), game_id, seat, version, "timeout")
+
+
+def sweep() -> dict[str, int]:
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while."""
+    tables = worker_tables()
+    counts = {"games": 0, "requeued": 0}
+    cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
+    for game_id in tables.store.active_ids():
+        try:
+            meta = tables.meta(game_id)
+        except ApiError:
+            tables.store.mark_finished(game_id)
+            continue
+        counts["games"] += 1
+        if meta.over:
+            tables.store.mark_finished(game_id)
+        elif datetime.fromisoformat(meta.updated_at) < cutoff:
+            counts["requeued"] += _SCHEDULER.schedule(meta, force=True)
+    _SCHEDULER.queue.enqueue_in(timedelta(seconds=SWEEP_EVERY_S), sweep, job_id="sweep", retry=None)
+    return counts
+
+
+class RqScheduler(Scheduler):
+    """Hands AI turns and turn timers to RQ after every change of a game."""
+
+    def __init__(self, queue: Queue, store: Any):
+        self.queue, self.store = queue, store
+        self.after_change = self.schedule
+
+    def schedule(self, meta: Meta, force: bool = False) -> int:
+        if meta.over:
+            self.store.mark_finished(meta.id)
+            return 0
+        self.store.mark_active(meta.id)
+        queued = 0
+        for seat in meta.to_act:
+            job_id = f"-{meta.id}-{seat}-{meta.version}"
+            if meta.seats[seat]["ai"]:
+                queued += self._enqueue("ai" + job_id, ai_turn, meta, seat, force)
+            elif meta.deadline:
+                when = datetime.fromisoformat(meta.deadline.replace("Z", "+00:00"))
+                if force and when <= datetime.now(when.tzinfo):
+                    queued += self._enqueue("timeout" + job_id, turn_timeout, meta, seat, force)
+                elif not force:
+                    self.queue.enqueue_at(when, turn_timeout, meta.id, seat, meta.version, job_id="timeout" + job_id)
+                    queued += 1
+        return queued
+
+    def _enqueue(self, job_id: str, func: Any, meta: Meta, seat: int, force: bool) -> int:
+        if force:
+            job = self.queue.fetch_job(job_id)
+            if job is not None and job.get_status(refresh=False) in ("queued", "started", "scheduled"):
+                return 0
+        self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]))
+        return 1
+
+
+def make_queue(connection: Any, name: str) -> Queue:
+    return Queue(name, connection=connection, serializer=JSONSerializer)
+
+
+_TABLES: Tables | None = None
+_SCHEDULER: Any = None
+
+
+def worker_tables() -> Tables:
+    """The worker process's one Tables, built from the environment on first use."""
+    global _TABLES, _SCHEDULER
+    if _TABLES is None:
+        from session_service.app import build_tables
+        from session_service.config import from_env
+
+        _TABLES = build_tables(from_env())
+        _SCHEDULER = _TABLES.scheduler
+    return _TABLES
+
+
+def use_tables(tables: Tables) -> None:
+    """Run jobs against ``tables`` (the worker's own, or a test's)."""
+    global _TABLES, _SCHEDULER
+    _TABLES, _SCHEDULER = tables, tables.scheduler

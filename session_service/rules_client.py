@@ -1,0 +1,75 @@
+"""How the session service reaches the rules: over HTTP in deployment, in process for unit tests only.
+
+Both clients answer the same way: events, or the kernel's own exceptions (RuleViolation, MalformedCommand,
+GameOver), or ``service/unavailable`` when the rules service cannot be reached, so callers write nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import requests
+
+from shared.kernel import Event, Game, RuleViolation
+from shared.kernel.game import GameOver, MalformedCommand
+from shared.wire.errors import unavailable
+
+
+class HttpRules:
+    def __init__(self, base_url: str, timeout_s: float = 10.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self.http = requests.Session()
+        self.http.mount("http://", requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=64))
+
+    def setup(self, game: Game, players: int, options: dict[str, Any], entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
+        reply = self._post("/v1/setup", {"game": game.id, "players": players, "options": options, "entropy": entropy.hex()})
+        return reply["options"], [Event.from_json(e) for e in reply["events"]]
+
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+        body = {"game": game.id, "state": game.codec.encode(state), "command": command, "seat": seat, "entropy": entropy.hex()}
+        return [Event.from_json(e) for e in self._post("/v1/decide", body)["events"]]
+
+    def ready(self) -> bool:
+        try:
+            return self.http.get(self.base_url + "/healthz", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            reply = self.http.post(
+                self.base_url + path, data=orjson.dumps(body), headers={"Content-Type": "application/json"}, timeout=self.timeout_s
+            )
+        except requests.RequestException:
+            raise unavailable("the rules service") from None
+        if reply.status_code == 200:
+            return reply.json()
+        try:
+            error = reply.json()["error"]
+        except (ValueError, KeyError, TypeError):
+            raise unavailable("the rules service") from None
+        if reply.status_code == 422:
+            raise RuleViolation(error["code"], error["message"], error.get("details"))
+        if reply.status_code == 409:
+            raise GameOver()
+        if reply.status_code == 400:
+            raise MalformedCommand(error["message"], error.get("details"))
+        raise unavailable("the rules service")
+
+
+class LocalRules:
+    """The rules in process, with the state put through the wire codec as HTTP would. Unit tests only."""
+
+    def setup(self, game: Game, players: int, options: dict[str, Any], entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
+        options, events = game.start(players, options, entropy)
+        return options, [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
+
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+        state = game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(state))))
+        events = game.checked_decide(state, command, seat, entropy)
+        return [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
+
+    def ready(self) -> bool:
+        return True

