@@ -146,10 +146,20 @@ class Audit(Schema):
 
 
 class Export(Schema):
-    class Meta:
-        unknown = "include"
+    """The portable record of a finished game; docs/record-format.md describes each field."""
 
     format = fields.String(required=True)
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Dict(), required=True)
+    seed = fields.String(required=True)
+    seed_commitment = fields.String(required=True)
+    head_hash = fields.String(required=True)
+    outcome = fields.Dict(allow_none=True, required=True)
+    commands = fields.List(fields.Dict(), required=True)
+    events = fields.List(fields.Dict(), required=True)
 
 
 # -- rules service ------------------------------------------------------------------------------------
