@@ -1,0 +1,194 @@
+"""Pocket Madness views, resampling, invariants and outcome.
+
+What is public: the splayed deck's order and its face-up cards, hand sizes, melds, discards (face up),
+portals, Madness tokens. What is private: each hand (its owner), the 17 face-down cards (nobody, until drawn
+or taken), and the hand a Shub-Niggurath sealer is looking at (that sealer).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from shared.games.pocket_madness.cards import (
+    COPIES,
+    FACE_DOWN_CARDS,
+    LOCATION_NAMES,
+    LOCATIONS,
+    MADNESS_LIMIT,
+    MADNESS_TOKENS,
+    PORTAL_NAMES,
+    SHUB_NIGGURATH,
+)
+from shared.games.pocket_madness.rules import designator, to_act
+from shared.games.pocket_madness.state import Designating, Playing, RoundOver, Table, hand_cards, hand_of
+from shared.kernel import EVERYONE, Outcome
+
+
+def _is_seat(viewer: Any, players: int) -> bool:
+    return viewer is not EVERYONE and isinstance(viewer, int) and 0 <= viewer < players
+
+
+def _table_view(table: Table, viewer: Any, players: int) -> dict[str, Any]:
+    deck = []
+    for loc, up in table.deck:
+        if up:
+            deck.append({"location": loc, "face_up": True})
+        elif viewer is EVERYONE:
+            deck.append({"location": loc, "face_up": False})
+        else:
+            deck.append({"face_up": False})
+    out: dict[str, Any] = {
+        "deck": deck,
+        "deck_size": len(deck),
+        "face_down_in_deck": sum(1 for _, up in table.deck if not up),
+        "hand_counts": [sum(h) for h in table.hands],
+        "melds": [
+            [{"kind": "run" if m.location is None else "set", "location": m.location, "count": m.count} for m in melds]
+            for melds in table.melds
+        ],
+        "discards": [list(d) for d in table.discards],
+        "portals": [
+            {"portal": p, "name": PORTAL_NAMES[p], "owner": table.portals[i]} for i, p in enumerate(LOCATIONS)
+        ],
+    }
+    if _is_seat(viewer, players):
+        out["hand"] = hand_cards(table.hands[viewer])
+    if viewer is EVERYONE:
+        out["hands"] = [hand_cards(h) for h in table.hands]
+    return out
+
+
+def view(state: Designating | Playing | RoundOver, viewer: Any) -> dict[str, Any]:
+    """Build the viewer's picture from public facts and the viewer's own hand."""
+    out: dict[str, Any] = {
+        "players": state.players,
+        "round": state.round,
+        "madness": list(state.madness),
+        "madness_supply": max(0, MADNESS_TOKENS - sum(state.madness)),
+        "madness_limit": MADNESS_LIMIT,
+        "to_act": sorted(to_act(state)),
+        **_table_view(state.table, viewer, state.players),
+    }
+    if _is_seat(viewer, state.players):
+        out["seat"] = viewer
+    match state:
+        case Designating():
+            out.update(phase="designating", previous_start=state.start, chooser=state.chooser)
+        case Playing():
+            turn = state.turn
+            out.update(
+                phase="playing",
+                start_player=state.start,
+                runs_this_round=state.runs,
+                next_run_madness=state.runs + 1,
+                shoggoth=state.shoggoth,
+                last_turns=None if state.last_turns is None else list(state.last_turns),
+                turn={
+                    "seat": turn.seat,
+                    "extra": turn.extra,
+                    "last": state.last_turns is not None and not turn.extra and turn.action is None,
+                    "action": turn.action,
+                    "melds": turn.melds,
+                    "sealed": turn.sealed,
+                    "claimed": sorted(turn.claimed),
+                    "extra_turn_owed": turn.dagon,
+                },
+                pending=None,
+            )
+            power = state.pending
+            if power is not None:
+                out["pending"] = {"portal": power.portal, "name": PORTAL_NAMES[power.portal], "target": power.target, "given": power.given}
+                if power.portal == SHUB_NIGGURATH and power.target is not None and (viewer is EVERYONE or viewer == turn.seat):
+                    out["pending"]["target_hand"] = hand_cards(state.table.hands[power.target])
+        case RoundOver():
+            over = max(state.madness) >= MADNESS_LIMIT
+            out.update(
+                phase="game_over" if over else "round_over",
+                start_player=state.start,
+                reason=state.reason,
+                ender=state.ender,
+                gained=list(state.gained),
+                designator=None if over else designator(state.madness, state.start),
+            )
+            if state.revealed:
+                out["hands"] = [hand_cards(h) for h in state.table.hands]
+            result = outcome(state)
+            out["outcome"] = None if result is None else result.to_json()
+    return out
+
+
+def _known_hands(state: Designating | Playing | RoundOver, seat: Any) -> set[int]:
+    known = {seat} if _is_seat(seat, state.players) else set()
+    if isinstance(state, RoundOver) and state.revealed:
+        known = set(range(state.players))
+    if isinstance(state, Playing) and state.pending is not None and state.pending.portal == SHUB_NIGGURATH:
+        if state.pending.target is not None and seat == state.turn.seat:
+            known.add(state.pending.target)
+    return known
+
+
+def resample(state: Designating | Playing | RoundOver, seat: Any, rand: random.Random):
+    """Redistribute what ``seat`` cannot see: other hands (sizes kept) and the face-down deck cards (places kept)."""
+    from dataclasses import replace
+
+    table = state.table
+    known = _known_hands(state, seat)
+    pool = [loc for loc, up in table.deck if not up]
+    for s in range(state.players):
+        if s not in known:
+            pool += hand_cards(table.hands[s])
+    rand.shuffle(pool)
+    cards = iter(pool)
+    deck = tuple((loc, True) if up else (next(cards), False) for loc, up in table.deck)
+    hands = tuple(
+        table.hands[s] if s in known else hand_of(next(cards) for _ in range(sum(table.hands[s])))
+        for s in range(state.players)
+    )
+    return replace(state, table=replace(table, deck=deck, hands=hands))
+
+
+def invariant(state: Designating | Playing | RoundOver) -> None:
+    """Every Location card exactly once; hands non-negative; portal owners are seats; Madness never negative."""
+    table = state.table
+    assert len(table.hands) == len(table.melds) == len(table.discards) == state.players
+    assert len(state.madness) == state.players and all(m >= 0 for m in state.madness)
+    count: Counter[int] = Counter()
+    for hand in table.hands:
+        assert len(hand) == len(LOCATIONS) and all(n >= 0 for n in hand), hand
+        count.update(hand_cards(hand))
+    count.update(loc for loc, _ in table.deck)
+    for melds in table.melds:
+        for meld in melds:
+            count.update([meld.location] * meld.count if meld.location is not None else LOCATIONS)
+    for discards in table.discards:
+        count.update(discards)
+    assert dict(count) == {loc: COPIES[loc] for loc in LOCATIONS}, dict(count)
+    assert sum(1 for _, up in table.deck if not up) <= FACE_DOWN_CARDS
+    assert all(owner is None or 0 <= owner < state.players for owner in table.portals)
+    if isinstance(state, Playing):
+        assert 0 <= state.turn.seat < state.players
+        assert state.turn.melds <= 3
+        assert state.last_turns is None or not table.deck
+        power = state.pending
+        if power is not None:
+            assert state.turn.sealed and table.portals[power.portal - LOCATIONS[0]] is None
+    if isinstance(state, RoundOver) and state.reason == "deck_exhausted":
+        assert not table.deck
+
+
+def outcome(state: Designating | Playing | RoundOver) -> Outcome | None:
+    """At a round's end with a player at 10+ Madness: the fewest Madness tokens win; ties share the victory."""
+    if not isinstance(state, RoundOver) or max(state.madness) < MADNESS_LIMIT:
+        return None
+    least = min(state.madness)
+    return Outcome(
+        reason="madness",
+        winners=tuple(s for s, m in enumerate(state.madness) if m == least),
+        scores=tuple(float(m) for m in state.madness),
+        details={"madness": list(state.madness), "lower_is_better": True, "rounds": state.round},
+    )
+
+
+__all__ = ["LOCATION_NAMES", "invariant", "outcome", "resample", "view"]
