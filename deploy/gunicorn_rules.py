@@ -1,0 +1,11 @@
+"""gunicorn settings for the stateless rules service: CPU-bound, so processes rather than threads."""
+
+import os
+
+bind = os.environ.get("RULES_BIND", "127.0.0.1:8001")
+workers = int(os.environ.get("RULES_WORKERS", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("RULES_THREADS", "4"))
+timeout = 30
+keepalive = 5
+accesslog = os.environ.get("ACCESS_LOG") or None
