@@ -50,3 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     from session_service.devstack import run as run_stack
 
     run_stack(args.port, args.rules_port)
+
+
+if __name__ == "__main__":
+    main()
