@@ -24,6 +24,7 @@ How to add a rite (touching nothing else):
   2. Implement ``initial`` (the rite state right after the Grand Cultist picks it), ``begin`` (deal
      adjustments: set cards aside, re-deal, lay out farmhouse walls or graves; may use ``rng`` and must
      record every random result as event data), ``to_act``, ``legal_commands``, ``decide``, ``evolve``,
+     ``settle`` (optional: moves the rite makes by itself, e.g. closing a gate),
      ``result`` (``RiteResult`` once the rite is over, else ``None``), ``view``, ``cards`` (every entity card
      the rite state holds, for conservation) and, if the rite holds hidden things of its own (face-down
      graves, walls, sealed bids, peeks), ``resample``.
@@ -62,9 +63,9 @@ from marshmallow import Schema, fields
 from shared.kernel import Event, ev, sees
 from shared.kernel.errors import RuleViolation
 
-CULTS = ("green", "blue", "yellow", "gray")
+from shared.games.rites_of_cthulhu.cards import CULTS, RANKS
+
 GRAND_CULT = 0
-RANKS = 14
 DECK_SIZE = len(CULTS) * RANKS
 
 
@@ -123,6 +124,8 @@ class Table:
     trade: Trade | None = None
     known: tuple[tuple[int, int], ...] = ()
     moves: int = 0
+    face_down: tuple[tuple[int, int], ...] = ()
+    """Set-aside cards nobody else saw: (card, the one seat that knows it, or -1 for nobody)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +207,9 @@ def draw(table: Table, seat: int, count: int) -> list[Event]:
 
 def set_aside_from_hand(table: Table, seat: int, cards: Sequence[int], public: bool = True) -> Event:
     """Take cards out of the rite from a hand (revealed unless ``public`` is False)."""
-    secret = None if public else secret_cards(table, seat)
-    return ev("hand_cards_set_aside", seat=seat, cards=list(cards), secret=secret)
+    if public:
+        return ev("hand_cards_set_aside", seat=seat, cards=list(cards))
+    return ev("hand_cards_set_aside", seat=seat, cards=list(cards), face_down=True, secret=secret_cards(table, seat))
 
 
 def set_aside_from_pile(table: Table, count: int) -> Event:
@@ -245,10 +249,12 @@ def evolve_table(table: Table, event: Event) -> Table:
             return with_hand(table, d["seat"], table.hands[d["seat"]] + cards)
         case "hand_cards_set_aside":
             table = with_hand(table, d["seat"], remove_cards(table.hands[d["seat"]], d["cards"]))
+            if d.get("face_down"):
+                return dataclasses.replace(table, face_down=table.face_down + tuple((c, d["seat"]) for c in d["cards"]))
             return dataclasses.replace(table, set_aside=table.set_aside + tuple(d["cards"]))
         case "pile_cards_set_aside":
             cards = tuple(d["cards"])
-            return dataclasses.replace(table, pile=table.pile[len(cards):], set_aside=table.set_aside + cards)
+            return dataclasses.replace(table, pile=table.pile[len(cards):], face_down=table.face_down + tuple((c, -1) for c in cards))
         case "card_forced":
             table = with_hand(table, d["giver"], remove_cards(table.hands[d["giver"]], [d["card"]]))
             return dataclasses.replace(table, trade=Trade(d["giver"], d["receiver"], d["card"]))
@@ -257,6 +263,7 @@ def evolve_table(table: Table, event: Event) -> Table:
             assert trade is not None
             table = with_hand(table, trade.receiver, remove_cards(table.hands[trade.receiver], [d["card"]]) + (trade.card,))
             table = with_hand(table, trade.giver, table.hands[trade.giver] + (d["card"],))
+            # both now know where the two traded cards are
             known = note_known(table, trade.giver, [trade.card])
             table = dataclasses.replace(table, known=known)
             return dataclasses.replace(table, trade=None, known=note_known(table, trade.receiver, [d["card"]]))
@@ -269,6 +276,15 @@ def evolve_table(table: Table, event: Event) -> Table:
 def force_card(table: Table, giver: int, receiver: int, card: int) -> Event:
     """Slide ``card`` face down to ``receiver``, who must trade a card back without looking (``return_card``)."""
     return ev("card_forced", giver=giver, receiver=receiver, card=card, secret={"card": [giver]})
+
+
+def return_card(table: Table, card: int) -> Event:
+    """The receiver of a forced trade gives ``card`` back and picks up the forced card."""
+    trade = table.trade
+    assert trade is not None
+    pair = [trade.giver, trade.receiver]
+    return ev("card_returned", giver=trade.giver, receiver=trade.receiver, card=card, received=trade.card,
+              secret={"card": pair, "received": pair})
 
 
 def resample_table(table: Table, seat: int, rng: Any, keep: Iterable[int] = ()) -> Table:
@@ -290,6 +306,11 @@ def resample_table(table: Table, seat: int, rng: Any, keep: Iterable[int] = ()) 
         slots += [("hand", s)] * len(movable)
     pool += list(table.pile)
     slots += [("pile", 0)] * len(table.pile)
+    face_down = list(table.face_down)
+    for i, (c, knower) in enumerate(face_down):
+        if knower != seat and c not in keep:
+            pool.append(c)
+            slots.append(("face_down", i))
     trade = table.trade
     hide_trade = trade is not None and trade.giver != seat and trade.card not in keep
     if hide_trade:
@@ -302,9 +323,13 @@ def resample_table(table: Table, seat: int, rng: Any, keep: Iterable[int] = ()) 
             new_hands[s].append(c)
         elif kind == "pile":
             pile.append(c)
+        elif kind == "face_down":
+            face_down[s] = (c, face_down[s][1])
         else:
             trade = dataclasses.replace(trade, card=c)
-    return dataclasses.replace(table, hands=tuple(tuple(h) for h in new_hands), pile=tuple(pile), trade=trade)
+    return dataclasses.replace(
+        table, hands=tuple(tuple(h) for h in new_hands), pile=tuple(pile), trade=trade, face_down=tuple(face_down)
+    )
 
 
 def table_view(table: Table, viewer: Any) -> dict[str, Any]:
@@ -318,7 +343,8 @@ def table_view(table: Table, viewer: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
         "hands": hands,
         "pile": len(table.pile),
-        "set_aside": len(table.set_aside),
+        "set_aside": sorted(table.set_aside),
+        "set_aside_face_down": len(table.face_down),
         "modifiers": dataclasses.asdict(table.mods),
     }
     if table.trade is not None:
@@ -379,6 +405,12 @@ class Rite:
     def evolve(self, table: Table, state: Any, event: Event) -> tuple[Table, Any]:
         """Fold one of the rite's own events; may also change the table. Unknown events raise TypeError."""
         raise NotImplementedError
+
+    def settle(self, table: Table, state: Any) -> list[Event]:
+        """Events the rite makes by itself once a batch of events is folded (close a gate whose last players ran
+        out of cards after a power-play, and the like). Called after every command, again and again until it
+        returns nothing, so it must reach a fixed point. Default: nothing."""
+        return []
 
     def result(self, table: Table, state: Any) -> RiteResult | None:
         """The rite's end, checked after every event batch (also after power-plays and artifact powers)."""
