@@ -1,0 +1,104 @@
+"""Pocket Madness properties over seeded random playouts, for 2, 3 and 4 players."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from shared.games.pocket_madness import GAME
+from shared.games.pocket_madness.cards import LOCATIONS
+from shared.games.pocket_madness.state import Playing, RoundOver
+from shared.kernel import RuleViolation, entropy_for
+from shared.kernel.game import MalformedCommand
+from tests.support.properties import canonical, check_game_properties, random_playout
+
+SEEDS = range(20)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kernel_properties_hold_in_random_games(players, seed):
+    check_game_properties(GAME, players, seed, every=2 if seed % 2 else 3)
+
+
+def candidate_commands(state):
+    """A superset of every command a seat could try now, legal or not."""
+    seats = range(4)
+    out = [{"type": "draw_cards", "count": n} for n in range(1, 4)]
+    out += [{"type": "meld_set", "location": loc, "count": n} for loc in LOCATIONS for n in range(3, 13)]
+    out += [{"type": t} for t in ("meld_run", "stop_giving", "end_turn", "deal_next_round")]
+    out += [{"type": "seal_portal", "portal": p} for p in LOCATIONS]
+    out += [{"type": "give_card", "location": loc, "seat": s} for loc in LOCATIONS for s in seats]
+    out += [{"type": "look_at_hand", "seat": s} for s in seats]
+    out += [{"type": "take_card", "location": loc} for loc in LOCATIONS]
+    deck = len(state.table.deck)
+    out += [{"type": "take_deck_card", "position": i} for i in range(min(deck + 2, 63))]
+    out += [{"type": "choose_first_player", "seat": s} for s in seats]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_decide_accepts_exactly_the_listed_legal_commands(players):
+    for seed in range(4):
+        play = random_playout(GAME, players, 1000 + seed, keep_states=True)
+        for index, state in enumerate(play.states[::3]):
+            if GAME.outcome(state) is not None:
+                continue
+            for seat in range(players):
+                legal = {canonical(c) for c in GAME.legal_commands(state, seat)}
+                for command in candidate_commands(state):
+                    try:
+                        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
+                        accepted = True
+                    except (RuleViolation, MalformedCommand):
+                        accepted = False
+                    assert accepted == (canonical(command) in legal), (seat, command)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_within_a_few_hundred_commands(players):
+    lengths = [len(random_playout(GAME, players, 500 + seed).commands) for seed in range(20)]
+    assert max(lengths) < 600
+    assert sum(lengths) / len(lengths) < 300
+
+
+def test_random_games_use_every_portal_and_both_round_endings():
+    sealed, reasons, winners = set(), set(), set()
+    for seed in range(60):
+        play = random_playout(GAME, 2 + seed % 3, 2000 + seed)
+        for event in play.events:
+            if event.type == "portal_sealed":
+                sealed.add(event.data["portal"])
+            if event.type == "round_ended":
+                reasons.add(event.data["reason"])
+        winners.add(len(GAME.outcome(play.state).winners))
+    assert sealed == set(LOCATIONS)
+    assert reasons == {"deck_exhausted", "hand_emptied"}
+
+
+def test_every_round_conserves_cards_and_only_ends_at_ten_madness():
+    for seed in range(30):
+        play = random_playout(GAME, 2 + seed % 3, 3000 + seed, keep_states=True)
+        rounds = [s for s in play.states if isinstance(s, RoundOver)]
+        for state in rounds[:-1]:
+            assert max(state.madness) < 10
+        assert max(play.state.madness) >= 10
+        for state in play.states:
+            if isinstance(state, Playing):
+                assert sum(1 for _, up in state.table.deck if not up) <= 17
+
+
+def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_cards():
+    play = random_playout(GAME, 4, 77, keep_states=True)
+    rand = random.Random(1)
+    changed = 0
+    for state in play.states[::5]:
+        other = GAME.resample(state, 0, rand)
+        assert other.table.hands[0] == state.table.hands[0]
+        assert [up for _, up in other.table.deck] == [up for _, up in state.table.deck]
+        assert [loc for loc, up in other.table.deck if up] == [loc for loc, up in state.table.deck if up]
+        assert [sum(h) for h in other.table.hands] == [sum(h) for h in state.table.hands]
+        changed += other != state
+    assert changed

@@ -1,0 +1,672 @@
+"""Pocket Madness rulebook scenarios: one test per rule or ruling (docs/rulings/pocket-madness.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from shared.games.pocket_madness import GAME
+from shared.games.pocket_madness.cards import FULL_DECK
+from shared.games.pocket_madness.state import Designating, Playing, RoundOver, hand_cards
+from shared.kernel import EVERYONE, ev, fold, redact
+from tests.support.scenario import ENTROPY, given_state
+
+R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER = 6, 7, 8, 9, 10, 11, 12
+CTHULHU, AZATHOTH, SHUB, DAGON, NYARL, SHOGGOTH, GUG = 6, 7, 8, 9, 10, 11, 12
+RUN = [R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER]
+
+
+# -- positions ----------------------------------------------------------------------------------------
+
+
+def down(location):
+    """A face-down card of the splayed deck."""
+    return ("down", location)
+
+
+def dealt(hands, deck=(), round_no=1, chooser=None):
+    players = len(hands)
+    return ev(
+        "round_dealt",
+        round=round_no,
+        players=players,
+        chooser=chooser,
+        deck=[None if isinstance(c, tuple) else c for c in deck],
+        face_down=[c[1] for c in deck if isinstance(c, tuple)],
+        **{f"hand_{s}": sorted(h) for s, h in enumerate(hands)},
+        secret={"face_down": [], **{f"hand_{s}": [s] for s in range(players)}},
+    )
+
+
+def table(hands, deck=(VALLEY, DUNWICH, UNDER, LOMAR, INNS, VALLEY), first=0, portals=None, madness=None):
+    """A position at the start of ``first``'s turn: given hands, deck (top first) and portals in front of players."""
+    events = [dealt(hands, deck), ev("first_player_chosen", seat=first, chooser=None)]
+    for portal, seat in (portals or {}).items():
+        events.append(ev("portal_claimed", seat=seat, portal=portal, previous_owner=None))
+    events.append(ev("turn_started", seat=first, extra=False))
+    state = fold(GAME, events)
+    if madness is not None:
+        state = replace(state, madness=tuple(madness))
+    return state
+
+
+def when(state, seat, command):
+    return given_state(GAME, state).when(seat, command)
+
+
+def play(state, *moves):
+    """Apply (seat, command) moves; return the final state."""
+    for seat, command in moves:
+        state = fold(GAME, GAME.checked_decide(state, command, seat, ENTROPY), state)
+    return state
+
+
+def types(state, seat, command):
+    return [e.type for e in when(state, seat, command).events]
+
+
+def hand(state, seat):
+    return hand_cards(state.table.hands[seat])
+
+
+def legal(state, seat):
+    return GAME.legal_commands(state, seat)
+
+
+DRAW1 = {"type": "draw_cards", "count": 1}
+END = {"type": "end_turn"}
+
+
+def seal(portal):
+    return {"type": "seal_portal", "portal": portal}
+
+
+def meld_set(location, count=3):
+    return {"type": "meld_set", "location": location, "count": count}
+
+
+MELD_RUN = {"type": "meld_run"}
+
+
+# -- setup ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_setup_deals_two_cards_each_and_splays_the_rest_with_17_face_down(players):
+    state = fold(GAME, GAME.setup(players, {}, bytes(32)))
+    assert isinstance(state, Playing)
+    assert [sum(h) for h in state.table.hands] == [2] * players
+    assert len(state.table.deck) == 63 - 2 * players
+    assert sum(1 for _, up in state.table.deck if not up) == 17
+    assert all(owner is None for owner in state.table.portals)
+    assert state.madness == (0,) * players
+    GAME.invariant(state)
+
+
+def test_the_face_down_cards_are_secret_to_everyone_and_each_hand_to_its_owner():
+    events = GAME.setup(3, {}, bytes(32))
+    dealt_event = events[0]
+    for viewer in (0, 1, 2, None):
+        seen = redact(dealt_event, viewer)
+        assert "face_down" not in seen
+        assert [k for k in seen if k.startswith("hand_")] == ([] if viewer is None else [f"hand_{viewer}"])
+        assert len(seen["deck"]) == 57 and seen["deck"].count(None) == 17
+    assert len(redact(dealt_event, EVERYONE)["face_down"]) == 17
+
+
+def test_views_show_the_deck_order_and_face_up_cards_but_never_a_face_down_identity():
+    state = table([[R, R], [LOMAR, INNS]], deck=[VALLEY, down(DUNWICH), UNDER])
+    seen = GAME.view(state, 0)
+    assert seen["deck"] == [{"location": VALLEY, "face_up": True}, {"face_up": False}, {"location": UNDER, "face_up": True}]
+    assert seen["hand"] == [R, R] and seen["hand_counts"] == [2, 2] and "hands" not in seen
+    assert "hand" not in GAME.view(state, None)
+    assert GAME.view(state, EVERYONE)["deck"][1] == {"location": DUNWICH, "face_up": False}
+
+
+def test_the_first_player_of_round_one_is_drawn_at_random_and_recorded_as_a_fact():
+    firsts = set()
+    for n in range(40):
+        events = GAME.setup(4, {}, n.to_bytes(32, "big"))
+        assert events[-1].type == "first_player_chosen" and events[-1].data["chooser"] is None
+        firsts.add(events[-1].data["seat"])
+        assert fold(GAME, events).turn.seat == events[-1].data["seat"]
+    assert firsts == {0, 1, 2, 3}
+
+
+# -- a/ Persevere in Your Investigations -----------------------------------------------------------------
+
+
+def test_a_player_draws_one_to_three_cards_in_deck_order():
+    state = table([[R, R], [R, R]], deck=[VALLEY, DUNWICH, UNDER, LOMAR])
+    after = play(state, (0, {"type": "draw_cards", "count": 3}))
+    assert hand(after, 0) == [R, R, VALLEY, DUNWICH, UNDER]
+    assert after.table.deck == ((LOMAR, True),)
+    assert [c["count"] for c in legal(state, 0) if c["type"] == "draw_cards"] == [1, 2, 3]
+
+
+def test_a_drawn_face_down_card_is_seen_by_the_drawer_only():
+    state = table([[R, R], [R, R]], deck=[VALLEY, down(DUNWICH), UNDER])
+    drawn = when(state, 0, {"type": "draw_cards", "count": 2}).events[0]
+    assert redact(drawn, 0) == {"seat": 0, "count": 2, "revealed": [VALLEY], "face_down": [DUNWICH]}
+    assert redact(drawn, 1) == {"seat": 0, "count": 2, "revealed": [VALLEY]}
+
+
+def test_a_player_cannot_draw_more_cards_than_the_deck_holds():
+    state = table([[R, R], [R, R]], deck=[VALLEY, DUNWICH])
+    when(state, 0, {"type": "draw_cards", "count": 3}).raises("rules/not_enough_cards_in_deck")
+    assert [c["count"] for c in legal(state, 0) if c["type"] == "draw_cards"] == [1, 2]
+
+
+def test_a_player_takes_only_one_obligatory_action_per_turn():
+    state = table([[R, R, R], [R, R]], portals={AZATHOTH: 0})
+    after = play(state, (0, DRAW1))
+    when(after, 0, meld_set(R)).raises("rules/action_already_taken")
+    when(after, 0, DRAW1).raises("rules/action_already_taken")
+
+
+def test_a_turn_cannot_end_before_its_action_while_the_deck_holds_cards():
+    state = table([[R, R], [R, R]])
+    when(state, 0, END).raises("rules/action_required")
+
+
+def test_the_turn_ends_by_itself_when_nothing_is_left_to_do():
+    state = table([[R, R], [LOMAR, LOMAR]])
+    assert types(state, 0, DRAW1) == ["cards_drawn", "turn_ended", "turn_started"]
+    after = play(state, (0, DRAW1))
+    assert after.turn.seat == 1
+
+
+# -- b/ Open a Portal ----------------------------------------------------------------------------------
+
+
+def test_melding_a_set_claims_the_matching_portal_from_the_pool():
+    state = table([[DUNWICH] * 3 + [R], [R, R]])
+    assert types(state, 0, meld_set(DUNWICH)) == ["set_melded", "portal_claimed"]
+    after = play(state, (0, meld_set(DUNWICH)))
+    assert after.table.portals[SHOGGOTH - 6] == 0
+    assert GAME.view(after, 1)["melds"][0] == [{"kind": "set", "location": DUNWICH, "count": 3}]
+
+
+def test_melding_a_set_claims_the_portal_from_an_opponent():
+    state = table([[LOMAR] * 4 + [R], [R, R]], portals={SHUB: 1})
+    event = when(state, 0, meld_set(LOMAR, 4)).events[1]
+    assert event.type == "portal_claimed" and event.data == {"seat": 0, "portal": SHUB, "previous_owner": 1}
+    assert play(state, (0, meld_set(LOMAR, 4))).table.portals[SHUB - 6] == 0
+
+
+def test_melding_a_set_of_a_portal_already_held_claims_nothing():
+    state = table([[LOMAR] * 3 + [R], [R, R]], portals={SHUB: 0})
+    assert types(state, 0, meld_set(LOMAR)) == ["set_melded"]
+
+
+def test_a_set_needs_three_or_more_identical_cards_from_the_hand():
+    state = table([[LOMAR, LOMAR, R], [R, R]])
+    when(state, 0, meld_set(LOMAR)).raises("rules/not_enough_cards")
+    assert not [c for c in legal(state, 0) if c["type"] == "meld_set"]
+
+
+def test_a_player_may_meld_up_to_three_sets_in_one_turn_one_per_command():
+    state = table([[R] * 3 + [ARKHAM] * 3 + [LOMAR] * 3 + [INNS] * 4, [R, R]])
+    after = play(state, (0, meld_set(R)), (0, meld_set(ARKHAM)))
+    assert after.turn.seat == 0 and after.turn.melds == 2
+    assert {c["type"] for c in legal(after, 0)} >= {"meld_set", "end_turn", "seal_portal"}
+    after = play(after, (0, meld_set(LOMAR)))
+    # Three portals claimed this turn: Cthulhu, Azathoth and Shub-Niggurath may still be sealed.
+    assert after.turn.seat == 0 and not [c for c in legal(after, 0) if c["type"] == "meld_set"]
+    when(after, 0, meld_set(INNS)).raises("rules/three_melds_per_turn")
+
+
+def test_sets_and_runs_cannot_be_mixed_in_one_turn():
+    state = table([RUN + [R, R, R], [LOMAR, LOMAR]])
+    after = play(state, (0, meld_set(R)))
+    when(after, 0, MELD_RUN).raises("rules/cannot_mix_sets_and_runs")
+    after = play(state, (0, MELD_RUN))
+    when(after, 0, meld_set(R)).raises("rules/cannot_mix_sets_and_runs")
+
+
+def test_melding_ends_with_end_turn_and_the_next_player_follows_clockwise():
+    state = table([[R] * 3 + [LOMAR], [R, R], [ARKHAM, ARKHAM]])
+    after = play(state, (0, meld_set(R)), (0, END))
+    assert after.turn.seat == 1 and after.turn.action is None
+
+
+def test_cards_of_a_location_are_identical_so_melds_name_locations_not_cards():
+    state = table([RUN + RUN + [R, R], [LOMAR, LOMAR]])
+    commands = legal(state, 0)
+    assert commands.count(MELD_RUN) == 1
+    assert [c for c in commands if c["type"] == "meld_set"] == [meld_set(R, 3), meld_set(R, 4)]
+
+
+# -- c/ Publish Your Research ----------------------------------------------------------------------------
+
+
+def test_a_run_is_seven_different_locations_and_gives_each_opponent_one_madness():
+    state = table([RUN + [R], [LOMAR, LOMAR], [INNS, INNS]])
+    after = play(state, (0, MELD_RUN))
+    assert hand(after, 0) == [R] and after.madness == (0, 1, 1)
+    short = table([RUN[:-1] + [R], [LOMAR, LOMAR]])
+    when(short, 0, MELD_RUN).raises("rules/run_needs_seven_different")
+
+
+def test_each_run_in_a_round_gives_one_more_madness_than_the_previous_whoever_melds_it():
+    state = table([RUN + RUN + [R], RUN + [LOMAR], [INNS, INNS]])
+    after = play(state, (0, MELD_RUN), (0, MELD_RUN))
+    assert after.madness == (0, 3, 3)
+    after = play(after, (0, END), (1, MELD_RUN))
+    assert after.madness == (3, 3, 6)
+    assert GAME.view(after, 2)["next_run_madness"] == 4
+
+
+def test_a_player_may_meld_up_to_three_runs_in_one_turn():
+    state = table([RUN * 4 + [R], [LOMAR, LOMAR]])
+    after = play(state, (0, MELD_RUN), (0, MELD_RUN), (0, MELD_RUN))
+    assert after.madness == (0, 6)
+    assert after.turn.seat == 1  # nothing left to do: the turn ended by itself
+
+
+# -- Seal a Portal ---------------------------------------------------------------------------------------
+
+
+def test_a_player_may_seal_only_one_portal_per_turn():
+    state = table([[R, R, LOMAR], [INNS, INNS]], portals={AZATHOTH: 0, DAGON: 0})
+    after = play(state, (0, seal(DAGON)))
+    when(after, 0, seal(AZATHOTH)).raises("rules/one_seal_per_turn")
+    assert not [c for c in legal(after, 0) if c["type"] == "seal_portal"]
+
+
+def test_a_portal_may_be_sealed_before_the_action_and_the_action_follows():
+    state = table([[R, R], [INNS, INNS]], portals={AZATHOTH: 0})
+    after = play(state, (0, seal(AZATHOTH)))
+    assert after.turn.seat == 0 and after.turn.action is None
+    assert after.table.portals[AZATHOTH - 6] is None  # back in the pool
+    after = play(after, (0, DRAW1))
+    assert after.turn.seat == 1
+
+
+def test_a_portal_just_claimed_may_be_sealed_after_the_action():
+    state = table([[DUNWICH] * 3 + [R], [INNS, INNS]])
+    after = play(state, (0, meld_set(DUNWICH)))
+    assert seal(SHOGGOTH) in legal(after, 0)
+    after = play(after, (0, seal(SHOGGOTH)))
+    assert after.shoggoth == 0 and after.turn.seat == 1
+
+
+def test_sealing_a_portal_after_melding_ends_the_melding():
+    state = table([[R] * 3 + [LOMAR] * 3 + [INNS], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
+    # The seal closed the action: Dagon's extra turn starts at once.
+    assert after.turn.seat == 0 and after.turn.extra and after.turn.action is None
+
+
+def test_melding_may_continue_after_a_portal_sealed_before_it():
+    state = table([[R] * 3 + [LOMAR] * 3 + [INNS], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, seal(DAGON)), (0, meld_set(R)))
+    assert meld_set(LOMAR) in legal(after, 0)
+
+
+def test_a_player_cannot_seal_a_portal_that_is_not_in_front_of_her():
+    state = table([[R, R], [INNS, INNS]], portals={AZATHOTH: 1})
+    when(state, 0, seal(AZATHOTH)).raises("rules/portal_not_yours")
+    when(state, 0, seal(DAGON)).raises("rules/portal_not_yours")
+
+
+# -- Portal powers ---------------------------------------------------------------------------------------
+
+
+def test_gug_passes_the_turn_instead_of_the_action():
+    state = table([[R, R], [INNS, INNS]], portals={GUG: 0})
+    assert types(state, 0, seal(GUG)) == ["portal_sealed", "turn_passed", "turn_ended", "turn_started"]
+    after = play(state, (0, seal(GUG)))
+    assert after.turn.seat == 1 and hand(after, 0) == [R, R] and after.table.portals[GUG - 6] is None
+
+
+def test_gug_cannot_be_sealed_on_the_turn_it_was_claimed():
+    state = table([[UNDER] * 3 + [R], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, seal(DAGON)), (0, meld_set(UNDER)), (0, END))
+    assert after.turn.extra  # Dagon's extra turn is a new turn: Gug may be sealed there
+    assert seal(GUG) in legal(after, 0)
+    claimed_now = replace(after, turn=replace(after.turn, claimed=frozenset({GUG})))
+    when(claimed_now, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+
+
+def test_gug_cannot_be_sealed_after_the_action():
+    state = table([[R, R], [INNS, INNS]], portals={GUG: 0, AZATHOTH: 0})
+    after = play(state, (0, DRAW1))
+    when(after, 0, seal(GUG)).raises("rules/gug_replaces_the_action")
+
+
+def test_under_shoggoth_opponents_must_draw_exactly_one_card_for_their_action():
+    state = table([[R, R], [LOMAR] * 3 + [INNS] * 7 + RUN, [ARKHAM] * 2], portals={SHOGGOTH: 0, AZATHOTH: 1})
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
+    assert after.turn.seat == 1
+    assert legal(after, 1) == [DRAW1, seal(AZATHOTH)]
+    when(after, 1, meld_set(LOMAR)).raises("rules/must_draw_one_under_shoggoth")
+    when(after, 1, MELD_RUN).raises("rules/must_draw_one_under_shoggoth")
+    when(after, 1, {"type": "draw_cards", "count": 2}).raises("rules/must_draw_one_under_shoggoth")
+    after = play(after, (1, DRAW1))
+    assert after.turn.seat == 1 and legal(after, 1) == [seal(AZATHOTH), END]
+    assert legal(play(after, (1, END)), 2) == [DRAW1]
+
+
+def test_shoggoth_ends_at_the_start_of_its_sealers_next_turn():
+    state = table([[R, R], [LOMAR] * 3], portals={SHOGGOTH: 0})
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1), (1, DRAW1))
+    assert after.turn.seat == 0 and after.shoggoth is None
+    after = play(after, (0, DRAW1))
+    assert meld_set(LOMAR) in legal(after, 1)
+
+
+def test_shoggoth_does_not_let_gug_dodge_the_draw():
+    state = table([[R, R], [LOMAR, LOMAR]], portals={SHOGGOTH: 0, GUG: 1})
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
+    when(after, 1, seal(GUG)).raises("rules/must_draw_one_under_shoggoth")
+
+
+def test_shoggoth_has_no_effect_once_the_deck_is_empty():
+    state = table([[R, R], [LOMAR] * 3], deck=[VALLEY, INNS], portals={SHOGGOTH: 0})
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1), (1, DRAW1))
+    # Seat 1 took the last card: seat 0 then seat 1 take their last turns; Shoggoth had ended at seat 0's turn.
+    after = play(after, (0, END))
+    assert meld_set(LOMAR) in legal(after, 1)
+    bound = replace(after, shoggoth=0)
+    assert meld_set(LOMAR) in legal(bound, 1) and seal(SHOGGOTH) not in legal(bound, 1)
+
+
+def test_nyarlathotep_takes_any_card_of_the_deck_even_a_face_down_one_seen_by_the_taker_only():
+    state = table([[R, R], [INNS, INNS]], deck=[VALLEY, down(DUNWICH), UNDER], portals={NYARL: 0})
+    after = play(state, (0, seal(NYARL)))
+    assert legal(after, 0) == [{"type": "take_deck_card", "position": i} for i in range(3)]
+    when(after, 0, DRAW1).raises("rules/finish_the_portal_power")
+    event = when(after, 0, {"type": "take_deck_card", "position": 1}).events[0]
+    assert redact(event, 0)["card"] == DUNWICH and "card" not in redact(event, 1)
+    after = play(after, (0, {"type": "take_deck_card", "position": 1}))
+    assert hand(after, 0) == [R, R, DUNWICH]
+    assert after.table.deck == ((VALLEY, True), (UNDER, True))
+    assert after.turn.seat == 0 and after.turn.action is None  # sealed before the action: the action follows
+
+
+def test_nyarlathotep_taking_the_last_card_empties_the_deck():
+    state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={NYARL: 0})
+    after = play(state, (0, seal(NYARL)), (0, {"type": "take_deck_card", "position": 0}))
+    assert after.last_turns == (1, 0)
+    assert END in legal(after, 0)
+
+
+def test_dagon_gives_another_complete_turn():
+    state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, DRAW1), (0, seal(DAGON)))
+    assert after.turn.seat == 0 and after.turn.extra and not after.turn.sealed
+    after = play(after, (0, meld_set(R)), (0, END))
+    assert after.turn.seat == 1
+
+
+def test_dagon_sealed_before_the_action_gives_the_extra_turn_after_this_one():
+    state = table([[R, R], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, seal(DAGON)))
+    assert after.turn.seat == 0 and not after.turn.extra and after.turn.action is None
+    after = play(after, (0, DRAW1))
+    assert after.turn.seat == 0 and after.turn.extra
+
+
+def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
+    state = table([[R, R], [INNS, LOMAR, LOMAR], [ARKHAM]], portals={SHUB: 0})
+    after = play(state, (0, seal(SHUB)))
+    assert legal(after, 0) == [{"type": "look_at_hand", "seat": 1}, {"type": "look_at_hand", "seat": 2}]
+    look = {"type": "look_at_hand", "seat": 1}
+    shown = when(after, 0, look).events[0]
+    assert redact(shown, 0)["cards"] == [LOMAR, LOMAR, INNS] and "cards" not in redact(shown, 2)
+    after = play(after, (0, look))
+    assert GAME.view(after, 0)["pending"]["target_hand"] == [LOMAR, LOMAR, INNS]
+    assert "target_hand" not in GAME.view(after, 1)["pending"] and "target_hand" not in GAME.view(after, 2)["pending"]
+    assert legal(after, 0) == [{"type": "take_card", "location": LOMAR}, {"type": "take_card", "location": INNS}]
+    taken = when(after, 0, {"type": "take_card", "location": INNS}).events[0]
+    assert "location" not in redact(taken, 2) and redact(taken, 1)["location"] == INNS
+    after = play(after, (0, {"type": "take_card", "location": INNS}))
+    assert hand(after, 0) == [R, R, INNS] and hand(after, 1) == [LOMAR, LOMAR]
+
+
+def test_shub_niggurath_cannot_look_at_an_empty_hand():
+    state = table([[R, R], [], [ARKHAM]], portals={SHUB: 0})
+    after = play(state, (0, seal(SHUB)))
+    when(after, 0, {"type": "look_at_hand", "seat": 1}).raises("rules/opponent_has_no_cards")
+    nobody = table([[R, R], []], portals={SHUB: 0})
+    when(nobody, 0, seal(SHUB)).raises("rules/portal_has_no_effect")
+
+
+def test_azathoth_discards_one_random_card_from_each_opponent_face_up():
+    state = table([[R, R], [INNS, LOMAR], [ARKHAM, ARKHAM], [VALLEY]], portals={AZATHOTH: 0})
+    events = when(state, 0, seal(AZATHOTH)).events
+    discards = [e for e in events if e.type == "card_discarded"]
+    assert [e.data["seat"] for e in discards] == [1, 2, 3]
+    after = play(state, (0, seal(AZATHOTH)))
+    assert [sum(h) for h in after.table.hands] == [2, 1, 1, 0]
+    assert after.table.discards[2] == (ARKHAM,) and after.table.discards[3] == (VALLEY,)
+    assert GAME.view(after, 1)["discards"] == [[], list(after.table.discards[1]), [ARKHAM], [VALLEY]]
+    assert after.table.discards[1][0] in (INNS, LOMAR)
+
+
+def test_azathoth_discards_are_random():
+    state = table([[R, R], RUN], portals={AZATHOTH: 0})
+    seen = set()
+    for n in range(30):
+        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big"))
+        seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
+    assert len(seen) >= 5
+
+
+def test_a_hand_emptied_by_an_opponent_does_not_end_the_round():
+    state = table([[R, R], [INNS], [LOMAR, LOMAR]], portals={AZATHOTH: 0})
+    after = play(state, (0, seal(AZATHOTH)))
+    assert isinstance(after, Playing) and hand(after, 1) == []
+    after = play(after, (0, DRAW1))
+    assert after.turn.seat == 1 and legal(after, 1)[0] == DRAW1
+
+
+def give(location, seat):
+    return {"type": "give_card", "location": location, "seat": seat}
+
+
+def test_cthulhu_can_give_one_card_to_one_player():
+    state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
+    after = play(state, (0, seal(CTHULHU)), (0, give(LOMAR, 2)))
+    assert {"type": "stop_giving"} in legal(after, 0)
+    after = play(after, (0, {"type": "stop_giving"}))
+    assert hand(after, 0) == [R, R] and hand(after, 2) == [ARKHAM, LOMAR] and after.pending is None
+
+
+def test_cthulhu_can_give_one_card_each_to_two_players():
+    state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
+    after = play(state, (0, DRAW1), (0, seal(CTHULHU)), (0, give(LOMAR, 2)), (0, give(R, 1)))
+    assert hand(after, 1) == [R, INNS, INNS] and hand(after, 2) == [ARKHAM, LOMAR]
+    assert after.turn.seat == 1  # two cards given: the power and the turn are over
+
+
+def test_cthulhu_can_give_two_cards_to_one_player():
+    state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
+    after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)), (0, give(R, 1)))
+    assert hand(after, 1) == [R, R, INNS, INNS] and after.pending is None and after.turn.seat == 0
+
+
+def test_cthulhu_distributes_at_least_one_card_and_gifts_are_seen_by_giver_and_receiver_only():
+    state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
+    after = play(state, (0, seal(CTHULHU)))
+    assert {"type": "stop_giving"} not in legal(after, 0)
+    when(after, 0, {"type": "stop_giving"}).raises("rules/give_at_least_one")
+    when(after, 0, give(R, 0)).raises("rules/give_to_an_opponent")
+    gift = when(after, 0, give(LOMAR, 1)).events[0]
+    assert redact(gift, 1)["location"] == LOMAR and "location" not in redact(gift, 2)
+
+
+def test_giving_away_the_last_card_with_cthulhu_ends_the_round():
+    state = table([[R], [INNS, INNS]], portals={CTHULHU: 0}, madness=[4, 2])
+    events = when(play(state, (0, seal(CTHULHU))), 0, give(R, 1)).events
+    assert [e.type for e in events] == ["card_given", "round_ended"]
+    after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)))
+    assert isinstance(after, RoundOver) and after.madness == (2, 3)
+
+
+def test_portal_powers_that_cannot_take_effect_cannot_be_sealed():
+    state = table([[], [INNS, INNS]], deck=[], portals={CTHULHU: 0, NYARL: 0, SHOGGOTH: 0, GUG: 0, DAGON: 0})
+    state = replace(state, last_turns=(1, 0))
+    assert [c["portal"] for c in legal(state, 0) if c["type"] == "seal_portal"] == [DAGON]
+
+
+# -- end of the round ----------------------------------------------------------------------------------
+
+
+def test_an_empty_deck_gives_each_player_one_last_turn_ending_with_the_player_who_took_the_last_card():
+    state = table([[R, R], [INNS, INNS], [LOMAR, LOMAR]], deck=[VALLEY, DUNWICH], first=1)
+    events = when(state, 1, {"type": "draw_cards", "count": 2}).events
+    assert [e.type for e in events] == ["cards_drawn", "deck_exhausted", "turn_ended", "turn_started"]
+    assert events[1].data == {"last_turns": [2, 0, 1]}
+    after = play(state, (1, {"type": "draw_cards", "count": 2}))
+    order = []
+    while isinstance(after, Playing):
+        order.append(after.turn.seat)
+        after = play(after, (after.turn.seat, END))
+    assert order == [2, 0, 1] and isinstance(after, RoundOver) and after.reason == "deck_exhausted"
+
+
+def test_last_turns_are_for_melding_only_and_may_end_without_a_meld():
+    state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={AZATHOTH: 0})
+    after = play(state, (1, DRAW1))
+    assert after.turn.seat == 0
+    commands = legal(after, 0)
+    assert {c["type"] for c in commands} == {"meld_set", "seal_portal", "end_turn"}
+    when(after, 0, DRAW1).raises("rules/deck_empty")
+    after = play(after, (0, meld_set(R)), (0, END))
+    assert after.turn.seat == 1
+
+
+def test_a_dagon_turn_during_the_last_turns_is_one_more_last_turn():
+    state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={DAGON: 0})
+    after = play(state, (1, DRAW1), (0, seal(DAGON)), (0, END))
+    assert after.turn.seat == 0 and after.turn.extra and after.last_turns == (1,)
+    after = play(after, (0, meld_set(R)), (0, END), (1, END))
+    assert isinstance(after, RoundOver)
+
+
+def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_location_in_hand():
+    state = table([[R, R, LOMAR], [INNS, INNS, ARKHAM, VALLEY], []], deck=[VALLEY], madness=[1, 0, 3])
+    after = play(state, (0, DRAW1), (1, END), (2, END))
+    assert not isinstance(after, RoundOver)
+    events = when(after, 0, END).events
+    assert [e.type for e in events] == ["turn_ended", "round_ended"]
+    assert events[-1].data == {"reason": "deck_exhausted", "seat": None}  # the scores follow from the table
+    after = play(after, (0, END))
+    assert after.gained == (3, 3, 0) and after.madness == (4, 3, 3)
+    seen = GAME.view(after, 2)
+    assert seen["hands"] == [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
+    assert seen["phase"] == "round_over"
+
+
+def test_discarded_cards_do_not_count_at_the_end_of_the_round():
+    state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={AZATHOTH: 0}, madness=[0, 0])
+    after = play(state, (0, seal(AZATHOTH)), (0, DRAW1), (1, END), (0, END))
+    assert after.gained == (2, 1) and after.table.discards[1] == (INNS,)
+
+
+def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
+    state = table([[R] * 3, [INNS, INNS], [LOMAR]], portals={DAGON: 0}, madness=[6, 2, 9])
+    events = when(state, 0, meld_set(R)).events
+    assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
+    after = play(state, (0, meld_set(R)))
+    # She discards half her tokens rounded up (6 -> 3) and each opponent takes 1; no seal, no Dagon turn.
+    assert isinstance(after, RoundOver) and after.madness == (3, 3, 10) and after.gained == (-3, 1, 1)
+    assert "hands" not in GAME.view(after, 1)
+
+
+def test_halving_discards_the_larger_half():
+    state = table([[R] * 3, [INNS, INNS]], madness=[5, 0])
+    assert play(state, (0, meld_set(R))).madness == (2, 1)
+
+
+def test_a_run_that_plays_out_the_last_cards_gives_the_run_madness_then_the_round_end_madness():
+    state = table([RUN, [INNS, INNS], [LOMAR]], madness=[3, 0, 0])
+    state = replace(state, runs=1)
+    events = when(state, 0, MELD_RUN).events
+    assert [e.type for e in events] == ["run_melded", "round_ended"]
+    after = play(state, (0, MELD_RUN))
+    assert after.madness == (1, 3, 3)
+
+
+def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_the_fewest_wins():
+    state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[4, 9, 2])
+    after = play(state, (0, meld_set(R)))
+    result = GAME.outcome(after)
+    assert result is not None and result.winners == (0,) and result.scores == (2.0, 10.0, 3.0)
+    assert GAME.to_act(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
+
+
+def test_ten_madness_during_a_round_does_not_end_the_game_before_the_round_ends():
+    state = table([RUN + [R], [INNS, INNS]], madness=[0, 9])
+    after = play(state, (0, MELD_RUN))
+    assert after.madness == (0, 10) and GAME.outcome(after) is None and isinstance(after, Playing)
+
+
+def test_tied_players_with_the_fewest_madness_share_the_victory():
+    state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[6, 9, 2])
+    result = GAME.outcome(play(state, (0, meld_set(R))))
+    assert result.winners == (0, 2)
+
+
+def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
+    state = table([RUN * 3 + [R], [INNS], [LOMAR], [ARKHAM]], madness=[0, 12, 12, 12])
+    state = replace(state, runs=1)
+    after = play(state, (0, MELD_RUN))
+    assert after.madness == (0, 14, 14, 14)
+    assert GAME.view(after, 0)["madness_supply"] == 0
+    after = play(after, (0, MELD_RUN))
+    assert after.madness == (0, 17, 17, 17)
+
+
+# -- a new round ---------------------------------------------------------------------------------------
+
+
+def test_the_player_with_most_madness_deals_the_new_round_and_then_designates_who_goes_first():
+    state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[2, 3, 5])
+    over = play(state, (0, meld_set(R)))  # madness becomes 1, 4, 6
+    assert GAME.to_act(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
+    when(over, 0, {"type": "deal_next_round"}).raises("rules/not_your_turn")
+    dealt_round = play(over, (2, {"type": "deal_next_round"}))
+    assert isinstance(dealt_round, Designating) and dealt_round.round == 2 and dealt_round.chooser == 2
+    assert legal(dealt_round, 2) == [{"type": "choose_first_player", "seat": s} for s in range(3)]
+    GAME.invariant(dealt_round)
+    started = play(dealt_round, (2, {"type": "choose_first_player", "seat": 2}))
+    assert isinstance(started, Playing) and started.turn.seat == 2 and started.start == 2
+    assert started.madness == (1, 4, 6) and started.runs == 0 and started.shoggoth is None
+    assert all(owner is None for owner in started.table.portals)
+    assert [sum(h) for h in started.table.hands] == [2, 2, 2] and len(started.table.deck) == 57
+
+
+def test_ties_for_most_madness_go_to_the_earliest_in_turn_order_after_the_start_player():
+    state = table([[INNS, INNS], [R] * 3, [LOMAR], [ARKHAM]], first=1, madness=[4, 0, 3, 4])
+    over = play(state, (1, meld_set(R)))  # madness 5, 0, 4, 5; start player was seat 1
+    assert over.madness == (5, 0, 4, 5)
+    assert GAME.to_act(over) == frozenset({3})
+    over_again = replace(over, start=3)
+    assert GAME.to_act(over_again) == frozenset({0})
+
+
+def test_the_start_player_breaks_a_tie_only_after_everyone_else():
+    state = table([[INNS, INNS], [R] * 3], first=1, madness=[3, 6])
+    over = play(state, (1, meld_set(R)))  # 4 and 3
+    assert GAME.to_act(replace(over, madness=(4, 4))) == frozenset({0})
+    assert GAME.to_act(replace(over, madness=(4, 4), start=0)) == frozenset({1})
+
+
+# -- hidden information in refusals --------------------------------------------------------------------
+
+
+def test_refusals_never_name_another_players_cards():
+    state = table([[R, R, LOMAR], [INNS, INNS, DUNWICH]], portals={SHUB: 0})
+    after = play(state, (0, seal(SHUB)), (0, {"type": "look_at_hand", "seat": 1}))
+    err = when(after, 0, {"type": "take_card", "location": R}).raises("rules/card_not_in_that_hand")
+    assert "Innsmouth" not in err.message and "Dunwich" not in err.message and not err.details
+
+
+def test_the_deck_composition_is_every_location_card_once():
+    assert sorted(FULL_DECK) == sorted(loc for loc in RUN for _ in range(loc))
+    assert GAME.card_data["madness_tokens"]["count"] == 40
+    assert all(c["source"] == "rulebook" for c in GAME.card_data["locations"] + GAME.card_data["portals"])
