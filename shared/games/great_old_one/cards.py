@@ -3,7 +3,7 @@
 The rulebook (``shared/rulebooks/cthulhu-the-great-old-one.txt``) gives the card types but not the card list,
 so every card here is ``"source": "project"`` (see ``docs/rulings/great-old-one.md``, "The deck"):
 
-- 30 Story cards, two copies each (60 cards). Each story belongs to exactly two named Story Connections,
+- 36 Story cards, two copies each (72 cards). Each story belongs to exactly two named Story Connections,
   and each Story Connection joins exactly three stories, so every story is linked to four others. Two copies
   of one story are a Matched pair (naming both of the story's connections); two different stories that share
   a connection are a Linked pair (naming that connection).
@@ -11,7 +11,7 @@ so every card here is ``"source": "project"`` (see ``docs/rulings/great-old-one.
 - 10 Sign cards (five Signs, two copies each) with an effect, playable at any time during any turn.
 - The Cultist and the Great Old One.
 
-87 cards: six players dealt nine each and three Story cards in the centre leave a draw pile of 30.
+99 cards: six players dealt nine each and three Story cards in the centre leave a draw pile of 42.
 Card ids are positions in ``CARDS``. An owner of the physical cards can replace this data without touching
 the rules, as long as the shape stays the same.
 """
@@ -54,6 +54,12 @@ STORIES: tuple[tuple[str, str, int], ...] = (
     ("the-picture-in-the-house", "The Picture in the House", 1921),
     ("the-music-of-erich-zann", "The Music of Erich Zann", 1922),
     ("the-outsider", "The Outsider", 1926),
+    ("the-cats-of-ulthar", "The Cats of Ulthar", 1920),
+    ("the-white-ship", "The White Ship", 1919),
+    ("the-strange-high-house-in-the-mist", "The Strange High House in the Mist", 1931),
+    ("from-beyond", "From Beyond", 1934),
+    ("the-tomb", "The Tomb", 1922),
+    ("the-horror-at-red-hook", "The Horror at Red Hook", 1927),
 )
 """(key, title, year of first publication) of every story; each has two copies in the deck."""
 
@@ -78,6 +84,10 @@ CONNECTIONS: tuple[tuple[str, str, tuple[str, str, str]], ...] = (
     ("charnel-secrets", "Charnel Secrets", ("the-statement-of-randolph-carter", "the-picture-in-the-house", "the-outsider")),
     ("beyond-the-veil", "Beyond the Veil", ("celephais", "the-music-of-erich-zann", "the-outsider")),
     ("old-new-england", "Old New England", ("the-festival", "the-shunned-house", "the-lurking-fear")),
+    ("voyages-in-dream", "Voyages in Dream", ("the-cats-of-ulthar", "the-white-ship", "the-strange-high-house-in-the-mist")),
+    ("eyes-that-see-beyond", "Eyes That See Beyond", ("the-cats-of-ulthar", "from-beyond", "the-tomb")),
+    ("other-spheres", "Other Spheres", ("the-white-ship", "from-beyond", "the-horror-at-red-hook")),
+    ("forbidden-revels", "Forbidden Revels", ("the-strange-high-house-in-the-mist", "the-tomb", "the-horror-at-red-hook")),
 )
 """(key, name, the three stories it links) of every Story Connection."""
 

@@ -224,7 +224,7 @@ def evolve(state: State | None, event: Event) -> State:
             return replace(state, hands=_with(state.hands, seat, _drop(state.hands[seat], card)), removed=state.removed + (card,))
         case "ward_raised":
             return replace(state, warded=state.warded | {d["seat"]})
-        case "call_passed" | "recruit_passed" | "turn_ended":
+        case "call_passed" | "recruit_passed" | "turn_ended" | "draw_skipped":
             return state
         case "game_ended":
             return replace(state, phase=Phase.OVER, end_reason=d["reason"])
@@ -444,10 +444,9 @@ def _play_pair(state: State, command: dict[str, Any], seat: int) -> list[Event]:
 
 
 def _draw_phase(state: State, command: dict[str, Any], seat: int, entropy: bytes) -> list[Event]:
-    """Draw Phase: draw a card; a Draw phase that finds the deck empty ends the game (ruling)."""
-    if not state.deck:
-        return [_game_over(state, "deck_exhausted")]
-    return [_drawn(seat, state.deck[0]), ev("phase_began", phase=Phase.CALL.value)]
+    """Draw Phase: draw a card; with the deck empty there is nothing to draw (ruling: the round is finished)."""
+    drawn = [_drawn(seat, state.deck[0])] if state.deck else [ev("draw_skipped", seat=seat)]
+    return [*drawn, ev("phase_began", phase=Phase.CALL.value)]
 
 
 def _drawn(seat: int, card: int) -> Event:
@@ -586,7 +585,10 @@ def _explain_bad_way(state: State, seat: int, effect: str, card: int, way: dict[
 
 
 def _end_turn(state: State, command: dict[str, Any], seat: int, entropy: bytes) -> list[Event]:
+    """End of turn; once the deck is empty the game ends when the round is complete (ruling)."""
     nxt = (seat + 1) % state.players
+    if not state.deck and nxt == state.first_player:
+        return [ev("turn_ended", seat=seat), _game_over(state, "deck_exhausted")]
     return [ev("turn_ended", seat=seat), ev("turn_began", seat=nxt, turn_number=state.turn_number + 1)]
 
 
