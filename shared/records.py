@@ -80,6 +80,7 @@ def client_event(record: Mapping[str, Any], viewer: Any) -> dict[str, Any]:
         "type": record["type"],
         "at": record["at"],
         "seat": record["cause"].get("seat"),
+        "by": record["cause"].get("by"),
         "data": redact(event_of(record), viewer),
         "hash": record["hash"],
         "prev_hash": record["prev"],

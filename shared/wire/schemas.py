@@ -110,6 +110,7 @@ class Event(Schema):
     type = fields.String(required=True)
     at = fields.String(required=True)
     seat = fields.Integer(allow_none=True, required=True)
+    by = fields.String(required=True, metadata={"description": "seat, ai, timeout (the turn timer moved for the seat) or server"})
     data = fields.Dict(required=True)
     hash = fields.String(required=True)
     prev_hash = fields.String(required=True)
