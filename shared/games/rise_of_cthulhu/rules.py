@@ -360,12 +360,12 @@ def _turn_action(em: Emitter, seat: int, is_deck_draw: bool) -> None:
         require(
             not _forced_draw(s),
             "rules/must_draw_from_cultist_deck",
-            "Nobody has drawn from the Cultist Deck for four turns: this turn must include a draw from it.",
+            "Nobody has drawn from the Cultist Deck for six turns: this turn must include a draw from it.",
         )
 
 
 def _forced_draw(s: Table) -> bool:
-    """Stalling ruling: after four turns without a Cultist Deck draw, the last action must be one."""
+    """Stalling ruling: after six turns without a Cultist Deck draw, the last action must be one."""
     return s.must_draw and not s.deck_drawn and s.actions_taken == s.actions_allowed - 1
 
 

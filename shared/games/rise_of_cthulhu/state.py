@@ -8,7 +8,7 @@ from shared.games.rise_of_cthulhu import cards
 from shared.games.rise_of_cthulhu.cards import LOCATIONS, MONSTERS
 
 OLD_ONES_TO_END = 3
-IDLE_TURNS_BEFORE_FORCED_DRAW = 4
+IDLE_TURNS_BEFORE_FORCED_DRAW = 6
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,77 @@
+"""Rise of Cthulhu properties: the kernel's checks over many seeded random games, plus the game's own laws."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.games.rise_of_cthulhu import GAME
+from shared.games.rise_of_cthulhu.cards import CULTISTS, OLD_ONE_SLOT, placement
+from shared.games.rise_of_cthulhu.state import IDLE_TURNS_BEFORE_FORCED_DRAW, is_over, locations_facing, points
+from shared.kernel import fold
+from tests.support.properties import check_game_properties, random_playout
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_every_property_holds_at_every_position(seed):
+    check_game_properties(GAME, 2, seed)
+
+
+@pytest.mark.parametrize("seed", range(100, 160))
+def test_every_property_holds_over_more_games_at_lower_density(seed):
+    check_game_properties(GAME, 2, seed, every=7)
+
+
+@pytest.mark.parametrize("seed", range(200, 240))
+def test_random_play_ends_with_three_old_ones_awake_before_the_deck_runs_out(seed):
+    play = random_playout(GAME, 2, seed, max_commands=1000)
+    state = play.state
+    assert len(state.awake) == 3 and is_over(state)
+    assert OLD_ONE_SLOT not in state.deck and len(state.deck) >= 7
+    assert len(play.commands) < 400
+
+
+@pytest.mark.parametrize("seed", range(300, 330))
+def test_turn_structure_and_old_one_placement_hold_in_random_games(seed):
+    play = random_playout(GAME, 2, seed, keep_states=True)
+    state = fold(GAME, play.events[:3])
+    for event in play.events[3:]:
+        before = state
+        state = GAME.evolve(state, event)
+        assert state.idle_turns <= IDLE_TURNS_BEFORE_FORCED_DRAW
+        if event.type == "old_one_awakened":
+            free = [loc for loc in placement(event.data["old_one"]) if not any(
+                l.name == loc and l.old_one for l in before.locations)]
+            assert event.data["location"] == free[0], "an Old One wakes on the first free Location of its letters"
+            assert before.deck[0] == OLD_ONE_SLOT
+        if event.type == "turn_passed":
+            assert before.actions_taken == before.actions_allowed, "a turn passes after all its actions"
+            assert before.must_draw is False or before.deck_drawn, "a forced turn drew from the Cultist Deck"
+    assert state == play.state
+
+
+@pytest.mark.parametrize("seed", range(400, 420))
+def test_views_never_show_the_opponents_unseen_hand_cards(seed):
+    play = random_playout(GAME, 2, seed, keep_states=True)
+    for state in play.states[::5]:
+        for seat in (0, 1):
+            view = GAME.view(state, seat)
+            opponent = state.hands[1 - seat]
+            hidden = [c for c in opponent if c not in state.known[1 - seat] and c in CULTISTS]
+            on_view = set(view["hand"]) | {c for loc in view["locations"] for s in loc["sides"] for c in s["cultists"]}
+            on_view |= set(view["valley"]) | set(view["discard"]) | {c for k in view["known_in_hand"] for c in k}
+            assert not set(hidden) & on_view
+            assert "deck" not in view and "hands" not in view
+
+
+@pytest.mark.parametrize("seed", range(500, 530))
+def test_the_outcome_follows_the_tie_break_order(seed):
+    state = random_playout(GAME, 2, seed).state
+    result = GAME.outcome(state)
+    locs = [locations_facing(state, s) for s in (0, 1)]
+    pts = [points(state, s) for s in (0, 1)]
+    if "azathoth" not in state.awake and locs[0] != locs[1]:
+        assert result.reason == "locations" and result.winners == (locs.index(max(locs)),)
+    elif pts[0] != pts[1]:
+        assert result.reason == "points" and result.winners == (pts.index(max(pts)),)
+    else:
+        assert result.reason in ("artifacts", "monsters", "hand", "tie")
