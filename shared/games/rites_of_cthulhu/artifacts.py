@@ -48,7 +48,7 @@ def immediate(state: RitesState, artifact: int, rng: Any, taken: tuple[int, ...]
         case "reverse_order":
             return [ev("turn_order_reversed", direction=-table.mods.direction)]
         case "open_hands":
-            return [ev("hands_opened", hands=[list(h) for h in table.hands])]
+            return [ev("hands_opened")]  # the hands then show in every view
         case "low_wins":
             return [ev("ranks_inverted")]
         case "no_power_plays":

@@ -304,8 +304,13 @@ def resample_table(table: Table, seat: int, rng: Any, keep: Iterable[int] = ()) 
         new_hands[s] = [c for c in table.hands[s] if c in keep]
         pool += movable
         slots += [("hand", s)] * len(movable)
-    pool += list(table.pile)
-    slots += [("pile", 0)] * len(table.pile)
+    # With open hands every draw is public, so the pile order would show through other seats' draws: it stays.
+    pile = list(table.pile)
+    if not table.mods.open_hands:
+        for i, c in enumerate(table.pile):
+            if c not in keep:
+                pool.append(c)
+                slots.append(("pile", i))
     face_down = list(table.face_down)
     for i, (c, knower) in enumerate(face_down):
         if knower != seat and c not in keep:
@@ -317,12 +322,11 @@ def resample_table(table: Table, seat: int, rng: Any, keep: Iterable[int] = ()) 
         pool.append(trade.card)
         slots.append(("trade", 0))
     rng.shuffle(pool)
-    pile: list[int] = []
     for (kind, s), c in zip(slots, pool):
         if kind == "hand":
             new_hands[s].append(c)
         elif kind == "pile":
-            pile.append(c)
+            pile[s] = c
         elif kind == "face_down":
             face_down[s] = (c, face_down[s][1])
         else:

@@ -1,0 +1,32 @@
+"""Property tests for Rites of Cthulhu: random playouts at every player count, plus the game's own properties."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.games.rites_of_cthulhu import GAME
+from shared.games.rites_of_cthulhu.state import Finished
+from tests.support.properties import check_game_properties, random_playout
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("seed", range(4))
+def test_random_playouts_keep_every_property(players, seed):
+    check_game_properties(GAME, players, seed * 7919 + players, every=5)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_play_all_six_option_plays_every_available_rite(players):
+    play = check_game_properties(GAME, players, 31 + players, {"play_all_rites": True}, every=9)
+    assert len(play.state.played) == play.state.rites_total == 3
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_game_ends_with_the_artifacts_conserved_and_scores_from_captured_artifacts(seed):
+    players = 2 + seed % 5
+    play = random_playout(GAME, players, 1000 + seed)
+    state = play.state
+    assert isinstance(state.stage, Finished)
+    outcome = GAME.outcome(state)
+    assert max(outcome.scores) == max(outcome.scores[s] for s in outcome.winners)
+    assert len(state.played) == state.rites_total
