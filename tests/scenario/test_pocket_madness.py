@@ -670,3 +670,22 @@ def test_the_deck_composition_is_every_location_card_once():
     assert sorted(FULL_DECK) == sorted(loc for loc in RUN for _ in range(loc))
     assert GAME.card_data["madness_tokens"]["count"] == 40
     assert all(c["source"] == "rulebook" for c in GAME.card_data["locations"] + GAME.card_data["portals"])
+
+
+def test_cards_drawn_face_up_are_known_to_everyone_until_they_may_have_left_the_hand():
+    state = table([[R, R, R], [INNS, INNS]], deck=[LOMAR, down(DUNWICH), LOMAR, ARKHAM], portals={CTHULHU: 0})
+    after = play(state, (0, {"type": "draw_cards", "count": 3}))
+    assert GAME.view(after, 1)["known_cards"] == [[LOMAR, LOMAR], []]
+    after = play(after, (0, seal(CTHULHU)), (0, give(LOMAR, 1)), (0, {"type": "stop_giving"}))
+    # Which card went to seat 1 is secret: everyone else may only be sure of one Lomar less.
+    assert GAME.view(after, 1)["known_cards"] == [[LOMAR], []]
+    resampled = GAME.resample(after, 1, __import__("random").Random(3))
+    assert LOMAR in hand(resampled, 0)
+
+
+def test_melded_and_discarded_cards_leave_the_known_cards():
+    state = table([[R, R], [INNS, INNS]], deck=[LOMAR, LOMAR, LOMAR, ARKHAM], portals={AZATHOTH: 1})
+    after = play(state, (0, {"type": "draw_cards", "count": 3}), (1, DRAW1))
+    assert after.table.known[0][LOMAR - 6] == 3 and after.table.known[1][ARKHAM - 6] == 1
+    after = play(after, (1, END), (0, meld_set(LOMAR)), (0, END))
+    assert after.table.known[0] == (0,) * 7

@@ -40,6 +40,7 @@ from shared.games.pocket_madness.state import (
     Turn,
     hand_add,
     hand_cards,
+    hand_minus,
     hand_of,
     slot,
 )
@@ -511,8 +512,23 @@ def _set_hand(table: Table, seat: int, hand) -> Table:
     return replace(table, hands=table.hands[:seat] + (hand,) + table.hands[seat + 1 :])
 
 
+def _set_known(table: Table, seat: int, known) -> Table:
+    return replace(table, known=table.known[:seat] + (known,) + table.known[seat + 1 :])
+
+
+def _known_lost_secretly(table: Table, seat: int) -> Table:
+    """A card of unannounced location left the hand: any known location may be the one, so each loses one."""
+    return _set_known(table, seat, tuple(max(0, n - 1) for n in table.known[seat]))
+
+
 def _set_at(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
+
+
+def hand_add_all(hand, locations):
+    for loc in locations:
+        hand = hand_add(hand, loc)
+    return hand
 
 
 def _hand_remove(hand, location: int, n: int = 1):
@@ -532,6 +548,7 @@ def evolve(state: State | None, event: Event) -> State:
                 melds=((),) * players,
                 discards=((),) * players,
                 portals=(None,) * len(LOCATIONS),
+                known=(EMPTY_HAND,) * players,
             )
             if state is None:
                 return Designating(players, d["round"], None, (0,) * players, table, d["chooser"])
@@ -544,11 +561,13 @@ def evolve(state: State | None, event: Event) -> State:
             for loc in [*d["revealed"], *d["face_down"]]:
                 hand = hand_add(hand, loc)
             table = replace(_set_hand(table, d["seat"], hand), deck=table.deck[d["count"] :])
+            table = _set_known(table, d["seat"], hand_add_all(table.known[d["seat"]], d["revealed"]))
             return replace(state, table=table, turn=replace(state.turn, action="drew"))
         case "set_melded":
             seat, loc, count = d["seat"], d["location"], d["count"]
             table = _set_hand(state.table, seat, _hand_remove(state.table.hands[seat], loc, count))
             table = replace(table, melds=_set_at(table.melds, seat, table.melds[seat] + (Meld(loc, count),)))
+            table = _set_known(table, seat, hand_minus(table.known[seat], hand_add(EMPTY_HAND, loc, count)))
             return replace(state, table=table, turn=replace(state.turn, action="sets", melds=state.turn.melds + 1))
         case "portal_claimed":
             table = replace(state.table, portals=_set_at(state.table.portals, slot(d["portal"]), d["seat"]))
@@ -558,6 +577,7 @@ def evolve(state: State | None, event: Event) -> State:
             hand = tuple(n - 1 for n in state.table.hands[seat])
             table = _set_hand(state.table, seat, hand)
             table = replace(table, melds=_set_at(table.melds, seat, table.melds[seat] + (Meld(None, len(LOCATIONS)),)))
+            table = _set_known(table, seat, hand_minus(table.known[seat], (1,) * len(LOCATIONS)))
             madness = tuple(m if s == seat else m + d["madness"] for s, m in enumerate(state.madness))
             turn = replace(state.turn, action="runs", melds=state.turn.melds + 1)
             return replace(state, table=table, madness=madness, runs=d["number"], turn=turn)
@@ -579,21 +599,25 @@ def evolve(state: State | None, event: Event) -> State:
             seat = d["seat"]
             table = _set_hand(state.table, seat, _hand_remove(state.table.hands[seat], d["card"]))
             table = replace(table, discards=_set_at(table.discards, seat, table.discards[seat] + (d["card"],)))
+            table = _set_known(table, seat, hand_minus(table.known[seat], hand_add(EMPTY_HAND, d["card"])))
             return replace(state, table=table)
         case "card_given":
             table = _set_hand(state.table, d["seat"], _hand_remove(state.table.hands[d["seat"]], d["location"]))
             table = _set_hand(table, d["to"], hand_add(table.hands[d["to"]], d["location"]))
+            table = _known_lost_secretly(table, d["seat"])
             return replace(state, table=table, pending=replace(state.pending, given=state.pending.given + 1))
         case "hand_looked_at":
             return replace(state, pending=replace(state.pending, target=d["target"]))
         case "card_taken":
             table = _set_hand(state.table, d["target"], _hand_remove(state.table.hands[d["target"]], d["location"]))
             table = _set_hand(table, d["seat"], hand_add(table.hands[d["seat"]], d["location"]))
-            return replace(state, table=table)
+            return replace(state, table=_known_lost_secretly(table, d["target"]))
         case "deck_card_taken":
             pos = d["position"]
             table = _set_hand(state.table, d["seat"], hand_add(state.table.hands[d["seat"]], d["card"]))
             table = replace(table, deck=table.deck[:pos] + table.deck[pos + 1 :])
+            if d["face_up"]:
+                table = _set_known(table, d["seat"], hand_add(table.known[d["seat"]], d["card"]))
             return replace(state, table=table)
         case "power_resolved":
             return replace(state, pending=None)

@@ -32,6 +32,11 @@ def hand_add(hand: Hand, location: int, n: int = 1) -> Hand:
     return hand[:i] + (hand[i] + n,) + hand[i + 1 :]
 
 
+def hand_minus(hand: Hand, other: Hand) -> Hand:
+    """``hand`` less ``other``, never below zero."""
+    return tuple(max(0, a - b) for a, b in zip(hand, other))
+
+
 def hand_of(cards) -> Hand:
     hand = EMPTY_HAND
     for loc in cards:
@@ -54,6 +59,8 @@ class Table:
     melds: tuple[tuple[Meld, ...], ...]
     discards: tuple[tuple[int, ...], ...]
     portals: tuple[int | None, ...]  # owner of each portal, index ``portal - 6``; None = the pool
+    # Cards everyone knows are in each hand (drawn face up, minus what may have left): a public lower bound.
+    known: tuple[Hand, ...]
 
 
 @dataclass(frozen=True, slots=True)

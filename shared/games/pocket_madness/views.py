@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from shared.games.pocket_madness.cards import (
@@ -22,7 +23,15 @@ from shared.games.pocket_madness.cards import (
     SHUB_NIGGURATH,
 )
 from shared.games.pocket_madness.rules import designator, to_act
-from shared.games.pocket_madness.state import Designating, Playing, RoundOver, Table, hand_cards, hand_of
+from shared.games.pocket_madness.state import (
+    Designating,
+    Playing,
+    RoundOver,
+    Table,
+    hand_cards,
+    hand_minus,
+    hand_of,
+)
 from shared.kernel import EVERYONE, Outcome
 
 
@@ -44,6 +53,7 @@ def _table_view(table: Table, viewer: Any, players: int) -> dict[str, Any]:
         "deck_size": len(deck),
         "face_down_in_deck": sum(1 for _, up in table.deck if not up),
         "hand_counts": [sum(h) for h in table.hands],
+        "known_cards": [hand_cards(k) for k in table.known],
         "melds": [
             [{"kind": "run" if m.location is None else "set", "location": m.location, "count": m.count} for m in melds]
             for melds in table.melds
@@ -130,29 +140,31 @@ def _known_hands(state: Designating | Playing | RoundOver, seat: Any) -> set[int
 
 
 def resample(state: Designating | Playing | RoundOver, seat: Any, rand: random.Random):
-    """Redistribute what ``seat`` cannot see: other hands (sizes kept) and the face-down deck cards (places kept)."""
-    from dataclasses import replace
-
+    """Redistribute what ``seat`` cannot see: the unknown part of other hands (sizes kept; publicly known
+    cards stay) and the face-down deck cards (places kept)."""
     table = state.table
     known = _known_hands(state, seat)
     pool = [loc for loc, up in table.deck if not up]
     for s in range(state.players):
         if s not in known:
-            pool += hand_cards(table.hands[s])
+            pool += hand_cards(hand_minus(table.hands[s], table.known[s]))
     rand.shuffle(pool)
     cards = iter(pool)
     deck = tuple((loc, True) if up else (next(cards), False) for loc, up in table.deck)
     hands = tuple(
-        table.hands[s] if s in known else hand_of(next(cards) for _ in range(sum(table.hands[s])))
+        table.hands[s]
+        if s in known
+        else hand_of([*hand_cards(table.known[s]), *(next(cards) for _ in range(sum(table.hands[s]) - sum(table.known[s])))])
         for s in range(state.players)
     )
     return replace(state, table=replace(table, deck=deck, hands=hands))
 
 
 def invariant(state: Designating | Playing | RoundOver) -> None:
-    """Every Location card exactly once; hands non-negative; portal owners are seats; Madness never negative."""
+    """Every Location card exactly once; hands non-negative; publicly known cards are really held; portal owners are seats; Madness never negative."""
     table = state.table
-    assert len(table.hands) == len(table.melds) == len(table.discards) == state.players
+    assert len(table.hands) == len(table.melds) == len(table.discards) == len(table.known) == state.players
+    assert all(all(k <= h for k, h in zip(known, hand)) for known, hand in zip(table.known, table.hands)), "known cards"
     assert len(state.madness) == state.players and all(m >= 0 for m in state.madness)
     count: Counter[int] = Counter()
     for hand in table.hands:
