@@ -1,0 +1,226 @@
+"""Cthulhu Rises (rulebook pages 14-23): gates, trump, summoning, capture, forced trades, overthrow, the win."""
+
+from __future__ import annotations
+
+from shared.games.rites_of_cthulhu import GAME
+from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
+from shared.games.rites_of_cthulhu.positions import position
+from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
+from shared.kernel import fold
+from tests.support.scenario import ENTROPY, given, given_state
+
+E = entity
+CHUCK, NATALIE, MARK, LINDI = range(4)
+
+
+def play(state, *moves):
+    """Apply (seat, command) moves in order; returns the state and every event."""
+    events = []
+    for seat, command in moves:
+        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        events += new
+        state = fold(GAME, new, state)
+    return state, events
+
+
+def card(name):
+    return {"type": "play_card", "card": E(name)}
+
+
+def rite(state):
+    return state.stage.rite
+
+
+EXAMPLE_HANDS = {
+    CHUCK: ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"],
+    NATALIE: ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra"],
+    MARK: ["Pharaoh Khafra", "Pnakotic Fragments", "Francis Wayland Thurston", "Deep One", "Yeb"],
+    LINDI: ["Robert Harrison Blake", "Zadok Allen", "Lobon", "Edward Pickman Derby", "Nug"],
+}
+EXAMPLE_PILE = ["Kamog", "Shoggoth", "Keziah Mason", "Ephraim Waite", "Nightgaunt", "Kaman-Thah", "Hastur",
+                "Wilbur Whateley", "T'yog, High Priest of Shub-Niggurath", "Nephren-Ka", "Pharaoh Nitocris",
+                "Abdul Reis el Drogman", "Old Whateley"]
+
+
+def example(hands=EXAMPLE_HANDS, artifacts=()):
+    return given(GAME, *position(4, CHUCK, hands, EXAMPLE_PILE, rite="cthulhu_rises", artifacts=artifacts)).state
+
+
+def gates_one_and_two(state):
+    return play(
+        state,
+        (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
+        (LINDI, card("Robert Harrison Blake")),
+        (CHUCK, {"type": "decline_trade"}),
+        (CHUCK, card("Zkauba the Wizard")), (NATALIE, card("Lavinia Whateley")),
+        (MARK, card("Pnakotic Fragments")), (LINDI, card("Zadok Allen")),
+        (LINDI, {"type": "force_card", "card": E("Wilbur Whateley"), "seat": CHUCK}),
+        (CHUCK, {"type": "return_card", "card": E("Klarkash-Ton")}),
+    )
+
+
+def test_play_example_gates_one_and_two_as_printed():
+    state = example()
+    after_one, events = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
+                             (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")))
+    closed = [e for e in events if e.type == "gate_closed"]
+    assert closed[0].data["seat"] == CHUCK  # Nasht, the highest card of the dominant cult (yellow)
+    assert rite(after_one).eligible == {CHUCK}
+    state, events = gates_one_and_two(state)
+    closed = [e for e in events if e.type == "gate_closed"]
+    assert closed[1].data["seat"] == LINDI  # Zadok Allen, the highest card of the Grand Cult
+    # Mark's green card was a spell cast by a cultist not eligible: nothing happened, Natalie keeps Cthulhu.
+    assert not [e for e in events if e.type.startswith("cthulhu") or e.type == "summoning_failed"]
+    assert CTHULHU in state.table.hands[NATALIE]
+    assert E("Wilbur Whateley") in state.table.hands[CHUCK] and E("Klarkash-Ton") in state.table.hands[LINDI]
+    assert rite(state).eligible == {CHUCK}
+    assert rite(state).taken[LINDI] and len(rite(state).taken[CHUCK]) == 4
+
+
+def test_play_example_gate_three_goes_to_lobon_not_wilcox_as_the_example_says():
+    state, _ = gates_one_and_two(example())
+    after_lead, events = play(state, (LINDI, card("Lobon")))
+    summoned = [e for e in events if e.type == "cthulhu_summoned"]
+    assert summoned and summoned[0].data == {"seat": NATALIE, "source": "hand"}
+    assert rite(after_lead).center and CTHULHU not in after_lead.table.hands[NATALIE]
+    assert len(after_lead.table.hands[NATALIE]) == 5  # she draws a replacement (ruling)
+    state, events = play(after_lead, (CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")),
+                         (MARK, card("Francis Wayland Thurston")))
+    closed = [e for e in events if e.type == "gate_closed"][0]
+    # Erratum: the example gives this gate to Chuck's Wilcox (7); Lindi's Lobon (8) is the highest green card.
+    assert closed.data["seat"] == LINDI and closed.data["cthulhu"] == "captured"
+    assert rite(state).captor == LINDI
+
+
+def test_play_example_gate_four_overthrow_is_chucks_not_marks():
+    # The example's own position before gate 4 (Chuck captured Cthulhu in gate 3): Chuck plays a card that
+    # really is the highest there (Bukrog instead of Wilcox), then the printed gate 4 follows.
+    hands = dict(EXAMPLE_HANDS)
+    hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Bukrog", "Dagon"]
+    state, _ = gates_one_and_two(example(hands, artifacts=[7]))
+    state, _ = play(state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
+                    (MARK, card("Francis Wayland Thurston")))
+    assert rite(state).captor == CHUCK
+    state, _ = play(state, (CHUCK, {"type": "decline_trade"}))
+    state, events = play(state, (CHUCK, card("Dagon")))
+    assert [e.data for e in events if e.type == "cthulhu_summoned"] == [{"seat": CHUCK, "source": "captured"}]
+    state, events = play(state, (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
+                         (LINDI, card("Edward Pickman Derby")))
+    closed = [e for e in events if e.type == "gate_closed"][0]
+    assert closed.data["seat"] == CHUCK and closed.data["overthrow"]
+    assert state.stage == Claiming(CHUCK, "cthulhu_rises")  # erratum: the example names Mark
+
+
+def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_the_deck():
+    hands = dict(EXAMPLE_HANDS)
+    hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Bukrog", "Dagon"]
+    state, _ = gates_one_and_two(example(hands, artifacts=[7]))
+    state, _ = play(state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
+                    (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
+                    (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
+                    (LINDI, card("Edward Pickman Derby")))
+    legal = GAME.legal_commands(state, CHUCK)
+    assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
+    given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).raises(
+        "rules/invalid_artifact_trade")
+    after = given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 3}).after
+    assert after.captured[CHUCK] == (3,) and 7 in after.artifact_deck
+    assert after.grand_cultist == NATALIE and isinstance(after.stage, Choosing)
+
+
+def test_a_cultist_must_follow_the_dominant_cult():
+    state, _ = play(example(), (CHUCK, card("Nasht")))
+    given_state(GAME, state).when(NATALIE, card("Lavinia Whateley")).raises("rules/must_follow_dominant_cult")
+
+
+def test_rule_example_1_shoggoth_is_the_highest_card_of_the_lead_color():
+    hands = {0: ["Kamog", "Nasht", "Hastur", "Yeb", "Bukrog"],
+             1: ["Yog-Sothoth", "Dhole", "Nightgaunt", "Umr At-Tawil", "Kaman-Thah"],
+             2: ["Randolph Carter", "Lavinia Whateley", "Old Whateley", "Walter Gilman", "Pharaoh Khafra"],
+             3: ["Shoggoth", "Nephren-Ka", "Enoch Bowen", "Abdul Reis el Drogman", "Pharaoh Nitocris"]}
+    state = given(GAME, *position(4, 0, hands, rite="cthulhu_rises")).state
+    state, events = play(state, (0, card("Kamog")), (1, card("Yog-Sothoth")), (2, card("Randolph Carter")),
+                         (3, card("Shoggoth")))
+    assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
+
+
+def test_rule_example_2_any_grand_cult_card_trumps_the_dominant_cult():
+    hands = {0: ["Yog-Sothoth", "Nasht", "Kamog", "Yeb", "Hastur"],
+             1: ["Randolph Carter", "Nug", "Keziah Mason", "Nightgaunt", "Kaman-Thah"],
+             2: ["Asenath Waite", "Walter Gilman", "Shoggoth", "Nephren-Ka", "Pharaoh Khafra"],
+             3: ["Robert Olmstead", "Deep One", "Ephraim Waite", "Brown Jenkin", "Enoch Bowen"]}
+    state = given(GAME, *position(4, 0, hands, rite="cthulhu_rises")).state
+    state, events = play(state, (0, card("Yog-Sothoth")), (1, card("Randolph Carter")), (2, card("Asenath Waite")),
+                         (3, card("Robert Olmstead")))
+    assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
+
+
+def test_the_grand_cultist_may_not_open_the_first_gate_with_the_grand_cult():
+    given_state(GAME, example()).when(CHUCK, card("Dagon")).raises("rules/no_green_lead_in_first_gate")
+
+
+def test_cthulhu_stays_in_hand_during_the_first_gate():
+    hands = dict(EXAMPLE_HANDS)
+    hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"]
+    hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
+    state, _ = play(example(hands), (CHUCK, card("Nasht")))
+    given_state(GAME, state).when(NATALIE, card("Cthulhu")).raises("rules/no_summoning_in_first_gate")
+    assert card("Cthulhu") not in GAME.legal_commands(state, NATALIE)
+
+
+def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
+    # The example's deal with Natalie's Cthulhu left in the pile: Chuck's green spell in gate 2 fails.
+    hands = {CHUCK: ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"],
+             NATALIE: ["Walter Gilman", "Lavinia Whateley", "Umr At-Tawil", "George Gammell Angell", "Mother Hydra"],
+             MARK: EXAMPLE_HANDS[MARK], LINDI: EXAMPLE_HANDS[LINDI]}
+    state = example(hands)
+    state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
+                    (LINDI, card("Robert Harrison Blake")), (CHUCK, {"type": "decline_trade"}))
+    state, events = play(state, (CHUCK, card("Henry Anthony Wilcox")))
+    assert [e.type for e in events if e.type in ("summoning_failed", "cthulhu_summoned")] == ["summoning_failed"]
+
+
+def test_a_winner_not_eligible_to_summon_leaves_cthulhu_at_the_center():
+    hands = {0: ["Nasht", "Kamog", "Yeb", "Hastur", "Nug"], 1: ["Cthulhu", "Lobon", "Dhole", "Keziah Mason", "Walter Gilman"],
+             2: ["Kaman-Thah", "Deep One", "Nightgaunt", "Shoggoth", "Ephraim Waite"]}
+    state = given(GAME, *position(3, 0, hands, rite="cthulhu_rises", begin=[])).state
+    state, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Nightgaunt")),
+                    (0, {"type": "decline_trade"}))
+    # Gate 2: seat 0 leads gray; seat 1 has gray, so she follows; seat 2 plays gray too; all off-trump.
+    state, _ = play(state, (0, card("Kamog")), (1, card("Keziah Mason")), (2, card("Shoggoth")))
+    state, _ = play(state, (2, {"type": "decline_trade"}))
+    # Gate 3: seat 2 leads yellow; seat 0 has none and plays gray; seat 1 has no yellow and plays Cthulhu.
+    state, events = play(state, (2, card("Kaman-Thah")), (0, card("Yeb")), (1, card("Cthulhu")))
+    closed = [e for e in events if e.type == "gate_closed"][0]
+    assert closed.data["seat"] == 1 and closed.data["cthulhu"] == "center"
+    assert rite(state).center and CTHULHU not in rite(state).taken[1]
+
+
+def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
+    state, _ = gates_one_and_two(example())
+    state, events = play(state, (LINDI, card("Lobon")), (CHUCK, card("Henry Anthony Wilcox")),
+                         (NATALIE, card("George Gammell Angell")), (MARK, card("Francis Wayland Thurston")))
+    closed = [e for e in events if e.type == "gate_closed"][0]
+    assert closed.data["cthulhu"] == "captured" and not closed.data["overthrow"]
+    assert isinstance(state.stage, Performing)
+
+
+def test_the_deal_sets_aside_cards_so_the_deck_divides_evenly():
+    for players, aside in ((3, 2), (5, 1), (6, 2), (4, 0), (2, 0)):
+        state = given(GAME, *position(players, 0, {}, rite=None)).state
+        state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY), state)
+        assert len(state.table.face_down) == aside
+        assert (56 - aside) % players == 0
+
+
+def test_holding_cthulhu_when_the_last_gate_closes_wins_the_rite():
+    hands = {0: ["Nasht"], 1: ["Walter Gilman"]}
+    events = position(2, 0, hands, [], rite="cthulhu_rises", artifacts=[7], fill_pile=False)
+    state = given(GAME, *events).state
+    state = type(state)(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
+                           "stage": Performing("cthulhu_rises", rite(state).__class__(
+                               taken=((), ()), captor=1, captured_at=2, gate_number=3, leader=0, eligible=frozenset({0, 1})), True)})
+    state.table.set_aside  # the set-aside pile now holds the rest of the deck
+    after, events = play(state, (0, card("Nasht")), (1, card("Walter Gilman")))
+    won = [e for e in events if e.type == "rite_won"]
+    assert won and won[0].data == {"seat": 1, "reason": "holds_cthulhu"} and after.captured[1] == (7,)
