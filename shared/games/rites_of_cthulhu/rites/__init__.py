@@ -17,10 +17,13 @@ def register(rite: Rite) -> None:
 
 def _load() -> None:
     from shared.games.rites_of_cthulhu.rites.cthulhu_rises import CthulhuRises
+    from shared.games.rites_of_cthulhu.rites.dunwich_horror import DunwichHorror
     from shared.games.rites_of_cthulhu.rites.mountains_of_madness import MountainsOfMadness
+    from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import OutOfTheAeons
+    from shared.games.rites_of_cthulhu.rites.the_hound import TheHound
     from shared.games.rites_of_cthulhu.rites.tree_on_the_hill import TreeOnTheHill
 
-    for rite in (CthulhuRises(), TreeOnTheHill(), MountainsOfMadness()):
+    for rite in (CthulhuRises(), TreeOnTheHill(), MountainsOfMadness(), DunwichHorror(), OutOfTheAeons(), TheHound()):
         register(rite)
 
 
