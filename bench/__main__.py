@@ -1,0 +1,112 @@
+"""``python -m bench`` (``make bench``): run every benchmark, print the table, write the JSON.
+
+``--quick`` is a smoke mode of a few seconds per section (tiny sizes, short windows): it proves the bench
+still runs, and its figures mean little. ``--only`` picks sections; ``--strict`` exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from session_service.store import EventStore
+
+from bench import append, command_path, memory, rebuild, rules
+from bench.procs import EchoPair, start_stack
+from bench.report import Report, machine
+
+SECTIONS = ("rules", "command", "append", "rebuild", "memory")
+
+
+@dataclass
+class Sizes:
+    levels: list[int] = field(default_factory=lambda: [1, 10, 100])
+    warmup_s: float = 2.0
+    measure_s: float = 8.0
+    plain_echo: bool = True
+    append_ops: int = 3000
+    append_rounds: int = 3
+    lengths: list[int] = field(default_factory=lambda: [10, 1_000, 100_000])
+    budget_s: float = 1.0
+    memory_games: int = 1000
+    playouts: int = 8
+
+
+QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, plain_echo=False, append_ops=100, append_rounds=1,
+              lengths=[10, 100, 1000], budget_s=0.05, memory_games=30, playouts=2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: tiny sizes, short windows")
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    parser.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for the JSON results")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown sections: {', '.join(unknown)}")
+    sizes = QUICK if args.quick else Sizes()
+    report = Report()
+    started = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix="mythos-bench-"))
+    ok = False
+    try:
+        if "rules" in only:
+            say("rules: decide and legal_commands on mid-game positions")
+            rules.measure(report, sizes.playouts, sizes.budget_s)
+        if set(only) & {"command", "append", "rebuild", "memory"}:
+            say("starting the stack (Redis, rules, session, worker) on free ports")
+            stack = start_stack(tmp)
+            try:
+                store = EventStore(redis.Redis.from_url(stack.effective_redis_url), stack.key_prefix)
+                if "command" in only:
+                    say("starting the echo baseline under the same gunicorn settings")
+                    echo = EchoPair(tmp).start()
+                    try:
+                        say(f"command path at {', '.join(map(str, sizes.levels))} concurrent games")
+                        command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.plain_echo)
+                    finally:
+                        echo.stop()
+                if "append" in only:
+                    say("append: the Lua script against raw XADD")
+                    append.measure(report, store, sizes.append_ops, sizes.append_rounds)
+                if "rebuild" in only:
+                    say(f"rebuild: loading logs of {', '.join(f'{n:,}' for n in sizes.lengths)} events")
+                    rebuild.measure(report, store, sizes.lengths, sizes.budget_s)
+                if "memory" in only:
+                    say(f"memory: one session worker holding {sizes.memory_games:,} games")
+                    memory.measure(report, stack, store, tmp, sizes.memory_games)
+            finally:
+                stack.stop()
+        ok = True
+    finally:
+        if ok:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"bench failed; process logs are in {tmp}", file=sys.stderr)
+    info = {**machine(), "quick": args.quick, "sections": only, "seconds": round(time.monotonic() - started, 1),
+            "command": "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])}
+    print()
+    print(f"Mythos Tables bench — {info['date']} — {info['cpu']} ({info['cores']} cores), Python {info['python']}, "
+          f"commit {info['commit'] or '?'}{' — QUICK (smoke only)' if args.quick else ''}")
+    print(report.table())
+    path = report.write(args.out, info)
+    print(f"written to {path} in {info['seconds']} s")
+    return 1 if args.strict and report.misses else 0
+
+
+def say(text: str) -> None:
+    print(f"[bench] {text}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

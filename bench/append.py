@@ -1,0 +1,88 @@
+"""Append: the store's Lua append against a raw XADD of the same record, on the same Redis.
+
+The Lua script is what every command pays for being all-or-nothing: the idempotency check, the version
+check, the XADD, the meta update and the idempotency record, in one round trip. The baseline is the bare
+XADD of the same bytes. Both run one after the other in alternating rounds, twice: one call per round trip
+(what a request does) and pipelined (Redis's own cost, with the round trip amortized).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from session_service.store import EventStore
+from shared.games import GAMES
+from shared.records import make_records
+
+from bench import synthetic
+from bench.report import Report
+
+SECTION = "append"
+
+
+def measure(report: Report, store: EventStore, ops: int, rounds: int = 3, pipeline: int = 50) -> None:
+    game = next(iter(GAMES.values()))
+    events = synthetic.playout(game, 1)[0]
+    game_id, _ = synthetic.write_game(store, game, events[:20], snapshot_every=None)
+    record = make_records([events[20]], version=20, prev_hash="0" * 64, cause=synthetic.CAUSE,
+                                    command={"type": "bench"}, at="2026-01-01T00:00:00.000Z", rules_version=game.rules_version)[0]
+    progress = {"head_hash": record["hash"], "status": "active", "to_act": "[0]", "outcome": "null", "deadline": "",
+                "updated_at": "2026-01-01T00:00:00.000Z"}
+    raw_stream = store.key("bench-raw-xadd", "events")
+    version = store.version(game_id)
+    counter = 0
+
+    def lua_one() -> None:
+        nonlocal version, counter
+        counter += 1
+        done = store.append(game_id, version, [record], progress, f"0:bench-{counter}", '{"from":1,"to":1}')
+        if done.status != "ok":
+            raise RuntimeError(f"the bench append was refused: {done}")
+        version = done.version
+
+    def xadd_one() -> None:
+        store.redis.xadd(raw_stream, {"r": orjson.dumps(record)})
+
+    def lua_batch() -> None:
+        # the same script and arguments as EventStore.append, queued on a pipeline
+        nonlocal version, counter
+        with store.redis.pipeline(transaction=False) as pipe:
+            for i in range(pipeline):
+                counter += 1
+                flat = [x for pair in progress.items() for x in pair]
+                store._append(keys=[store.key(game_id, "events"), store.key(game_id, "meta"), store.key(game_id, "cmds")],
+                              args=[version + i, f"0:bench-{counter}", '{"from":1,"to":1}', len(progress), *flat, orjson.dumps(record)],
+                              client=pipe)
+            replies = pipe.execute()
+        if any(r[0] != b"ok" for r in replies):
+            raise RuntimeError(f"a pipelined bench append was refused: {replies[0]}")
+        version += pipeline
+
+    def xadd_batch() -> None:
+        with store.redis.pipeline(transaction=False) as pipe:
+            for _ in range(pipeline):
+                pipe.xadd(raw_stream, {"r": orjson.dumps(record)})
+            pipe.execute()
+
+    details: dict[str, Any] = report.details.setdefault(SECTION, {"record_bytes": len(orjson.dumps(record))})
+    for mode, lua, raw, per_call in (("one per round trip", lua_one, xadd_one, 1), ("pipelined", lua_batch, xadd_batch, pipeline)):
+        calls = max(1, ops // per_call)
+        lua_s = raw_s = 0.0
+        for _ in range(rounds):
+            raw_s += _run(raw, calls)
+            lua_s += _run(lua, calls)
+        lua_rate, raw_rate = rounds * calls * per_call / lua_s, rounds * calls * per_call / raw_s
+        details[mode] = {"lua_per_s": round(lua_rate), "xadd_per_s": round(raw_rate), "ops": rounds * calls * per_call}
+        report.compare(SECTION, f"Lua append, {mode}", lua_rate, "/s", raw_rate, "XADD/s", ">= 0.33x", lambda r: r >= 1 / 3)
+    store.redis.delete(raw_stream, *(store.key(game_id, part) for part in ("events", "meta", "snap", "cmds")))
+    store.redis.zrem(store.index_key, game_id)
+
+
+def _run(call, times: int) -> float:
+    start = time.perf_counter()
+    for _ in range(times):
+        call()
+    return time.perf_counter() - start
