@@ -662,3 +662,11 @@ def test_unknown_commands_and_bad_shapes_are_refused():
     state = given(GAME, *table(FIVE_UNIQUE)).state
     given_state(GAME, state).when(0, {"type": "look_at_card"}).raises("rules/unknown_command")
     assert isinstance(state.phase, Drawing) and not isinstance(state.phase, Passing)
+
+
+def test_an_orb_discarded_when_the_deck_is_empty_does_nothing_and_the_round_ends():
+    state = given(GAME, *table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA])).state
+    state = replace(state, round=replace(state.round, deck=(CANDELABRA,), discards=state.round.deck[1:]))
+    _, events = play_state(state, (0, DRAW), (0, to(1)), (1, TAKE))
+    assert not of_type(events, "top_card_seen")
+    assert one(events, "round_ended").data["cause"] == "deck_empty"
