@@ -83,9 +83,10 @@ def test_play_example_gate_three_goes_to_lobon_not_wilcox_as_the_example_says():
     summoned = [e for e in events if e.type == "cthulhu_summoned"]
     assert summoned and summoned[0].data == {"seat": NATALIE, "source": "hand"}
     assert rite(after_lead).center and CTHULHU not in after_lead.table.hands[NATALIE]
-    assert len(after_lead.table.hands[NATALIE]) == 5  # she draws a replacement (ruling)
+    assert len(after_lead.table.hands[NATALIE]) == 4  # she refills after her next play (ruling)
     state, events = play(after_lead, (CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")),
                          (MARK, card("Francis Wayland Thurston")))
+    assert len(state.table.hands[NATALIE]) == 5
     closed = [e for e in events if e.type == "gate_closed"][0]
     # Erratum: the example gives this gate to Chuck's Wilcox (7); Lindi's Lobon (8) is the highest green card.
     assert closed.data["seat"] == LINDI and closed.data["cthulhu"] == "captured"

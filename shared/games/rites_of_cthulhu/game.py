@@ -451,7 +451,8 @@ def resample(state: RitesState, seat: int, r: Any) -> RitesState:
             table, rite_state = RITES[stage.rite_id].resample(state.table, stage.rite, seat, r)
             other = dataclasses.replace(state, table=table, stage=dataclasses.replace(stage, rite=rite_state))
         else:
-            other = dataclasses.replace(state, table=base.resample_table(state.table, seat, r))
+            keep = {c for rid in available_rites(state) for c in RITES[rid].revealed_by_begin}
+            other = dataclasses.replace(state, table=base.resample_table(state.table, seat, r, keep=keep))
         if to_act(other) == acting and _same_offers(state, other, seat):
             return other
     return state

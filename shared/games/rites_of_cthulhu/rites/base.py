@@ -388,6 +388,11 @@ class Rite:
     hooks: ClassVar[frozenset[str]] = frozenset({"direction", "opener", "open_hands", "no_power_plays"})
     draws_replacements: ClassVar[bool] = True
     privilege: ClassVar[str] = ""
+    revealed_by_begin: ClassVar[frozenset[int]] = frozenset()
+    """Cards whose place ``begin`` makes public (the Dunwich twins handed over from hands). While a rite is
+    being chosen, the game's ``resample`` keeps these cards in place for every available rite, so that choosing
+    this rite shows every seat the same thing. (Cards a rite's later public events locate, like Cthulhu in a
+    summoning, are kept in place by the rite's own ``resample``: ``resample_table(..., keep=...)``.)"""
 
     def initial(self, table: Table) -> Any:
         """The rite state right after the Grand Cultist picks this rite (pure: no events, no randomness)."""

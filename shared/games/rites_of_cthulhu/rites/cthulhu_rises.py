@@ -19,6 +19,7 @@ from shared.games.rites_of_cthulhu.rites.base import GRAND_CULT, PlayCard, Rite,
 
 # The Deal: the deck must divide evenly among the cultists; these many cards are set aside unseen.
 DISCARDS = {2: 0, 3: 2, 4: 0, 5: 1, 6: 2}
+HAND_SIZE = 5
 
 
 class ForceCard(Schema):
@@ -158,7 +159,8 @@ class CthulhuRises(Rite):
         opening = not state.gate
         events = [ev("card_played_to_gate", seat=seat, card=card, opened=opening)]
         after = base.with_hand(table, seat, base.remove_cards(hand, [card]))
-        drawn = base.draw(after, seat, 1)
+        # Hands are kept at 5 by drawing after playing (a hand short of Cthulhu since a summoning draws two).
+        drawn = base.draw(after, seat, HAND_SIZE - len(after.hands[seat]))
         events += drawn
         for e in drawn:
             after = base.evolve_table(after, e)
@@ -173,8 +175,9 @@ class CthulhuRises(Rite):
             return []
         for s, hand in enumerate(table.hands):
             if CTHULHU in hand:
-                after = base.with_hand(table, s, base.remove_cards(hand, [CTHULHU]))
-                return [ev("cthulhu_summoned", seat=s, source="hand"), *base.draw(after, s, 1)]
+                # No replacement now: the holder refills after her next play (a draw caused by another
+                # cultist's move would show her a card from the pile out of her own turn).
+                return [ev("cthulhu_summoned", seat=s, source="hand")]
         if state.captor is not None:
             return [ev("cthulhu_summoned", seat=state.captor, source="captured")]
         return [ev("summoning_failed")]
