@@ -30,6 +30,7 @@ from shared.kernel import Event, ev
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
     TABLE_EVENTS,
+    DrawCard,
     EndTurn,
     Rite,
     RiteResult,
@@ -59,6 +60,17 @@ def twin_of(slot: int) -> int:
     return TWINS[slot // WALLS_PER_TWIN]
 
 
+def redistribute(table: Table, seat: int, rng: Any, extra: list[int]) -> tuple[Table, list[int]]:
+    """``resample_table`` with the rite's own unseen cards (``extra``) pooled with the other unseen cards."""
+    if table.mods.open_hands:  # the pile stays (draws are public); the rite's unseen cards shuffle among themselves
+        extra = list(extra)
+        rng.shuffle(extra)
+        return resample_table(table, seat, rng), extra
+    size = len(table.pile)
+    new = resample_table(dataclasses.replace(table, pile=table.pile + tuple(extra)), seat, rng)
+    return dataclasses.replace(new, pile=new.pile[:size]), list(new.pile[size:])
+
+
 def pair_makes(cards: Iterable[int], target: int) -> bool:
     """A pair reveals or captures ``target`` when the sum or the difference of its elder signs equals it."""
     a, b = (rank(c) for c in cards)
@@ -74,10 +86,19 @@ class Building:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """``seat`` may reveal, capture an earlier revealed card, or discard two and draw two."""
+class Replacing:
+    """Cultists who handed a twin over draw their hands back to 5 (each on her own command) before the first turn."""
 
-    seat: int
+    waiting: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """``seat`` may reveal, capture an earlier revealed card, or discard two and draw two.
+
+    ``seat`` is None before the first move: the rite's opener, read when needed (an artifact may change it)."""
+
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +133,7 @@ class LastClaims:
 
 @dataclass(frozen=True, slots=True)
 class DunwichState:
-    phase: Building | Turn | Revealed | Claims | Freed
+    phase: Building | Replacing | Turn | Revealed | Claims | Freed
     twins: tuple[int, ...] = ()
     walls: tuple[int | None, ...] = ()
     face_up: frozenset[int] = frozenset()
@@ -178,8 +199,9 @@ class DunwichHorror(Rite):
         "pass_knock": NoFields,
         "discard_and_draw": CardPair,
         "end_turn": EndTurn,
+        "draw_card": DrawCard,
     }
-    state_types = (DunwichState, Building, Turn, Revealed, Claims, Freed, LastClaims)
+    state_types = (DunwichState, Building, Replacing, Turn, Revealed, Claims, Freed, LastClaims)
 
     # -- setup -------------------------------------------------------------------------------------------
 
@@ -187,23 +209,38 @@ class DunwichHorror(Rite):
         return DunwichState(phase=Building(), captured=((),) * table.players)
 
     def begin(self, table: Table, state: DunwichState, rng: Any) -> list[Event]:
-        """The Deal: take out the twins (holders hand them over), wall each in with 4 cards, refill to 5."""
+        """The Deal: take out the twins (holders hand them over), wall each in with 4 face-down pile cards.
+
+        The holders draw their hands back to 5 on their own ``draw_card`` before the first turn, so the Grand
+        Cultist's choice of the rite shows nobody another seat's hand or the pile (see the rulings).
+        """
         batch = _Batch(self, table, state, rng)
-        holders = [[s, c] for s, hand in enumerate(table.hands) for c in hand if c in TWINS]
-        batch.emit(ev("twins_set_aside", twins=list(TWINS), from_hands=holders))
+        holders = sorted({s for s, hand in enumerate(table.hands) for c in hand if c in TWINS})
+        batch.emit(ev("twins_set_aside", twins=list(TWINS), holders=holders, secret={"holders": []}))
         walls = list(batch.table.pile[: 2 * WALLS_PER_TWIN])
         batch.emit(ev("farmhouse_walls_built", count=len(walls), walls=walls, secret={"walls": []}))
-        for seat, _ in holders:
-            self._refill(batch, seat)
-        batch.emit(ev("dunwich_turn_began", seat=opener(batch.table)))
         return batch.events
 
     # -- who acts and what they may do -----------------------------------------------------------------
 
+    @staticmethod
+    def turn_seat(table: Table, state: DunwichState) -> int | None:
+        """Whose turn it is (during a claim window: the revealer's)."""
+        phase = state.phase
+        if isinstance(phase, Turn):
+            return opener(table) if phase.seat is None else phase.seat
+        if isinstance(phase, Revealed):
+            return phase.seat
+        if isinstance(phase, Claims):
+            return phase.revealer
+        return None
+
     def to_act(self, table: Table, state: DunwichState) -> frozenset[int]:
         phase = state.phase
+        if isinstance(phase, Replacing):
+            return phase.waiting
         if isinstance(phase, (Turn, Revealed)):
-            return frozenset({phase.seat})
+            return frozenset({self.turn_seat(table, state)})
         if isinstance(phase, Claims):
             return frozenset(s for s in range(table.players) if s != phase.revealer and s not in phase.passed)
         return frozenset()
@@ -214,7 +251,9 @@ class DunwichHorror(Rite):
         phase = state.phase
         pairs = [list(p) for p in combinations(sorted(table.hands[seat]), 2)]
         out: list[dict[str, Any]] = []
-        if isinstance(phase, Turn):
+        if isinstance(phase, Replacing):
+            out.append({"type": "draw_card"})
+        elif isinstance(phase, Turn):
             for pair in pairs:
                 for slot in self._face_down(state):
                     if pair_makes(pair, rank(twin_of(slot))):
@@ -244,10 +283,19 @@ class DunwichHorror(Rite):
         if kind in ("knock", "pass_knock"):
             self._claim(batch, seat, command)
             return batch.events
+        if kind == "draw_card":
+            require(
+                isinstance(phase, Replacing) and seat in phase.waiting,
+                "rules/no_replacement_due",
+                "Only a cultist who handed a twin over draws back to 5 cards, before the first turn.",
+            )
+            self._refill(batch, seat)
+            batch.emit(ev("twin_replacement_drawn", seat=seat))
+            return batch.events
         require(isinstance(phase, (Turn, Revealed, Claims)), "rules/rite_not_running", "The rite is not being played.")
         if isinstance(phase, Claims):
             raise violation("rules/claim_window_open", "Wait until the knock on the table is answered.")
-        require(phase.seat == seat, "rules/not_your_turn", "It is not your turn.")
+        require(self.turn_seat(table, state) == seat, "rules/not_your_turn", "It is not your turn.")
         if kind == "reveal_wall":
             require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
             cards = self._pair(table, seat, command["cards"])
@@ -391,7 +439,13 @@ class DunwichHorror(Rite):
                     pile=remove_cards(table.pile, twins),
                     set_aside=remove_cards(table.set_aside, twins),
                 )
-                return table, replace(state, twins=twins)
+                phase = Replacing(frozenset(d["holders"])) if d["holders"] else Turn()
+                return table, replace(state, twins=twins, phase=phase)
+            case "twin_replacement_drawn":
+                phase = state.phase
+                assert isinstance(phase, Replacing)
+                waiting = phase.waiting - {d["seat"]}
+                return table, replace(state, phase=Replacing(waiting) if waiting else Turn())
             case "farmhouse_walls_built":
                 walls = tuple(d["walls"])
                 return replace(table, pile=table.pile[len(walls):]), replace(state, walls=walls)
@@ -463,20 +517,19 @@ class DunwichHorror(Rite):
                 wall["status"] = "face_down"
             walls.append(wall)
         out: dict[str, Any] = {
-            "rite": self.id,
             "phase": type(phase).__name__.lower(),
+            "turn": self.turn_seat(table, state),
             "twins": [{"card": c, "elder_sign": rank(c)} for c in state.twins],
             "walls": walls,
             "captured": {str(s): list(cards) for s, cards in enumerate(state.captured)},
             "points": {str(s): p for s, p in enumerate(self._points(state))},
             "discards": list(state.discards),
         }
-        if isinstance(phase, (Turn, Revealed)):
-            out["turn"] = phase.seat
+        if isinstance(phase, Replacing):
+            out["replacing"] = sorted(phase.waiting)
         if isinstance(phase, Revealed):
             out["revealed_wall"] = phase.wall
         if isinstance(phase, Claims):
-            out["turn"] = phase.revealer
             out["claims"] = {
                 "revealer": phase.revealer,
                 "wall": phase.wall,
@@ -492,25 +545,24 @@ class DunwichHorror(Rite):
         return state.twins + walls + tuple(c for cards in state.captured for c in cards) + state.discards
 
     def resample(self, table: Table, state: DunwichState, seat: int, rng: Any) -> tuple[Table, DunwichState]:
-        """Other hands, the pile and every face-down wall card are redistributed together."""
-        slots = self._face_down(state)
-        pile_size = len(table.pile)
-        joined = dataclasses.replace(table, pile=table.pile + tuple(state.walls[i] for i in slots))
-        new = resample_table(joined, seat, rng)
-        walls = list(state.walls)
-        for slot, card in zip(slots, new.pile[pile_size:]):
-            walls[slot] = card
-        return dataclasses.replace(new, pile=new.pile[:pile_size]), dataclasses.replace(state, walls=tuple(walls))
-
-    def resample_unrevealable(self, table: Table, state: DunwichState, seat: int, rng: Any) -> tuple[Table, DunwichState]:
-        """Only what no other seat's next move can show ``seat``: other hands and the pile below its top 5 cards.
+        """What no other seat's next move can show ``seat``: other hands and the pile below its top 5 cards.
 
         Another seat's move may reveal any wall card, and closing a claim window refills the revealer (who may be
-        ``seat``) from the top of the pile, so both stay in place; the kernel's one-move check runs on this one.
+        ``seat``) from the top of the pile, so those stay in place: the kernel's one-move non-interference check
+        compares the events of that move in both worlds. ``resample_hidden`` redistributes the walls too.
         """
         top = table.pile[:HAND_SIZE]
         new = resample_table(dataclasses.replace(table, pile=table.pile[HAND_SIZE:]), seat, rng)
         return dataclasses.replace(new, pile=top + new.pile), state
+
+    def resample_hidden(self, table: Table, state: DunwichState, seat: int, rng: Any) -> tuple[Table, DunwichState]:
+        """Everything ``seat`` cannot know: other hands, the pile and every face-down wall card, together."""
+        slots = self._face_down(state)
+        table, cards = redistribute(table, seat, rng, [state.walls[i] for i in slots])
+        walls = list(state.walls)
+        for slot, card in zip(slots, cards):
+            walls[slot] = card
+        return table, dataclasses.replace(state, walls=tuple(walls))
 
     def invariant(self, table: Table, state: DunwichState) -> None:
         if isinstance(state.phase, Building):

@@ -41,11 +41,11 @@ from shared.games.rites_of_cthulhu.rites.base import (
     rank,
     remove_cards,
     require,
-    resample_table,
     turn_order,
     violation,
     with_hand,
 )
+from shared.games.rites_of_cthulhu.rites.dunwich_horror import redistribute
 
 YELLOW = 2
 BOOK_OF_AZATHOTH = entity("The Book of Azathoth")
@@ -63,9 +63,8 @@ class Dealing:
 
 @dataclass(frozen=True, slots=True)
 class Privilege:
-    """``seat`` (the Grand Cultist, or whoever holds her privilege) may discard the revealed card, once a rite."""
-
-    seat: int
+    """The rite's opener (the Grand Cultist unless an artifact gave her privilege away) may discard the revealed
+    card before the bidding, once a rite. The seat is read when needed: an artifact may change it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +126,7 @@ class OutOfTheAeons(Rite):
         "card, ties discard it. Most captured points wins; The Book of Azathoth doubles another captured card."
     )
     privilege = "Reveals the yellow cards and may discard one revealed card before the bidding, once this rite."
-    commands = {"bid": PlayCard, "pass_bid": NoFields, "discard_revealed": NoFields, "keep_revealed": NoFields}
+    commands = {"bid": PlayCard, "discard_revealed": NoFields, "keep_revealed": NoFields}
     state_types = (AeonsState, Dealing, Privilege, Bidding, Ended)
     hooks = frozenset({"opener", "open_hands", "no_power_plays", "low_wins"})
     draws_replacements = False
@@ -168,7 +167,7 @@ class OutOfTheAeons(Rite):
     def to_act(self, table: Table, state: AeonsState) -> frozenset[int]:
         phase = state.phase
         if isinstance(phase, Privilege):
-            return frozenset({phase.seat})
+            return frozenset({opener(table)})
         if isinstance(phase, Bidding):
             return phase.waiting
         return frozenset()
@@ -178,8 +177,7 @@ class OutOfTheAeons(Rite):
             return []
         if isinstance(state.phase, Privilege):
             return [{"type": "discard_revealed"}, {"type": "keep_revealed"}]
-        hand = sorted(table.hands[seat])
-        return [{"type": "bid", "card": c} for c in hand] if hand else [{"type": "pass_bid"}]
+        return [{"type": "bid", "card": c} for c in sorted(table.hands[seat])]
 
     # -- decide ------------------------------------------------------------------------------------------
 
@@ -189,7 +187,7 @@ class OutOfTheAeons(Rite):
         batch = _Batch(self, table, state)
         if kind in ("discard_revealed", "keep_revealed"):
             require(
-                isinstance(phase, Privilege) and phase.seat == seat,
+                isinstance(phase, Privilege) and opener(table) == seat,
                 "rules/no_discard_privilege",
                 "Only the Grand Cultist decides, once a card is revealed and before the bidding, whether to discard it.",
             )
@@ -199,18 +197,29 @@ class OutOfTheAeons(Rite):
             else:
                 batch.emit(ev("bidding_opened", card=state.revealed, bidders=self._bidders(table)))
             return batch.events
-        if kind not in ("bid", "pass_bid"):
+        if kind != "bid":
             raise violation("rules/unknown_command", f"Out of the Aeons has no command {kind!r}.")
         require(isinstance(phase, Bidding), "rules/not_bidding", "Nobody is bidding right now.")
         require(seat in phase.waiting, "rules/already_bid", "You have already bid this round, or you sit it out.")
-        if kind == "bid":
-            card = command["card"]
-            require(card in table.hands[seat], "rules/card_not_in_hand", "Bid with a card from your own hand.")
-            audience = hand_audience(table, seat)
-            batch.emit(ev("bid_sealed", seat=seat, card=card, secret=None if audience is None else {"card": audience}))
-        else:
-            require(not table.hands[seat], "rules/must_bid", "You hold cards: bid one of them.")
-            batch.emit(ev("bid_passed", seat=seat))
+        card = command["card"]
+        require(card in table.hands[seat], "rules/card_not_in_hand", "Bid with a card from your own hand.")
+        audience = hand_audience(table, seat)
+        batch.emit(ev("bid_sealed", seat=seat, card=card, secret=None if audience is None else {"card": audience}))
+        if not batch.state.phase.waiting:
+            self._resolve(batch)
+        return batch.events
+
+    def settle(self, table: Table, state: AeonsState) -> list[Event]:
+        """A cultist whose hand a power-play emptied before she bid sits the round out (the reveal may follow)."""
+        phase = state.phase
+        if not isinstance(phase, Bidding):
+            return []
+        empty = sorted(s for s in phase.waiting if not table.hands[s])
+        if not empty:
+            return []
+        batch = _Batch(self, table, state)
+        for seat in empty:
+            batch.emit(ev("bid_passed", seat=seat, reason="empty_hand"))
         if not batch.state.phase.waiting:
             self._resolve(batch)
         return batch.events
@@ -241,10 +250,8 @@ class OutOfTheAeons(Rite):
         if not state.sub_deck or not bidders:
             batch.emit(ev("aeons_ended", unrevealed=len(state.sub_deck), points=self._points(state)))
             return
-        privileged = None if state.privilege_used else opener(table)
-        batch.emit(
-            ev("yellow_card_revealed", card=state.sub_deck[0], privilege=privileged, bidders=[] if privileged is not None else bidders)
-        )
+        privilege = not state.privilege_used
+        batch.emit(ev("yellow_card_revealed", card=state.sub_deck[0], privilege=privilege, bidders=[] if privilege else bidders))
 
     # -- evolve --------------------------------------------------------------------------------------------
 
@@ -256,7 +263,7 @@ class OutOfTheAeons(Rite):
                 table = replace(table, hands=((),) * table.players, pile=tuple(d["deck"]), known=())
                 return table, replace(state, sub_deck=tuple(d["sub_deck"]), remainders=tuple(d["remainders"]))
             case "yellow_card_revealed":
-                phase = Privilege(d["privilege"]) if d["privilege"] is not None else Bidding(frozenset(d["bidders"]))
+                phase = Privilege() if d["privilege"] else Bidding(frozenset(d["bidders"]))
                 return table, replace(state, revealed=d["card"], sub_deck=state.sub_deck[1:], phase=phase)
             case "revealed_card_discarded":
                 return table, replace(
@@ -304,7 +311,6 @@ class OutOfTheAeons(Rite):
     def view(self, table: Table, state: AeonsState, viewer: Any) -> dict[str, Any]:
         phase = state.phase
         out: dict[str, Any] = {
-            "rite": self.id,
             "phase": type(phase).__name__.lower(),
             "sub_deck": len(state.sub_deck),
             "revealed": state.revealed,
@@ -316,7 +322,7 @@ class OutOfTheAeons(Rite):
             "bids_sealed": [s for s, _ in state.bids],
         }
         if isinstance(phase, Privilege):
-            out["privileged"] = phase.seat
+            out["privileged"] = opener(table)
         if isinstance(phase, Bidding):
             out["waiting"] = sorted(phase.waiting)
         shown = {s: c for s, c in state.bids if hand_audience(table, s) is None or sees(viewer, [s])}
@@ -329,16 +335,19 @@ class OutOfTheAeons(Rite):
         captured = tuple(c for cards in state.captured for c in cards)
         return state.sub_deck + revealed + tuple(c for _, c in state.bids) + captured + state.discards + state.remainders
 
-    def resample(self, table: Table, state: AeonsState, seat: int, rng: Any) -> tuple[Table, AeonsState]:
-        """Other hands, other seats' sealed bids and the unseen remainders together; the yellow sub-deck's order."""
+    def resample_hidden(self, table: Table, state: AeonsState, seat: int, rng: Any) -> tuple[Table, AeonsState]:
+        """Everything ``seat`` cannot know: other hands, others' sealed bids and the remainders together; the
+        yellow sub-deck's order."""
         sub_deck = list(state.sub_deck)
         rng.shuffle(sub_deck)
         return self._pool(table, dataclasses.replace(state, sub_deck=tuple(sub_deck)), seat, rng, with_bids=True)
 
-    def resample_unrevealable(self, table: Table, state: AeonsState, seat: int, rng: Any) -> tuple[Table, AeonsState]:
-        """Only what no other seat's next move can show ``seat``: other hands, remainders, the sub-deck below its top.
+    def resample(self, table: Table, state: AeonsState, seat: int, rng: Any) -> tuple[Table, AeonsState]:
+        """What no other seat's next move can show ``seat``: other hands, the remainders, the sub-deck below its top.
 
-        The last bid reveals every sealed bid and turns over the next yellow card, so those stay in place.
+        The last bid reveals every sealed bid and turns over the next yellow card, so those stay in place: the
+        kernel's one-move non-interference check compares that move's events in both worlds (``resample_hidden``
+        redistributes them too).
         """
         rest = list(state.sub_deck[1:])
         rng.shuffle(rest)
@@ -347,14 +356,11 @@ class OutOfTheAeons(Rite):
     def _pool(self, table: Table, state: AeonsState, seat: int, rng: Any, with_bids: bool) -> tuple[Table, AeonsState]:
         hidden_bids = [i for i, (s, _) in enumerate(state.bids) if with_bids and s != seat and hand_audience(table, s) is not None]
         extra = list(state.remainders) + [state.bids[i][1] for i in hidden_bids]
-        pile_size = len(table.pile)
-        new = resample_table(dataclasses.replace(table, pile=table.pile + tuple(extra)), seat, rng)
-        tail = list(new.pile[pile_size:])
+        table, tail = redistribute(table, seat, rng, extra)
         remainders, bid_cards = tuple(tail[: len(state.remainders)]), tail[len(state.remainders):]
         bids = list(state.bids)
         for i, card in zip(hidden_bids, bid_cards):
             bids[i] = (bids[i][0], card)
-        table = dataclasses.replace(new, pile=new.pile[:pile_size])
         return table, dataclasses.replace(state, remainders=remainders, bids=tuple(bids))
 
     def invariant(self, table: Table, state: AeonsState) -> None:

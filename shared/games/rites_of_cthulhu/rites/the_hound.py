@@ -48,6 +48,7 @@ from shared.games.rites_of_cthulhu.rites.base import (
     violation,
     with_hand,
 )
+from shared.games.rites_of_cthulhu.rites.dunwich_horror import redistribute
 
 HAND_SIZE = 5
 HENCHMAN, DUMMY, NOTHING = "henchman", "dummy", "nothing"
@@ -85,9 +86,8 @@ class Laying:
 
 @dataclass(frozen=True, slots=True)
 class PeekPrivilege:
-    """Before the first turn ``seat`` may peek at any one grave."""
-
-    seat: int
+    """Before the first turn the rite's opener may peek at any one grave (read when needed: an artifact may
+    give the Grand Cultist's first turn and privilege away)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +187,7 @@ class TheHound(Rite):
     def begin(self, table: Table, state: HoundState, rng: Any) -> list[Event]:
         """The Deal: players + 1 graves face down from the pile; the Grand Cultist's privilege comes first."""
         graves = list(table.pile[: table.players + 1])
-        return [ev("graveyard_laid", count=len(graves), graves=graves, privilege=opener(table), secret={"graves": []})]
+        return [ev("graveyard_laid", count=len(graves), graves=graves, secret={"graves": []})]
 
     # -- who acts and what they may do -----------------------------------------------------------------
 
@@ -195,7 +195,9 @@ class TheHound(Rite):
         phase = state.phase
         if self._stuck(table, state):
             return frozenset()
-        if isinstance(phase, (PeekPrivilege, Placing, Placed)):
+        if isinstance(phase, PeekPrivilege):
+            return frozenset({opener(table)})
+        if isinstance(phase, (Placing, Placed)):
             return frozenset({phase.seat})
         if isinstance(phase, Digging):
             sealed = {s for s, _, _ in phase.sealed}
@@ -381,7 +383,7 @@ class TheHound(Rite):
             case "graveyard_laid":
                 graves = tuple(Grave(c) for c in d["graves"])
                 return replace(table, pile=table.pile[len(graves):]), replace(
-                    state, graves=graves, phase=PeekPrivilege(d["privilege"])
+                    state, graves=graves, phase=PeekPrivilege()
                 )
             case "grave_peeked":
                 return table, replace(state, peeks=state.peeks | {(d["seat"], d["grave"])})
@@ -493,13 +495,14 @@ class TheHound(Rite):
                     item["peeked"] = True
             graves.append(item)
         out: dict[str, Any] = {
-            "rite": self.id,
             "phase": type(phase).__name__.lower(),
             "graves": graves,
             "points": {str(s): p for s, p in enumerate(self._points(state, table.players))},
             "discards": list(state.discards),
         }
-        if isinstance(phase, (PeekPrivilege, Placing, Placed, Digging)):
+        if isinstance(phase, PeekPrivilege):
+            out["turn"] = opener(table)
+        if isinstance(phase, (Placing, Placed, Digging)):
             out["turn"] = phase.seat
         if isinstance(phase, Placed):
             out["placed_at"] = phase.grave
@@ -519,8 +522,9 @@ class TheHound(Rite):
             out += [c for _, _, c in state.phase.sealed if c is not None]
         return tuple(out)
 
-    def resample(self, table: Table, state: HoundState, seat: int, rng: Any) -> tuple[Table, HoundState]:
-        """Other hands, the pile, the face-down graves ``seat`` has not peeked at and other seats' sealed cards."""
+    def resample_hidden(self, table: Table, state: HoundState, seat: int, rng: Any) -> tuple[Table, HoundState]:
+        """Everything ``seat`` cannot know: other hands, the pile, the face-down graves it has not peeked at and
+        other seats' sealed cards, together (its own peeks stay: knowledge of one seat)."""
         graves = [i for i, g in enumerate(state.graves) if not g.face_up and (seat, i) not in state.peeks]
         phase = state.phase
         sealed = []
@@ -530,9 +534,7 @@ class TheHound(Rite):
                 if s != seat and c is not None and hand_audience(table, s) is not None
             ]
         extra = [state.graves[i].card for i in graves] + [phase.sealed[i][2] for i in sealed]
-        pile_size = len(table.pile)
-        new = resample_table(dataclasses.replace(table, pile=table.pile + tuple(extra)), seat, rng)
-        tail = list(new.pile[pile_size:])
+        table, tail = redistribute(table, seat, rng, extra)
         new_graves = list(state.graves)
         for i in graves:
             new_graves[i] = dataclasses.replace(new_graves[i], card=tail.pop(0))
@@ -546,12 +548,14 @@ class TheHound(Rite):
                     kind = DUMMY
                 entries[i] = (s, kind, card)
             state = dataclasses.replace(state, phase=dataclasses.replace(phase, sealed=tuple(entries)))
-        return dataclasses.replace(new, pile=new.pile[:pile_size]), state
+        return table, state
 
-    def resample_unrevealable(self, table: Table, state: HoundState, seat: int, rng: Any) -> tuple[Table, HoundState]:
-        """Only what no other seat's next move can show ``seat``: other hands and the pile below its top 5 cards.
+    def resample(self, table: Table, state: HoundState, seat: int, rng: Any) -> tuple[Table, HoundState]:
+        """What no other seat's next move can show ``seat``: other hands and the pile below its top 5 cards.
 
-        Another seat's move may dig up any grave, reveal the sealed henchmen and refill ``seat`` from the pile.
+        Another seat's move may dig up any grave, reveal the sealed henchmen and refill ``seat`` from the pile,
+        so those stay in place: the kernel's one-move non-interference check compares that move's events in both
+        worlds (``resample_hidden`` redistributes them too).
         """
         top = table.pile[:HAND_SIZE]
         new = resample_table(dataclasses.replace(table, pile=table.pile[HAND_SIZE:]), seat, rng)
