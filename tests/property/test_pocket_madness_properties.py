@@ -14,13 +14,13 @@ from shared.kernel import RuleViolation, entropy_for
 from shared.kernel.game import MalformedCommand
 from tests.support.properties import canonical, check_game_properties, random_playout
 
-SEEDS = range(20)
+SEEDS = range(16)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_kernel_properties_hold_in_random_games(players, seed):
-    check_game_properties(GAME, players, seed, every=2 if seed % 2 else 3)
+    check_game_properties(GAME, players, seed, every=3 if seed % 2 else 4)
 
 
 def candidate_commands(state):
@@ -41,14 +41,18 @@ def candidate_commands(state):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_decide_accepts_exactly_the_listed_legal_commands(players):
+    rand = random.Random(players)
     for seed in range(4):
         play = random_playout(GAME, players, 1000 + seed, keep_states=True)
-        for index, state in enumerate(play.states[::3]):
+        for index, state in enumerate(play.states[::4]):
             if GAME.outcome(state) is not None:
                 continue
             for seat in range(players):
                 legal = {canonical(c) for c in GAME.legal_commands(state, seat)}
-                for command in candidate_commands(state):
+                candidates = candidate_commands(state)
+                if seat not in GAME.to_act(state):
+                    candidates = rand.sample(candidates, 12)
+                for command in candidates:
                     try:
                         GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
                         accepted = True

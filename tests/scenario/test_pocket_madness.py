@@ -689,3 +689,12 @@ def test_melded_and_discarded_cards_leave_the_known_cards():
     assert after.table.known[0][LOMAR - 6] == 3 and after.table.known[1][ARKHAM - 6] == 1
     after = play(after, (1, END), (0, meld_set(LOMAR)), (0, END))
     assert after.table.known[0] == (0,) * 7
+
+
+def test_views_tell_a_player_what_she_needs_to_play():
+    state = table([[R, R], [INNS, INNS]], deck=[VALLEY], first=1, portals={SHOGGOTH: 1})
+    after = play(state, (1, seal(SHOGGOTH)), (1, DRAW1))
+    seen = GAME.view(after, 0)
+    assert seen["phase"] == "playing" and seen["to_act"] == [0] and seen["turn"]["last"]
+    assert seen["last_turns"] == [1] and not seen["bound_by_shoggoth"] and seen["deck_size"] == 0
+    assert seen["portals"][SHOGGOTH - 6] == {"portal": SHOGGOTH, "name": "Shoggoth", "owner": None}

@@ -12,7 +12,6 @@ from typing import Any
 
 from shared.games.pocket_madness.cards import (
     AZATHOTH,
-    COPIES,
     CTHULHU,
     DAGON,
     FACE_DOWN_CARDS,
@@ -631,7 +630,8 @@ def evolve(state: State | None, event: Event) -> State:
             if last_turns is not None and not d["extra"]:
                 last_turns = last_turns[1:]
             shoggoth = None if state.shoggoth == seat else state.shoggoth
-            return replace(state, turn=Turn(seat, extra=d["extra"]), last_turns=last_turns, shoggoth=shoggoth)
+            turn = Turn(seat, extra=d["extra"], last=state.last_turns is not None)
+            return replace(state, turn=turn, last_turns=last_turns, shoggoth=shoggoth)
         case "round_ended":
             return _score_round(state, d["reason"], d["seat"])
         case _:
@@ -654,4 +654,4 @@ def _score_round(state: Playing, reason: str, ender: int | None) -> RoundOver:
     )
 
 
-__all__ = ["COPIES", "EMPTY_HAND", "decide", "evolve", "legal_commands", "setup", "to_act"]
+__all__ = ["decide", "evolve", "legal_commands", "setup", "to_act"]

@@ -67,6 +67,7 @@ class Table:
 class Turn:
     seat: int
     extra: bool = False  # a Dagon turn
+    last: bool = False  # begun after the deck ran out: a melding turn
     action: str | None = None  # None, "drew", "sets", "runs", "passed"
     melds: int = 0
     sealed: bool = False

@@ -15,14 +15,13 @@ from typing import Any
 from shared.games.pocket_madness.cards import (
     COPIES,
     FACE_DOWN_CARDS,
-    LOCATION_NAMES,
     LOCATIONS,
     MADNESS_LIMIT,
     MADNESS_TOKENS,
     PORTAL_NAMES,
     SHUB_NIGGURATH,
 )
-from shared.games.pocket_madness.rules import designator, to_act
+from shared.games.pocket_madness.rules import designator, shoggoth_binds, to_act
 from shared.games.pocket_madness.state import (
     Designating,
     Playing,
@@ -94,11 +93,12 @@ def view(state: Designating | Playing | RoundOver, viewer: Any) -> dict[str, Any
                 runs_this_round=state.runs,
                 next_run_madness=state.runs + 1,
                 shoggoth=state.shoggoth,
+                bound_by_shoggoth=shoggoth_binds(state, turn.seat),
                 last_turns=None if state.last_turns is None else list(state.last_turns),
                 turn={
                     "seat": turn.seat,
                     "extra": turn.extra,
-                    "last": state.last_turns is not None and not turn.extra and turn.action is None,
+                    "last": turn.last,
                     "action": turn.action,
                     "melds": turn.melds,
                     "sealed": turn.sealed,
@@ -203,4 +203,4 @@ def outcome(state: Designating | Playing | RoundOver) -> Outcome | None:
     )
 
 
-__all__ = ["LOCATION_NAMES", "invariant", "outcome", "resample", "view"]
+__all__ = ["invariant", "outcome", "resample", "view"]
