@@ -134,7 +134,9 @@ class Tables:
         ]
         moment = now()
         command = {"type": "setup", "players": len(seats), "options": options}
-        cause = {"id": "setup", "seat": None, "type": "setup", "by": "server"}
+        # A random cause id, as for every command: a record's hash covers its secret fields, and without
+        # something unguessable in it a seat could try each possible hidden card until the public hash matched.
+        cause = {"id": secrets.token_hex(8), "seat": None, "type": "setup", "by": "server"}
         records = make_records(events, version=0, prev_hash=GENESIS, cause=cause, command=command, at=iso(moment), rules_version=game.rules_version)
         state = game.replay(event_of(r) for r in records)
         meta = {

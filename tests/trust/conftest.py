@@ -1,0 +1,73 @@
+"""Fixtures for the trust suites: private copies of the real stack, which these tests may break on purpose.
+
+``trust_stack`` is one real stack per test process (Redis, both services under gunicorn, a worker) for the
+suites that only talk to it; the fault suites use ``private_stack``, a stack of their own with its own Redis
+(always a private redis-server with ``deploy/redis.conf``, so it can be killed and restarted), whose parts
+they kill and restart. Neither touches the shared ``stack`` of ``tests/e2e``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from session_service.devstack import Stack, free_port
+from shared.games import GAMES
+from tests.support.redis_server import delete_prefix, external_url
+from tests.trust.helpers import Api
+
+# Every registered game, now and later: the suites parametrize over this and need no change for a new game.
+GAME_IDS = sorted(GAMES)
+
+
+def make_stack(tag: str, *, private_redis: bool, **env: str) -> Stack:
+    tmp = Path(tempfile.mkdtemp(prefix=f"mythos-{tag}-"))
+    prefix = f"mt-{tag}-{uuid.uuid4().hex[:8]}"
+    return Stack(
+        port=free_port(), rules_port=free_port(), redis_url=None if private_redis else external_url(),
+        redis_port=free_port(), data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
+        extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "1000000",
+                   "SSE_KEEPALIVE_S": "1", **env},
+    )
+
+
+def start(live: Stack) -> Stack:
+    try:
+        live.start()
+    except RuntimeError:
+        live.stop()
+        for log in Path(live.log_dir).glob("*.log"):
+            print(log.name, log.read_text()[-3000:])
+        raise
+    return live
+
+
+def finish(live: Stack) -> None:
+    for name in ("worker", "session", "rules", "redis"):
+        live.kill(name)  # SIGKILL: nothing of a test stack needs a graceful end
+    if live.redis_url:
+        delete_prefix(redis.Redis.from_url(live.redis_url), live.key_prefix)
+    shutil.rmtree(live.data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def trust_stack() -> Iterator[Stack]:
+    live = start(make_stack("trust", private_redis=False))
+    yield live
+    finish(live)
+
+
+@pytest.fixture(scope="session")
+def api(trust_stack) -> Api:
+    return Api(trust_stack.url)
+
+
+@pytest.fixture(scope="session")
+def trust_redis(trust_stack) -> redis.Redis:
+    return redis.Redis.from_url(trust_stack.effective_redis_url)
