@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.games import pocket_madness
+from shared.games import arkham_ritual, pocket_madness
 from shared.kernel import Game
 
-GAMES: dict[str, Game] = {game.id: game for game in (pocket_madness.GAME,)}
+GAMES: dict[str, Game] = {game.id: game for game in (pocket_madness.GAME, arkham_ritual.GAME)}

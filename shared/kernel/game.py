@@ -13,6 +13,9 @@ A game module builds one ``Game`` value from pure functions:
 - ``resample(state, seat, rng) -> state``: the same position with everything ``seat`` cannot know
   reshuffled (other hands, deck order, sealed choices). Bots use it to determinize; tests use it to prove
   that nothing a seat cannot know reaches it.
+- ``resample_unrevealable(state, seat, rng) -> state`` (optional): like ``resample`` but reshuffling only
+  what no single move of another seat can show ``seat`` (in Arkham Ritual a taken card faces the table, so
+  only the deck below its top stays hidden). The check on other seats' moves uses it; without it, ``resample``.
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
@@ -104,6 +107,7 @@ class Game:
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
     ai_levels: tuple[str, ...] = ("random",)
+    resample_unrevealable: Callable[[Any, int, Any], Any] | None = None
 
     @functools.cached_property
     def codec(self) -> StateCodec:

@@ -8,7 +8,6 @@ the same commands until the rules themselves reveal that card.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 
@@ -20,8 +19,8 @@ from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.state import Drawing, Offered
 from tests.support.properties import canonical, check_game_properties, random_playout
 
-# The kernel's one-move non-interference check runs against the narrower resample (see rulings: "Non-interference").
-KERNEL_CHECKED = dataclasses.replace(GAME, resample=rules.resample_unrevealable)
+# The kernel's one-move non-interference check runs against GAME.resample_unrevealable (rulings: "Non-interference").
+KERNEL_CHECKED = GAME
 
 ALTERNATES = {
     "event_card": "shining_trapezohedron",

@@ -90,7 +90,8 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
 
 
 def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, chooser: random.Random) -> None:
-    """Reshuffle what ``seat`` cannot know: its view, legal commands and view of others' moves stay the same."""
+    """Reshuffle what ``seat`` cannot know: its view and legal commands stay the same, and so does what it
+    sees of another seat's move (against ``resample_unrevealable`` where a game declares one)."""
     other = game.resample(state, seat, random.Random(chooser.random()))
     game.invariant(other)
     assert canonical(game.view(state, seat)) == canonical(game.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
@@ -98,6 +99,10 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
         f"{game.id}: seat {seat}'s legal commands leak"
     )
     assert game.to_act(state) == game.to_act(other)
+    if game.resample_unrevealable is not None:
+        # Other seats' moves may rightly reveal some of what the full resample changed (a card taken face up):
+        # compare their effect against a world that differs only in what no single move can show.
+        other = game.resample_unrevealable(state, seat, random.Random(chooser.random()))
     for actor in sorted(game.to_act(state) - {seat}):
         legal_here = game.legal_commands(state, actor)
         legal_there = {canonical(c) for c in game.legal_commands(other, actor)}

@@ -46,6 +46,7 @@ GAME = Game(
     view=rules.view,
     outcome=rules.outcome,
     resample=rules.resample,
+    resample_unrevealable=rules.resample_unrevealable,
     invariant=rules.invariant,
     commands=rules.COMMANDS,
     state_types=STATE_TYPES,
