@@ -28,6 +28,10 @@ def run(games: int) -> dict:
     cross_seat_powers = 0
     woke: Counter = Counter()
     where: Counter = Counter()
+    power_used: Counter = Counter()
+    power_won: Counter = Counter()
+    card_used: Counter = Counter()
+    card_won: Counter = Counter()
     for seed in range(games):
         play = random_playout(GAME, 2, seed)
         result = GAME.outcome(play.state)
@@ -52,8 +56,13 @@ def run(games: int) -> dict:
                 where[e.data["location"]] += 1
                 fizzled += e.data["influencer"] is None
                 cross_seat_powers += e.data["influencer"] not in (None, e.data["seat"])
-            elif e.type == "monster_played":
-                monsters += 1
+            elif e.type == "power_resolved":
+                power_used[e.data["old_one"]] += 1
+                power_won[e.data["old_one"]] += e.data["seat"] in result.winners
+            elif e.type in ("monster_played", "artifact_played"):
+                monsters += e.type == "monster_played"
+                card_used[e.data["card"]] += 1
+                card_won[e.data["card"]] += e.data["seat"] in result.winners
             elif e.type == "artifact_drawn":
                 artifacts += 1
     return {
@@ -74,6 +83,10 @@ def run(games: int) -> dict:
         "artifacts": artifacts,
         "woke": woke,
         "where": where,
+        "power_used": power_used,
+        "power_won": power_won,
+        "card_used": card_used,
+        "card_won": card_won,
     }
 
 
@@ -114,6 +127,14 @@ def report(r: dict, seconds: float) -> None:
         f"({pct(r['forced_games'], n)})"
     )
     print(f"per game: Monsters played {r['monsters'] / n:.2f}, Artifacts acquired {r['artifacts'] / n:.2f}")
+    print(
+        "games won by the player who resolved the power: "
+        + ", ".join(f"{k} {pct(r['power_won'][k], v)} of {v}" for k, v in sorted(r["power_used"].items()))
+    )
+    print(
+        "games won by the player who played the card: "
+        + ", ".join(f"{k} {pct(r['card_won'][k], v)} of {v}" for k, v in sorted(r["card_used"].items()))
+    )
 
 
 def main(argv: list[str]) -> None:

@@ -658,6 +658,14 @@ def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
     assert GAME.legal_commands(state, 1) == []
 
 
+def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
+    state = table(hands=(["shoggoth", "red-1", "red-2"], []))
+    assert monster("shoggoth", ARKHAM) in GAME.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
+    after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
+    assert after.current == 1
+    when(after, 0, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
+
+
 def test_no_free_play_while_an_old_ones_power_waits():
     state = table(slots=[0, 20], hands=(["silver-key"], []), sides={ARKHAM: (["red-5"], [])})
     after = wake(state, 0, "azathoth").after
@@ -724,6 +732,14 @@ def test_the_star_vampire_takes_an_opponents_cultist_of_value_five_or_less_to_yo
     after = act(state, 0, monster("star-vampire", DUNWICH, "red-5"))
     assert location(after, DUNWICH).sides[0].cultists == ("red-5",)
     when(state, 0, monster("star-vampire", DUNWICH, "red-6")).raises("rules/invalid_monster_target")
+
+
+def test_a_cultist_that_crosses_sides_triggers_no_set_ability():
+    state = table(hands=(["star-vampire"], []), sides={DUNWICH: (["green-5", "blue-5"], ["red-5"])})
+    assert [e.type for e in when(state, 0, monster("star-vampire", DUNWICH, "red-5")).events] == [
+        "monster_played",
+        "cultist_crossed",
+    ]
 
 
 def test_the_necronomicon_draws_two_cultists_without_using_an_action():

@@ -354,14 +354,12 @@ def _draw_from_deck(em: Emitter, seat: int, action: bool) -> None:
     )
 
 
-def _turn_action(em: Emitter, seat: int, is_deck_draw: bool) -> None:
-    s = em.state
-    if not is_deck_draw:
-        require(
-            not _forced_draw(s),
-            "rules/must_draw_from_cultist_deck",
-            "Nobody has drawn from the Cultist Deck for six turns: this turn must include a draw from it.",
-        )
+def _require_not_forced(s: Table) -> None:
+    require(
+        not _forced_draw(s),
+        "rules/must_draw_from_cultist_deck",
+        "Nobody has drawn from the Cultist Deck for six turns: this turn must include a draw from it.",
+    )
 
 
 def _forced_draw(s: Table) -> bool:
@@ -371,11 +369,11 @@ def _forced_draw(s: Table) -> bool:
 
 def _draw_card(em: Emitter, seat: int, source: str) -> None:
     s = em.state
-    _turn_action(em, seat, source == "deck")
     if source == "deck":
         require(bool(s.deck), "rules/cultist_deck_empty", "The Cultist Deck is empty.")
         _draw_from_deck(em, seat, action=True)
     else:
+        _require_not_forced(s)
         require(bool(s.valley), "rules/valley_empty", "The Valley has no card to draw.")
         em.emit("card_drawn", seat=seat, source="valley", card=s.valley[-1], action=True)
 
@@ -403,7 +401,7 @@ def _require_playable_location(s: Table, where: str, old_one_allowed: bool = Fal
 
 def _play_cultist(em: Emitter, seat: int, card: str, where: str, recall: bool) -> None:
     s = em.state
-    _turn_action(em, seat, False)
+    _require_not_forced(s)
     _require_cultist_in_hand(s, seat, card)
     _require_playable_location(s, where)
     _check_recall(s, seat, card, where, recall)
@@ -467,7 +465,7 @@ def _hunter_destinations(s: Table) -> list[str]:
 
 def _play_to_valley(em: Emitter, seat: int, card: str, hunter_to: str) -> None:
     s = em.state
-    _turn_action(em, seat, False)
+    _require_not_forced(s)
     _require_cultist_in_hand(s, seat, card)
     require(
         _valley_accepts(s, card),
