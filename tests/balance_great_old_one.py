@@ -21,11 +21,11 @@ from shared.games.great_old_one.rules import score
 from shared.kernel import entropy_for, fold
 
 
-def play(players: int, seed: int, max_commands: int = 3000):
+def play(players: int, seed: int, options: dict | None = None, max_commands: int = 3000):
     """One seeded random game: (final state, commands played)."""
     chooser = random.Random(seed)
     game_seed = seed.to_bytes(8, "big")
-    _, events = GAME.start(players, {}, entropy_for(game_seed, 0))
+    _, events = GAME.start(players, options or {}, entropy_for(game_seed, 0))
     version = len(events)
     state = fold(GAME, events)
     for count in range(max_commands):
@@ -53,12 +53,12 @@ def great_old_one_decided(state, result) -> str | None:
     return None
 
 
-def report(players: int, games: int) -> dict:
+def report(players: int, games: int, options: dict | None = None) -> dict:
     wins = [0.0] * players
     turns, commands = [], []
     ends, reasons, decided = Counter(), Counter(), Counter()
     for seed in range(games):
-        state, count = play(players, seed)
+        state, count = play(players, seed, options)
         result = GAME.outcome(state)
         for s in result.winners:
             wins[s] += 1 / len(result.winners)
@@ -82,10 +82,16 @@ def report(players: int, games: int) -> dict:
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 1000
-    print(f"Cthulhu: The Great Old One — {games} seeded random games per table size (seeds 0..{games - 1})")
+    for options in ({}, {"finish_round": True}):
+        table(games, options)
+
+
+def table(games: int, options: dict) -> None:
+    label = "rulebook end (a 7th pair ends the game at once)" if not options else f"options {options}"
+    print(f"\nCthulhu: The Great Old One — {label}: {games} seeded random games per table size (seeds 0..{games - 1})")
     print("players | win rate by seat (seat 0 starts)     | turns mean/median/max | commands mean/max | 7th pair | deck out | GOO+Cultist wins | GOO spoils a win | GOO decides")
     for players in range(GAME.min_players, GAME.max_players + 1):
-        r = report(players, games)
+        r = report(players, games, options)
         rates = " ".join(f"{w:.1%}" for w in r["win_rate"])
         t, c = r["turns"], r["commands"]
         decides = r["goo_cultist"] + r["goo_spoiled"]

@@ -186,7 +186,7 @@ def test_phase_commands_wait_for_the_opening_to_finish():
 
 def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_option():
     resolved, events = GAME.start(3, {"first_player": 1}, entropy_for(b"young", 0))
-    assert resolved == {"first_player": 1}
+    assert resolved["first_player"] == 1
     state = fold(GAME, events)
     for seat in (0, 2, 1):
         state = fold(GAME, GAME.checked_decide(state, {"type": "finish_opening"}, seat, b""), state)
@@ -196,7 +196,7 @@ def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_opti
 
 def test_the_first_player_option_defaults_to_seat_zero():
     resolved, _ = GAME.start(2, {}, entropy_for(b"x", 0))
-    assert resolved == {"first_player": 0}
+    assert resolved["first_player"] == 0
 
 
 def test_the_first_player_must_be_a_seat_at_the_table():
@@ -589,6 +589,30 @@ def test_a_players_seventh_pair_ends_the_game_at_once():
     with pytest.raises(GameOver):
         GAME.checked_decide(step.after, {"type": "call_story", "target": 1, "story": "dagon"}, 0, b"")
     assert to_act(step.after) == frozenset()
+
+
+def test_with_the_finish_round_variant_a_seventh_pair_ends_the_game_when_the_round_is_complete():
+    events = table(players=3, hands={0: [CALL, CALL2, DAGON], 1: [DUNWICH, DUNWICH2]}, pairs={0: SIX_PAIRS})
+    events[0] = ev("game_started", players=3, first_player=0, finish_round=True)
+    step = given(GAME, *events).when(0, pair(CALL, CALL2))
+    step.then_types("pair_played", "final_round_began")
+    state = step.after
+    assert GAME.outcome(state) is None and GAME.view(state, 1)["final_round"]
+    state = fold(GAME, [ev("phase_began", phase="horror")], state)
+    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 0, b""), state)
+    state = fold(GAME, GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b""), state)
+    assert GAME.outcome(state) is None
+    state = fold(GAME, [ev("phase_began", phase="horror")], state)
+    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 1, b""), state)
+    state = fold(GAME, [ev("phase_began", phase="horror")], state)
+    ended = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
+    assert [e.type for e in ended] == ["turn_ended", "game_ended"] and ended[-1].data["reason"] == "seventh_pair"
+    assert GAME.outcome(fold(GAME, ended, state)) is not None
+
+
+def test_the_finish_round_variant_is_off_by_default():
+    resolved, events = GAME.start(2, {}, entropy_for(b"x", 0))
+    assert resolved["finish_round"] is False and fold(GAME, events).finish_round is False
 
 
 def test_hands_are_revealed_when_the_game_ends():

@@ -94,6 +94,11 @@ GAME = Game(
             "The seat of the youngest player, who takes the first turn (seat the youngest at seat 0 to keep the default).",
             minimum=0, maximum=5,
         ),
+        "finish_round": Option(
+            "bool", False,
+            "Variant: a 7th pair does not end the game at once; the round is played out so every player has had "
+            "the same number of turns (off: the rulebook's immediate end).",
+        ),
     },
     card_data=CARD_DATA,
 )

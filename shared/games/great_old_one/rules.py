@@ -87,6 +87,8 @@ class State:
     horror_played: bool
     warded: frozenset[int]
     end_reason: str | None
+    finish_round: bool = False
+    closing: bool = False
 
 
 STATE_TYPES = (State, Area, Pair, Phase)
@@ -128,6 +130,7 @@ def score(area: Area) -> int:
 def setup(players: int, options: dict[str, Any], entropy: bytes) -> list[Event]:
     """To Begin: shuffle, deal nine each, turn up three Story cards (the others shuffled back)."""
     first = options.get("first_player", 0)
+    finish_round = bool(options.get("finish_round", False))
     require(
         0 <= first < players, "rules/invalid_option", "the first player must be one of the seats at the table",
         option="first_player", players=players,
@@ -136,7 +139,7 @@ def setup(players: int, options: dict[str, Any], entropy: bytes) -> list[Event]:
     order = list(range(DECK_SIZE))
     r.shuffle(order)
     events = [
-        ev("game_started", players=players, first_player=first),
+        ev("game_started", players=players, first_player=first, finish_round=finish_round),
         ev("deck_shuffled", order=list(order), secret={"order": []}),
     ]
     for seat in range(players):
@@ -167,7 +170,7 @@ def evolve(state: State | None, event: Event) -> State:
             return State(
                 players=n, first_player=d["first_player"], phase=Phase.OPENING, turn=d["first_player"], turn_number=0,
                 deck=(), hands=((),) * n, areas=(Area(),) * n, centre=(), removed=(), opening_done=frozenset(),
-                horror_played=False, warded=frozenset(), end_reason=None,
+                horror_played=False, warded=frozenset(), end_reason=None, finish_round=d.get("finish_round", False),
             )
         case "deck_shuffled":
             return replace(state, deck=tuple(d["order"]))
@@ -222,6 +225,8 @@ def evolve(state: State | None, event: Event) -> State:
         case "sign_played":
             seat, card = d["seat"], d["card"]
             return replace(state, hands=_with(state.hands, seat, _drop(state.hands[seat], card)), removed=state.removed + (card,))
+        case "final_round_began":
+            return replace(state, closing=True)
         case "ward_raised":
             return replace(state, warded=state.warded | {d["seat"]})
         case "call_passed" | "recruit_passed" | "turn_ended" | "draw_skipped":
@@ -439,7 +444,10 @@ def _play_pair(state: State, command: dict[str, Any], seat: int) -> list[Event]:
         events.append(ev("horror_taken", seat=seat, from_seat=owners[take], card=take))
     after = _apply(state, events)
     if len(after.areas[seat].pairs) >= PAIRS_TO_END and state.phase is not Phase.OPENING:
-        events.append(_game_over(after, "seventh_pair"))
+        if not state.finish_round:
+            events.append(_game_over(after, "seventh_pair"))
+        elif not state.closing:
+            events.append(ev("final_round_began", seat=seat))
     return events
 
 
@@ -585,10 +593,10 @@ def _explain_bad_way(state: State, seat: int, effect: str, card: int, way: dict[
 
 
 def _end_turn(state: State, command: dict[str, Any], seat: int, entropy: bytes) -> list[Event]:
-    """End of turn; once the deck is empty the game ends when the round is complete (ruling)."""
+    """End of turn; once the deck is empty (or a 7th pair is down, with finish_round) the game ends with the round."""
     nxt = (seat + 1) % state.players
-    if not state.deck and nxt == state.first_player:
-        return [ev("turn_ended", seat=seat), _game_over(state, "deck_exhausted")]
+    if (state.closing or not state.deck) and nxt == state.first_player:
+        return [ev("turn_ended", seat=seat), _game_over(state, "seventh_pair" if state.closing else "deck_exhausted")]
     return [ev("turn_ended", seat=seat), ev("turn_began", seat=nxt, turn_number=state.turn_number + 1)]
 
 
@@ -627,6 +635,8 @@ def view(state: State, viewer: Any) -> dict[str, Any]:
         "horror_played": state.horror_played,
         "seats": seats,
         "pairs_to_end": PAIRS_TO_END,
+        "finish_round": state.finish_round,
+        "final_round": state.closing,
     }
     if isinstance(viewer, int) and 0 <= viewer < state.players:
         out["hand"] = list(state.hands[viewer])
