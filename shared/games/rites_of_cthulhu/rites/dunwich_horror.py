@@ -292,6 +292,11 @@ class DunwichHorror(Rite):
             self._refill(batch, seat)
             batch.emit(ev("twin_replacement_drawn", seat=seat))
             return batch.events
+        require(
+            not isinstance(phase, Replacing),
+            "rules/replacements_pending",
+            "Wait until the cultists who handed a twin over have drawn back to 5 cards.",
+        )
         require(isinstance(phase, (Turn, Revealed, Claims)), "rules/rite_not_running", "The rite is not being played.")
         if isinstance(phase, Claims):
             raise violation("rules/claim_window_open", "Wait until the knock on the table is answered.")
@@ -438,6 +443,7 @@ class DunwichHorror(Rite):
                     hands=hands,
                     pile=remove_cards(table.pile, twins),
                     set_aside=remove_cards(table.set_aside, twins),
+                    face_down=tuple(x for x in table.face_down if x[0] not in twins),
                 )
                 phase = Replacing(frozenset(d["holders"])) if d["holders"] else Turn()
                 return table, replace(state, twins=twins, phase=phase)

@@ -1,0 +1,370 @@
+"""The Dunwich Horror (rulebook "Dunwich Horror", p. 29): twins, walls, pairs, captures, the knock race, the win."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from shared.games.rites_of_cthulhu import GAME
+from shared.games.rites_of_cthulhu.cards import entity
+from shared.games.rites_of_cthulhu.positions import position
+from shared.games.rites_of_cthulhu.rites import RITES
+from shared.games.rites_of_cthulhu.rites.dunwich_horror import (
+    HORROR,
+    TWINS,
+    WILBUR,
+    Claims,
+    Replacing,
+    Revealed,
+    Turn,
+)
+from shared.kernel import ev, fold, redact
+from tests.support.scenario import ENTROPY, given, given_state
+
+E = entity
+RITE = "dunwich_horror"
+LUCY, MARK, REGGIE = range(3)
+
+# The play example (p. 34): Lucy (the Grand Cultist), Mark on her left, then Reggie.
+EXAMPLE_HANDS = {
+    LUCY: ["Nug", "Asenath Waite", "Abdul Reis el Drogman", "Zadok Allen", "Randolph Carter"],
+    MARK: ["Swami Chandraputra", "Francis Wayland Thurston", "Dagon", "Dhole", "Klarkash-Ton"],
+    REGGIE: ["Nasht", "Lobon", "Yog-Sothoth", "Yeb", "Deep One"],
+}
+# Walls: slots 0-3 surround Wilbur Whateley (7), slots 4-7 The Dunwich Horror (6). Then Lucy's four draws.
+EXAMPLE_WALLS = ["Robert Harrison Blake", "Kaman-Thah", "Nephren-Ka", "Enoch Bowen",
+                 "Edward Pickman Derby", "Brown Jenkin", "Ephraim Waite", "Keziah Mason"]
+LUCY_DRAWS = ["Pharaoh Nitocris", "Kamog", "Nightgaunt", "Hastur"]
+
+
+def start(hands=EXAMPLE_HANDS, pile=(*EXAMPLE_WALLS, *LUCY_DRAWS), players=3, grand_cultist=LUCY, fill_pile=True):
+    """A game whose Dunwich Horror has just begun: the rite's own deal run on exactly this deal."""
+    before = position(players, grand_cultist, hands, pile, fill_pile=fill_pile)
+    chosen = fold(GAME, before + [ev("rite_chosen", rite=RITE)])
+    begin = RITES[RITE].begin(chosen.table, chosen.stage.rite, random.Random(0))
+    return given(GAME, *position(players, grand_cultist, hands, pile, rite=RITE, begin=begin,
+                                 fill_pile=fill_pile)).state
+
+
+def play(state, *moves):
+    events = []
+    for seat, command in moves:
+        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        events += new
+        state = fold(GAME, new, state)
+    return state, events
+
+
+def pair(a, b):
+    return sorted([E(a), E(b)])
+
+
+def reveal(a, b, wall):
+    return {"type": "reveal_wall", "cards": pair(a, b), "wall": wall}
+
+
+def capture(a, b, wall):
+    return {"type": "capture_wall", "cards": pair(a, b), "wall": wall}
+
+
+def knock(a, b):
+    return {"type": "knock", "cards": pair(a, b)}
+
+
+CALL_KNOCK = {"type": "call_knock"}
+PASS = {"type": "pass_knock"}
+
+
+def rite(state):
+    return state.stage.rite
+
+
+def hand(state, seat):
+    return state.table.hands[seat]
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+# --- the play example --------------------------------------------------------------------------------------
+
+
+def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_derby():
+    state = start()
+    state, events = play(state, (LUCY, reveal("Nug", "Asenath Waite", 0)))  # 10 - 3 = 7, Wilbur's elder sign
+    assert events[0].data["card"] == E("Robert Harrison Blake")
+    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))  # 3 + 1 = 4
+    assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"),)
+    # Able to capture only one wall card per turn, Lucy ends her turn, draws back to 5; play passes to Mark.
+    assert sorted(hand(state, LUCY)) == sorted([E("Randolph Carter")] + [E(c) for c in LUCY_DRAWS])
+    assert rite(state).phase == Turn(MARK)
+    state, events = play(state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
+    assert events[0].data["card"] == E("Edward Pickman Derby")
+    assert GAME.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
+    state, _ = play(state, (MARK, CALL_KNOCK))
+    assert GAME.to_act(state) == {LUCY, REGGIE}
+    assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)  # Lucy could claim it too
+    after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
+    claimed = next(e for e in events if e.type == "wall_claimed")
+    assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
+                            "revealer": MARK, "arrival": 1, "order": [REGGIE]}
+    assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
+    # Lucy's knock arrives second: refused, whatever her pair.
+    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/knock_already_claimed")
+    assert rite(after).phase == Turn(REGGIE)  # Mark's turn ended; play continues clockwise
+
+
+# --- the deal --------------------------------------------------------------------------------------------------
+
+
+def test_the_twins_are_set_aside_face_up_and_each_walled_in_with_four_face_down_cards():
+    state = start()
+    r = rite(state)
+    assert r.twins == TWINS == (WILBUR, HORROR)
+    assert r.walls == tuple(E(c) for c in EXAMPLE_WALLS) and not r.face_up
+    assert all(c not in state.table.pile and all(c not in h for h in state.table.hands) for c in TWINS)
+    view = GAME.view(state, MARK)["rite"]
+    assert [w["status"] for w in view["walls"]] == ["face_down"] * 8
+    assert all("card" not in w for w in view["walls"])
+    assert [w["twin"] for w in view["walls"]] == [WILBUR] * 4 + [HORROR] * 4
+    assert [t["elder_sign"] for t in view["twins"]] == [7, 6]
+
+
+def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_the_first_turn():
+    hands = dict(EXAMPLE_HANDS)
+    hands[MARK] = ["Wilbur Whateley", "Francis Wayland Thurston", "Dagon", "Dhole", "Klarkash-Ton"]
+    state = start(hands, pile=(*EXAMPLE_WALLS, "Swami Chandraputra"))
+    assert isinstance(rite(state).phase, Replacing)
+    assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
+    assert GAME.to_act(state) == {MARK}
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/replacements_pending")
+    state, events = play(state, (MARK, {"type": "draw_card"}))
+    assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
+    assert rite(state).phase == Turn()
+    assert GAME.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
+
+
+def test_who_held_a_twin_is_not_written_into_the_grand_cultists_choice_of_the_rite():
+    before = position(3, LUCY, {**EXAMPLE_HANDS, MARK: ["Wilbur Whateley", "Dagon", "Dhole", "Klarkash-Ton", "Yeb"],
+                                REGGIE: ["Nasht", "Lobon", "Yog-Sothoth", "Deep One", "Hastur"]}, EXAMPLE_WALLS)
+    events = given(GAME, *before).when(LUCY, {"type": "choose_rite", "rite": RITE}).events
+    set_aside = next(e for e in events if e.type == "twins_set_aside")
+    assert set_aside.data["holders"] == [MARK] and "holders" not in redact(set_aside, REGGIE)
+
+
+# --- revealing and capturing -----------------------------------------------------------------------------------
+
+
+def test_a_pair_reveals_a_wall_card_when_its_sum_or_difference_equals_the_twins_elder_sign():
+    state = start()
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).then_types("wall_revealed")  # 10 - 3
+    hands = {**EXAMPLE_HANDS, LUCY: ["Asenath Waite", "Klarkash-Ton", "Nug", "Zadok Allen", "Randolph Carter"]}
+    hands[MARK] = ["Swami Chandraputra", "Francis Wayland Thurston", "Dagon", "Dhole", "Shoggoth"]
+    state = start(hands)
+    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Klarkash-Ton", 2)).then_types("wall_revealed")  # 3+4
+    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Zadok Allen", 2)).raises("rules/pair_does_not_match")
+
+
+def test_a_pair_reveals_only_a_wall_of_the_twin_whose_elder_sign_it_makes():
+    state = start()
+    # 10 - 3 = 7 is Wilbur's elder sign; slot 5 walls in The Dunwich Horror (6).
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 5)).raises("rules/pair_does_not_match")
+
+
+def test_cults_do_not_matter_only_elder_signs():
+    state = start()
+    # Abdul Reis el Drogman (yellow 3) and Nug (gray 10): different cults, difference 7.
+    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Nug", 0)).then_types("wall_revealed")
+
+
+def test_a_pair_is_two_different_cards_from_the_hand():
+    state = start()
+    given_state(GAME, state).when(LUCY, {"type": "reveal_wall", "cards": [E("Nug"), E("Nug")], "wall": 0}).raises(
+        "rules/pair_needs_two_cards")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Lobon", 0)).raises("rules/cards_not_in_hand")
+
+
+def test_a_pair_may_be_listed_in_either_order():
+    state = start()
+    command = {"type": "reveal_wall", "cards": [E("Asenath Waite"), E("Nug")][::-1], "wall": 0}
+    assert given_state(GAME, state).when(LUCY, command).then_types("wall_revealed")[0].data["cards"] == pair("Nug", "Asenath Waite")
+
+
+def test_hands_are_drawn_back_to_five_only_at_the_end_of_a_turn():
+    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
+    assert len(hand(state, LUCY)) == 3
+    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
+    assert len(hand(state, LUCY)) == 5
+    assert types(events)[:3] == ["wall_captured", "cards_drawn", "dunwich_turn_began"]
+
+
+def test_a_wall_card_may_only_be_captured_after_it_has_been_revealed():
+    state = start()
+    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).raises("rules/wall_not_revealed")
+
+
+def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
+    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))  # Blake, 4
+    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).raises(
+        "rules/pair_does_not_match")  # 3 and 3: sum 6, difference 0
+
+
+def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothing_else():
+    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
+    assert isinstance(rite(state).phase, Revealed)
+    legal = GAME.legal_commands(state, LUCY)
+    # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
+    assert legal == [capture("Zadok Allen", "Randolph Carter", 0), capture("Zadok Allen", "Abdul Reis el Drogman", 0),
+                     CALL_KNOCK]
+    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Randolph Carter", 4)).raises(
+        "rules/one_reveal_per_turn")
+    given_state(GAME, state).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).raises(
+        "rules/one_reveal_per_turn")
+    given_state(GAME, state).when(LUCY, {"type": "end_turn"}).raises("rules/must_capture_or_knock")
+
+
+def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
+    state, events = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
+                         (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
+    assert rite(state).phase == Turn(MARK)
+    assert GAME.legal_commands(state, LUCY) == []
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).raises("rules/not_your_turn")
+
+
+# --- the knock ---------------------------------------------------------------------------------------------------
+
+
+def marks_knock():
+    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
+                    (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
+                    (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)), (MARK, CALL_KNOCK))
+    return state
+
+
+def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_claim():
+    state = marks_knock()
+    assert rite(state).phase == Claims(MARK, 4)
+    assert GAME.to_act(state) == {LUCY, REGGIE}
+    assert GAME.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
+    assert GAME.legal_commands(state, MARK) == []
+    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/revealer_cannot_claim")
+
+
+def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
+    state = marks_knock()
+    state, events = play(state, (REGGIE, PASS))
+    assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
+    assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/already_passed")
+    state, events = play(state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
+    claimed = events[0]
+    assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
+    assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"), E("Edward Pickman Derby"))
+
+
+def test_an_invalid_knock_is_refused_and_the_window_stays_open():
+    state = marks_knock()
+    given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).raises("rules/pair_does_not_match")  # 9 and 9
+    assert GAME.to_act(state) == {LUCY, REGGIE}
+
+
+def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():
+    state, events = play(marks_knock(), (REGGIE, knock("Nasht", "Lobon")))
+    assert len(hand(state, REGGIE)) == 3 and len(hand(state, MARK)) == 5
+    assert [e.data["seat"] for e in events if e.type == "cards_drawn"] == [MARK]
+
+
+def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_card_stays_face_up():
+    state, events = play(marks_knock(), (REGGIE, PASS), (LUCY, PASS))
+    assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
+    assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
+    assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
+    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
+    # Reggie captures the card left face up on his own turn.
+    assert capture("Nasht", "Lobon", 4) in GAME.legal_commands(state, REGGIE)
+    state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
+    assert rite(state).captured[REGGIE] == (E("Edward Pickman Derby"),)
+
+
+def test_no_knock_is_taken_when_nobody_has_knocked():
+    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(MARK, PASS).raises("rules/no_knock_window")
+
+
+def test_no_turn_move_is_made_while_the_claim_window_is_open():
+    given_state(GAME, marks_knock()).when(REGGIE, reveal("Nasht", "Lobon", 1)).raises("rules/claim_window_open")
+
+
+# --- the other turn, the pile, the end ----------------------------------------------------------------------------
+
+
+def test_a_cultist_may_forego_the_turn_to_discard_two_cards_and_draw_two():
+    state = start()
+    state, events = play(state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
+    assert types(events)[:3] == ["two_cards_discarded", "cards_drawn", "dunwich_turn_began"]
+    assert sorted(hand(state, LUCY)) == sorted(E(c) for c in ["Nug", "Asenath Waite", "Abdul Reis el Drogman",
+                                                              "Pharaoh Nitocris", "Kamog"])
+    assert rite(state).discards == tuple(pair("Zadok Allen", "Randolph Carter"))
+    assert rite(state).phase == Turn(MARK)
+
+
+def test_when_the_pile_runs_out_the_discards_are_reshuffled_into_a_fresh_pile():
+    # Only the walls and one card are left in the pile; everything else is out of the rite.
+    state = start(pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
+    assert len(state.table.pile) == 1
+    state, events = play(state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
+    assert types(events)[:4] == ["two_cards_discarded", "cards_drawn", "dunwich_discards_reshuffled", "cards_drawn"]
+    reshuffle = events[2]
+    assert sorted(reshuffle.data["order"]) == pair("Zadok Allen", "Randolph Carter")
+    assert "order" not in redact(reshuffle, MARK)
+    assert len(hand(state, LUCY)) == 5 and rite(state).discards == ()
+
+
+def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
+    state = start()
+    r = rite(state)
+    table = dataclasses.replace(state.table, hands=(
+        (E("Nug"),), *state.table.hands[1:]), set_aside=state.table.set_aside + state.table.hands[0][1:])
+    state = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=r))
+    assert GAME.legal_commands(state, LUCY) == [{"type": "end_turn"}]
+    state, _ = play(state, (LUCY, {"type": "end_turn"}))
+    assert len(hand(state, LUCY)) == 5
+    given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).raises("rules/must_act")
+
+
+def with_walls_captured(state, captured, left):
+    """Every wall but ``left`` already captured: ``captured`` maps a seat to the wall slots it took."""
+    r = rite(state)
+    walls, taken = list(r.walls), [list(c) for c in r.captured]
+    for seat, slots in captured.items():
+        for slot in slots:
+            taken[seat].append(walls[slot])
+            walls[slot] = None
+    assert [i for i, c in enumerate(walls) if c is not None] == [left]
+    r = dataclasses.replace(r, walls=tuple(walls), captured=tuple(tuple(t) for t in taken), face_up=frozenset({left}))
+    return dataclasses.replace(state, stage=dataclasses.replace(state.stage, rite=r))
+
+
+def test_when_every_wall_card_is_captured_the_twins_are_free_and_the_most_points_wins():
+    # Lucy holds Blake (4) + Kaman-Thah (9) ... Reggie the rest; Lucy's capture of the last wall ends the rite.
+    state = with_walls_captured(start(), {LUCY: [1], MARK: [2, 3], REGGIE: [4, 5, 6, 7]}, left=0)
+    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
+    freed = next(e for e in events if e.type == "twins_freed")
+    # Lucy 4 + 9 = 13; Mark 5 + 1 = 6; Reggie 2 + 1 + 6 + 7 = 16.
+    assert freed.data["points"] == [13, 6, 16]
+    won = next(e for e in events if e.type == "rite_won")
+    assert won.data == {"seat": REGGIE, "reason": "twins_freed"}
+    assert "cards_drawn" not in types(events)[: types(events).index("twins_freed")]
+
+
+def test_the_twins_are_not_captured_and_a_tie_goes_to_the_first_in_turn_order_from_the_grand_cultist():
+    # Mark 5 + 1 + 2 + 1 = 9 (Nephren-Ka, Enoch Bowen, Derby, Brown Jenkin); Reggie 6 + 7 = 13; Lucy 4 + 9 = 13.
+    state = with_walls_captured(start(), {LUCY: [1], MARK: [2, 3, 4, 5], REGGIE: [6, 7]}, left=0)
+    events = given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).events
+    freed = [e.type for e in events].index("twins_freed")
+    assert events[freed].data["points"] == [13, 9, 13]
+    assert next(e for e in events if e.type == "rite_won").data["seat"] == LUCY
+    freed_state = fold(GAME, events[: freed + 1], state)
+    assert rite(freed_state).twins == TWINS  # still face up on the table
+    assert all(c not in cards for cards in rite(freed_state).captured for c in TWINS)
