@@ -78,7 +78,7 @@ def get_catalog():
 
 
 @blp.route("/setup", methods=["POST"])
-@blp.arguments(schemas.SetupRequest)
+@blp.arguments(schemas.SetupRequest())
 @blp.response(200, schemas.SetupResult)
 @documented_errors(422)
 def setup(body):
@@ -88,7 +88,7 @@ def setup(body):
 
 
 @blp.route("/decide", methods=["POST"])
-@blp.arguments(schemas.DecideRequest)
+@blp.arguments(schemas.DecideRequest())
 @blp.response(200, schemas.DecideResult)
 @documented_errors(409, 422)
 def decide(body):
@@ -99,7 +99,7 @@ def decide(body):
 
 
 @blp.route("/legal-commands", methods=["POST"])
-@blp.arguments(schemas.LegalRequest)
+@blp.arguments(schemas.LegalRequest())
 @blp.response(200, schemas.LegalResult)
 @documented_errors(422)
 def legal_commands(body):

@@ -48,7 +48,7 @@ def get_catalog():
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(schemas.CreateGame)
+@blp.arguments(schemas.CreateGame())
 @blp.response(201, schemas.GameResource)
 @documented_errors(422)
 def create_game(body):
@@ -56,7 +56,7 @@ def create_game(body):
 
 
 @blp.route("/games")
-@blp.arguments(schemas.GamesQuery, location="query")
+@blp.arguments(schemas.GamesQuery(), location="query")
 @blp.response(200, schemas.GamePage)
 def list_games(query):
     return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"])
@@ -70,7 +70,7 @@ def get_game(game_id: str):
 
 
 @blp.route("/games/<game_id>/state")
-@blp.arguments(schemas.StateQuery, location="query")
+@blp.arguments(schemas.StateQuery(), location="query")
 @blp.response(200, schemas.State)
 @blp.doc(security=SEAT)
 @documented_errors(401, 403, 404)
@@ -80,7 +80,7 @@ def get_state(query, game_id: str):
 
 
 @blp.route("/games/<game_id>/commands", methods=["POST"])
-@blp.arguments(schemas.CommandRequest)
+@blp.arguments(schemas.CommandRequest())
 @blp.response(200, schemas.CommandResult)
 @blp.doc(security=[{"seatToken": []}], parameters=[IDEMPOTENCY])
 @documented_errors(401, 404, 409, 422)
@@ -95,7 +95,7 @@ def post_command(body, game_id: str):
 
 
 @blp.route("/games/<game_id>/events")
-@blp.arguments(schemas.EventsQuery, location="query")
+@blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventPage)
 @blp.doc(security=SEAT)
 @documented_errors(401, 404)
@@ -105,7 +105,7 @@ def get_events(query, game_id: str):
 
 
 @blp.route("/games/<game_id>/events/stream")
-@blp.arguments(schemas.StreamQuery, location="query")
+@blp.arguments(schemas.StreamQuery(), location="query")
 @blp.doc(
     security=SEAT,
     responses={"200": {"description": "Server-sent events: a `state` message, then each event with `id` = version",

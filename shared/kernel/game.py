@@ -113,6 +113,11 @@ class Game:
     def codec(self) -> StateCodec:
         return StateCodec(self.state_types)
 
+    @functools.cached_property
+    def command_loaders(self) -> dict[str, Schema]:
+        """One schema instance per command type, reused: building a schema costs more than loading with it."""
+        return {kind: schema() for kind, schema in self.commands.items()}
+
     # -- the kernel's checks around the game's own functions ---------------------------------------
 
     def resolve_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -142,13 +147,13 @@ class Game:
         if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
             raise MalformedCommand("a command is a JSON object with a string 'type'")
         kind = raw["type"]
-        schema = self.commands.get(kind)
+        schema = self.command_loaders.get(kind)
         if schema is None:
             raise RuleViolation(
                 "rules/unknown_command", f"{self.title} has no command {kind[:64]!r}", {"known": sorted(self.commands)}
             )
         try:
-            fields = schema().load({k: v for k, v in raw.items() if k != "type"})
+            fields = schema.load({k: v for k, v in raw.items() if k != "type"})
         except ValidationError as exc:
             raise MalformedCommand(f"the {kind} command is malformed", {"fields": exc.messages}) from None
         return {"type": kind, **fields}
