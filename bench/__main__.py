@@ -11,7 +11,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import redis
@@ -28,8 +28,9 @@ SECTIONS = ("rules", "command", "append", "rebuild", "memory")
 @dataclass
 class Sizes:
     levels: list[int] = field(default_factory=lambda: [1, 10, 100])
-    warmup_s: float = 2.0
-    measure_s: float = 8.0
+    warmup_s: float = 1.5
+    measure_s: float = 4.0
+    rounds: int = 2
     plain_echo: bool = True
     append_ops: int = 3000
     append_rounds: int = 3
@@ -39,7 +40,7 @@ class Sizes:
     playouts: int = 8
 
 
-QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, plain_echo=False, append_ops=100, append_rounds=1,
+QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, rounds=1, plain_echo=False, append_ops=100, append_rounds=1,
               lengths=[10, 100, 1000], budget_s=0.05, memory_games=30, playouts=2)
 
 
@@ -49,12 +50,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections of {', '.join(SECTIONS)}")
     parser.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for the JSON results")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--levels", help="comma-separated concurrency levels for the command path (default 1,10,100)")
     args = parser.parse_args(argv)
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(only) - set(SECTIONS))
     if unknown:
         parser.error(f"unknown sections: {', '.join(unknown)}")
-    sizes = QUICK if args.quick else Sizes()
+    sizes = replace(QUICK) if args.quick else Sizes()
+    if args.levels:
+        sizes.levels = [int(n) for n in args.levels.split(",")]
     report = Report()
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix="mythos-bench-"))
@@ -73,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                     echo = EchoPair(tmp).start()
                     try:
                         say(f"command path at {', '.join(map(str, sizes.levels))} concurrent games")
-                        command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.plain_echo)
+                        command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.rounds,
+                                             sizes.plain_echo)
                     finally:
                         echo.stop()
                 if "append" in only:

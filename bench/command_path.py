@@ -1,6 +1,7 @@
 """Command path: concurrent games over HTTP through the real stack, against the two-hop echo in the same run.
 
-At each concurrency level the echo baseline and the stack are loaded back to back by the same client code:
+At each concurrency level the echo baseline and the stack are loaded back to back (in alternating rounds, so
+that a change in the machine's other load falls on both) by the same client code:
 one client thread per game, each op a read then a timed write. The stack's op reads the seat's state and
 posts one of its legal commands (with ``expected_version`` and an ``Idempotency-Key``, as a careful client
 does); the echo's op reads from the front and posts through it to the back. A second echo run without the
@@ -16,7 +17,7 @@ from session_service.devstack import Stack
 from shared.games import GAMES
 
 from bench import load
-from bench.procs import EchoPair
+from bench.procs import EchoPair, cpu_seconds
 from bench.report import Report
 
 SECTION = "command path"
@@ -27,26 +28,48 @@ def table_mix() -> list[tuple[str, int]]:
     return [(game.id, players) for game in GAMES.values() for players in range(game.min_players, game.max_players + 1)]
 
 
+def combine(results: list[load.LoadResult]) -> load.LoadResult:
+    """Rounds of one run added up: writes, seconds, CPU, every latency."""
+    statuses: Counter[int] = Counter()
+    for r in results:
+        statuses.update(r.statuses)
+    cpu = None if any(r.cpu_s is None for r in results) else sum(r.cpu_s for r in results)
+    return load.LoadResult(results[0].concurrency, sum(r.seconds for r in results), sum(r.writes for r in results),
+                           [ms for r in results for ms in r.latencies_ms], statuses, cpu)
+
+
 def measure(report: Report, stack: Stack, echo: EchoPair, levels: list[int], warmup_s: float, measure_s: float,
-            plain_echo: bool = True) -> None:
+            rounds: int = 1, plain_echo: bool = True) -> None:
+    """At each level, ``rounds`` times: the echo, the write-only echo, then the stack, back to back."""
     details: dict[str, Any] = report.details.setdefault(SECTION, {"levels": {}})
     mix = table_mix()
     details["games"] = [f"{kind}/{players}p" for kind, players in mix]
+    stack_pids = [p.pid for p in stack.processes.values()]
+    echo_pids = [p.pid for p in echo.processes.values()]
+    stack_cpu, echo_cpu = (lambda: cpu_seconds(stack_pids)), (lambda: cpu_seconds(echo_pids))
     for level in levels:
-        baseline = load.run([load.EchoClient(echo.url, i) for i in range(level)], warmup_s, measure_s)
-        plain = load.run([load.EchoClient(echo.url, i, read=False) for i in range(level)], warmup_s, measure_s) if plain_echo else None
-        clients = [load.GameClient(stack.url, i, mix) for i in range(level)]
-        result = load.run(clients, warmup_s, measure_s)
+        echoes, plains, results, clients = [], [], [], []
+        for _ in range(rounds):
+            echoes.append(load.run([load.EchoClient(echo.url, i) for i in range(level)], warmup_s, measure_s, echo_cpu))
+            if plain_echo:
+                plains.append(load.run([load.EchoClient(echo.url, i, read=False) for i in range(level)], warmup_s, measure_s, echo_cpu))
+            players = [load.GameClient(stack.url, i, mix) for i in range(level)]
+            results.append(load.run(players, warmup_s, measure_s, stack_cpu))
+            clients.extend(players)
+        baseline, result = combine(echoes), combine(results)
+        plain = combine(plains) if plains else None
         unexpected = sum((c.unexpected for c in clients), start=Counter())
         result.extra = {"state_reads_per_command": round(sum(c.reads for c in clients) / max(1, sum(c.sent for c in clients)), 2),
                         "games_started": sum(c.games_started for c in clients), "unexpected": dict(unexpected)}
-        details["levels"][str(level)] = {"stack": result.to_json(), "echo": baseline.to_json(),
+        details["levels"][str(level)] = {"rounds": rounds, "stack": result.to_json(), "echo": baseline.to_json(),
                                         **({"echo_write_only": plain.to_json()} if plain else {})}
         name = f"{level} game{'s' if level > 1 else ''}"
+        failed = sum(result.statuses.values()) - result.writes
         report.compare(SECTION, f"{name}: commands/s", result.rate, "/s", baseline.rate, "echo ops/s",
-                       ">= 0.5x", lambda r: r >= 0.5,
-                       note=f"{sum(result.statuses.values()) - result.writes} non-200 writes" if sum(result.statuses.values()) != result.writes else "")
+                       ">= 0.5x", lambda r: r >= 0.5, note=f"{failed} writes not 200: {dict(unexpected)}" if failed else "")
         report.compare(SECTION, f"{name}: p50", result.p50, "ms", baseline.p50, "echo p50")
         report.compare(SECTION, f"{name}: p99", result.p99, "ms", baseline.p99, "echo p99", "< 3x", lambda r: r < 3)
+        report.compare(SECTION, f"{name}: server CPU per command", result.cpu_ms_per_write, "ms", baseline.cpu_ms_per_write,
+                       "echo CPU/op", note="all server processes; hardly moved by other load")
         if plain:
             report.compare(SECTION, f"{name}: commands/s vs write-only echo", result.rate, "/s", plain.rate, "echo writes/s")

@@ -13,6 +13,7 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -142,11 +143,16 @@ class LoadResult:
     writes: int
     latencies_ms: list[float] = field(repr=False)
     statuses: Counter[int]
+    cpu_s: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         return self.writes / self.seconds
+
+    @property
+    def cpu_ms_per_write(self) -> float:
+        return float("nan") if self.cpu_s is None or not self.writes else self.cpu_s * 1000 / self.writes
 
     @property
     def p50(self) -> float:
@@ -159,11 +165,16 @@ class LoadResult:
     def to_json(self) -> dict[str, Any]:
         return {"concurrency": self.concurrency, "seconds": round(self.seconds, 3), "writes": self.writes,
                 "rate_per_s": round(self.rate, 1), "p50_ms": round(self.p50, 2), "p99_ms": round(self.p99, 2),
+                "server_cpu_ms_per_write": round(self.cpu_ms_per_write, 3),
                 "statuses": {str(k): v for k, v in self.statuses.items()}, **self.extra}
 
 
-def run(clients: list[Any], warmup_s: float, measure_s: float) -> LoadResult:
-    """Run every client's op in a loop on its own thread; count what falls inside the window after warm-up."""
+def run(clients: list[Any], warmup_s: float, measure_s: float, cpu: Callable[[], float] | None = None) -> LoadResult:
+    """Run every client's op in a loop on its own thread; count what falls inside the window after warm-up.
+
+    ``cpu``, when given, reads the CPU seconds the servers have used so far; it is read as the window opens
+    and closes, for the CPU each write cost them (a figure that contention from other work hardly moves).
+    """
     samples: list[list[Sample]] = [[] for _ in clients]
     failures: list[BaseException] = []
     stop = threading.Event()
@@ -199,8 +210,12 @@ def run(clients: list[Any], warmup_s: float, measure_s: float) -> LoadResult:
         pass
     begin = time.perf_counter() + warmup_s
     end = begin + measure_s
+    while time.perf_counter() < begin and not stop.is_set():
+        time.sleep(0.01)
+    cpu_begin = cpu() if cpu else 0.0
     while time.perf_counter() < end and not stop.is_set():
-        time.sleep(0.05)
+        time.sleep(0.01)
+    cpu_used = cpu() - cpu_begin if cpu else None
     stop.set()
     for t in threads:
         t.join(120)
@@ -211,4 +226,4 @@ def run(clients: list[Any], warmup_s: float, measure_s: float) -> LoadResult:
     inside = [s for per in samples for s in per if begin <= s.start and s.end <= end]
     ok = [s for s in inside if s.status == 200]
     return LoadResult(len(clients), end - begin, len(ok), [(s.end - s.start) * 1000 for s in ok],
-                      Counter(s.status for s in inside))
+                      Counter(s.status for s in inside), cpu_s=cpu_used)

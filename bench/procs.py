@@ -55,6 +55,35 @@ def worker_pids(master_pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            todo.extend(int(p) for p in Path(f"/proc/{current}/task/{current}/children").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds used so far by these processes and all their descendants."""
+    total = 0
+    for root in pids:
+        for pid in tree(root):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
 def rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
