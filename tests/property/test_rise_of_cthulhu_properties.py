@@ -39,8 +39,8 @@ def test_turn_structure_and_old_one_placement_hold_in_random_games(seed):
         state = GAME.evolve(state, event)
         assert state.idle_turns <= IDLE_TURNS_BEFORE_FORCED_DRAW
         if event.type == "old_one_awakened":
-            free = [loc for loc in placement(event.data["old_one"]) if not any(
-                l.name == loc and l.old_one for l in before.locations)]
+            taken = {loc.name for loc in before.locations if loc.old_one}
+            free = [name for name in placement(event.data["old_one"]) if name not in taken]
             assert event.data["location"] == free[0], "an Old One wakes on the first free Location of its letters"
             assert before.deck[0] == OLD_ONE_SLOT
         if event.type == "turn_passed":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
@@ -143,8 +144,6 @@ def resample(state: Table, seat: int, r: random.Random) -> Table:
     deck = tuple(c if c == OLD_ONE_SLOT else next(rest) for c in state.deck)
     hands = list(state.hands)
     hands[opp] = tuple(sorted(new_hand))
-    from dataclasses import replace
-
     return replace(
         state,
         hands=tuple(hands),
