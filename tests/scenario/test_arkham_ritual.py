@@ -230,6 +230,20 @@ def test_dummy_players_count_as_players_when_judging_and_counting():
     assert losses(produced) == {0: -2}
 
 
+def test_a_cultist_held_by_a_dummy_player_inverts_the_survival_rules():
+    events = table([KEY, CANDELABRA_CURSED, FLUTE], dummies=[CULTIST, DAGGER_CURSED])
+    _, produced = play(events, *everyone_passes(0, [1, 2]))
+    assert one(produced, "ritual_judged").data == {"survived": [False, True, False, False, True], "failed": 3, "loss": 3}
+    assert losses(produced) == {0: -3, 2: -3}
+
+
+def test_a_mad_professor_held_by_a_dummy_player_makes_non_artifact_holders_fail():
+    events = table([KEY, ELDER_SIGN, FLUTE], dummies=[MAD_PROFESSOR, DAGGER], cultist_or_mad_professor="mad_professor")
+    _, produced = play(events, *everyone_passes(0, [1, 2]))
+    assert one(produced, "ritual_judged").data == {"survived": [True, False, True, False, True], "failed": 2, "loss": 2}
+    assert losses(produced) == {1: -2}
+
+
 # -- 6. Player turns ----------------------------------------------------------------------------------------
 
 
@@ -358,6 +372,9 @@ def test_example_2_cursed_cards_and_shared_artifacts_do_not_survive():
     state, events = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["survived"] == [True, False, True, False, False]
     assert state.last_result.cards == (KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED)
+    # "they lose their sanity" (B, D and E: three non-survivors, 7-3); A and C keep theirs
+    assert losses(events) == {1: -3, 3: -3, 4: -3}
+    assert state.sanity == (7, 4, 7, 4, 4)
 
 
 def test_example_3_with_the_cultist_only_a_unique_cursed_card_survives():
@@ -583,6 +600,37 @@ def test_yog_sothoth_on_a_tie_for_least_sanity_the_holder_keeps_one_and_everyone
     assert GAME.outcome(state) is None
 
 
+def test_yog_sothoth_when_its_holder_has_the_least_sanity_everyone_else_is_consumed():
+    state, _ = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 2, 4, 7],
+                          great_old_one="yog_sothoth")
+    assert state.sanity == (0, 0, 2, 0, 0)
+    assert GAME.outcome(state).winners == (2,)
+
+
+def test_yog_sothoth_held_by_a_dummy_consumes_everyone_but_the_least_sanity_player():
+    state, _ = gate_opens([KEY, None, DAGGER], sanity=[5, 3, 6], dummies=[YOG_SOTHOTH, FLUTE],
+                          great_old_one="yog_sothoth")
+    assert state.sanity == (0, 3, 0)
+
+
+def test_yog_sothoth_held_by_a_dummy_on_a_tie_for_least_everyone_loses_one():
+    state, _ = gate_opens([KEY, None, DAGGER], sanity=[3, 3, 6], dummies=[YOG_SOTHOTH, FLUTE],
+                          great_old_one="yog_sothoth")
+    assert state.sanity == (2, 2, 5)
+
+
+def test_nyarlathotep_held_by_a_dummy_the_most_sanity_players_lose_and_nobody_gains():
+    state, events = gate_opens([KEY, None, DAGGER], sanity=[5, 6, 6], dummies=[NYARLATHOTEP, FLUTE],
+                               great_old_one="nyarlathotep")
+    assert losses(events) == {1: -2, 2: -2} and state.sanity == (5, 4, 4)
+
+
+def test_hastur_counts_dummy_artifacts_among_the_non_survivors_and_dummy_cursed_cards():
+    # artifacts: seat 0's Key, seat 1's taken Candelabra, both Dummies' (4); cursed: Hastur and the Dagger (2)
+    state, events = gate_opens([KEY, None, HASTUR], dummies=[DAGGER_CURSED, FLUTE], great_old_one="hastur")
+    assert losses(events) == {0: -6, 1: -6} and state.sanity == (1, 1, 7)
+
+
 def test_hastur_artifact_holders_lose_the_normal_amount_plus_the_number_of_cursed_cards():
     # after the take: artifacts held by seats 0, 1 (the Candelabra it took) and 4; cursed: Hastur and the Dagger
     state, events = gate_opens([KEY, None, HASTUR, INVESTIGATOR, DAGGER_CURSED], great_old_one="hastur")
@@ -612,6 +660,11 @@ def test_if_every_player_is_consumed_nobody_wins():
     assert state.sanity == (0, 0, 0) and GAME.outcome(state).winners == ()
 
 
+def test_competitive_variant_nobody_wins_if_every_player_is_consumed():
+    state, _ = gate_opens([KEY, None, DAGGER], sanity=[2, 3, 4], dummies=[CTHULHU, FLUTE], competitive=True)
+    assert state.sanity == (0, 0, 0) and GAME.outcome(state).winners == ()
+
+
 # -- 13. Doom Track -----------------------------------------------------------------------------------------
 
 
@@ -630,9 +683,24 @@ def test_doom_track_spot_three_costs_three_markers():
 
 
 def test_doom_track_sets_the_normal_amount_in_great_old_one_effects():
-    _, events = gate_opens([KEY, None, HASTUR, INVESTIGATOR, DAGGER_CURSED], great_old_one="hastur",
-                           doom_track=True, doom=2)
+    state, events = gate_opens([KEY, None, HASTUR, INVESTIGATOR, DAGGER_CURSED], great_old_one="hastur",
+                               doom_track=True, doom=2)
     assert losses(events) == {0: -4, 1: -4, 4: -4}
+    # the marker advances after a Great Old One round too
+    assert one(events, "doom_advanced").data == {"spot": 3} and state.doom == 3
+
+
+def test_doom_track_wary_student_still_loses_only_one():
+    events = table([WARY_STUDENT, KEY, CANDELABRA, FLUTE_CURSED, IDOL], doom_track=True, doom=3,
+                   investigator_or_wary_student="wary_student")
+    _, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    assert losses(produced) == {0: -1, 3: -3}
+
+
+def test_the_doom_track_does_not_advance_when_the_round_ends_the_game():
+    events = table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], doom_track=True, sanity=[7, 7, 7, 1, 7])
+    state, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    assert isinstance(state.phase, Finished) and not of_type(produced, "doom_advanced")
 
 
 # -- FAQ Q3 and errors ---------------------------------------------------------------------------------------
