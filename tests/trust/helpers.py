@@ -93,12 +93,17 @@ def sse_json(message: str) -> tuple[str, Any]:
 def play_random(api: Api, game: dict[str, Any], rand: random.Random, steps: int) -> int:
     """Post ``steps`` random legal commands (random acting seat) over HTTP; the number actually posted."""
     tokens = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
-    posted = 0
-    for _ in range(steps):
+    posted = waited = 0
+    while posted < steps and waited < 400:
         resource = api.get(f"/v1/games/{game['id']}").json()
         if resource["status"] != "active":
             break
-        seat = rand.choice(resource["to_act"])
+        mine = [s for s in resource["to_act"] if s in tokens]
+        if not mine:
+            waited += 1
+            time.sleep(0.025)  # an AI seat's move: the worker makes it
+            continue
+        seat = rand.choice(mine)
         state = api.state(game["id"], tokens[seat]).json()
         reply = api.command(game["id"], tokens[seat], rand.choice(state["legal_commands"]), state["version"])
         assert reply.status_code == 200, reply.text
