@@ -85,7 +85,8 @@ _OTHERS = [
     _card(24, "cthulhu", "Cthulhu", GREAT_OLD_ONE, CURSED, "great_old_one", True,
           "All other players lose Sanity equal to the number of players minus 1."),
     _card(25, "nyarlathotep", "Nyarlathotep", GREAT_OLD_ONE, CURSED, "great_old_one", False,
-          "The player(s) with the most Sanity lose the normal amount; the holder gains what they lost (max 7)."),
+          "The player(s) with the most Sanity, other than the holder, lose the normal amount; the holder gains "
+          "what they lost (max 7)."),
     _card(26, "yog_sothoth", "Yog-Sothoth", GREAT_OLD_ONE, CURSED, "great_old_one", False,
           "All but the least-Sanity player and the holder are consumed; on a tie for least, the holder drops to 1 "
           "and everyone else loses 1."),
