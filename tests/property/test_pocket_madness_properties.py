@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -106,3 +107,55 @@ def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_car
         assert [sum(h) for h in other.table.hands] == [sum(h) for h in state.table.hands]
         changed += other != state
     assert changed
+
+
+def test_resample_unrevealable_reshuffles_only_the_face_down_deck_cards():
+    """Any hand card can be shown by one move of another seat (Azathoth, the round's last turn); the face-down
+    deck cards cannot: they are the only thing the narrow resample moves, among their own places."""
+    assert GAME.resample_unrevealable is not None
+    rand = random.Random(5)
+    changed = 0
+    for seed in range(3):
+        play = random_playout(GAME, 2 + seed, 90 + seed, keep_states=True)
+        for state in play.states[::3]:
+            for seat in range(state.players):
+                other = GAME.resample_unrevealable(state, seat, rand)
+                GAME.invariant(other)
+                assert other.table.hands == state.table.hands and other.table.known == state.table.known
+                assert [(loc if up else None, up) for loc, up in other.table.deck] == [
+                    (loc if up else None, up) for loc, up in state.table.deck
+                ]
+                assert sorted(loc for loc, up in other.table.deck if not up) == sorted(
+                    loc for loc, up in state.table.deck if not up
+                )
+                assert replace(other, table=state.table) == state
+                changed += other != state
+    assert changed
+
+
+def refusal(state, command, seat, entropy):
+    try:
+        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy)
+    except RuleViolation as exc:
+        return canonical([exc.code, str(exc.message), exc.details])
+    except MalformedCommand as exc:
+        return canonical(["malformed", exc.message, exc.details])
+    return "accepted"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_refusals_say_the_same_whatever_the_seat_cannot_know(players):
+    """Every refusal (code, message, details) a seat gets is the same in every world consistent with what it
+    knows: no RuleViolation names another hand, a face-down card or the cards a power is about to move."""
+    rand = random.Random(players * 7)
+    for seed in range(3):
+        play = random_playout(GAME, players, 4000 + seed, keep_states=True)
+        for index, state in enumerate(play.states[::5]):
+            if GAME.outcome(state) is not None:
+                continue
+            entropy = entropy_for(b"r", index)
+            for seat in sorted(GAME.to_act(state)):
+                other = GAME.resample(state, seat, rand)
+                for command in candidate_commands(state):
+                    here, there = refusal(state, command, seat, entropy), refusal(other, command, seat, entropy)
+                    assert here == there, (seat, command, here, there)

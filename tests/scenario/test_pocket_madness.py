@@ -323,11 +323,28 @@ def test_gug_passes_the_turn_instead_of_the_action():
 
 def test_gug_cannot_be_sealed_on_the_turn_it_was_claimed():
     state = table([[UNDER] * 3 + [R], [INNS, INNS]], portals={DAGON: 0})
+    after = play(state, (0, meld_set(UNDER)))
+    assert after.turn.claimed == frozenset({GUG}) and seal(GUG) not in legal(after, 0)
+    when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+
+
+def test_gug_cannot_be_played_on_the_dagon_turn_immediately_after_it_was_claimed():
+    # "This Portal card cannot be played immediately after having been drawn": Dagon's extra turn follows at once.
+    state = table([[UNDER] * 3 + [R, R], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, seal(DAGON)), (0, meld_set(UNDER)), (0, END))
-    assert after.turn.extra  # Dagon's extra turn is a new turn: Gug may be sealed there
-    assert seal(GUG) in legal(after, 0)
-    claimed_now = replace(after, turn=replace(after.turn, claimed=frozenset({GUG})))
-    when(claimed_now, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+    assert after.turn.seat == 0 and after.turn.extra and after.table.portals[GUG - 6] == 0
+    assert seal(GUG) not in legal(after, 0)
+    when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+    assert GAME.view(after, 1)["turn"]["gug_claimed_before"]
+    # After the opponent's turn, Gug may pass the turn.
+    after = play(after, (0, DRAW1), (1, DRAW1))
+    assert after.turn.seat == 0 and seal(GUG) in legal(after, 0)
+
+
+def test_gug_claimed_before_an_unrelated_dagon_turn_may_pass_that_turn():
+    state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0, GUG: 0})
+    after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
+    assert after.turn.extra and seal(GUG) in legal(after, 0)
 
 
 def test_gug_cannot_be_sealed_after_the_action():
@@ -439,6 +456,10 @@ def test_azathoth_discards_one_random_card_from_each_opponent_face_up():
     events = when(state, 0, seal(AZATHOTH)).events
     discards = [e for e in events if e.type == "card_discarded"]
     assert [e.data["seat"] for e in discards] == [1, 2, 3]
+    # Face up before each player: every viewer sees the card, and nothing else (no index into the hand).
+    for e in discards:
+        assert not e.secret and set(e.data) == {"seat", "card"}
+        assert redact(e, None) == redact(e, e.data["seat"]) == e.data
     after = play(state, (0, seal(AZATHOTH)))
     assert [sum(h) for h in after.table.hands] == [2, 1, 1, 0]
     assert after.table.discards[2] == (ARKHAM,) and after.table.discards[3] == (VALLEY,)
@@ -453,6 +474,15 @@ def test_azathoth_discards_are_random():
         events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big"))
         seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
     assert len(seen) >= 5
+
+
+def test_azathoth_cannot_be_sealed_when_no_opponent_holds_a_card():
+    state = table([[R, R], [], []], portals={AZATHOTH: 0})
+    assert seal(AZATHOTH) not in legal(state, 0)
+    err = when(state, 0, seal(AZATHOTH)).raises("rules/portal_has_no_effect")
+    assert "Azathoth" in err.message
+    one = table([[R, R], [], [LOMAR]], portals={AZATHOTH: 0})
+    assert types(one, 0, seal(AZATHOTH)) == ["portal_sealed", "card_discarded"]
 
 
 def test_a_hand_emptied_by_an_opponent_does_not_end_the_round():
@@ -553,7 +583,10 @@ def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_loca
     assert not isinstance(after, RoundOver)
     events = when(after, 0, END).events
     assert [e.type for e in events] == ["turn_ended", "round_ended"]
-    assert events[-1].data == {"reason": "deck_exhausted", "seat": None}  # the scores follow from the table
+    laid_down = [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
+    # The hands are laid down: the event carries them and the Madness as public facts, for every viewer.
+    expected = {"reason": "deck_exhausted", "seat": None, "gained": [3, 3, 0], "hands": laid_down}
+    assert all(redact(events[-1], viewer) == expected for viewer in (0, 1, 2, None))
     after = play(after, (0, END))
     assert after.gained == (3, 3, 0) and after.madness == (4, 3, 3)
     seen = GAME.view(after, 2)
@@ -575,6 +608,19 @@ def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
     # She discards half her tokens rounded up (6 -> 3) and each opponent takes 1; no seal, no Dagon turn.
     assert isinstance(after, RoundOver) and after.madness == (3, 3, 10) and after.gained == (-3, 1, 1)
     assert "hands" not in GAME.view(after, 1)
+
+
+def test_a_player_who_plays_out_her_cards_during_the_last_turns_ends_the_round_at_once():
+    # The deck is empty, but the round ends "immediately" the other way: halving and 1 token each, no scoring
+    # of the hands left, and the players still owed a last turn lose it.
+    state = table([[R, R, R], [INNS, INNS], [LOMAR, ARKHAM]], deck=[VALLEY], first=2, madness=[4, 1, 2])
+    after = play(state, (2, DRAW1))
+    assert after.turn.seat == 0 and after.last_turns == (1, 2)
+    events = when(after, 0, meld_set(R)).events
+    assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
+    assert events[-1].data == {"reason": "hand_emptied", "seat": 0, "gained": [-2, 1, 1]}
+    over = play(after, (0, meld_set(R)))
+    assert isinstance(over, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.view(over, 1)
 
 
 def test_halving_discards_the_larger_half():

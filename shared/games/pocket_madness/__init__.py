@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from shared.games.pocket_madness.cards import CARD_DATA, LOCATIONS, MAX_DRAW
 from shared.games.pocket_madness.rules import decide, evolve, legal_commands, setup, to_act
 from shared.games.pocket_madness.state import STATE_TYPES
-from shared.games.pocket_madness.views import invariant, outcome, resample, view
+from shared.games.pocket_madness.views import invariant, outcome, resample, resample_unrevealable, view
 from shared.kernel import Game
 
 _location = validate.OneOf(LOCATIONS)
@@ -74,7 +74,7 @@ GAME = Game(
     title="Pocket Madness",
     min_players=2,
     max_players=4,
-    rules_version="pocket-madness/1",
+    rules_version="pocket-madness/2",
     setup=setup,
     decide=decide,
     evolve=evolve,
@@ -83,6 +83,7 @@ GAME = Game(
     view=view,
     outcome=outcome,
     resample=resample,
+    resample_unrevealable=resample_unrevealable,
     invariant=invariant,
     commands=COMMANDS,
     state_types=STATE_TYPES,

@@ -122,13 +122,14 @@ def sealable(state: Playing, seat: int) -> list[int]:
         if state.table.portals[slot(portal)] != seat:
             continue
         if portal == GUG:
-            # Gug replaces the obligatory action, not on the turn it was claimed, and never dodges Shoggoth.
-            if turn.action is not None or portal in turn.claimed or deck_empty(state) or shoggoth_binds(state, seat):
+            # Gug replaces the obligatory action, not on the turn it was claimed nor on the Dagon turn right
+            # after it, and never dodges Shoggoth.
+            if turn.action is not None or gug_fresh(turn) or deck_empty(state) or shoggoth_binds(state, seat):
                 continue
         elif portal in (NYARLATHOTEP, SHOGGOTH):
             if deck_empty(state):
                 continue
-        elif portal == SHUB_NIGGURATH:
+        elif portal in (SHUB_NIGGURATH, AZATHOTH):
             if not any(hand_size(state, o) for o in opponents(state, seat)):
                 continue
         elif portal == CTHULHU:
@@ -136,6 +137,12 @@ def sealable(state: Playing, seat: int) -> list[int]:
                 continue
         out.append(portal)
     return out
+
+
+def gug_fresh(turn: Turn) -> bool:
+    """Gug "cannot be played immediately after having been drawn": not on the turn it was claimed, nor on the
+    Dagon extra turn that immediately follows that turn (ruling)."""
+    return GUG in turn.claimed or turn.gug_claimed_before
 
 
 def settable(state: Playing, seat: int) -> list[tuple[int, int]]:
@@ -375,12 +382,10 @@ def _seal(tx: _Tx, portal: int, seat: int, entropy: bytes) -> None:
     if portal == AZATHOTH:
         r = rng(entropy)
         for victim in opponents(state, seat):
-            size = hand_size(tx.state, victim)
-            if size:
-                # The index is drawn from public counts; the card it names is the victim's to reveal (ruling).
-                index = r.randrange(size)
-                card = hand_cards(tx.state.table.hands[victim])[index]
-                tx.emit("card_discarded", seat=victim, index=index, card=card, secret={"card": [victim]})
+            cards = hand_cards(tx.state.table.hands[victim])
+            if cards:
+                # Discarded face up before its owner: the card is public, how it was picked is not recorded.
+                tx.emit("card_discarded", seat=victim, card=r.choice(cards))
     elif portal == GUG:
         tx.emit("turn_passed", seat=seat)
     if tx.state.pending is None:
@@ -389,8 +394,11 @@ def _seal(tx: _Tx, portal: int, seat: int, entropy: bytes) -> None:
 
 def _unsealable_reason(state: Playing, portal: int, seat: int) -> tuple[str, str]:
     if portal == GUG:
-        if portal in state.turn.claimed:
-            return "gug_not_on_the_turn_claimed", "Gug cannot be sealed on the turn you claimed it."
+        if gug_fresh(state.turn):
+            return (
+                "gug_not_on_the_turn_claimed",
+                "Gug cannot be sealed on the turn you claimed it, nor on the extra turn that immediately follows.",
+            )
         if shoggoth_binds(state, seat):
             return "must_draw_one_under_shoggoth", "Shoggoth forces you to draw: Gug cannot replace that action."
         if deck_empty(state):
@@ -400,6 +408,8 @@ def _unsealable_reason(state: Playing, portal: int, seat: int) -> tuple[str, str
         return "portal_has_no_effect", "The deck is empty: this Portal's power has no effect."
     if portal == SHUB_NIGGURATH:
         return "portal_has_no_effect", "No opponent holds a card for Shub-Niggurath to take."
+    if portal == AZATHOTH:
+        return "portal_has_no_effect", "No opponent holds a card for Azathoth to discard."
     return "portal_has_no_effect", "You hold no card to give."
 
 
@@ -426,7 +436,7 @@ def _decide_power(tx: _Tx, command: Command, seat: int, entropy: bytes) -> None:
             raise _fail("card_not_in_hand", "You do not hold that Location card.")
         tx.emit("card_given", seat=seat, to=to, location=loc, secret={"location": [seat, to]})
         if not hand_size(tx.state, seat):
-            tx.emit("round_ended", reason="hand_emptied", seat=seat)
+            _end_round(tx, "hand_emptied", seat)
             return
         if tx.state.pending.given >= 2:
             tx.emit("power_resolved", seat=seat, portal=CTHULHU)
@@ -476,7 +486,7 @@ def _after_deck_change(tx: _Tx, seat: int) -> None:
 def _after_cards_played(tx: _Tx, seat: int) -> None:
     """A player who has played all her cards ends the round immediately."""
     if not hand_size(tx.state, seat):
-        tx.emit("round_ended", reason="hand_emptied", seat=seat)
+        _end_round(tx, "hand_emptied", seat)
     else:
         _maybe_end_turn(tx)
 
@@ -501,7 +511,23 @@ def _end_turn(tx: _Tx) -> None:
     elif state.last_turns:
         tx.emit("turn_started", seat=state.last_turns[0], extra=False)
     else:
-        tx.emit("round_ended", reason="deck_exhausted", seat=None)
+        _end_round(tx, "deck_exhausted", None)
+
+
+def _end_round(tx: _Tx, reason: str, ender: int | None) -> None:
+    """End of the round, its scoring recorded as public facts.
+
+    Deck empty: every hand is laid down (public) and each player takes 1 Madness per different Location in it.
+    Hand emptied: the ender discards half her tokens (rounded up) and each opponent takes 1.
+    """
+    state: Playing = tx.state
+    if reason == "hand_emptied":
+        gained = [-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness)]
+        tx.emit("round_ended", reason=reason, seat=ender, gained=gained)
+    else:
+        hands = [hand_cards(h) for h in state.table.hands]
+        gained = [len(set(h)) for h in hands]
+        tx.emit("round_ended", reason=reason, seat=None, gained=gained, hands=hands)
 
 
 # -- evolve -----------------------------------------------------------------------------------------
@@ -630,28 +656,15 @@ def evolve(state: State | None, event: Event) -> State:
             if last_turns is not None and not d["extra"]:
                 last_turns = last_turns[1:]
             shoggoth = None if state.shoggoth == seat else state.shoggoth
-            turn = Turn(seat, extra=d["extra"], last=state.last_turns is not None)
+            fresh = d["extra"] and GUG in state.turn.claimed
+            turn = Turn(seat, extra=d["extra"], last=state.last_turns is not None, gug_claimed_before=fresh)
             return replace(state, turn=turn, last_turns=last_turns, shoggoth=shoggoth)
         case "round_ended":
-            return _score_round(state, d["reason"], d["seat"])
+            gained = tuple(d["gained"])
+            madness = tuple(m + g for m, g in zip(state.madness, gained))
+            return RoundOver(state.players, state.round, state.start, madness, state.table, d["reason"], d["seat"], gained)
         case _:
             raise TypeError(f"pocket-madness: unknown event {event.type!r}")
-
-
-def _score_round(state: Playing, reason: str, ender: int | None) -> RoundOver:
-    """End of the round: scored from the table itself, so the event carries no hidden hand.
-
-    Deck empty: 1 Madness per different Location still in hand. Hand emptied: the ender discards half her
-    tokens (rounded up) and each opponent takes 1.
-    """
-    if reason == "hand_emptied":
-        gained = tuple(-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness))
-    else:
-        gained = tuple(sum(1 for n in hand if n) for hand in state.table.hands)
-    madness = tuple(m + g for m, g in zip(state.madness, gained))
-    return RoundOver(
-        state.players, state.round, state.start, madness, state.table, reason, ender, gained, reason == "deck_exhausted"
-    )
 
 
 __all__ = ["decide", "evolve", "legal_commands", "setup", "to_act"]

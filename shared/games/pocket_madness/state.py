@@ -73,6 +73,7 @@ class Turn:
     sealed: bool = False
     closed: bool = False  # a seal after melding has ended the melding
     claimed: frozenset[int] = frozenset()  # portals claimed during this turn
+    gug_claimed_before: bool = False  # a Dagon turn right after the turn that claimed Gug
     dagon: bool = False  # an extra turn is owed after this one
 
 
@@ -118,8 +119,7 @@ class RoundOver:
     table: Table
     reason: str  # "deck_exhausted" or "hand_emptied"
     ender: int | None  # the seat that emptied its hand
-    gained: tuple[int, ...]  # madness change of each seat at the round's end
-    revealed: bool  # hands were laid down for scoring
+    gained: tuple[int, ...]  # madness change of each seat at the round's end (hands laid down when the deck ran out)
 
 
 STATE_TYPES = (Meld, Table, Turn, Power, Designating, Playing, RoundOver)

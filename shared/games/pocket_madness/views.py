@@ -1,8 +1,15 @@
 """Pocket Madness views, resampling, invariants and outcome.
 
 What is public: the splayed deck's order and its face-up cards, hand sizes, melds, discards (face up),
-portals, Madness tokens. What is private: each hand (its owner), the 17 face-down cards (nobody, until drawn
-or taken), and the hand a Shub-Niggurath sealer is looking at (that sealer).
+portals, Madness tokens, and every hand once laid down at the end of a round whose deck ran out. What is
+private: each hand (its owner), the 17 face-down cards (nobody, until drawn or taken), and the hand a
+Shub-Niggurath sealer is looking at (that sealer).
+
+Two resamples: ``resample`` reshuffles everything the seat cannot know (for its view, its legal commands and
+for bots); ``resample_unrevealable`` only what no single move of another seat can show it. Any card in any
+hand can be shown by one move (Azathoth discards a random card of each opponent face up; the last
+``end_turn`` of a round whose deck ran out lays every hand down), so only the face-down deck cards stay
+hidden whatever another seat does: they are drawn or taken face down, seen by the taker only.
 """
 
 from __future__ import annotations
@@ -103,6 +110,7 @@ def view(state: Designating | Playing | RoundOver, viewer: Any) -> dict[str, Any
                     "melds": turn.melds,
                     "sealed": turn.sealed,
                     "claimed": sorted(turn.claimed),
+                    "gug_claimed_before": turn.gug_claimed_before,
                     "extra_turn_owed": turn.dagon,
                 },
                 pending=None,
@@ -122,7 +130,7 @@ def view(state: Designating | Playing | RoundOver, viewer: Any) -> dict[str, Any
                 gained=list(state.gained),
                 designator=None if over else designator(state.madness, state.start),
             )
-            if state.revealed:
+            if state.reason == "deck_exhausted":
                 out["hands"] = [hand_cards(h) for h in state.table.hands]
             result = outcome(state)
             out["outcome"] = None if result is None else result.to_json()
@@ -131,7 +139,7 @@ def view(state: Designating | Playing | RoundOver, viewer: Any) -> dict[str, Any
 
 def _known_hands(state: Designating | Playing | RoundOver, seat: Any) -> set[int]:
     known = {seat} if _is_seat(seat, state.players) else set()
-    if isinstance(state, RoundOver) and state.revealed:
+    if isinstance(state, RoundOver) and state.reason == "deck_exhausted":
         known = set(range(state.players))
     if isinstance(state, Playing) and state.pending is not None and state.pending.portal == SHUB_NIGGURATH:
         if state.pending.target is not None and seat == state.turn.seat:
@@ -158,6 +166,17 @@ def resample(state: Designating | Playing | RoundOver, seat: Any, rand: random.R
         for s in range(state.players)
     )
     return replace(state, table=replace(table, deck=deck, hands=hands))
+
+
+def resample_unrevealable(state: Designating | Playing | RoundOver, seat: Any, rand: random.Random):
+    """Reshuffle only what no single move of another seat can show ``seat``: the face-down deck cards among
+    their own places. Hands stay as they are (one Azathoth seal or the round's last turn can show any of them)."""
+    table = state.table
+    pool = [loc for loc, up in table.deck if not up]
+    rand.shuffle(pool)
+    cards = iter(pool)
+    deck = tuple((loc, True) if up else (next(cards), False) for loc, up in table.deck)
+    return replace(state, table=replace(table, deck=deck))
 
 
 def invariant(state: Designating | Playing | RoundOver) -> None:
@@ -203,4 +222,4 @@ def outcome(state: Designating | Playing | RoundOver) -> Outcome | None:
     )
 
 
-__all__ = ["invariant", "outcome", "resample", "view"]
+__all__ = ["invariant", "outcome", "resample", "resample_unrevealable", "view"]
