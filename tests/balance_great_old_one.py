@@ -87,7 +87,7 @@ def main(argv: list[str]) -> None:
 
 
 def table(games: int, options: dict) -> None:
-    label = "rulebook end (a 7th pair ends the game at once)" if not options else f"options {options}"
+    label = "the rulebook end (a 7th pair ends the game at once)" if not options else "variant finish_round (the round is played out)"
     print(f"\nCthulhu: The Great Old One — {label}: {games} seeded random games per table size (seeds 0..{games - 1})")
     print("players | win rate by seat (seat 0 starts)     | turns mean/median/max | commands mean/max | 7th pair | deck out | GOO+Cultist wins | GOO spoils a win | GOO decides")
     for players in range(GAME.min_players, GAME.max_players + 1):
