@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from shared.games import arkham_ritual, pocket_madness
+from shared.games import arkham_ritual, pocket_madness, rise_of_cthulhu, rites_of_cthulhu
 from shared.kernel import Game
 
-GAMES: dict[str, Game] = {game.id: game for game in (pocket_madness.GAME, arkham_ritual.GAME)}
+GAMES: dict[str, Game] = {
+    game.id: game for game in (rites_of_cthulhu.GAME, pocket_madness.GAME, arkham_ritual.GAME, rise_of_cthulhu.GAME)
+}

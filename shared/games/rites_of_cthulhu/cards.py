@@ -2,8 +2,9 @@
 
 Entity ids are ``cult * 14 + rank`` (cults: 0 green Esoteric Order of Dagon, 1 blue Chorazos Cult, 2 yellow
 Brotherhood of the Kings, 3 gray Chesuncook Witch Coven). ``source: "rulebook"`` marks a name whose cult and
-rank the rulebook prints; ``"rulebook-rank"`` a name whose rank the rulebook prints but whose cult the project
-chose; ``"project"`` a name the project chose from Lovecraft's stories.
+rank the rulebook prints; ``"project"`` a card the project placed: either a name the project chose from
+Lovecraft's stories, or (``"basis": "rulebook rank"``) a name whose rank the rulebook prints but whose cult the
+project chose. GAMES.md allows only the two sources, so a card with any project choice in it is "project".
 
 Artifact ids are 0-12. The rulebook prints no artifact card: all thirteen are project data (see
 docs/rulings/rites-of-cthulhu.md for the design and balance). Their powers are applied by ``artifacts.py``
@@ -47,7 +48,8 @@ _ENTITY_NAMES: tuple[tuple[tuple[str, str], ...], ...] = (
 
 ENTITIES: tuple[dict, ...] = tuple(
     {"id": c * RANKS + r, "name": name, "cult": CULTS[c], "cult_name": CULT_NAMES[c], "rank": r,
-     "forbidden_book": r == 0, "source": source}
+     "forbidden_book": r == 0, "source": "project" if source == _RR else source,
+     **({"basis": "rulebook rank"} if source == _RR else {})}
     for c, names in enumerate(_ENTITY_NAMES)
     for r, (name, source) in enumerate(names)
 )
