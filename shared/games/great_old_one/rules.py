@@ -373,6 +373,7 @@ def to_act(state: State) -> frozenset[int]:
 
 
 def decide(state: State, command: dict[str, Any], seat: int, entropy: bytes) -> list[Event]:
+    """Check a command against the rules and return the facts it produces."""
     kind = command["type"]
     if kind == "play_sign":
         return _play_sign(state, command, seat, entropy)
