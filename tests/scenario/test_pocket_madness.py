@@ -744,3 +744,14 @@ def test_views_tell_a_player_what_she_needs_to_play():
     assert seen["phase"] == "playing" and seen["to_act"] == [0] and seen["turn"]["last"]
     assert seen["last_turns"] == [1] and not seen["bound_by_shoggoth"] and seen["deck_size"] == 0
     assert seen["portals"][SHOGGOTH - 6] == {"portal": SHOGGOTH, "name": "Shoggoth", "owner": None}
+
+
+def test_every_ruling_names_tests_that_exist():
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", (root / "docs/rulings/pocket-madness.md").read_text()))
+    sources = [root / "tests/scenario/test_pocket_madness.py", root / "tests/property/test_pocket_madness_properties.py"]
+    defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", path.read_text())}
+    assert named and named <= defined, sorted(named - defined)
