@@ -39,6 +39,7 @@ def build_tables(config: Mapping[str, Any]) -> Tables:
         scheduler=scheduler or Scheduler(),
         snapshot_every=config.get("SNAPSHOT_EVERY", 50),
         cache_size=config.get("STATE_CACHE_SIZE", 2000),
+        allow_client_seed=config.get("ALLOW_CLIENT_SEED", False),
     )
 
 

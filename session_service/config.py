@@ -19,5 +19,5 @@ def from_env() -> dict[str, Any]:
         "SSE_KEEPALIVE_S": float(env.get("SSE_KEEPALIVE_S", "10")),
         "RATE_LIMIT_PER_MINUTE": int(env.get("RATE_LIMIT_PER_MINUTE", "1200")),
         "MAX_CONTENT_LENGTH": int(env.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
-        "AI_DELAY_S": float(env.get("AI_DELAY_S", "0")),
+        "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED") == "1",
     }

@@ -113,6 +113,7 @@ class Tables:
     scheduler: Scheduler = field(default_factory=Scheduler)
     snapshot_every: int = 50
     cache_size: int = 2000
+    allow_client_seed: bool = False
     on_command: Callable[[str, str], None] = lambda game, result: None
     _cache: OrderedDict[str, tuple[int, Any]] = field(default_factory=OrderedDict)
 
@@ -124,7 +125,7 @@ class Tables:
         for seat in body["seats"]:
             if seat["ai"] is not None and seat["ai"] not in game.ai_levels:
                 raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai_levels)})
-        seed = secrets.token_bytes(32)
+        seed = self._seed(body.get("seed"))
         options, events = self.rules.setup(game, len(body["seats"]), body["options"], entropy_for(seed, 0))
         game_id = "g_" + secrets.token_urlsafe(12)
         tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(body["seats"]) if s["ai"] is None}
@@ -159,6 +160,14 @@ class Tables:
             if seat["seat"] in tokens:
                 seat["token"] = tokens[seat["seat"]]
         return resource
+
+    def _seed(self, chosen: str | None) -> bytes:
+        """A fresh secret seed; a client's own only where the operator allows it (whoever knows it knows the deck)."""
+        if chosen is None:
+            return secrets.token_bytes(32)
+        if not self.allow_client_seed or len(chosen) % 2:
+            raise malformed("this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)")
+        return bytes.fromhex(chosen)
 
     def meta(self, game_id: str) -> Meta:
         raw = self.store.meta(game_id) if _plausible_id(game_id) else None

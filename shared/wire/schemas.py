@@ -45,6 +45,10 @@ class CreateGame(Schema):
     seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(1, 16))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     turn_timeout_s = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(1, 7 * 86400))
+    seed = fields.String(
+        validate=validate.Regexp(r"^[0-9a-f]{2,128}$"),
+        metadata={"description": "hex; accepted only by a server started with MYTHOS_ALLOW_CLIENT_SEED=1 (tests, replays)"},
+    )
 
 
 class Seat(Schema):

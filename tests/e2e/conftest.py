@@ -22,7 +22,8 @@ def stack():
     prefix = f"mt-e2e-{uuid.uuid4().hex[:8]}"
     live = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
                  data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
-                 extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000"})
+                 extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
+                            "MYTHOS_ALLOW_CLIENT_SEED": "1"})
     try:
         live.start()
     except RuntimeError:

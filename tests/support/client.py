@@ -63,3 +63,17 @@ class ApiClient:
             reply = self.post_command(game["id"], tokens[seat], rand.choice(state["legal_commands"]), state["version"])
             assert reply.status_code in (200, 409), reply.text
         raise AssertionError("the game did not end")
+
+
+def replay_over_http(api: ApiClient, playout: Any, seed: int) -> dict[str, Any]:
+    """Play a kernel playout (tests.support.properties.random_playout) over HTTP: same seed, same commands,
+    every seat human, each command posted with its expected version. Returns the finished game resource."""
+    game = api.create(playout.game.id, [{"name": f"Seat {i}"} for i in range(playout.players)],
+                      options=playout.options, seed=seed.to_bytes(8, "big").hex())
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    version = game["version"]
+    for seat, command in playout.commands:
+        reply = api.post_command(game["id"], tokens[seat], command, version)
+        assert reply.status_code == 200, reply.text
+        version = reply.json()["version"]
+    return api.get(f"/v1/games/{game['id']}").json() | {"tokens": tokens}

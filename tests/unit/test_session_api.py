@@ -216,3 +216,18 @@ def test_metrics_count_requests_and_commands(client):
     text = client.get("/metrics").data.decode()
     assert 'mythos_commands_total{game="toy",result="ok"} 1.0' in text
     assert "http_request_seconds_bucket" in text
+
+
+def test_a_client_seed_is_refused_unless_the_operator_allows_it(client):
+    reply = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}], "seed": "00ff"})
+    assert reply.status_code == 400 and "MYTHOS_ALLOW_CLIENT_SEED" in reply.json["error"]["message"]
+
+
+def test_an_allowed_client_seed_reproduces_the_deal(fake_redis, prefix):
+    app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
+    client = app.test_client()
+    views = []
+    for _ in range(2):
+        game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}], "seed": "00ff"}).json
+        views.append(client.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json["view"])
+    assert views[0] == views[1]
