@@ -13,7 +13,7 @@ import requests
 
 from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.game import GameOver, MalformedCommand
-from shared.wire.errors import unavailable
+from shared.wire.errors import malformed, unavailable
 
 
 class HttpRules:
@@ -39,8 +39,13 @@ class HttpRules:
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         try:
+            data = orjson.dumps(body)
+        except orjson.JSONEncodeError:
+            # The state is ours and always encodes: what does not is the caller's command or options.
+            raise malformed("the request holds a value too deeply nested (or too large) to pass on") from None
+        try:
             reply = self.http.post(
-                self.base_url + path, data=orjson.dumps(body), headers={"Content-Type": "application/json"}, timeout=self.timeout_s
+                self.base_url + path, data=data, headers={"Content-Type": "application/json"}, timeout=self.timeout_s
             )
         except requests.RequestException:
             raise unavailable("the rules service") from None

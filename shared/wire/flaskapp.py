@@ -61,7 +61,8 @@ class RequestMetrics:
 
 def make_api(app: Flask, title: str, description: str) -> Api:
     """Attach the OpenAPI document (/openapi.json, /docs), the error handlers and request metrics to ``app``."""
-    app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default config holds the key, set to None
+        app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.config.update(
         API_TITLE=title,
         API_VERSION="1",
