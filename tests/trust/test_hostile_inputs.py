@@ -199,3 +199,37 @@ def test_a_chunked_body_without_a_length_is_not_read(api):
                           headers={"Authorization": f"Bearer {created['seats'][0]['token']}", "Content-Type": "application/json"})
     # Without a Content-Length the body is not read at all (werkzeug's safe default): nothing is parsed or written.
     check(reply, 400, "request/malformed")
+
+
+def test_writes_past_the_rate_limit_get_429_with_the_limit_and_write_nothing(real_redis, prefix):
+    """The limit counts writes per client (seat token, else address) per minute, in Redis, across processes."""
+    from tests.support.stack import make_session_app
+    from tests.support.toy import GAME as TOY
+
+    app, _ = make_session_app(real_redis, prefix, {"toy": TOY}, RATE_LIMIT_PER_MINUTE=5)
+    client = app.test_client()
+    game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    ada, bo = ({"Authorization": f"Bearer {s['token']}"} for s in game["seats"])
+    statuses = [client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "no_such"}}, headers=ada).status_code
+                for _ in range(5)]
+    assert statuses == [422] * 5  # refused moves count too: the limit is on requests, not on successes
+    limited = client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}}, headers=ada)
+    assert limited.status_code == 429
+    assert limited.json["error"]["code"] == "request/rate_limited"
+    assert limited.json["error"]["details"] == {"limit_per_minute": 5}
+    assert client.get(f"/v1/games/{game['id']}").json["version"] == 3
+    assert client.get(f"/v1/games/{game['id']}/state", headers=ada).status_code == 200  # reads are not limited
+    assert client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "no_such"}}, headers=bo).status_code == 422
+
+
+def test_the_body_limit_is_the_configured_one(real_redis, prefix):
+    from tests.support.stack import make_session_app
+    from tests.support.toy import GAME as TOY
+
+    app, _ = make_session_app(real_redis, prefix, {"toy": TOY}, RATE_LIMIT_PER_MINUTE=0, MAX_CONTENT_LENGTH=1000)
+    client = app.test_client()
+    small = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a" * 60}, {"name": "b"}]})
+    assert small.status_code == 201
+    big = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a" * 60}] * 16})
+    assert (big.status_code, big.json["error"]["code"]) == (413, "request/too_large")
+    assert real_redis.zcard(f"{prefix}:games") == 1
