@@ -8,7 +8,7 @@ from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.rites.base import cult
-from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import BOOK_OF_AZATHOTH, Bidding, Ended, Privilege, score
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import BOOK_OF_AZATHOTH, Bidding, Privilege, score
 from shared.kernel import ev, fold, redact
 from tests.support.scenario import ENTROPY, given, given_state
 
