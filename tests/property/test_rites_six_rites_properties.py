@@ -143,3 +143,21 @@ def test_sealed_choices_and_peeks_reach_only_their_seat_in_the_redacted_log():
             if event.type in ("farmhouse_walls_built", "graveyard_laid", "aeons_cards_regathered", "twins_set_aside"):
                 for viewer in (None, *range(players)):
                     assert set(redact(event, viewer)) <= {"count", "hand_size", "remainder_count", "twins"}
+
+
+def test_only_the_full_information_view_shows_face_down_walls_and_the_sub_deck_order():
+    from shared.kernel import EVERYONE
+
+    seen = Counter()
+    _, states = my_rite_positions(4, 8100)
+    for state in states:
+        rite = state.stage.rite_id
+        full, seat = GAME.view(state, EVERYONE)["rite"], GAME.view(state, 0)["rite"]
+        if rite == "dunwich_horror" and any(w["status"] == "face_down" for w in full["walls"]):
+            assert all("card" in w for w in full["walls"] if w["status"] == "face_down")
+            assert not any("card" in w for w in seat["walls"] if w["status"] == "face_down")
+            seen[rite] += 1
+        if rite == "out_of_the_aeons":
+            assert len(full["sub_deck_order"]) == full["sub_deck"] and "sub_deck_order" not in seat
+            seen[rite] += 1
+    assert seen["dunwich_horror"] and seen["out_of_the_aeons"]

@@ -25,7 +25,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, post_load, validate
 
-from shared.kernel import Event, ev
+from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
@@ -521,6 +521,8 @@ class DunwichHorror(Rite):
                 wall.update(status="face_up", card=card, elder_sign=rank(card))
             else:
                 wall["status"] = "face_down"
+                if sees(viewer, ()):  # full information only (the audit)
+                    wall["card"] = card
             walls.append(wall)
         out: dict[str, Any] = {
             "phase": type(phase).__name__.lower(),

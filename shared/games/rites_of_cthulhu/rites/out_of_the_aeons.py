@@ -325,6 +325,9 @@ class OutOfTheAeons(Rite):
             out["privileged"] = opener(table)
         if isinstance(phase, Bidding):
             out["waiting"] = sorted(phase.waiting)
+        if sees(viewer, ()):  # full information only (the audit)
+            out["sub_deck_order"] = list(state.sub_deck)
+            out["remainder_cards"] = list(state.remainders)
         shown = {s: c for s, c in state.bids if hand_audience(table, s) is None or sees(viewer, [s])}
         if shown:
             out["bids"] = {str(s): c for s, c in shown.items()}
