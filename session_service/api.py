@@ -15,6 +15,16 @@ from session_service.tables import Meta, Tables
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")
 SEAT = [{"seatToken": []}, {}]
+# One message of the stream (OpenAPI 3.0: the schema of a text/event-stream response describes each message).
+SSE_MESSAGE = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["state", "event", "end"]},
+        "id": {"type": "string", "description": "the event's version (absent on the state and end messages)"},
+        "data": {"type": "string", "description": "JSON: the caller's state, one event as in GET /events, or {}"},
+    },
+}
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 128}, "required": False}
 
 
@@ -109,7 +119,7 @@ def get_events(query, game_id: str):
 @blp.doc(
     security=SEAT,
     responses={"200": {"description": "Server-sent events: a `state` message, then each event with `id` = version",
-                       "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+                       "content": {"text/event-stream": {"schema": SSE_MESSAGE}}}},
 )
 @documented_errors(401, 404)
 def stream_events(query, game_id: str):

@@ -59,6 +59,12 @@ class RequestMetrics:
         return Response(generate_latest(self.registry), mimetype=CONTENT_TYPE_LATEST)
 
 
+class _Api(Api):
+    """flask-smorest's Api, documenting the API's own error body (not flask-smorest's) as every operation's default."""
+
+    ERROR_SCHEMA = schemas.Error
+
+
 def make_api(app: Flask, title: str, description: str) -> Api:
     """Attach the OpenAPI document (/openapi.json, /docs), the error handlers and request metrics to ``app``."""
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default config holds the key, set to None
@@ -73,7 +79,7 @@ def make_api(app: Flask, title: str, description: str) -> Api:
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         API_SPEC_OPTIONS={"info": {"description": description}},
     )
-    api = Api(app)
+    api = _Api(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
     api.spec.components.schema("ApiError", schema=schemas.Error)
     install_error_handlers(app)  # after Api(), so ours replace flask-smorest's

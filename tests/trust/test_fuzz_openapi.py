@@ -1,0 +1,100 @@
+"""Schemathesis against the OpenAPI document each service serves: every operation, positive and negative cases,
+checked for server errors, undocumented statuses, wrong content types and responses that break the schema.
+
+Path ids point half the time at real games (one running, one finished, so the event stream ends) and requests
+carry a real seat token half the time, so the cases reach past "no such game" into the use cases themselves.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import hypothesis
+import pytest
+import schemathesis
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance, status_code_conformance
+
+from shared.games import GAMES
+from tests.trust.conftest import GAME_IDS
+from tests.trust.helpers import record_figures
+
+pytestmark = pytest.mark.e2e
+
+EXAMPLES = int(os.environ.get("MYTHOS_FUZZ_EXAMPLES", "15"))
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+@pytest.fixture(scope="module")
+def targets(api):
+    """A running game and a finished one (all AI seats), with a seat token of the running one."""
+    game = GAMES[GAME_IDS[0]]
+    running = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    finished = api.create(game.id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players)])
+    api.wait_finished(finished["id"])
+    return {"running": running["id"], "finished": finished["id"], "token": running["seats"][0]["token"], "game": game.id}
+
+
+def aim(case, targets, rand: random.Random) -> None:
+    """Point the case at real games and give it a real token, each half the time."""
+    if "game_id" in (case.path_parameters or {}) and rand.random() < 0.5:
+        streaming = case.path.endswith("/stream")
+        case.path_parameters["game_id"] = targets["finished" if streaming or rand.random() < 0.3 else "running"]
+    if rand.random() < 0.5:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {targets['token']}"}
+    if isinstance(case.body, dict) and "game" in case.body and rand.random() < 0.5:
+        case.body["game"] = targets["game"]
+
+
+def fuzz(url: str, targets, service: str, examples: int) -> tuple[int, dict[str, int], list[str]]:
+    """Run ``examples`` positive and ``examples`` negative cases per operation; (cases, statuses, failures).
+
+    Failures are collected rather than raised, so one run reports all of them and Hypothesis does not spend
+    the budget shrinking."""
+    schema = schemathesis.openapi.from_url(url + "/openapi.json")
+    cases, statuses, failures = 0, {}, []
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            strategy = operation.as_strategy(generation_mode=mode)
+
+            @hypothesis.settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                                 suppress_health_check=list(hypothesis.HealthCheck), phases=[hypothesis.Phase.generate])
+            @hypothesis.given(data=st.data())
+            def run(data):
+                nonlocal cases
+                case = data.draw(strategy)
+                rand = random.Random(repr(case.body) + repr(case.path_parameters) + repr(case.query) + repr(case.headers))
+                aim(case, targets, rand)
+                if case.path.endswith("/stream") and (case.path_parameters or {}).get("game_id") == targets["running"]:
+                    return  # a running game's stream never ends; the finished one's does
+                try:
+                    response = case.call(base_url=url, timeout=20)
+                    statuses[str(response.status_code)] = statuses.get(str(response.status_code), 0) + 1
+                    case.validate_response(response, checks=CHECKS)
+                except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - every failure is reported below
+                    failures.append(f"{mode} {case.method} {case.formatted_path}: {type(exc).__name__}: {str(exc)[:600]}")
+                cases += 1
+
+            try:
+                run()
+            except hypothesis.errors.Unsatisfiable:
+                pass  # nothing to bend: an operation without parameters or body has no negative cases
+    record_figures("fuzz", service=service, cases=cases, statuses=statuses, failures=len(failures))
+    return cases, statuses, failures
+
+
+def test_the_session_service_keeps_its_openapi_document(trust_stack, targets):
+    cases, statuses, failures = fuzz(trust_stack.url, targets, "session", EXAMPLES)
+    assert not failures, "\n".join(failures[:20])
+    assert cases > 10 * EXAMPLES and not any(s.startswith("5") for s in statuses)
+
+
+def test_the_rules_service_keeps_its_openapi_document(trust_stack, targets):
+    targets = {**targets, "token": "no-token-here"}
+    cases, statuses, failures = fuzz(trust_stack.rules_url, targets, "rules", EXAMPLES)
+    assert not failures, "\n".join(failures[:20])
+    assert cases > 5 * EXAMPLES and not any(s.startswith("5") for s in statuses)
