@@ -59,10 +59,14 @@ class RequestMetrics:
         return Response(generate_latest(self.registry), mimetype=CONTENT_TYPE_LATEST)
 
 
+class DefaultError(schemas.Error):
+    """The API's error body as every operation's default response (schemas.Error itself is registered as ApiError)."""
+
+
 class _Api(Api):
     """flask-smorest's Api, documenting the API's own error body (not flask-smorest's) as every operation's default."""
 
-    ERROR_SCHEMA = schemas.Error
+    ERROR_SCHEMA = DefaultError
 
 
 def make_api(app: Flask, title: str, description: str) -> Api:
