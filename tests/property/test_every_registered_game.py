@@ -56,3 +56,17 @@ def test_the_catalogue_lists_every_game_with_json_schemas_for_its_commands():
     for entry in entries.values():
         assert entry["commands"] and all(s["properties"]["type"]["enum"] == [k] for k, s in entry["commands"].items())
         assert "random" in entry["ai_levels"]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_position_of_the_log_has_a_view_for_every_viewer(game_id):
+    """Time travel (state?at=N) shows any version, including those inside setup's batch of events."""
+    from shared.kernel import EVERYONE, fold
+
+    game = GAMES[game_id]
+    play = check_game_properties(game, game.min_players, 5, every=10_000)
+    state = None
+    for event in play.events:
+        state = fold(game, [event], state)
+        for viewer in (*range(game.min_players), None, EVERYONE):
+            json.dumps(game.view(state, viewer))

@@ -607,6 +607,8 @@ def view(state: ArkhamRitual, viewer: Any) -> dict[str, Any]:
     """What ``viewer`` may know: every held card but its own, public piles, and what it saw face down itself."""
     r = state.round
     phase = state.phase
+    if r is None:  # between the setup's first event and the first deal (only reachable by time travel)
+        return {"game": "arkham-ritual", "players": state.players, "phase": "setting_up", "sanity": list(state.sanity)}
     out: dict[str, Any] = {
         "game": "arkham-ritual",
         "players": state.players,
