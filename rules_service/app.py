@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from flask_smorest import Blueprint
 
 from shared.games import GAMES
 from shared.kernel import Event, Game, RuleViolation
@@ -20,7 +19,7 @@ from shared.kernel.game import GameOver, MalformedCommand
 from shared.wire import schemas
 from shared.wire.catalog import catalog
 from shared.wire.errors import ApiError, malformed
-from shared.wire.flaskapp import documented_errors, make_api, ops_blueprint
+from shared.wire.flaskapp import Blueprint, documented_errors, make_api, ops_blueprint
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Set up games, decide commands, list legal commands")
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
-from flask_smorest import Blueprint
 
 from shared.wire import schemas
 from shared.wire.catalog import catalog
 from shared.wire.errors import ApiError, malformed
-from shared.wire.flaskapp import documented_errors
+from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.tables import Meta, Tables
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from typing import Any
 
+import flask_smorest
+import orjson
 from flask import Flask, Response, g, request
-from flask_smorest import Api, Blueprint
+from flask.json.provider import DefaultJSONProvider
+from flask_smorest import Api
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from shared.wire import schemas
 from shared.wire.errors import install_error_handlers
@@ -23,6 +30,56 @@ ERRORS = {
     429: "request/rate_limited",
     503: "service/unavailable: a dependency is down; nothing was written",
 }
+
+
+# orjson rather than the standard library for bodies in and out: the stdlib encoder and decoder were about a
+# tenth of each service's CPU per command (profiled with py-spy under `make bench`). Output keeps Flask's
+# sorted keys, and dates and dataclasses still go through Flask's own ``default``.
+JSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+class FastJsonProvider(DefaultJSONProvider):
+    """orjson where it can (anything it cannot encode, such as an int past 64 bits, goes to Flask's own)."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if not kwargs:
+            try:
+                return orjson.dumps(obj, default=self.default, option=JSON_OPTIONS).decode()
+            except TypeError:
+                pass
+        return super().dumps(obj, **kwargs)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return super().loads(s, **kwargs) if kwargs else orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            data = orjson.dumps(obj, default=self.default, option=JSON_OPTIONS | orjson.OPT_APPEND_NEWLINE)
+        except TypeError:
+            return super().response(obj)
+        return self._app.response_class(data, mimetype=self.mimetype)
+
+
+class FastJsonParser(FlaskParser):
+    """webargs' Flask parser, decoding bodies with orjson (webargs itself uses the stdlib's json)."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        data = req.get_data(cache=True)
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            if data and not exc.doc:  # bad UTF-8: invalid JSON, as webargs says, not an empty body
+                raise json.JSONDecodeError(exc.msg, data.decode("utf-8", "replace"), exc.pos) from None
+            raise
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the orjson argument parser; both services build theirs from this."""
+
+    ARGUMENTS_PARSER = FastJsonParser()
 
 
 def documented_errors(*statuses: int) -> Callable:
@@ -73,6 +130,7 @@ def make_api(app: Flask, title: str, description: str) -> Api:
     """Attach the OpenAPI document (/openapi.json, /docs), the error handlers and request metrics to ``app``."""
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default config holds the key, set to None
         app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
+    app.json = FastJsonProvider(app)
     app.config.update(
         API_TITLE=title,
         API_VERSION="1",
