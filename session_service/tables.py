@@ -243,7 +243,9 @@ class Tables:
             version, state = cached
         else:
             version, state = self._from_snapshot(game, game_id, meta.version)
-        for record in self.store.records(game_id, after=version):
+        # Up to the version read with the meta, not past it: a command appended since then is not part of this
+        # position, and a position ahead of meta.head_hash would chain the next records onto a stale hash.
+        for record in self.store.records(game_id, after=version, until=meta.version):
             state, version = game.evolve(state, event_of(record)), record["v"]
         self._remember(game_id, version, state)
         return Position(game, meta, state, version)
