@@ -47,12 +47,13 @@ def test_twenty_clients_with_one_expected_version_give_one_success_and_409s(api)
     def post():
         client = ApiClient(api.base)
         barrier.wait()
-        statuses.append(client.post_command(game["id"], tokens[seat], command, version).status_code)
+        reply = client.post_command(game["id"], tokens[seat], command, version)
+        statuses.append(reply.status_code if reply.status_code in (200, 409) else (reply.status_code, reply.text))
 
     threads = [threading.Thread(target=post) for _ in range(20)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    assert sorted(statuses) == [200] + [409] * 19
+    assert sorted(statuses, key=str) == [200] + [409] * 19, statuses
     audit = api.get(f"/v1/games/{game['id']}/audit").json()
     assert audit["chain_ok"]
 

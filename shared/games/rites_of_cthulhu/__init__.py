@@ -34,6 +34,7 @@ GAME = Game(
     view=_g.view,
     outcome=_g.outcome,
     resample=_g.resample,
+    resample_unrevealable=_g.resample_unrevealable,
     invariant=_g.invariant,
     commands=_g.all_commands(),
     state_types=_state_types(),

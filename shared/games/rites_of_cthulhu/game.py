@@ -443,12 +443,24 @@ def view(state: RitesState, viewer: Any) -> dict[str, Any]:
 
 
 def resample(state: RitesState, seat: int, r: Any) -> RitesState:
-    """Redistribute what ``seat`` cannot know, keeping what every seat can see: who may act (power-plays show)."""
+    """Redistribute everything ``seat`` cannot know (a rite's face-down walls, graves and sealed choices too)."""
+    return _resample(state, seat, r, full=True)
+
+
+def resample_unrevealable(state: RitesState, seat: int, r: Any) -> RitesState:
+    """Redistribute only what no single move of another seat can show ``seat`` (face-down cards stay put)."""
+    return _resample(state, seat, r, full=False)
+
+
+def _resample(state: RitesState, seat: int, r: Any, full: bool) -> RitesState:
+    """Keep what every seat can see: who may act (power-plays show), and so the kinds of power-play offered."""
     acting = to_act(state)
     for _ in range(200):
         stage = state.stage
         if isinstance(stage, Performing):
-            table, rite_state = RITES[stage.rite_id].resample(state.table, stage.rite, seat, r)
+            rite = RITES[stage.rite_id]
+            method = getattr(rite, "resample_hidden", rite.resample) if full else rite.resample
+            table, rite_state = method(state.table, stage.rite, seat, r)
             other = dataclasses.replace(state, table=table, stage=dataclasses.replace(stage, rite=rite_state))
         else:
             keep = {c for rid in available_rites(state) for c in RITES[rid].revealed_by_begin}
