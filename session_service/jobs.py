@@ -9,11 +9,13 @@ idempotency key bound to the version, so a retried or duplicated job can never a
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import redis
 from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
@@ -21,8 +23,8 @@ from shared.wire.errors import ApiError
 from session_service.tables import Meta, Scheduler, Tables
 
 log = logging.getLogger("mythos.jobs")
-SWEEP_EVERY_S = 20
-STALLED_AFTER_S = 10
+SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
+STALLED_AFTER_S = float(os.environ.get("STALLED_AFTER_S", "10"))
 
 
 def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
@@ -67,8 +69,12 @@ def turn_timeout(game_id: str, seat: int, version: int) -> str:
 
 
 def sweep() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while."""
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while.
+
+    The sweeper schedules its own next run first, so that a failure half way (Redis restarting under it) does
+    not end the sweeping for good."""
     tables = worker_tables()
+    _SCHEDULER.queue.enqueue_in(timedelta(seconds=SWEEP_EVERY_S), sweep, job_id="sweep", retry=None)
     counts = {"games": 0, "requeued": 0}
     cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
     for game_id in tables.store.active_ids():
@@ -82,7 +88,6 @@ def sweep() -> dict[str, int]:
             tables.store.mark_finished(game_id)
         elif datetime.fromisoformat(meta.updated_at) < cutoff:
             counts["requeued"] += _SCHEDULER.schedule(meta, force=True)
-    _SCHEDULER.queue.enqueue_in(timedelta(seconds=SWEEP_EVERY_S), sweep, job_id="sweep", retry=None)
     return counts
 
 
@@ -91,7 +96,15 @@ class RqScheduler(Scheduler):
 
     def __init__(self, queue: Queue, store: Any):
         self.queue, self.store = queue, store
-        self.after_change = self.schedule
+        self.after_change = self.schedule_or_leave
+
+    def schedule_or_leave(self, meta: Meta) -> None:
+        """Schedule after a change; if the queue cannot be reached, leave it to the sweeper (what was written
+        stays written, and its writer still gets its answer rather than a 503 that would say nothing was)."""
+        try:
+            self.schedule(meta)
+        except redis.RedisError:
+            log.warning("could not schedule follow-up work for %s; the sweeper will", meta.id, exc_info=True)
 
     def schedule(self, meta: Meta, force: bool = False) -> int:
         if meta.over:
@@ -115,10 +128,26 @@ class RqScheduler(Scheduler):
     def _enqueue(self, job_id: str, func: Any, meta: Meta, seat: int, force: bool) -> int:
         if force:
             job = self.queue.fetch_job(job_id)
-            if job is not None and job.get_status(refresh=False) in ("queued", "started", "scheduled"):
+            if job is not None and _alive(job):
                 return 0
         self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]))
         return 1
+
+
+def _alive(job: Any) -> bool:
+    """Will this job still run? Queued and scheduled jobs will; a started one only if it started recently: a
+    turn takes milliseconds, so one started long ago lost its worker (killed mid-turn) and must run again."""
+    status = job.get_status(refresh=False)
+    if status in ("queued", "scheduled", "deferred"):
+        return True
+    if status == "started":
+        started = job.started_at
+        if started is None:
+            return True
+        if started.tzinfo is None:
+            started = started.replace(tzinfo=timezone.utc)
+        return datetime.now(timezone.utc) - started < timedelta(seconds=STALLED_AFTER_S)
+    return False
 
 
 def make_queue(connection: Any, name: str) -> Queue:
