@@ -9,7 +9,7 @@ refilled by reshuffling the discards. When the revealer cannot capture, she knoc
 claim the card: the first valid claim the server applies wins, and the log records the arrival order. The rite
 ends when every wall card is captured; the most captured elder sign points wins.
 
-Rulings (docs/rulings/rites-of-cthulhu-second-three.md): a turn is one reveal (plus its capture or knock), one
+Rulings (docs/rulings/rites-of-cthulhu.md, second part): a turn is one reveal (plus its capture or knock), one
 capture of an earlier revealed card, or the discard-two-draw-two; a pair is two different cards, listed in
 ascending order; the claim window closes when every other cultist has passed (the server's turn timer plays for
 a silent seat); the Grand Cultist's arbitration of simultaneous knocks is never needed.

@@ -8,7 +8,7 @@ elder sign takes the yellow card, a tie for the highest discards it, and every b
 when the sub-deck is exhausted or no cultist has a card left; captured cards score their elder sign and The
 Book of Azathoth doubles one other captured card. Power-plays draw no replacements in this rite.
 
-Rulings (docs/rulings/rites-of-cthulhu-second-three.md): the Book doubles the highest other captured card; a
+Rulings (docs/rulings/rites-of-cthulhu.md, second part): the Book doubles the highest other captured card; a
 cultist whose hand is empty sits a round out; the Grand Cultist is asked at each reveal until she uses her
 discard; a tie for the rite goes to the first tied cultist in turn order from the Grand Cultist.
 """

@@ -11,7 +11,7 @@ leaves the grave face up for later. A psyched-out henchman is discarded, a dummy
 (two dummies are both discarded). Hands are refilled to 5 at once. When every grave is looted the most looted
 elder sign points wins.
 
-Rulings (docs/rulings/rites-of-cthulhu-second-three.md): peeks are knowledge of one seat only; a cultist with
+Rulings (docs/rulings/rites-of-cthulhu.md, second part): peeks are knowledge of one seat only; a cultist with
 no grave to place at passes; when nobody can place a ghoul the rite ends with the graves left unlooted; the
 comparison of totals and ghouls honours the rank-inverting artifact.
 """
