@@ -84,8 +84,8 @@ def get_game(game_id: str):
 @blp.doc(security=SEAT)
 @documented_errors(401, 403, 404)
 def get_state(query, game_id: str):
-    _, seat = caller(game_id, query.get("seat"))
-    return tables().state(game_id, seat, query.get("at"))
+    meta, seat = caller(game_id, query.get("seat"))
+    return tables().state(game_id, seat, query.get("at"), meta=meta)
 
 
 @blp.route("/games/<game_id>/commands", methods=["POST"])
@@ -100,7 +100,7 @@ def post_command(body, game_id: str):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 128:
         raise malformed("Idempotency-Key must be 1 to 128 characters")
-    return tables().command(game_id, seat, body["command"], body["expected_version"], key)
+    return tables().command(game_id, seat, body["command"], body["expected_version"], key, meta=meta)
 
 
 @blp.route("/games/<game_id>/events")

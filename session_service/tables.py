@@ -14,7 +14,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -84,6 +84,12 @@ class Meta:
             created_at=raw["created_at"],
             updated_at=raw["updated_at"],
         )
+
+    def advanced(self, version: int, progress: Mapping[str, str]) -> Meta:
+        """This meta after an append that wrote ``progress`` (the fields ``Tables._progress`` makes) at ``version``."""
+        return replace(self, version=version, status=progress["status"], head_hash=progress["head_hash"],
+                       to_act=orjson.loads(progress["to_act"]), outcome=orjson.loads(progress["outcome"]),
+                       deadline=progress["deadline"] or None, updated_at=progress["updated_at"])
 
     @property
     def over(self) -> bool:
@@ -271,8 +277,9 @@ class Tables:
             self._cache.popitem(last=False)
 
     # -- playing ------------------------------------------------------------------------------------
-    def state(self, game_id: str, seat: int | None, at: int | None = None) -> dict[str, Any]:
-        meta = self.meta(game_id)
+    def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None) -> dict[str, Any]:
+        """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip)."""
+        meta = meta or self.meta(game_id)
         viewer = EVERYONE if meta.over else seat
         if at is not None and at != meta.version:
             if not 1 <= at <= meta.version:
@@ -308,11 +315,15 @@ class Tables:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         by: str = "seat",
+        meta: Meta | None = None,
     ) -> dict[str, Any]:
-        """Decide ``command`` for ``seat`` through the rules service and append its events, all or nothing."""
+        """Decide ``command`` for ``seat`` through the rules service and append its events, all or nothing.
+
+        ``meta`` is the game's meta when the caller has just read it; a retry after a conflict reads it afresh."""
         idem = f"{seat}:{idempotency_key}" if idempotency_key else ""
+        known = meta
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
-            meta = self.meta(game_id)
+            meta, known = known or self.meta(game_id), None
             if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
                 return self._answer(game_id, seat, prior)
             if meta.over:
@@ -342,7 +353,7 @@ class Tables:
                 if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
                     self.store.save_snapshot(game_id, appended.version, orjson.dumps(pos.game.codec.encode(state)))
                 self.on_command(meta.game, "ok")
-                self.scheduler.after_change(self.meta(game_id))
+                self.scheduler.after_change(meta.advanced(appended.version, progress))
                 return {"version": appended.version, "events": [client_event(r, seat) for r in records]}
             if appended.status == "missing":
                 raise not_found()
