@@ -17,6 +17,7 @@ from typing import Any
 
 import redis
 from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
 from rq.serializers import JSONSerializer
 
 from shared.wire.errors import ApiError
@@ -69,12 +70,15 @@ def turn_timeout(game_id: str, seat: int, version: int) -> str:
 
 
 def sweep() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while.
-
-    The sweeper schedules its own next run first, so that a failure half way (Redis restarting under it) does
-    not end the sweeping for good."""
-    tables = worker_tables()
+    """The sweep as a job that schedules its own next run (first, so a failure half way does not end it)."""
+    worker_tables()
     _SCHEDULER.queue.enqueue_in(timedelta(seconds=SWEEP_EVERY_S), sweep, job_id="sweep", retry=None)
+    return sweep_once()
+
+
+def sweep_once() -> dict[str, int]:
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while."""
+    tables = worker_tables()
     counts = {"games": 0, "requeued": 0}
     cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
     for game_id in tables.store.active_ids():
@@ -135,19 +139,28 @@ class RqScheduler(Scheduler):
 
 
 def _alive(job: Any) -> bool:
-    """Will this job still run? Queued and scheduled jobs will; a started one only if it started recently: a
-    turn takes milliseconds, so one started long ago lost its worker (killed mid-turn) and must run again."""
+    """Will this job still run by itself? A turn takes milliseconds, so a job that should have run a while ago
+    and has not is an orphan: taken off the queue by a worker that then died, started by a worker killed
+    mid-turn, or scheduled (a retry, a timer) while RQ's scheduler is held up, as it is for minutes after a
+    killed worker leaves its lock behind. Running an orphan again is safe: its idempotency key says so."""
     status = job.get_status(refresh=False)
-    if status in ("queued", "scheduled", "deferred"):
-        return True
+    queue = _SCHEDULER.queue
+    overdue = timedelta(seconds=STALLED_AFTER_S)
+    if status == "queued":
+        return job.origin != queue.name or queue.get_job_position(job.id) is not None
+    if status == "scheduled":
+        try:
+            return datetime.now(timezone.utc) - queue.scheduled_job_registry.get_scheduled_time(job) < overdue
+        except NoSuchJobError:
+            return False
     if status == "started":
         started = job.started_at
         if started is None:
             return True
         if started.tzinfo is None:
             started = started.replace(tzinfo=timezone.utc)
-        return datetime.now(timezone.utc) - started < timedelta(seconds=STALLED_AFTER_S)
-    return False
+        return datetime.now(timezone.utc) - started < overdue
+    return status == "deferred"
 
 
 def make_queue(connection: Any, name: str) -> Queue:
