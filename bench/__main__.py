@@ -19,7 +19,7 @@ import redis
 from session_service.store import EventStore
 
 from bench import append, command_path, memory, rebuild, rules
-from bench.procs import EchoPair, start_stack
+from bench.procs import EchoPair, start_stack, stop
 from bench.report import Report, machine
 
 SECTIONS = ("rules", "command", "append", "rebuild", "memory")
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     say(f"memory: one session worker holding {sizes.memory_games:,} games")
                     memory.measure(report, stack, store, tmp, sizes.memory_games)
             finally:
-                stack.stop()
+                stop(stack)
         ok = True
     finally:
         if ok:

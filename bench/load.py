@@ -56,20 +56,23 @@ class Sample:
 
 
 class EchoClient:
-    """The baseline's op: a one-hop read, then a two-hop write of a command-sized body."""
+    """The baseline's op: ``reads`` one-hop reads on average (as many as the game clients needed per command),
+    then a two-hop write of a command-sized body."""
 
     body = orjson.dumps({"command": {"type": "play_card", "card": "c17", "target": 2}, "expected_version": 42})
     headers = {"Content-Type": "application/json"}
 
-    def __init__(self, base: str, index: int, read: bool = True):
+    def __init__(self, base: str, index: int, reads: float = 1.0):
         self.conn = Connection(base)
-        self.read = read
+        self.reads = reads
+        self.rand = random.Random(index)
 
     def prepare(self) -> None:
         self.conn.request("GET", "/read")
 
     def op(self) -> Sample | None:
-        if self.read:
+        whole, part = divmod(self.reads, 1)
+        for _ in range(int(whole) + (self.rand.random() < part)):
             self.conn.request("GET", "/read")
         start = time.perf_counter()
         status, _ = self.conn.request("POST", "/echo", self.body, self.headers)
@@ -85,6 +88,7 @@ class GameClient:
         self.rand = random.Random(index)
         self.index = index
         self.reads = 0
+        self.commands = 0
         self.games_started = 0
         self.unexpected: Counter[str] = Counter()
 
@@ -126,6 +130,7 @@ class GameClient:
         command = self.rand.choice(state["legal_commands"])
         body = orjson.dumps({"command": command, "expected_version": state["version"]})
         self.sent += 1
+        self.commands += 1
         headers = {"Authorization": f"Bearer {self.tokens[self.seat]}", "Content-Type": "application/json",
                    "Idempotency-Key": f"bench-{self.sent}"}
         start = time.perf_counter()

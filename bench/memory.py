@@ -20,7 +20,7 @@ from shared.games import GAMES
 
 from bench import synthetic
 from bench.load import Connection
-from bench.procs import lone_session, rss_bytes, worker_pids
+from bench.procs import lone_session, rss_bytes, stop, worker_pids
 from bench.report import Report
 
 SECTION = "memory"
@@ -49,7 +49,7 @@ def measure(report: Report, stack: Stack, store: EventStore, tmp: Path, games: i
         _read_all(lone.url, written[warmup:])
         after = rss_bytes(pid)
     finally:
-        lone.stop()
+        stop(lone)
     per_game = (after - before) / games
     report.details[SECTION] = {"games": games, "rss_before_bytes": before, "rss_after_bytes": after,
                                "per_game_bytes": round(per_game), "mix": sorted(GAMES)}

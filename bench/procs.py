@@ -27,9 +27,21 @@ def start_stack(tmp: Path) -> Stack:
     try:
         stack.start()
     except Exception:
-        stack.stop()
+        stop(stack)
         raise
     return stack
+
+
+def stop(stack: Stack) -> None:
+    """Stop every process of the stack; whatever does not stop on SIGTERM in time is killed."""
+    try:
+        stack.stop()
+    except subprocess.TimeoutExpired:
+        pass
+    for proc in stack.processes.values():
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
 
 
 def lone_session(stack: Stack, tmp: Path) -> Stack:
@@ -41,7 +53,7 @@ def lone_session(stack: Stack, tmp: Path) -> Stack:
     try:
         lone.wait_ready()
     except Exception:
-        lone.stop()
+        stop(lone)
         raise
     return lone
 
