@@ -19,7 +19,7 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror import (
     Turn,
 )
 from shared.kernel import ev, fold, redact
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import given, given_state, play_moves
 
 E = entity
 RITE = "dunwich_horror"
@@ -47,12 +47,8 @@ def start(hands=EXAMPLE_HANDS, pile=(*EXAMPLE_WALLS, *LUCY_DRAWS), players=3, gr
 
 
 def play(state, *moves):
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def pair(a, b):

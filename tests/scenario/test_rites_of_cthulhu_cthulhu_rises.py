@@ -7,20 +7,15 @@ from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
 from shared.kernel import fold
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
 CHUCK, NATALIE, MARK, LINDI = range(4)
 
 
 def play(state, *moves):
-    """Apply (seat, command) moves in order; returns the state and every event."""
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def card(name):

@@ -10,8 +10,8 @@ from shared.games.rites_of_cthulhu.game import rites_total, setup
 from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
-from shared.kernel import fold, redact
-from tests.support.scenario import ENTROPY, given, given_state
+from shared.kernel import redact
+from tests.support.scenario import given, given_state, play_moves
 
 E = entity
 HANDS4 = {
@@ -23,12 +23,8 @@ HANDS4 = {
 
 
 def play(state, *moves):
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def choosing(hands=HANDS4, players=4, gc=0, deck=None, **kw):

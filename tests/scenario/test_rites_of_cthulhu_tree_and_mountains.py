@@ -5,8 +5,7 @@ from __future__ import annotations
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.positions import position
-from shared.kernel import fold
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import given, given_state, play_moves
 
 E = entity
 LUKE, JACK, JANE, SUSAN = range(4)
@@ -14,12 +13,8 @@ LYNNE, SIDNEY, LANCE, WARREN = range(4)
 
 
 def play(state, *moves):
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def grow(name, tree):

@@ -10,7 +10,7 @@ from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.rites.base import cult
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import BOOK_OF_AZATHOTH, Bidding, Privilege, score
 from shared.kernel import ev, fold, redact
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
 RITE = "out_of_the_aeons"
@@ -54,12 +54,8 @@ def start(hands=BIDS, sub_deck=SUB_DECK, remainders=REMAINDERS, players=4, grand
 
 
 def play(state, *moves):
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def bid(card):

@@ -13,7 +13,7 @@ from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.the_hound import Digging, Placed, Placing, strength
 from shared.kernel import EVERYONE, ev, fold, redact
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
 RITE = "the_hound"
@@ -39,12 +39,8 @@ def start(hands=EXAMPLE_HANDS, graves=EXAMPLE_GRAVES, pile=(), players=4, grand_
 
 
 def play(state, *moves):
-    events = []
-    for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
-        events += new
-        state = fold(GAME, new, state)
-    return state, events
+    """Apply (seat, command) moves in order; the final state and every event."""
+    return play_moves(GAME, state, *moves)
 
 
 def place(card, grave):

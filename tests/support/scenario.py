@@ -65,3 +65,13 @@ def given(game: Game, *events: Event, state: Any = None) -> Given:
 
 def given_state(game: Game, state: Any) -> Given:
     return Given(game, state)
+
+
+def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
+    """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
+    events: list[Event] = []
+    for seat, command in moves:
+        new = game.checked_decide(state, command, seat, entropy)
+        events += new
+        state = fold(game, new, state)
+    return state, events

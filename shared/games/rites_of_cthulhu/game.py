@@ -17,7 +17,7 @@ from shared.games.rites_of_cthulhu import artifacts, powerplays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, CULTS
 from shared.games.rites_of_cthulhu.rites.base import DECK_SIZE
 from shared.games.rites_of_cthulhu.rites import RITES, base
-from shared.games.rites_of_cthulhu.rites.base import Modifiers, Table, rank, require
+from shared.games.rites_of_cthulhu.rites.base import Table, rank, require
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Finished, Performing, RitesState
 
 HAND_SIZE = 5

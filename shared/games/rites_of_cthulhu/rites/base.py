@@ -438,3 +438,19 @@ class Rite:
 
     def invariant(self, table: Table, state: Any) -> None:
         """Assert the rite's own consistency (beyond card conservation, which the game checks)."""
+
+
+class Batch:
+    """The events a rite's command emits, folded as they go so later steps see the position they made."""
+
+    def __init__(self, rite: Rite, table: Table, state: Any, rng: Any = None):
+        self.rite, self.table, self.state, self.rng = rite, table, state, rng
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.events.append(event)
+            if event.type in TABLE_EVENTS:
+                self.table = evolve_table(self.table, event)
+            else:
+                self.table, self.state = self.rite.evolve(self.table, self.state, event)

@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from shared.kernel import ev, sees
+from shared.kernel import ev
 from shared.games.rites_of_cthulhu.cards import CTHULHU
 from shared.games.rites_of_cthulhu.rites import base
 from shared.games.rites_of_cthulhu.rites.base import GRAND_CULT, PlayCard, Rite, RiteResult, Table, cult, rank, require

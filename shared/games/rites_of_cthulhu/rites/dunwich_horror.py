@@ -29,14 +29,13 @@ from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
-    TABLE_EVENTS,
+    Batch,
     DrawCard,
     EndTurn,
     Rite,
     RiteResult,
     Table,
     draw,
-    evolve_table,
     first_in_order,
     next_seat,
     opener,
@@ -167,20 +166,6 @@ class NoFields(Schema):
 # --- the rite -----------------------------------------------------------------------------------------------
 
 
-class _Batch:
-    """Events being decided, folded as they are emitted so later events see the table they leave."""
-
-    def __init__(self, rite: DunwichHorror, table: Table, state: DunwichState, rng: Any):
-        self.rite, self.table, self.state, self.rng = rite, table, state, rng
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            if event.type in TABLE_EVENTS:
-                self.table = evolve_table(self.table, event)
-            else:
-                self.table, self.state = self.rite.evolve(self.table, self.state, event)
 
 
 class DunwichHorror(Rite):
@@ -214,7 +199,7 @@ class DunwichHorror(Rite):
         The holders draw their hands back to 5 on their own ``draw_card`` before the first turn, so the Grand
         Cultist's choice of the rite shows nobody another seat's hand or the pile (see the rulings).
         """
-        batch = _Batch(self, table, state, rng)
+        batch = Batch(self, table, state, rng)
         holders = sorted({s for s, hand in enumerate(table.hands) for c in hand if c in TWINS})
         batch.emit(ev("twins_set_aside", twins=list(TWINS), holders=holders, secret={"holders": []}))
         walls = list(batch.table.pile[: 2 * WALLS_PER_TWIN])
@@ -278,7 +263,7 @@ class DunwichHorror(Rite):
 
     def decide(self, table: Table, state: DunwichState, command: Mapping[str, Any], seat: int, rng: Any) -> list[Event]:
         kind = command["type"]
-        batch = _Batch(self, table, state, rng)
+        batch = Batch(self, table, state, rng)
         phase = state.phase
         if kind in ("knock", "pass_knock"):
             self._claim(batch, seat, command)
@@ -348,7 +333,7 @@ class DunwichHorror(Rite):
             raise violation("rules/unknown_command", f"The Dunwich Horror has no command {kind!r}.")
         return batch.events
 
-    def _claim(self, batch: _Batch, seat: int, command: Mapping[str, Any]) -> None:
+    def _claim(self, batch: Batch, seat: int, command: Mapping[str, Any]) -> None:
         """The knock race: the first valid claim applied wins; later ones find the window closed."""
         state, table = batch.state, batch.table
         phase = state.phase
@@ -401,7 +386,7 @@ class DunwichHorror(Rite):
     def _face_down(state: DunwichState) -> list[int]:
         return [i for i, c in enumerate(state.walls) if c is not None and i not in state.face_up]
 
-    def _end_turn(self, batch: _Batch, seat: int) -> None:
+    def _end_turn(self, batch: Batch, seat: int) -> None:
         """The end of a turn: free the twins if no wall is left, else refill to 5 and pass the turn on."""
         if all(c is None for c in batch.state.walls):
             batch.emit(ev("twins_freed", points=self._points(batch.state)))
@@ -409,10 +394,10 @@ class DunwichHorror(Rite):
         self._refill(batch, seat)
         batch.emit(ev("dunwich_turn_began", seat=next_seat(batch.table, seat)))
 
-    def _refill(self, batch: _Batch, seat: int) -> None:
+    def _refill(self, batch: Batch, seat: int) -> None:
         self._draw(batch, seat, HAND_SIZE - len(batch.table.hands[seat]))
 
-    def _draw(self, batch: _Batch, seat: int, count: int) -> None:
+    def _draw(self, batch: Batch, seat: int, count: int) -> None:
         """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out."""
         while count > 0:
             if not batch.table.pile:

@@ -26,7 +26,7 @@ from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
-    TABLE_EVENTS,
+    Batch,
     PlayCard,
     Rite,
     RiteResult,
@@ -34,7 +34,6 @@ from shared.games.rites_of_cthulhu.rites.base import (
     best,
     cult,
     draw,
-    evolve_table,
     first_in_order,
     hand_audience,
     opener,
@@ -104,18 +103,6 @@ class NoFields(Schema):
     pass
 
 
-class _Batch:
-    def __init__(self, rite: OutOfTheAeons, table: Table, state: AeonsState):
-        self.rite, self.table, self.state = rite, table, state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            if event.type in TABLE_EVENTS:
-                self.table = evolve_table(self.table, event)
-            else:
-                self.table, self.state = self.rite.evolve(self.table, self.state, event)
 
 
 class OutOfTheAeons(Rite):
@@ -145,7 +132,7 @@ class OutOfTheAeons(Rite):
         rng.shuffle(others)
         each = min(DEAL.get(table.players, 14), len(others) // table.players)
         dealt = others[: each * table.players]
-        batch = _Batch(self, table, state)
+        batch = Batch(self, table, state)
         batch.emit(
             ev(
                 "aeons_cards_regathered",
@@ -184,7 +171,7 @@ class OutOfTheAeons(Rite):
     def decide(self, table: Table, state: AeonsState, command: Mapping[str, Any], seat: int, rng: Any) -> list[Event]:
         kind = command["type"]
         phase = state.phase
-        batch = _Batch(self, table, state)
+        batch = Batch(self, table, state)
         if kind in ("discard_revealed", "keep_revealed"):
             require(
                 isinstance(phase, Privilege) and opener(table) == seat,
@@ -217,7 +204,7 @@ class OutOfTheAeons(Rite):
         empty = sorted(s for s in phase.waiting if not table.hands[s])
         if not empty:
             return []
-        batch = _Batch(self, table, state)
+        batch = Batch(self, table, state)
         for seat in empty:
             batch.emit(ev("bid_passed", seat=seat, reason="empty_hand"))
         if not batch.state.phase.waiting:
@@ -227,7 +214,7 @@ class OutOfTheAeons(Rite):
     def _bidders(self, table: Table) -> list[int]:
         return [s for s in range(table.players) if table.hands[s]]
 
-    def _resolve(self, batch: _Batch) -> None:
+    def _resolve(self, batch: Batch) -> None:
         """All have bid: one public reveal; the highest elder sign takes the card, a tie for the highest discards it."""
         state = batch.state
         bids = sorted(state.bids)
@@ -243,7 +230,7 @@ class OutOfTheAeons(Rite):
             batch.emit(ev("yellow_card_tied", card=state.revealed, seats=[]))
         self._next_round(batch)
 
-    def _next_round(self, batch: _Batch) -> None:
+    def _next_round(self, batch: Batch) -> None:
         """Turn over the next yellow card, or end the rite when the sub-deck or every hand is empty."""
         state, table = batch.state, batch.table
         bidders = self._bidders(table)

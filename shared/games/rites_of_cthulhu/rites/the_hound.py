@@ -28,7 +28,7 @@ from marshmallow import Schema, fields
 from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.rites.base import (
-    TABLE_EVENTS,
+    Batch,
     PlayCard,
     Rite,
     RiteResult,
@@ -36,7 +36,6 @@ from shared.games.rites_of_cthulhu.rites.base import (
     beats,
     cult,
     draw,
-    evolve_table,
     first_in_order,
     hand_audience,
     next_seat,
@@ -143,18 +142,6 @@ class NoFields(Schema):
     pass
 
 
-class _Batch:
-    def __init__(self, rite: TheHound, table: Table, state: HoundState):
-        self.rite, self.table, self.state = rite, table, state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            if event.type in TABLE_EVENTS:
-                self.table = evolve_table(self.table, event)
-            else:
-                self.table, self.state = self.rite.evolve(self.table, self.state, event)
 
 
 class TheHound(Rite):
@@ -239,7 +226,7 @@ class TheHound(Rite):
     def decide(self, table: Table, state: HoundState, command: Mapping[str, Any], seat: int, rng: Any) -> list[Event]:
         kind = command["type"]
         phase = state.phase
-        batch = _Batch(self, table, state)
+        batch = Batch(self, table, state)
         require(seat in self.to_act(table, state), "rules/not_your_turn", "It is not your turn to act.")
         if kind in ("peek_grave", "decline_peek"):
             require(isinstance(phase, PeekPrivilege), "rules/no_peek_privilege", "The privileged peek comes before the first turn.")
@@ -320,7 +307,7 @@ class TheHound(Rite):
         require(grave.looted_by is None, "rules/grave_looted", "That grave has already been looted.", grave=index)
         return grave
 
-    def _resolve(self, batch: _Batch) -> None:
+    def _resolve(self, batch: Batch) -> None:
         """Reveal the henchmen together, psych-outs first; the higher total loots, then the higher ghoul."""
         state, table = batch.state, batch.table
         phase = state.phase
@@ -370,7 +357,7 @@ class TheHound(Rite):
         else:
             batch.emit(ev("hound_turn_began", seat=next_seat(table, phase.seat)))
 
-    def _refill(self, batch: _Batch, seat: int) -> None:
+    def _refill(self, batch: Batch, seat: int) -> None:
         """Additional Rules: hands are kept at 5 at all times (while the pile lasts; the Hound never reshuffles)."""
         batch.emit(*draw(batch.table, seat, HAND_SIZE - len(batch.table.hands[seat])))
 
