@@ -105,7 +105,12 @@ def play_random(api: Api, game: dict[str, Any], rand: random.Random, steps: int)
             continue
         seat = rand.choice(mine)
         state = api.state(game["id"], tokens[seat]).json()
+        if not state["legal_commands"]:
+            continue
         reply = api.command(game["id"], tokens[seat], rand.choice(state["legal_commands"]), state["version"])
+        if reply.status_code == 409 and reply.json()["error"]["code"] == "game/version_conflict":
+            waited += 1
+            continue  # an AI seat moved first: read again
         assert reply.status_code == 200, reply.text
         posted += 1
     return posted

@@ -82,33 +82,32 @@ def all_ai(api: Api, game_id: str) -> dict:
 
 
 def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_turn(stack):
-    """SIGKILL leaves the job 'started' in RQ with nobody running it; the sweeper must run it again."""
+    """SIGKILL leaves the job 'started' in RQ with nobody running it; the sweeper must run it again.
+
+    To be sure the kill lands inside the turn, the rules service is frozen (SIGSTOP) first: the turn then waits
+    on its decide call, started and unwritten, when the worker dies."""
     api, r = Api(stack.url), redis.Redis.from_url(stack.effective_redis_url)
     from rq import Queue
 
     queue = Queue(stack.queue, connection=r)
-    stalled = None
-    for attempt in range(8):
-        game = all_ai(api, GAME_IDS[attempt % len(GAME_IDS)])
-        job_id = until(lambda: next((j for j in queue.started_job_registry.get_job_ids(cleanup=False) if j.startswith("ai-")), None),
-                       "an AI turn in progress", 30)
+    rules = stack.processes["rules"].pid
+    game = all_ai(api, GAME_IDS[0])
+    os.killpg(rules, signal.SIGSTOP)
+    try:
+        job_id = until(lambda: next((j for j in queue.started_job_registry.get_job_ids(cleanup=False)
+                                     if j.startswith(f"ai-{game['id']}-")), None), "an AI turn in progress", 30)
         stack.kill("worker")
         injected("worker killed (SIGKILL) mid AI turn")
-        head, _seat, version = job_id.rsplit("-", 2)
-        gid = head[len("ai-"):]
-        if api.get(f"/v1/games/{gid}").json()["version"] == int(version):
-            stalled = (gid, int(version), job_id)  # killed before it wrote: only the sweeper can move this game
-        stack.start_worker()
-        if stalled:
-            break
-        api.wait_finished(game["id"])
-    assert stalled, "never caught a worker inside an AI turn before it wrote"
-    gid, version, job_id = stalled
-    assert queue.fetch_job(job_id).get_status() == "started"  # RQ itself still thinks a worker runs it
-    final = api.wait_finished(gid, timeout_s=120)
+    finally:
+        os.killpg(rules, signal.SIGCONT)
+    version = int(job_id.rsplit("-", 1)[1])
+    assert api.get(f"/v1/games/{game['id']}").json()["version"] == version  # the turn was not written
+    assert queue.fetch_job(job_id).get_status() == "started"  # and RQ still thinks a worker runs it
+    stack.start_worker()
+    final = api.wait_finished(game["id"], timeout_s=120)
     assert final["version"] > version
-    verified(api, r, stack.key_prefix, gid)
-    record_figures("faults", fault="AI turn left pending", survived=1, game=gid)
+    verified(api, r, stack.key_prefix, game["id"])
+    record_figures("faults", fault="AI turn left pending", survived=1)
 
 
 def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stack):
