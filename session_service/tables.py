@@ -23,6 +23,7 @@ import orjson
 from shared import audit
 from shared.kernel import EVERYONE, Game, RuleViolation, entropy_for
 from shared.kernel.entropy import commitment
+from shared.kernel.game import GameOver
 from shared.records import GENESIS, client_event, event_of, make_records
 from shared.wire.errors import ApiError, finished, malformed, not_found, version_conflict
 from session_service.store import EventStore
@@ -319,22 +320,26 @@ class Tables:
     ) -> dict[str, Any]:
         """Decide ``command`` for ``seat`` through the rules service and append its events, all or nothing.
 
-        ``meta`` is the game's meta when the caller has just read it; a retry after a conflict reads it afresh."""
+        ``meta`` is the game's meta when the caller has just read it; a retry after a conflict reads it afresh.
+        A repeated idempotency key is looked up only where its first answer would be lost (the game has moved
+        on, or ended, or the rules now refuse the command): otherwise the append script itself finds it, which
+        saves a round trip on every fresh command."""
         idem = f"{seat}:{idempotency_key}" if idempotency_key else ""
         known = meta
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             meta, known = known or self.meta(game_id), None
-            if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                return self._answer(game_id, seat, prior)
-            if meta.over:
-                raise finished()
-            if expected_version is not None and expected_version != meta.version:
-                raise version_conflict(meta.version)
+            if meta.over or (expected_version is not None and expected_version != meta.version):
+                if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
+                    return self._answer(game_id, seat, prior)
+                raise finished() if meta.over else version_conflict(meta.version)
             pos = self.position(game_id, meta)
             try:
                 events = self.rules.decide(pos.game, pos.state, command, seat, entropy_for(meta.seed, pos.version))
-            except RuleViolation as violation:
-                self.on_command(meta.game, violation.code)
+            except (RuleViolation, GameOver) as refused:
+                if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
+                    return self._answer(game_id, seat, prior)
+                if isinstance(refused, RuleViolation):
+                    self.on_command(meta.game, refused.code)
                 raise
             moment = now()
             cause = {"id": secrets.token_hex(8), "seat": seat, "type": command["type"], "by": by}
