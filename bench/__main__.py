@@ -11,6 +11,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,11 +39,11 @@ class Sizes:
     lengths: list[int] = field(default_factory=lambda: [10, 1_000, 100_000])
     budget_s: float = 1.0
     memory_games: int = 1000
-    playouts: int = 8
+    playouts: int = 8  # seeded playouts per game behind the positions and logs
 
 
 QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, rounds=1, plain_echo=False, append_ops=100, append_rounds=1,
-              lengths=[10, 100, 1000], budget_s=0.05, memory_games=30, playouts=2)
+              lengths=[10, 200], budget_s=0.02, memory_games=20, playouts=2)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if "rules" in only:
             say("rules: decide and legal_commands on mid-game positions")
-            rules.measure(report, sizes.playouts, sizes.budget_s)
+            with timed(report, "rules"):
+                rules.measure(report, sizes.playouts, sizes.budget_s)
         if set(only) & {"command", "append", "rebuild", "memory"}:
             say("starting the stack (Redis, rules, session, worker) on free ports")
             stack = start_stack(tmp)
@@ -77,19 +80,23 @@ def main(argv: list[str] | None = None) -> int:
                     echo = EchoPair(tmp).start()
                     try:
                         say(f"command path at {', '.join(map(str, sizes.levels))} concurrent games")
-                        command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.rounds,
-                                             sizes.plain_echo)
+                        with timed(report, "command"):
+                            command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.rounds,
+                                                 sizes.plain_echo)
                     finally:
                         echo.stop()
                 if "append" in only:
                     say("append: the Lua script against raw XADD")
-                    append.measure(report, store, sizes.append_ops, sizes.append_rounds)
+                    with timed(report, "append"):
+                        append.measure(report, store, sizes.append_ops, sizes.append_rounds)
                 if "rebuild" in only:
                     say(f"rebuild: loading logs of {', '.join(f'{n:,}' for n in sizes.lengths)} events")
-                    rebuild.measure(report, store, sizes.lengths, sizes.budget_s)
+                    with timed(report, "rebuild"):
+                        rebuild.measure(report, store, sizes.lengths, sizes.budget_s, sizes.playouts)
                 if "memory" in only:
                     say(f"memory: one session worker holding {sizes.memory_games:,} games")
-                    memory.measure(report, stack, store, tmp, sizes.memory_games)
+                    with timed(report, "memory"):
+                        memory.measure(report, stack, store, tmp, sizes.memory_games, sizes.playouts)
             finally:
                 stop(stack)
         ok = True
@@ -107,6 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     path = report.write(args.out, info)
     print(f"written to {path} in {info['seconds']} s")
     return 1 if args.strict and report.misses else 0
+
+
+@contextmanager
+def timed(report: Report, section: str) -> Iterator[None]:
+    started = time.monotonic()
+    yield
+    report.details.setdefault("section_seconds", {})[section] = round(time.monotonic() - started, 1)
 
 
 def say(text: str) -> None:

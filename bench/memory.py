@@ -26,9 +26,9 @@ from bench.report import Report
 SECTION = "memory"
 
 
-def measure(report: Report, stack: Stack, store: EventStore, tmp: Path, games: int, warmup: int = 20) -> None:
+def measure(report: Report, stack: Stack, store: EventStore, tmp: Path, games: int, playouts: int = 8, warmup: int = 10) -> None:
     rand = random.Random(3)
-    plays = {game.id: [synthetic.playout(game, seed) for seed in range(8)] for game in GAMES.values()}
+    plays = {game.id: [synthetic.playout(game, seed) for seed in range(playouts)] for game in GAMES.values()}
     written: list[tuple[str, int, str]] = []
     kinds = list(GAMES.values())
     for i in range(games + warmup):

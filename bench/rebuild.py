@@ -40,19 +40,19 @@ def timed(call: Callable[[], Any], budget_s: float, min_reps: int = 3, max_reps:
     return median(times)
 
 
-def measure(report: Report, store: EventStore, lengths: list[int], budget_s: float) -> None:
+def measure(report: Report, store: EventStore, lengths: list[int], budget_s: float, seeds: int = 8) -> None:
     details: dict[str, Any] = report.details.setdefault(SECTION, {})
     longest = max(lengths)
     for registered in GAMES.values():
         game = registered
         per: dict[str, Any] = details.setdefault(registered.id, {})
         try:
-            events = synthetic.long_log(game, longest + SNAPSHOT_EVERY - 1)
+            events = synthetic.long_log(game, longest + SNAPSHOT_EVERY - 1, seeds)
         except ValueError as exc:
             from tests.support.toy import GAME as game  # a game whose setup never reads what came before
 
             per["stand_in"] = f"the toy game's log: {exc}"
-            events = synthetic.long_log(game, longest + SNAPSHOT_EVERY - 1)
+            events = synthetic.long_log(game, longest + SNAPSHOT_EVERY - 1, seeds)
         cold = Tables(store=store, rules=None, games={game.id: game}, scheduler=Scheduler(), snapshot_every=SNAPSHOT_EVERY,
                       cache_size=0)
         label = registered.id if game is registered else f"{registered.id} (toy stand-in)"
