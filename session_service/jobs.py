@@ -26,6 +26,7 @@ from session_service.tables import Meta, Scheduler, Tables
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
 STALLED_AFTER_S = float(os.environ.get("STALLED_AFTER_S", "10"))
+MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, before it starts afresh
 
 
 def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
@@ -101,6 +102,9 @@ class RqScheduler(Scheduler):
     def __init__(self, queue: Queue, store: Any):
         self.queue, self.store = queue, store
         self.after_change = self.schedule_or_leave
+        # Games this process has put in the active set. A game leaves the set only when it is over or gone (see
+        # sweep_once), so after the first SADD the rest of its commands need not pay that round trip each.
+        self.marked: set[str] = set()
 
     def schedule_or_leave(self, meta: Meta) -> None:
         """Schedule after a change; if the queue cannot be reached, leave it to the sweeper (what was written
@@ -113,8 +117,13 @@ class RqScheduler(Scheduler):
     def schedule(self, meta: Meta, force: bool = False) -> int:
         if meta.over:
             self.store.mark_finished(meta.id)
+            self.marked.discard(meta.id)
             return 0
-        self.store.mark_active(meta.id)
+        if force or meta.id not in self.marked:
+            self.store.mark_active(meta.id)
+            if len(self.marked) >= MARKED_HELD:
+                self.marked.clear()
+            self.marked.add(meta.id)
         queued = 0
         for seat in meta.to_act:
             job_id = f"-{meta.id}-{seat}-{meta.version}"
