@@ -8,4 +8,7 @@ worker_class = "gthread"
 threads = int(os.environ.get("RULES_THREADS", "4"))
 timeout = 30
 keepalive = 5
+# gunicorn's largest request line: up to it the app itself answers an over-long URL with the API's error body
+# (414 request/too_large past 4096 bytes); only a line longer still is refused by gunicorn, as plain HTML.
+limit_request_line = 8190
 accesslog = os.environ.get("ACCESS_LOG") or None

@@ -9,4 +9,7 @@ threads = int(os.environ.get("SESSION_THREADS", "32"))
 timeout = 60
 graceful_timeout = 10
 keepalive = 5
+# gunicorn's largest request line: up to it the app itself answers an over-long URL with the API's error body
+# (414 request/too_large past 4096 bytes); only a line longer still is refused by gunicorn, as plain HTML.
+limit_request_line = 8190
 accesslog = os.environ.get("ACCESS_LOG") or None

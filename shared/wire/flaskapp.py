@@ -17,7 +17,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from shared.wire import schemas
-from shared.wire.errors import install_error_handlers
+from shared.wire.errors import ApiError, install_error_handlers
 
 ERRORS = {
     400: "request/malformed: not JSON, wrong types, unknown fields",
@@ -26,6 +26,7 @@ ERRORS = {
     404: "game/not_found",
     409: "game/version_conflict (details.current_version) or game/finished",
     413: "request/too_large",
+    414: "request/too_large: the URL is longer than 4096 bytes",
     422: "rules/…: a legal request the rules refuse; the code names the rule",
     429: "request/rate_limited",
     503: "service/unavailable: a dependency is down; nothing was written",
@@ -82,10 +83,13 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = FastJsonParser()
 
 
+MAX_URL_BYTES = 4096
+
+
 def documented_errors(*statuses: int) -> Callable:
-    """Document the API's error body for these statuses (and 400, 413, 429, 503, which any route may give)."""
+    """Document the API's error body for these statuses (and 400, 413, 414, 429, 503, which any route may give)."""
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
-    responses = {str(s): {"description": ERRORS[s], "content": error} for s in sorted({*statuses, 400, 413, 429, 503})}
+    responses = {str(s): {"description": ERRORS[s], "content": error} for s in sorted({*statuses, 400, 413, 414, 429, 503})}
     return Blueprint.doc(responses=responses)
 
 
@@ -145,6 +149,12 @@ def make_api(app: Flask, title: str, description: str) -> Api:
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
     api.spec.components.schema("ApiError", schema=schemas.Error)
     install_error_handlers(app)  # after Api(), so ours replace flask-smorest's
+
+    @app.before_request
+    def url_length():
+        if len(request.full_path) > MAX_URL_BYTES:
+            raise ApiError(414, "request/too_large", f"the URL is longer than {MAX_URL_BYTES} bytes")
+
     metrics = RequestMetrics(CollectorRegistry())
     metrics.install(app)
     app.extensions["metrics"] = metrics
