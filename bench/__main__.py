@@ -32,17 +32,16 @@ class Sizes:
     levels: list[int] = field(default_factory=lambda: [1, 10, 100])
     warmup_s: float = 1.5
     measure_s: float = 4.0
-    rounds: int = 2
-    plain_echo: bool = True
+    rounds: int = 3
     append_ops: int = 3000
     append_rounds: int = 3
     lengths: list[int] = field(default_factory=lambda: [10, 1_000, 100_000])
     budget_s: float = 1.0
     memory_games: int = 1000
-    playouts: int = 8  # seeded playouts per game behind the positions and logs
+    playouts: int = 8  # seeded playouts per game (per table size) behind the positions, logs and replays
 
 
-QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, rounds=1, plain_echo=False, append_ops=100, append_rounds=1,
+QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, rounds=1, append_ops=100, append_rounds=1,
               lengths=[10, 200], budget_s=0.02, memory_games=20, playouts=2)
 
 
@@ -82,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                         say(f"command path at {', '.join(map(str, sizes.levels))} concurrent games")
                         with timed(report, "command"):
                             command_path.measure(report, stack, echo, sizes.levels, sizes.warmup_s, sizes.measure_s, sizes.rounds,
-                                                 sizes.plain_echo)
+                                                 sizes.playouts)
                     finally:
                         echo.stop()
                 if "append" in only:

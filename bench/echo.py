@@ -1,9 +1,9 @@
 """The baseline for the command path: a trivial two-hop echo under the same gunicorn settings.
 
 ``front`` runs with ``deploy/gunicorn_session.py`` and ``back`` with ``deploy/gunicorn_rules.py``. A client
-reads from the front (one hop, like reading a game's state) and posts to it; the front posts the body on to
-the back with a pooled ``requests`` session (as the session service reaches the rules service), and answers
-with what the back answered. Nothing else: no Redis, no schemas, no metrics.
+posts to the front; the front posts the body on to the back with a pooled ``requests`` session (the plain
+way one Flask app calls another) and answers with what the back answered. Nothing else: no Redis, no
+schemas, no metrics.
 """
 
 from __future__ import annotations
@@ -30,10 +30,6 @@ def create_front() -> Flask:
     back = os.environ["ECHO_BACK_URL"].rstrip("/") + "/echo"
     http = requests.Session()
     http.mount("http://", requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=64))
-
-    @app.get("/read")
-    def read():
-        return Response(b'{"ok":true}', mimetype="application/json")
 
     @app.post("/echo")
     def echo():

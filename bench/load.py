@@ -1,15 +1,14 @@
 """A closed-loop HTTP load generator: N client threads, each on its own keep-alive connection.
 
-Each client repeats one *op*: a read, then a timed write. For the real stack the read is the seat's state
-(its version and legal commands) and the write posts one of those commands; for the echo baseline the read
-is one hop and the write two hops. Only writes that start and end inside the measuring window count, after a
-warm-up; throughput is counted writes over the window's length.
+Each client repeats one *op*, a timed write: for the real stack its game's next command (from a playout
+computed before the timing, so no reads are needed), for the echo baseline a two-hop POST. Only writes that
+start and end inside the measuring window count, after a warm-up; throughput is counted writes over the
+window's length.
 """
 
 from __future__ import annotations
 
 import http.client
-import random
 import threading
 import time
 from collections import Counter
@@ -56,88 +55,91 @@ class Sample:
 
 
 class EchoClient:
-    """The baseline's op: ``reads`` one-hop reads on average (as many as the game clients needed per command),
-    then a two-hop write of a command-sized body."""
+    """The baseline's op: one two-hop POST of a command-sized body, nothing else."""
 
     body = orjson.dumps({"command": {"type": "play_card", "card": "c17", "target": 2}, "expected_version": 42})
     headers = {"Content-Type": "application/json"}
 
-    def __init__(self, base: str, index: int, reads: float = 1.0):
+    def __init__(self, base: str, index: int):
         self.conn = Connection(base)
-        self.reads = reads
-        self.rand = random.Random(index)
 
     def prepare(self) -> None:
-        self.conn.request("GET", "/read")
+        self.conn.request("POST", "/echo", self.body, self.headers)
 
     def op(self) -> Sample | None:
-        whole, part = divmod(self.reads, 1)
-        for _ in range(int(whole) + (self.rand.random() < part)):
-            self.conn.request("GET", "/read")
         start = time.perf_counter()
         status, _ = self.conn.request("POST", "/echo", self.body, self.headers)
         return Sample(start, time.perf_counter(), status)
 
 
-class GameClient:
-    """Plays one game at a time through the public API, holding every seat; starts a new game when one ends."""
+@dataclass(frozen=True)
+class Replay:
+    """A seeded random playout computed in process before the timing: the server, given the same seed,
+    produces the same events, so these commands are legal in this order and nothing need be read."""
 
-    def __init__(self, base: str, index: int, games: list[tuple[str, int]]):
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: str  # hex, as POST /v1/games takes it
+    commands: tuple[tuple[int, bytes], ...]  # (seat, the command as JSON)
+
+
+class ReplayClient:
+    """Plays one game at a time through the public API, holding every seat (all human), posting commands only.
+
+    Each game is created with its replay's seed; then each op posts the replay's next command with
+    ``expected_version`` (the version the previous answer gave) and an ``Idempotency-Key``, as a careful
+    client does. When the replay is done the game is over, and the next op creates the next game (not a
+    sample). A command the server refuses is counted in ``unexpected`` and ends that game early.
+    """
+
+    def __init__(self, base: str, index: int, replays: list[Replay]):
         self.conn = Connection(base)
-        self.kind, self.players = games[index % len(games)]
-        self.rand = random.Random(index)
+        self.replays = replays
         self.index = index
-        self.reads = 0
+        self.next_replay = index  # clients of the same game start on different seeds
         self.commands = 0
         self.games_started = 0
+        self.games_finished = 0
         self.unexpected: Counter[str] = Counter()
 
     def prepare(self) -> None:
         self.new_game()
 
     def new_game(self) -> None:
-        body = {"game": self.kind, "seats": [{"name": f"Bench {self.index}.{s}"} for s in range(self.players)]}
+        replay = self.replays[self.next_replay % len(self.replays)]
+        self.next_replay += 1
+        body = {"game": replay.game, "seats": [{"name": f"Bench {self.index}.{s}"} for s in range(replay.players)],
+                "options": replay.options, "seed": replay.seed}
         status, raw = self.conn.request("POST", "/v1/games", orjson.dumps(body), {"Content-Type": "application/json"})
         if status != 201:
-            raise RuntimeError(f"creating a {self.kind} game answered {status}: {raw[:300]!r}")
+            raise RuntimeError(f"creating a {replay.game} game answered {status}: {raw[:300]!r}")
         game = orjson.loads(raw)
-        self.game_id = game["id"]
-        self.tokens = {s["seat"]: s["token"] for s in game["seats"]}
-        self.seat = (game["to_act"] or [0])[0]
-        self.sent = 0
+        self.path = f"/v1/games/{game['id']}/commands"
+        self.auth = {s["seat"]: f"Bearer {s['token']}" for s in game["seats"]}
+        self.version = game["version"]
+        self.pending = iter(replay.commands)
         self.games_started += 1
 
-    def state(self, seat: int) -> dict[str, Any]:
-        self.reads += 1
-        status, raw = self.conn.request("GET", f"/v1/games/{self.game_id}/state",
-                                        headers={"Authorization": f"Bearer {self.tokens[seat]}"})
-        if status != 200:
-            raise RuntimeError(f"reading the state answered {status}: {raw[:300]!r}")
-        return orjson.loads(raw)
-
     def op(self) -> Sample | None:
-        state = self.state(self.seat)
-        if state["status"] == "finished":
+        step = next(self.pending, None)
+        if step is None:
+            self.games_finished += 1
             self.new_game()
             return None
-        others = [s for s in state["to_act"] if s != self.seat]
-        self.rand.shuffle(others)
-        while not (self.seat in state["to_act"] and state["legal_commands"]):
-            if not others:
-                raise RuntimeError(f"{self.kind} {self.game_id}: no seat to act has a legal command")
-            self.seat = others.pop()
-            state = self.state(self.seat)
-        command = self.rand.choice(state["legal_commands"])
-        body = orjson.dumps({"command": command, "expected_version": state["version"]})
-        self.sent += 1
+        seat, command = step
         self.commands += 1
-        headers = {"Authorization": f"Bearer {self.tokens[self.seat]}", "Content-Type": "application/json",
-                   "Idempotency-Key": f"bench-{self.sent}"}
+        body = b'{"command":' + command + b',"expected_version":' + str(self.version).encode() + b"}"
+        headers = {"Authorization": self.auth[seat], "Content-Type": "application/json",
+                   "Idempotency-Key": f"bench-{self.version}"}
         start = time.perf_counter()
-        status, raw = self.conn.request("POST", f"/v1/games/{self.game_id}/commands", body, headers)
+        status, raw = self.conn.request("POST", self.path, body, headers)
         end = time.perf_counter()
-        if status != 200:
+        if status == 200:
+            self.version = orjson.loads(raw)["version"]
+        else:
             self.unexpected[f"{status} {orjson.loads(raw).get('error', {}).get('code', '?') if raw[:1] == b'{' else '?'}"] += 1
+            self.pending = iter(())
         return Sample(start, end, status)
 
 

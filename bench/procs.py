@@ -16,7 +16,8 @@ from session_service.devstack import DEPLOY, Stack, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # The rate limit stays on (its Redis round trip is part of every write) but high enough never to trip.
-BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000"}
+# Client seeds are allowed so that the command path can replay playouts computed before the timing.
+BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000", "MYTHOS_ALLOW_CLIENT_SEED": "1"}
 
 
 def start_stack(tmp: Path) -> Stack:
