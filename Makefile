@@ -30,7 +30,7 @@ bench: install
 	$(BIN)/python -m bench
 
 soak: install
-	$(BIN)/python -m pytest tests/soak -q
+	MYTHOS_SOAK=1 $(BIN)/python -m pytest tests/soak -q
 
 balance: install
 	$(BIN)/python -m tests.balance_rise_of_cthulhu
