@@ -38,7 +38,7 @@ def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, t
     deadline = time.monotonic() + SECONDS
     games: list[str] = []
     lock = threading.Lock()
-    counts = {"commands": 0, "conflicts": 0}
+    counts = {"commands": 0, "refused": 0, "unavailable": 0}
 
     def humans(worker: int) -> None:
         client, rand = Api(api.base), random.Random(worker)
@@ -56,9 +56,10 @@ def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, t
                 state = client.state(created["id"], tokens[seat]).json()
                 reply = client.command(created["id"], tokens[seat], rand.choice(state["legal_commands"]),
                                        state["version"] if rand.random() < 0.7 else None, key=f"{worker}-{time.monotonic_ns()}")
-                assert reply.status_code in (200, 409, 422), reply.text
+                # 503: a part overloaded past its timeout (nothing written; the log checks below hold regardless)
+                assert reply.status_code in (200, 409, 422, 503), reply.text
                 with lock:
-                    counts["commands" if reply.status_code == 200 else "conflicts"] += 1
+                    counts[{200: "commands", 503: "unavailable"}.get(reply.status_code, "refused")] += 1
 
     def bots() -> None:
         rand = random.Random(99)
