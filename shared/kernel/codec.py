@@ -2,52 +2,105 @@
 
 Snapshots are stored with it and the session service ships state to the rules service with it. Decoding only
 ever builds the classes a game lists in ``Game.state_types``, so a hostile payload cannot name arbitrary code.
+
+The format, which stored snapshots depend on: ``None``, bools, numbers and strings as themselves (subclasses
+such as a ``StrEnum`` member too); an enum member as ``{"$e": class name, "v": value}``; a dataclass as
+``{"$": class name, field: value, ...}`` in field order; a tuple as a list; a frozenset as ``{"$s": [...]}``
+sorted by ``repr``; a dict as ``{"$d": [[key, value], ...]}``.
+
+Every command pays an encode in the session service and a decode in the rules service, so both dispatch on
+the exact type through a per-codec table filled on first sight of each type (a dataclass's field names are
+looked up once per class, not once per object), and a tuple or list of plain values is copied in one step.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+_PLAIN = frozenset((type(None), bool, int, float, str))
 
 
 class StateCodec:
     def __init__(self, types: Iterable[type]):
         self._types = {t.__name__: t for t in types}
+        self._encoders: dict[type, Callable[[Any], Any]] = dict.fromkeys(_PLAIN, _same)
 
+    # -- encoding -------------------------------------------------------------------------------------
     def encode(self, obj: Any) -> Any:
-        if obj is None or isinstance(obj, (bool, int, float, str)):
-            return obj
-        if isinstance(obj, enum.Enum):
-            return {"$e": type(obj).__name__, "v": obj.value}
-        if dataclasses.is_dataclass(obj):
-            out = {"$": type(obj).__name__}
-            for f in dataclasses.fields(obj):
-                out[f.name] = self.encode(getattr(obj, f.name))
-            return out
-        if isinstance(obj, tuple):
-            return [self.encode(x) for x in obj]
-        if isinstance(obj, frozenset):
-            return {"$s": [self.encode(x) for x in sorted(obj, key=repr)]}
-        if isinstance(obj, dict):
-            return {"$d": [[self.encode(k), self.encode(v)] for k, v in obj.items()]}
-        raise TypeError(f"state holds a {type(obj).__name__}, which the codec does not store")
+        encoder = self._encoders.get(type(obj)) or self._encoder_for(type(obj))
+        return encoder(obj)
 
+    def _encoder_for(self, cls: type) -> Callable[[Any], Any]:
+        """How to encode every object of exactly ``cls``; the checks run in the order the format's rules take."""
+        encode, encoders = self.encode, self._encoders
+        plain = _PLAIN
+
+        if issubclass(cls, (bool, int, float, str)):
+            encoder = _same
+        elif issubclass(cls, enum.Enum):
+            name = cls.__name__
+
+            def encoder(obj: Any) -> Any:
+                return {"$e": name, "v": obj.value}
+        elif dataclasses.is_dataclass(cls):
+            name = cls.__name__
+            names = tuple(f.name for f in dataclasses.fields(cls))
+
+            def encoder(obj: Any) -> Any:
+                out: dict[str, Any] = {"$": name}
+                for field in names:
+                    value = getattr(obj, field)
+                    kind = type(value)
+                    out[field] = value if kind in plain else (encoders.get(kind) or self._encoder_for(kind))(value)
+                return out
+        elif issubclass(cls, tuple):
+            def encoder(obj: Any) -> Any:
+                if plain.issuperset(map(type, obj)):
+                    return list(obj)
+                return [encode(x) for x in obj]
+        elif issubclass(cls, frozenset):
+            def encoder(obj: Any) -> Any:
+                return {"$s": [encode(x) for x in sorted(obj, key=repr)]}
+        elif issubclass(cls, dict):
+            def encoder(obj: Any) -> Any:
+                return {"$d": [[encode(k), encode(v)] for k, v in obj.items()]}
+        else:
+            raise TypeError(f"state holds a {cls.__name__}, which the codec does not store")
+        encoders[cls] = encoder
+        return encoder
+
+    # -- decoding -------------------------------------------------------------------------------------
     def decode(self, raw: Any) -> Any:
-        if raw is None or isinstance(raw, (bool, int, float, str)):
+        kind = type(raw)
+        if kind in _PLAIN:
             return raw
+        if kind is list or kind is dict:
+            return self._decode(raw)
+        if isinstance(raw, (bool, int, float, str)):
+            return raw
+        if isinstance(raw, (list, dict)):
+            return self._decode(raw)
+        raise ValueError("not an encoded state")
+
+    def _decode(self, raw: list[Any] | dict[Any, Any]) -> Any:
+        """A list or a dict (what JSON gives): the containers of the format."""
+        plain, decode = _PLAIN, self.decode
         if isinstance(raw, list):
-            return tuple(self.decode(x) for x in raw)
-        if not isinstance(raw, dict):
-            raise ValueError("not an encoded state")
+            if plain.issuperset(map(type, raw)):
+                return tuple(raw)
+            return tuple([x if type(x) in plain else decode(x) for x in raw])
         if "$" in raw:
             cls = self._class(raw["$"])
-            return cls(**{k: self.decode(v) for k, v in raw.items() if k != "$"})
+            fields = {k: v if type(v) in plain else decode(v) for k, v in raw.items()}
+            del fields["$"]
+            return cls(**fields)
         if "$s" in raw:
-            return frozenset(self.decode(x) for x in raw["$s"])
+            return frozenset([decode(x) for x in raw["$s"]])
         if "$d" in raw:
-            return {self.decode(k): self.decode(v) for k, v in raw["$d"]}
+            return {decode(k): decode(v) for k, v in raw["$d"]}
         if "$e" in raw:
             return self._class(raw["$e"])(raw["v"])
         raise ValueError("not an encoded state")
@@ -57,3 +110,7 @@ class StateCodec:
             return self._types[name]
         except (KeyError, TypeError):
             raise ValueError(f"unknown state type {name!r}") from None
+
+
+def _same(obj: Any) -> Any:
+    return obj
