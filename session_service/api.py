@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, g, request, stream_with_context
 
 from shared.wire import schemas
 from shared.wire.catalog import catalog
@@ -43,7 +43,8 @@ def bearer() -> str | None:
 
 def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | None]:
     """The game and the caller's seat (None for a spectator); a seat may only ask for itself."""
-    meta = tables().meta(game_id)
+    read = g.pop("meta_read", None)  # the rate limit's round trip read it already (app.py)
+    meta = tables().meta_of(game_id, read[1]) if read is not None and read[0] == game_id else tables().meta(game_id)
     seat = tables().seat_of(meta, bearer())
     if asked_seat is not None and asked_seat != seat:
         raise ApiError(403, "auth/not_your_seat", "a token reads and acts for its own seat only")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import redis
-from flask import Flask, jsonify, request
+from flask import Flask, g, jsonify, request
 from prometheus_client import Counter, Gauge
 
 from shared.games import GAMES
@@ -20,7 +20,10 @@ from session_service.config import from_env
 from session_service.jobs import RqScheduler, make_queue
 from session_service.rules_client import HttpRules
 from session_service.store import EventStore
-from session_service.tables import Scheduler, Tables
+from session_service.tables import Scheduler, Tables, plausible_id
+
+
+COMMAND_ENDPOINT = "games.post_command"  # api.post_command, whose view reads the meta the rate limit read
 
 
 def build_tables(config: Mapping[str, Any]) -> Tables:
@@ -94,7 +97,10 @@ def _queue_gauges(tables: Tables, registry: Any) -> None:
 
 
 def _rate_limit(app: Flask, tables: Tables) -> None:
-    """A fixed one-minute window per client (seat token, else address) on writes, counted in Redis."""
+    """A fixed one-minute window per client (seat token, else address) on writes, counted in Redis.
+
+    A command reads its game's meta first thing, so the count goes in the same round trip as that read (the
+    view takes the meta from ``g.meta_read``): the limit costs a command no round trip of its own."""
     limit = app.config.get("RATE_LIMIT_PER_MINUTE", 0)
 
     @app.before_request
@@ -103,13 +109,17 @@ def _rate_limit(app: Flask, tables: Tables) -> None:
             return None
         who = hashlib.sha256((request.headers.get("Authorization") or request.remote_addr or "-").encode()).hexdigest()[:24]
         key = tables.store.key("rate", f"{who}:{int(time.time() // 60)}")
+        game_id = (request.view_args or {}).get("game_id") if request.endpoint == COMMAND_ENDPOINT else None
+        if game_id is not None and not plausible_id(game_id):
+            game_id = None
         try:
-            with tables.store.redis.pipeline(transaction=False) as pipe:
-                count = pipe.incr(key).expire(key, 90).execute()[0]
+            count, meta = tables.store.count_and_meta(key, 90, game_id)
         except redis.RedisError:
             return None  # the command itself will report that Redis is down
         if count > limit:
             raise ApiError(429, "request/rate_limited", f"more than {limit} writes a minute; slow down", {"limit_per_minute": limit})
+        if game_id is not None:
+            g.meta_read = (game_id, meta)
         return None
 
 

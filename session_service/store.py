@@ -88,8 +88,16 @@ class EventStore:
 
     # -- reading ----------------------------------------------------------------------------------
     def meta(self, game_id: str) -> dict[str, str] | None:
-        raw = self.redis.hgetall(self.key(game_id, "meta"))
-        return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
+        return _meta(self.redis.hgetall(self.key(game_id, "meta")))
+
+    def count_and_meta(self, counter: str, ttl_s: int, game_id: str | None) -> tuple[int, dict[str, str] | None]:
+        """Count one more in ``counter`` (expiring in ``ttl_s``) and, given a game, read its meta: one round trip."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.incr(counter).expire(counter, ttl_s)
+            if game_id is not None:
+                pipe.hgetall(self.key(game_id, "meta"))
+            replies = pipe.execute()
+        return replies[0], (_meta(replies[2]) if game_id is not None else None)
 
     def version(self, game_id: str) -> int | None:
         raw = self.redis.hget(self.key(game_id, "meta"), "version")
@@ -134,6 +142,10 @@ class EventStore:
             rank = self.redis.zrevrank(self.index_key, after)
             start = 0 if rank is None else rank + 1
         return [g.decode() for g in self.redis.zrevrange(self.index_key, start, start + limit - 1)]
+
+
+def _meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:
+    return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
 
 
 def _appended(result: list[bytes]) -> Appended:

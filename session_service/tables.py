@@ -177,7 +177,10 @@ class Tables:
         return bytes.fromhex(chosen)
 
     def meta(self, game_id: str) -> Meta:
-        raw = self.store.meta(game_id) if _plausible_id(game_id) else None
+        return self.meta_of(game_id, self.store.meta(game_id) if plausible_id(game_id) else None)
+
+    def meta_of(self, game_id: str, raw: Mapping[str, str] | None) -> Meta:
+        """The meta from what the store gave for ``game_id`` (None: there is no such game)."""
         if raw is None:
             raise not_found()
         return Meta.parse(game_id, raw)
@@ -442,5 +445,5 @@ class Tables:
         )
 
 
-def _plausible_id(game_id: str) -> bool:
+def plausible_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 64 and game_id.isascii() and "{" not in game_id and "}" not in game_id
