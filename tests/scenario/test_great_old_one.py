@@ -220,7 +220,7 @@ def test_the_draw_phase_draws_the_top_card_of_the_deck():
     events = table(deck=[DUNWICH])
     step = given(GAME, *events).when(0, {"type": "draw_card"})
     drawn, phase = step.then_types("card_drawn", "phase_began")
-    assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0}
+    assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0, "sign": False}
     assert DUNWICH in step.after.hands[0] and step.after.phase is Phase.CALL
 
 
@@ -274,7 +274,7 @@ def test_a_called_card_is_secret_to_caller_and_victim_and_others_see_only_that_a
     events = table(players=3, hands={1: [INNS, ZANN]}, phase="call")
     for story in ("dagon", "the-shadow-over-innsmouth"):
         called = given(GAME, *events).when(0, {"type": "call_story", "target": 1, "story": story}).events[0]
-        assert redact(called, 2) == {"seat": 0, "target": 1, "story": story, "warded": False}
+        assert redact(called, 2) == {"seat": 0, "target": 1, "story": story, "warded": False, "sign": False}
         assert redact(called, None) == redact(called, 2)
         assert redact(called, 0)["card"] == called.data["card"] == redact(called, 1)["card"]
         assert "handed" in redact(called, 1)

@@ -459,7 +459,7 @@ def _draw_phase(state: State, command: dict[str, Any], seat: int, entropy: bytes
 
 
 def _drawn(seat: int, card: int) -> Event:
-    return ev("card_drawn", seat=seat, card=card, secret={"card": [seat]})
+    return ev("card_drawn", seat=seat, card=card, sign=card in SIGN_CARDS, secret={"card": [seat]})
 
 
 def _random_card(hand: tuple[int, ...], entropy: bytes) -> int:
@@ -481,7 +481,7 @@ def _call_story(state: State, command: dict[str, Any], seat: int, entropy: bytes
         card, handed = (held[0], True) if held else (_random_card(hand, entropy), False)
         called = ev(
             "story_called", seat=seat, target=target, story=story, warded=False, card=card, handed=handed,
-            secret={"card": [seat, target], "handed": [seat, target]},
+            sign=card in SIGN_CARDS, secret={"card": [seat, target], "handed": [seat, target]},
         )
     return [called, ev("phase_began", phase=Phase.RECRUIT.value)]
 
@@ -554,11 +554,13 @@ def _effect(state: State, seat: int, card: int, way: dict[str, Any], entropy: by
                 return []
             target = way["target"]
             taken = _random_card(state.hands[target], entropy)
-            return [ev("card_taken", seat=seat, from_seat=target, card=taken, secret={"card": [seat, target]})]
+            return [ev("card_taken", seat=seat, from_seat=target, card=taken, sign=taken in SIGN_CARDS,
+                       secret={"card": [seat, target]})]
         case "give_chosen":
             if way["target"] is None:
                 return []
-            return [ev("card_given", seat=seat, to_seat=way["target"], card=way["chosen"], secret={"card": [seat, way["target"]]})]
+            return [ev("card_given", seat=seat, to_seat=way["target"], card=way["chosen"], sign=way["chosen"] in SIGN_CARDS,
+                       secret={"card": [seat, way["target"]]})]
         case "swap_centre":
             if way["chosen"] is None:
                 return []
@@ -682,6 +684,20 @@ def resample(state: State, seat: int, rand: random.Random) -> State:
     deck = signs + plain
     rand.shuffle(deck)
     return replace(state, hands=tuple(hands), deck=tuple(deck))
+
+
+def resample_unrevealable(state: State, seat: int, rand: random.Random) -> State:
+    """Redistribute only what no single move of another seat can show ``seat``: deck cards among deck places of
+    the same kind (a draw or a take says publicly whether the card was a Sign; a random take can hit any card
+    of a hand, so hands stay as they are)."""
+    if state.phase is Phase.OVER:
+        return state
+    signs = [c for c in state.deck if c in SIGN_CARDS]
+    plain = [c for c in state.deck if c not in SIGN_CARDS]
+    rand.shuffle(signs)
+    rand.shuffle(plain)
+    deck = [signs.pop() if c in SIGN_CARDS else plain.pop() for c in state.deck]
+    return replace(state, deck=tuple(deck))
 
 
 def invariant(state: State) -> None:
