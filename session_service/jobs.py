@@ -44,6 +44,8 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
         return "stale"
     level = meta.seats[seat]["ai"] or "random"
     state = tables.state(game_id, seat)  # the seat's view and legal commands: nothing more
+    if state["version"] != version:  # another worker moved between the check above and this read
+        return "stale"
     command = AI_LEVELS[level](state, random.Random(f"{game_id}:{seat}:{version}"))
     if command is None:
         return "no legal command"
