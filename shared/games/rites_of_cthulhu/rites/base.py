@@ -454,3 +454,15 @@ class Batch:
                 self.table = evolve_table(self.table, event)
             else:
                 self.table, self.state = self.rite.evolve(self.table, self.state, event)
+
+
+def shedding_result(table: Table) -> RiteResult | None:
+    """The shedding rites' win: the first cultist to empty a hand; when the pile runs out, the fewest cards
+    (ties to the first in turn order)."""
+    empty = [s for s, h in enumerate(table.hands) if not h]
+    if empty:
+        return RiteResult(empty[0], "emptied_hand")
+    if not table.pile:
+        fewest = min(len(h) for h in table.hands)
+        return RiteResult(first_in_order(table, [s for s, h in enumerate(table.hands) if len(h) == fewest]), "fewest_cards")
+    return None

@@ -187,14 +187,7 @@ class MountainsOfMadness(Rite):
                 raise TypeError(f"At the Mountains of Madness has no event {event.type}")
 
     def result(self, table: Table, state: MountainsState) -> RiteResult | None:
-        empty = [s for s, h in enumerate(table.hands) if not h]
-        if empty:
-            return RiteResult(empty[0], "emptied_hand")
-        if not table.pile:
-            fewest = min(len(h) for h in table.hands)
-            return RiteResult(base.first_in_order(table, [s for s, h in enumerate(table.hands) if len(h) == fewest]),
-                              "fewest_cards")
-        return None
+        return base.shedding_result(table)
 
     def cards(self, state: MountainsState) -> tuple[int, ...]:
         return state.ridge + tuple(c for s in state.slopes for c in s.cards)

@@ -149,14 +149,7 @@ class TreeOnTheHill(Rite):
                 raise TypeError(f"The Tree on the Hill has no event {event.type}")
 
     def result(self, table: Table, state: TreeState) -> RiteResult | None:
-        empty = [s for s, h in enumerate(table.hands) if not h]
-        if empty:
-            return RiteResult(empty[0], "emptied_hand")
-        if not table.pile:
-            fewest = min(len(h) for h in table.hands)
-            return RiteResult(base.first_in_order(table, [s for s, h in enumerate(table.hands) if len(h) == fewest]),
-                              "fewest_cards")
-        return None
+        return base.shedding_result(table)
 
     def cards(self, state: TreeState) -> tuple[int, ...]:
         return tuple(c for t in state.trees for c in t)
