@@ -466,3 +466,7 @@ def shedding_result(table: Table) -> RiteResult | None:
         fewest = min(len(h) for h in table.hands)
         return RiteResult(first_in_order(table, [s for s, h in enumerate(table.hands) if len(h) == fewest]), "fewest_cards")
     return None
+
+
+class NoFields(Schema):
+    """A command that is its type alone."""

@@ -30,6 +30,7 @@ from shared.kernel import Event, ev, sees
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
     Batch,
+    NoFields,
     DrawCard,
     EndTurn,
     Rite,
@@ -159,13 +160,7 @@ class WallPair(CardPair):
     wall = fields.Integer(required=True)
 
 
-class NoFields(Schema):
-    pass
-
-
 # --- the rite -----------------------------------------------------------------------------------------------
-
-
 
 
 class DunwichHorror(Rite):

@@ -20,13 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import Schema
 
 from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.base import (
     Batch,
+    NoFields,
     PlayCard,
     Rite,
     RiteResult,
@@ -97,12 +97,6 @@ def score(cards: tuple[int, ...]) -> int:
     if BOOK_OF_AZATHOTH in cards and others:
         total += max(others)
     return total
-
-
-class NoFields(Schema):
-    pass
-
-
 
 
 class OutOfTheAeons(Rite):

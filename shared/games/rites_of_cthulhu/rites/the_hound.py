@@ -29,6 +29,7 @@ from shared.kernel import Event, ev, sees
 
 from shared.games.rites_of_cthulhu.rites.base import (
     Batch,
+    NoFields,
     PlayCard,
     Rite,
     RiteResult,
@@ -136,12 +137,6 @@ class GraveChoice(Schema):
 class GhoulPlacement(Schema):
     card = fields.Integer(required=True)
     grave = fields.Integer(required=True)
-
-
-class NoFields(Schema):
-    pass
-
-
 
 
 class TheHound(Rite):
