@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from shared.kernel import EVERYONE, Event, redact
+from shared.kernel import Event, redact
 
 GENESIS = "0" * 64
 
@@ -85,7 +85,3 @@ def client_event(record: Mapping[str, Any], viewer: Any) -> dict[str, Any]:
         "hash": record["hash"],
         "prev_hash": record["prev"],
     }
-
-
-def full_event(record: Mapping[str, Any]) -> dict[str, Any]:
-    return client_event(record, EVERYONE)

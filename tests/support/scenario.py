@@ -25,9 +25,6 @@ class Given:
     def when(self, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY) -> When:
         return When(self.game, self.state, seat, command, entropy)
 
-    def then_state(self) -> Any:
-        return self.state
-
 
 @dataclass
 class When:
