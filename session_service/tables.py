@@ -348,9 +348,7 @@ class Tables:
             cause = {"id": secrets.token_hex(8), "seat": seat, "type": command["type"], "by": by}
             records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause, command=command,
                                    at=iso(moment), rules_version=pos.game.rules_version)
-            state = pos.state
-            for record in records:
-                state = pos.game.evolve(state, event_of(record))
+            state = pos.game.replay(events, pos.state)
             answer = orjson.dumps({"from": pos.version + 1, "to": pos.version + len(records)}).decode()
             progress = self._progress(pos.game, state, records, moment, meta.turn_timeout_s)
             appended = self.store.append(game_id, pos.version, records, progress, idem, answer)
