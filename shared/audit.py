@@ -12,12 +12,14 @@ from typing import Any
 
 import orjson
 
-from shared.kernel import Game, RuleViolation, entropy_for, fold
+from shared.kernel import Event, Game, RuleViolation, entropy_for
 from shared.kernel.entropy import commitment as seed_commitment
 from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.table import TABLE_COMMANDS, Seating, Status, Table, TableAborted, TableEnded, TableOpened, table_batch
 from shared.records import event_of, first_broken_link
 
-FORMAT = "mythos-tables/game-record/1"
+FORMAT = "mythos-tables/game-record/2"
+FORMATS = (FORMAT, "mythos-tables/game-record/1")  # 1: logged before tables (no table facts); still verified
 
 
 def _normal(value: Any) -> Any:
@@ -31,21 +33,25 @@ def _batches(records: Sequence[Mapping[str, Any]]) -> Iterable[list[Mapping[str,
 
 
 def redecide(game: Game, seed: bytes, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """Re-run setup and every recorded command with the entropy the seed gives; the first divergence or None."""
-    for record in records:
-        if record.get("rules") != game.rules_version:
-            return {"version": record.get("v"), "problem": "rules version differs: this server cannot re-decide it",
-                    "expected": game.rules_version, "found": record.get("rules")}
-    state: Any = None
+    """Re-run every recorded command (the table's and the game's) with the entropy the seed gives, each by the
+    rules version recorded for it (a game keeps the version it started under across deploys); the first
+    divergence or None. A version this code does not provide cannot be re-decided: that is reported, never
+    re-decided by other rules."""
+    seatings: dict[str, Seating] = {}
+    table = None
     for batch in _batches(records):
         first = batch[0]
-        command, entropy = first.get("command"), entropy_for(seed, first["v"] - 1)
+        version = first.get("rules")
+        rules = game.at_version(version) if isinstance(version, str) else None
+        if rules is None or any(r.get("rules") != version for r in batch):
+            return {"version": first.get("v"), "problem": "rules version not provided by this code: it cannot re-decide it",
+                    "expected": game.rules_versions, "found": version}
+        assert isinstance(version, str)  # rules were found for it
+        seating = seatings.setdefault(version, Seating(rules))
+        command = first.get("command")
         try:
-            if first["cause"]["type"] == "setup":
-                _, events = game.start(command["players"], command["options"], entropy)
-            else:
-                events = game.checked_decide(state, command, first["cause"]["seat"], entropy)
-        except (RuleViolation, MalformedCommand, GameOver, KeyError, TypeError) as exc:
+            events = recorded_decision(seating, table, first["cause"]["type"], command, first["cause"]["seat"], seed)
+        except (RuleViolation, MalformedCommand, GameOver, KeyError, TypeError, ValueError, AssertionError) as exc:
             return {"version": first["v"], "problem": "the recorded command is not accepted by the rules", "expected": None,
                     "found": {"command": command, "refused": getattr(exc, "code", type(exc).__name__)}}
         expected = [_normal(e.to_json()) for e in events]
@@ -55,8 +61,28 @@ def redecide(game: Game, seed: bytes, records: Sequence[Mapping[str, Any]]) -> d
             got = found[offset] if offset < len(found) else None
             if want != got:
                 return {"version": first["v"] + offset, "problem": "event differs from the rules' decision", "expected": want, "found": got}
-        state = fold(game, events, state)
+        table = seating.fold(table, events)
     return None
+
+
+def recorded_decision(seating: Seating, table: Table | None, kind: str, command: Any, seat: int | None, seed: bytes) -> list[Event]:
+    """What the rules decide for one recorded command: a table command (with the game's setup when it fills
+    the table), the setup of a log from before tables, or a game command with the game's own entropy."""
+    game = seating.game
+    if not isinstance(command, Mapping):
+        raise TypeError("a batch without its command")
+
+    def setup(players: int, options: Mapping[str, Any]) -> list[Event]:
+        return game.start(players, options, entropy_for(seed, 0))[1]
+
+    if kind == "setup":  # record format 1: the game's setup is the first batch
+        return setup(command["players"], command["options"])
+    if command.get("type") in TABLE_COMMANDS:
+        return table_batch(seating, table, command, seat, setup)
+    assert table is not None, "a game command before any table"
+    seating.check_game_command(table)
+    events = game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events))
+    return seating.game_command(table, events)
 
 
 def audit_records(
@@ -74,6 +100,7 @@ def audit_records(
         divergence = {"version": records[-1]["v"] + 1, "problem": "the log ends before the published head hash"}
     chain_ok = divergence is None
     replay_ok = seed_ok = None
+    replay: dict[str, Any] | None
     if seed is not None:
         seed_ok = seed_commitment(seed) == commitment
         if game is None:
@@ -107,13 +134,13 @@ def export_record(
     records: Sequence[Mapping[str, Any]],
     outcome: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
-    """The portable record of a finished game (docs/record-format.md)."""
+    """The portable record of a finished (or aborted) game (docs/record-format.md)."""
     commands = [
         {"version": b[0]["v"], "seat": b[0]["cause"]["seat"], "by": b[0]["cause"]["by"], "at": b[0]["at"], "command": b[0].get("command")}
         for b in _batches(records)
     ]
     return {
-        "format": FORMAT,
+        "format": FORMAT if records and records[0]["type"] == TableOpened.TYPE else FORMATS[1],
         "game_id": game_id,
         "game": game,
         "rules_version": rules_version,
@@ -128,16 +155,33 @@ def export_record(
     }
 
 
-def verify_export(export: Mapping[str, Any], games: Mapping[str, Game]) -> dict[str, Any]:
-    """Check an export with no server: format, chain, seed commitment, re-decision, commands and outcome."""
+def verify_export(export: Mapping[str, Any], games: Mapping[str, Game], *, commitment: str | None = None,
+                  head: str | None = None) -> dict[str, Any]:
+    """Check an export with no server: format, chain, seed commitment, re-decision, commands, and that the
+    record's own facts (game id, seats, options, outcome) are the chained ones. ``commitment`` and ``head`` are
+    what the user saw during play (the seed commitment at creation, the head hash at the end): given, the
+    export must carry exactly those; ``checked`` says which were."""
     problems: list[str] = []
-    if export.get("format") != FORMAT:
-        return {"ok": False, "problems": [f"not a {FORMAT} record"]}
+    if export.get("format") not in FORMATS:
+        return {"ok": False, "problems": [f"not a {FORMAT} record"], "checked": []}
     records, game = export.get("events") or [], games.get(export.get("game", ""))
+    try:
+        seed = bytes.fromhex(export.get("seed", ""))
+    except (TypeError, ValueError):
+        return {"ok": False, "problems": ["the seed is not hex"], "checked": []}
     report = audit_records(
-        game, records, head_hash=export.get("head_hash", ""), seed=bytes.fromhex(export.get("seed", "")),
+        game, records, head_hash=export.get("head_hash", ""), seed=seed,
         commitment=export.get("seed_commitment", ""), rules_version=export.get("rules_version", ""),
     )
+    checked = ["chain", "seed commitment", "re-decision"]
+    if commitment is not None:
+        checked.append("the commitment you saw")
+        if commitment.lower() != export.get("seed_commitment"):
+            problems.append("the export's seed commitment is not the one you saw")
+    if head is not None:
+        checked.append("the head hash you saw")
+        if head.lower() != export.get("head_hash"):
+            problems.append("the export's head hash is not the one you saw")
     if not report["chain_ok"]:
         problems.append(f"hash chain broken at version {report['first_divergence']['version']}")
     if not report["seed_ok"]:
@@ -148,8 +192,32 @@ def verify_export(export: Mapping[str, Any], games: Mapping[str, Game]) -> dict[
     logged = [(b[0]["v"], b[0]["cause"]["seat"], b[0].get("command")) for b in _batches(records)]
     if listed != logged:
         problems.append("the command list does not match the commands in the log")
-    if game is not None and not problems:
-        final = game.outcome(game.replay(event_of(r) for r in records))
-        if _normal(final.to_json() if final else None) != export.get("outcome"):
-            problems.append("the recorded outcome is not the outcome of the replayed game")
-    return {**report, "ok": not problems, "problems": problems}
+    rules = game.at_version(export.get("rules_version")) if game is not None else None
+    if rules is not None and not problems:
+        problems += _bound_facts(export, Seating(rules), records)
+    return {**report, "ok": not problems, "problems": problems, "checked": checked}
+
+
+def _bound_facts(export: Mapping[str, Any], seating: Seating, records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The export's game id, seats, options and outcome must be what the chained log says, and a finished game's
+    log must end with its outcome (an export cut short does not)."""
+    table = seating.fold(None, (event_of(r) for r in records))
+    final = seating.outcome(table)
+    problems = []
+    if final is None and table.status != Status.ABORTED:
+        problems.append("the game in the record is not over: the record is cut short")
+    if _normal(final.to_json() if final else None) != export.get("outcome"):
+        problems.append("the recorded outcome is not the outcome of the replayed game")
+    if table.legacy:
+        return problems
+    last = records[-1]["type"]
+    if last not in (TableEnded.TYPE, TableAborted.TYPE):
+        problems.append("the log does not end with the game's outcome: the record is cut short")
+    if export.get("game_id") != table.game_id:
+        problems.append("the game id is not the one the log was opened with")
+    if _normal(export.get("options")) != _normal(table.options):
+        problems.append("the options are not the ones the log was opened with")
+    if [(s.get("seat"), s.get("name"), s.get("ai")) for s in export.get("seats", [])] != \
+            [(i, s.name, s.ai) for i, s in enumerate(table.seats)]:
+        problems.append("the seats are not the ones the log records")
+    return problems

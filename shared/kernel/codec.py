@@ -11,21 +11,65 @@ sorted by ``repr``; a dict as ``{"$d": [[key, value], ...]}``.
 Every command pays an encode in the session service and a decode in the rules service, so both dispatch on
 the exact type through a per-codec table filled on first sight of each type (a dataclass's field names are
 looked up once per class, not once per object), and a tuple or list of plain values is copied in one step.
+
+A document from outside (the rules service decodes positions its clients build) is decoded within ``Bounds``:
+it is measured first, with work that stops at the bound, and refused with ``TooLarge`` before anything is built.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from typing import Any
 
 _PLAIN = frozenset((type(None), bool, int, float, str))
 
 
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """How large a document from outside may be: ``items`` values in all (the document itself, and every element
+    of its lists and every value of its objects, at any depth), and no integer beyond ±``integer``. The integer
+    bound is a size bound too: game code loops over counts, and a hand of 10⁶ cards is one small number."""
+
+    items: int
+    integer: int
+
+
+class TooLarge(ValueError):
+    def __init__(self, bounds: Bounds):
+        super().__init__(f"the document holds more than {bounds.items} values or an integer beyond ±{bounds.integer}")
+        self.bounds = bounds
+
+
+def check_bounds(raw: Any, bounds: Bounds) -> None:
+    """Raise ``TooLarge`` if the plain JSON ``raw`` passes ``bounds``. Values are counted as their containers are
+    opened, so the walk never takes more than ``bounds.items`` steps, however large the document."""
+    left, limit = bounds.items - 1, bounds.integer
+    todo = [raw]
+    while todo:
+        value = todo.pop()
+        kind = type(value)
+        if kind is list or kind is dict:
+            left -= len(value)
+            if left < 0:
+                raise TooLarge(bounds)
+            todo.extend(value if kind is list else value.values())
+        elif kind is int and not -limit <= value <= limit:
+            raise TooLarge(bounds)
+    if left < 0:
+        raise TooLarge(bounds)
+
+
 class StateCodec:
     def __init__(self, types: Iterable[type]):
-        self._types = {t.__name__: t for t in types}
+        self._types: dict[str, type] = {}
+        for t in types:
+            # Stored by name: two classes of one name would decode as one of them (a Rites snapshot's own
+            # ``Table`` came back as the kernel's, and every snapshot of the game was silently thrown away).
+            if self._types.setdefault(t.__name__, t) is not t:
+                raise ValueError(f"two state types are named {t.__name__}: the codec stores types by name")
         self._encoders: dict[type, Callable[[Any], Any]] = dict.fromkeys(_PLAIN, _same)
 
     # -- encoding -------------------------------------------------------------------------------------
@@ -73,7 +117,10 @@ class StateCodec:
         return encoder
 
     # -- decoding -------------------------------------------------------------------------------------
-    def decode(self, raw: Any) -> Any:
+    def decode(self, raw: Any, bounds: Bounds | None = None) -> Any:
+        """The object ``raw`` encodes; with ``bounds``, only if ``raw`` lies within them (else ``TooLarge``)."""
+        if bounds is not None:
+            check_bounds(raw, bounds)
         kind = type(raw)
         if kind in _PLAIN:
             return raw

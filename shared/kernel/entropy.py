@@ -21,6 +21,15 @@ def rng(entropy: bytes) -> random.Random:
     return random.Random(int.from_bytes(entropy, "big"))
 
 
+def seat_rng(seed: bytes, purpose: str, seat: int, version: int) -> random.Random:
+    """The PRNG of a choice the server makes for a seat (``purpose``: "ai", "timeout") at ``version``.
+
+    Drawn from the game's secret seed, so no player can predict an AI's or a timer's choice while the game runs
+    (every input of a formula such as ``f"{game}:{seat}:{version}"`` is public), and the audit can reproduce it
+    once the seed is revealed. The purpose keeps it apart from the entropy the rules draw at that version."""
+    return rng(hmac.new(seed, f"{purpose}|{seat}|{version}".encode(), hashlib.sha256).digest())
+
+
 def commitment(seed: bytes) -> str:
     """The public promise made at creation: sha256 of the secret seed, hex."""
     return hashlib.sha256(seed).hexdigest()

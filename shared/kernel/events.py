@@ -28,9 +28,15 @@ EVERYONE: Any = _Everyone()
 Viewer = int | None | _Everyone
 
 
+def viewer_for(seat: int | None, game_over: bool) -> Viewer:
+    """Who a caller is when reading a game: its seat (or ``None``) while the game runs, ``EVERYONE`` once it is
+    over (the audit record is public)."""
+    return EVERYONE if game_over else seat
+
+
 def sees(viewer: Viewer, audience: Iterable[int]) -> bool:
     """May ``viewer`` (a seat, ``None`` for a spectator, or ``EVERYONE``) see a fact meant for ``audience``?"""
-    if viewer is EVERYONE:
+    if isinstance(viewer, _Everyone):
         return True
     return viewer is not None and viewer in audience
 
@@ -55,6 +61,11 @@ class Event:
 
 def ev(type: str, /, *, secret: Mapping[str, Iterable[int]] | None = None, **data: Any) -> Event:
     """Build an event: ``ev("cards_drawn", seat=1, cards=[3, 4], secret={"cards": [1]})``."""
+    return make_event(type, data, secret)
+
+
+def make_event(type: str, data: Mapping[str, Any], secret: Mapping[str, Iterable[int]] | None = None) -> Event:
+    """An event of ``type`` with ``data``, whose fields named in ``secret`` only the listed seats may see."""
     if secret:
         missing = set(secret) - set(data)
         if missing:

@@ -7,7 +7,10 @@ A game module builds one ``Game`` value from pure functions:
 - ``evolve(state, event) -> state``: a plain fold step, no checks, no randomness; ``state`` is ``None``
   for the first setup event.
 - ``legal_commands(state, seat) -> [command]``: complete commands the seat may post now, as posted.
-- ``to_act(state) -> frozenset[int]``: every seat that may act now (several for sealed or out-of-turn moves).
+- ``waits_on(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
+  It is public (the game resource, every view, streams, turn timers): it must follow from public facts only.
+  A seat that *may* also act out of turn (a Sign, a power-play) is not listed; it finds the play in its own
+  ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``.
 - ``view(state, viewer) -> dict``: built from what ``viewer`` (seat, ``None``, or ``EVERYONE``) may know.
 - ``outcome(state) -> Outcome | None``.
 - ``resample(state, seat, rng) -> state``: the same position with everything ``seat`` cannot know
@@ -17,6 +20,19 @@ A game module builds one ``Game`` value from pure functions:
   what no single move of another seat can show ``seat`` (in Arkham Ritual a taken card faces the table, so
   only the deck below its top stays hidden). The check on other seats' moves uses it; without it, ``resample``.
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
+- ``timeout_command(state, seat, rng) -> command`` (optional): the game's timeout policy, what a silent seat
+  the game waits on does when its time is up (a silent seat in a knock race passes). Without it, a random
+  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know.
+- ``facts``: the game's event types (``shared.kernel.facts``), one typed record each.
+- ``retired``: the game's earlier rules versions (each a whole ``Game`` of the same id) that the code still
+  provides, so a game started under one of them is decided by it to the end (docs/operations.md, "Upgrades").
+- ``rollout_policy(state, seat, legal, rng) -> command`` (optional): how the AI's playouts move for ``seat``
+  (a fast default policy with the game's know-how); without it, a uniformly random legal command.
+- ``playout_value(start, state) -> [reward] | None`` (optional): where an AI playout that began in ``start``
+  may stop at ``state``, each seat's reward in [0, 1] as a judgement of the position (a game of several rounds
+  judges at the end of the round the search is about, rather than playing out rounds it cannot yet influence);
+  ``None`` plays on. It may read only ``state`` and ``start`` (worlds the searching seat drew), like the policy.
+- ``ai_levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
 and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
@@ -25,6 +41,7 @@ and enums (whatever ``StateCodec`` stores); commands and event data are JSON-com
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +51,11 @@ from marshmallow import Schema, ValidationError
 from shared.kernel.codec import StateCodec
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
+from shared.kernel.facts import Fact, Facts
 from shared.kernel.outcome import Outcome
+
+
+AI_LEVELS = ("random", "easy", "medium", "hard")  # the budgets behind each are shared.ai.LEVELS
 
 
 class MalformedCommand(Exception):
@@ -97,7 +118,7 @@ class Game:
     decide: Callable[[Any, Mapping[str, Any], int, bytes], list[Event]]
     evolve: Callable[[Any, Event], Any]
     legal_commands: Callable[[Any, int], list[dict[str, Any]]]
-    to_act: Callable[[Any], frozenset[int]]
+    waits_on: Callable[[Any], frozenset[int]]
     view: Callable[[Any, Any], dict[str, Any]]
     outcome: Callable[[Any], Outcome | None]
     resample: Callable[[Any, int, Any], Any]
@@ -106,8 +127,14 @@ class Game:
     state_types: tuple[type, ...]
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
-    ai_levels: tuple[str, ...] = ("random",)
+    ai_levels: tuple[str, ...] = AI_LEVELS
     resample_unrevealable: Callable[[Any, int, Any], Any] | None = None
+    out_of_turn: frozenset[str] = frozenset()
+    timeout_command: Callable[[Any, int, random.Random], dict[str, Any] | None] | None = None
+    facts: Facts = field(default_factory=Facts)
+    retired: tuple[Game, ...] = ()
+    rollout_policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
+    playout_value: Callable[[Any, Any], list[float] | None] | None = None
 
     @functools.cached_property
     def codec(self) -> StateCodec:
@@ -117,6 +144,17 @@ class Game:
     def command_loaders(self) -> dict[str, Schema]:
         """One schema instance per command type, reused: building a schema costs more than loading with it."""
         return {kind: schema() for kind, schema in self.commands.items()}
+
+    def at_version(self, rules_version: str | None) -> Game | None:
+        """The rules of ``rules_version`` (None: the current ones), if this code still provides them."""
+        if rules_version is None or rules_version == self.rules_version:
+            return self
+        return next((g for g in self.retired if g.rules_version == rules_version), None)
+
+    @property
+    def rules_versions(self) -> list[str]:
+        """Every rules version this code provides, the current one first."""
+        return [self.rules_version, *(g.rules_version for g in self.retired)]
 
     # -- the kernel's checks around the game's own functions ---------------------------------------
 
@@ -158,7 +196,7 @@ class Game:
             raise MalformedCommand(f"the {kind} command is malformed", {"fields": exc.messages}) from None
         return {"type": kind, **fields}
 
-    def checked_decide(self, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+    def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> list[Event]:
         """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed."""
         if self.outcome(state) is not None:
             raise GameOver()
@@ -169,8 +207,22 @@ class Game:
             raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
         return events
 
+    def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
+        """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
+        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat)."""
+        if seat not in self.waits_on(state):
+            return None
+        if self.timeout_command is not None:
+            return self.timeout_command(state, seat, rand)
+        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
+        return rand.choice(ordinary) if ordinary else None
+
+    def fact(self, event: Event) -> Fact:
+        """A stored event read back as the game's typed fact."""
+        return self.facts.parse(event)
+
     def players(self, state: Any) -> int:
-        return state.players
+        return int(state.players)
 
     def replay(self, events: Iterable[Event], state: Any = None) -> Any:
         return fold(self, events, state)
@@ -185,6 +237,7 @@ class Game:
             "options": {name: opt.to_json() for name, opt in self.options.items()},
             "commands": dict(command_schemas),
             "ai_levels": list(self.ai_levels),
+            "out_of_turn": sorted(self.out_of_turn),
             "card_data": self.card_data,
         }
 

@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from apispec.ext.marshmallow import OpenAPIConverter
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 
 from shared.kernel import Game
 
-_converter = OpenAPIConverter(openapi_version="3.0.3", schema_name_resolver=lambda schema: None, spec=None)
+# apispec types the converter for use inside an APISpec; here it only turns schemas into JSON schemas, with no spec.
+_converter: Any = OpenAPIConverter(openapi_version="3.0.3", schema_name_resolver=lambda schema: None, spec=None)  # type: ignore[arg-type]
 
 
 def command_schema(kind: str, schema: type) -> dict[str, Any]:
-    body = _converter.schema2jsonschema(schema())
-    body.setdefault("properties", {})["type"] = {"type": "string", "enum": [kind]}
+    """A command's JSON schema for client authors: its description is the schema's docstring (what the command
+    does in the game's words, and the rulebook section it follows), each field's its own."""
+    body: dict[str, Any] = _converter.schema2jsonschema(schema())
+    if schema.__doc__:
+        body["description"] = " ".join(schema.__doc__.split())
+    body.setdefault("properties", {})["type"] = {"type": "string", "enum": [kind], "description": "the command's name"}
     body["required"] = ["type", *body.get("required", [])]
     body["additionalProperties"] = False
     return body

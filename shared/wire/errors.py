@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from flask import Flask, jsonify
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from shared.kernel import RuleViolation
@@ -19,9 +20,11 @@ log = logging.getLogger("mythos.errors")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status, self.code, self.message, self.details = status, code, message, details or {}
+        self.headers = headers or {}  # e.g. Retry-After on a 429 or 503
 
 
 def malformed(message: str, **details: Any) -> ApiError:
@@ -59,27 +62,34 @@ def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+def refusal(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]] | None:
+    """The status, error body and headers an exception of the API's own families answers, else None."""
+    if isinstance(exc, ApiError):
+        return exc.status, body(exc.code, exc.message, exc.details), exc.headers
+    if isinstance(exc, RuleViolation):
+        return 422, body(exc.code, exc.message, exc.details), {}
+    if isinstance(exc, MalformedCommand):
+        return 400, body("request/malformed", exc.message, exc.details), {}
+    if isinstance(exc, GameOver):
+        return refusal(finished())
+    return None
+
+
 def install_error_handlers(app: Flask) -> None:
     """One handler per family, mapping each to the API's error body."""
 
     @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
-        return jsonify(body(exc.code, exc.message, exc.details)), exc.status
-
     @app.errorhandler(RuleViolation)
-    def rule_violation(exc: RuleViolation):
-        return jsonify(body(exc.code, exc.message, exc.details)), 422
-
     @app.errorhandler(MalformedCommand)
-    def malformed_command(exc: MalformedCommand):
-        return jsonify(body("request/malformed", exc.message, exc.details)), 400
-
     @app.errorhandler(GameOver)
-    def game_over(exc: GameOver):
-        return api_error(finished())
+    def refused(exc: Exception) -> ResponseReturnValue:
+        answer = refusal(exc)
+        assert answer is not None  # registered for the four families refusal() maps, and no other
+        status, error, headers = answer
+        return jsonify(error), status, headers
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
         status = exc.code or 500
         details: dict[str, Any] = {}
         messages = getattr(exc, "data", {}).get("messages") if isinstance(getattr(exc, "data", None), dict) else None
@@ -90,6 +100,6 @@ def install_error_handlers(app: Flask) -> None:
         return jsonify(body(code, message, details)), status
 
     @app.errorhandler(Exception)
-    def unexpected(exc: Exception):
+    def unexpected(exc: Exception) -> ResponseReturnValue:
         log.exception("unexpected error")
         return jsonify(body("service/internal", "something went wrong on our side; the request may not have completed")), 500

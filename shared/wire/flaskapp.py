@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import flask_smorest
 import orjson
@@ -17,6 +18,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from shared.wire import schemas
+from shared.wire.docs_page import docs_blueprint
 from shared.wire.errors import ApiError, install_error_handlers
 
 ERRORS = {
@@ -28,8 +30,9 @@ ERRORS = {
     413: "request/too_large",
     414: "request/too_large: the URL is longer than 4096 bytes",
     422: "rules/…: a legal request the rules refuse; the code names the rule",
-    429: "request/rate_limited",
-    503: "service/unavailable: a dependency is down; nothing was written",
+    429: "request/rate_limited (Retry-After: seconds until the window ends)",
+    431: "request/too_large: a header field past 8190 bytes, or more than 100 headers (refused by the server itself)",
+    503: "service/unavailable: a dependency is down; nothing was written (Retry-After: seconds)",
 }
 
 
@@ -58,8 +61,9 @@ class FastJsonProvider(DefaultJSONProvider):
         try:
             data = orjson.dumps(obj, default=self.default, option=JSON_OPTIONS | orjson.OPT_APPEND_NEWLINE)
         except TypeError:
-            return super().response(obj)
-        return self._app.response_class(data, mimetype=self.mimetype)
+            return cast(Response, super().response(obj))
+        # the provider is only ever made for a Flask app (make_api), whose response_class takes a body
+        return cast(Flask, self._app).response_class(data, mimetype=self.mimetype)
 
 
 class FastJsonParser(FlaskParser):
@@ -84,13 +88,23 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 MAX_URL_BYTES = 4096
+# When to try again after a refusal that does not say (the rate limit's 429 gives its own window's end): a
+# dependency that is down (503) is usually back within seconds; an unexplained 429 waits out a whole window.
+RETRY_AFTER_S = {429: 60, 503: 2}
+# The only HTML is /docs (shared/wire/docs_page.py), which loads its script and style from the app itself.
+HTML_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+               "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
-def documented_errors(*statuses: int) -> Callable:
-    """Document the API's error body for these statuses (and 400, 413, 414, 429, 503, which any route may give)."""
+_View = TypeVar("_View", bound=Callable[..., Any])
+
+
+def documented_errors(*statuses: int) -> Callable[[_View], _View]:
+    """Document the API's error body for these statuses (and 400, 413, 414, 429, 431, 503, which any route may give)."""
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
-    responses = {str(s): {"description": ERRORS[s], "content": error} for s in sorted({*statuses, 400, 413, 414, 429, 503})}
-    return Blueprint.doc(responses=responses)
+    responses = {str(s): {"description": ERRORS[s], "content": error} for s in sorted({*statuses, 400, 413, 414, 429, 431, 503})}
+    decorate: Callable[[_View], _View] = Blueprint.doc(responses=responses)
+    return decorate
 
 
 class RequestMetrics:
@@ -104,17 +118,21 @@ class RequestMetrics:
 
     def install(self, app: Flask) -> None:
         @app.before_request
-        def start_timer():
+        def start_timer() -> None:
             g.started = time.perf_counter()
 
         @app.after_request
-        def observe(response: Response):
+        def count(response: Response) -> Response:
             route = request.url_rule.rule if request.url_rule else "unmatched"
             if route.endswith("/stream"):
                 return response  # a stream's lifetime is not a latency
-            self.latency.labels(request.method, route).observe(time.perf_counter() - g.get("started", time.perf_counter()))
-            self.requests.labels(request.method, route, str(response.status_code)).inc()
+            self.observe(request.method, route, response.status_code, g.get("started", time.perf_counter()))
             return response
+
+    def observe(self, method: str, route: str, status: int, started: float) -> None:
+        """Count one answered request and its latency (since ``started``, a ``perf_counter`` reading)."""
+        self.latency.labels(method, route).observe(time.perf_counter() - started)
+        self.requests.labels(method, route, str(status)).inc()
 
     def exposition(self) -> Response:
         return Response(generate_latest(self.registry), mimetype=CONTENT_TYPE_LATEST)
@@ -131,7 +149,8 @@ class _Api(Api):
 
 
 def make_api(app: Flask, title: str, description: str) -> Api:
-    """Attach the OpenAPI document (/openapi.json, /docs), the error handlers and request metrics to ``app``."""
+    """Attach the OpenAPI document (/openapi.json, /docs), the error handlers, the headers every answer carries
+    and request metrics to ``app``."""
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default config holds the key, set to None
         app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.json = FastJsonProvider(app)
@@ -141,17 +160,25 @@ def make_api(app: Flask, title: str, description: str) -> Api:
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         API_SPEC_OPTIONS={"info": {"description": description}},
     )
     api = _Api(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
     api.spec.components.schema("ApiError", schema=schemas.Error)
     install_error_handlers(app)  # after Api(), so ours replace flask-smorest's
+    app.register_blueprint(docs_blueprint(title))
+
+    @app.after_request
+    def standard_headers(response: Response) -> Response:
+        response.headers["X-Content-Type-Options"] = "nosniff"  # a JSON body is never run as a script or page
+        if response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = HTML_POLICY
+        if response.status_code in RETRY_AFTER_S and "Retry-After" not in response.headers:
+            response.headers["Retry-After"] = str(RETRY_AFTER_S[response.status_code])
+        return response
 
     @app.before_request
-    def url_length():
+    def url_length() -> None:
         if len(request.full_path) > MAX_URL_BYTES:
             raise ApiError(414, "request/too_large", f"the URL is longer than {MAX_URL_BYTES} bytes")
 
@@ -162,27 +189,38 @@ def make_api(app: Flask, title: str, description: str) -> Api:
 
 
 def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
-    """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text)."""
+    """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text).
+
+    Started by ``mythos run``, both answer its run's nonce (``MYTHOS_RUN_ID``) as ``Mythos-Run``: the launcher
+    waits for its own processes, never for another server that answers on the port (session_service/devstack.py)."""
     blp = Blueprint("operations", __name__, description="Health, readiness and metrics")
+    run = {"Mythos-Run": os.environ["MYTHOS_RUN_ID"]} if os.environ.get("MYTHOS_RUN_ID") else {}
 
     @blp.route("/healthz")
     @blp.response(200, schemas.Health)
-    def healthz():
-        return {"status": "ok"}
+    @blp.doc(operationId="healthz")
+    def healthz() -> tuple[dict[str, str], int, dict[str, str]]:
+        """The process is up."""
+        return {"status": "ok"}, 200, run
 
     @blp.route("/readyz")
     @blp.response(200, schemas.Health)
     @blp.alt_response(503, schema=schemas.Health, description="a dependency is unreachable")
-    def readyz():
+    @blp.doc(operationId="readyz")
+    def readyz() -> tuple[dict[str, Any], int, dict[str, str]]:
+        """The process and every dependency it needs answer."""
         checks = readiness()
         ok = all(checks.values())
-        return {"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503
+        return {"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503, run
 
     @blp.route("/metrics")
-    @blp.doc(responses={"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}}})
-    def metrics():
+    @blp.doc(operationId="metrics",
+             responses={"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def metrics() -> Response:
+        """Request counts and latencies, commands, conflicts, queue depth, AI time (Prometheus text)."""
         from flask import current_app
 
-        return current_app.extensions["metrics"].exposition()
+        registered: RequestMetrics = current_app.extensions["metrics"]
+        return registered.exposition()
 
     return blp

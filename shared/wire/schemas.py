@@ -2,9 +2,44 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+from typing import Any, cast
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 MAX_VERSION = 2**31
+
+
+class Pattern(validate.Regexp):
+    """``validate.Regexp`` matching the whole value. Python's ``$`` also matches before a final newline, so
+    ``^[0-9a-f]+$`` let "000\\n" through to ``bytes.fromhex`` (a 500); the pattern shown in the OpenAPI document
+    is unchanged, since there (ECMA-262) ``$`` is the very end."""
+
+    def __call__(self, value: str) -> str:  # type: ignore[override]  # our patterns are str patterns for str fields
+        if cast("re.Pattern[str]", self.regex).fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+HEX = Pattern(r"^[0-9a-f]{2,128}$")
+MAX_OPTION_DEPTH = 8  # options and commands are flat in every game; a little nesting is allowed, a bomb is not
+
+
+def shallow(value: object, depth: int = 0) -> bool:
+    """Is ``value`` nested at most MAX_OPTION_DEPTH deep? (A deeply nested value would cost the encoders'
+    recursion, for nothing: no game has such an option.)"""
+    if depth > MAX_OPTION_DEPTH:
+        return False
+    if isinstance(value, dict):
+        return all(shallow(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return all(shallow(v, depth + 1) for v in value)
+    return True
+
+
+def check_shallow(value: object) -> None:
+    if not shallow(value):
+        raise ValidationError(f"nested more than {MAX_OPTION_DEPTH} deep")
 
 
 class ErrorBody(Schema):
@@ -27,6 +62,8 @@ class GameType(Schema):
     options = fields.Dict(required=True, metadata={"description": "name → {type, default, choices?, description}"})
     commands = fields.Dict(required=True, metadata={"description": "command type → JSON schema of its fields"})
     ai_levels = fields.List(fields.String(), required=True)
+    out_of_turn = fields.List(fields.String(), required=True, metadata={
+        "description": "command types a seat may post when the game does not wait on it (it finds them in its own legal_commands)"})
     card_data = fields.Dict(required=True)
 
 
@@ -35,41 +72,73 @@ class Catalog(Schema):
 
 
 # -- games --------------------------------------------------------------------------------------------
+STATUSES = ["waiting", "active", "finished", "aborted"]
+TO_ACT = ("the seats the game waits on (public). A seat may also have plays it can make out of turn (a Sign, a "
+          "power-play, a knock): it finds them in its own legal_commands; nothing public says that it can")
+PLAYER_ID = Pattern(r"^p_[A-Za-z0-9_-]{1,32}$")
+
+
 class SeatRequest(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 64))
-    ai = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 32))
+    """One seat: a person by name (its token is answered once), an AI (``name`` and ``ai``), an open seat for
+    someone to join (``open``, optionally kept for one ``player``), or, with a player key, the caller's (``me``)."""
+
+    name = fields.String(validate=validate.Length(1, 64), metadata={"description": "who sits here (not for open or me seats)"})
+    ai = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 32),
+                       metadata={"description": "an AI level from the catalogue: the server plays this seat"})
+    open = fields.Boolean(load_default=False, metadata={"description": "left open: someone joins it with POST /join"})
+    me = fields.Boolean(load_default=False, metadata={"description": "the caller's own seat (needs a player key)"})
+    player = fields.String(validate=PLAYER_ID, metadata={
+        "description": "with open: the seat is kept for this player (its stream gets an `invited` message)"})
+
+    @validates_schema
+    def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        kinds = [bool(data.get("open")), bool(data.get("me")), data.get("name") is not None]
+        if sum(kinds) != 1:
+            raise ValidationError("a seat is exactly one of {name[, ai]}, {open: true} or {me: true}")
+        if data.get("ai") is not None and data.get("name") is None:
+            raise ValidationError("an AI seat needs a name")
+        if data.get("player") and not data.get("open"):
+            raise ValidationError("player keeps an open seat for someone: use it with open: true")
 
 
 class CreateGame(Schema):
     game = fields.String(required=True, validate=validate.Length(1, 64))
     seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(1, 16))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(keys=fields.String(), load_default=dict, validate=check_shallow)
     turn_timeout_s = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(1, 7 * 86400))
+    visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private"]), metadata={
+        "description": "public tables with open seats are listed (GET /v1/games?status=waiting); a private one answers "
+                       "an `invite` code that joining needs"})
     seed = fields.String(
-        validate=validate.Regexp(r"^[0-9a-f]{2,128}$"),
+        validate=HEX,
         metadata={"description": "hex; accepted only by a server started with MYTHOS_ALLOW_CLIENT_SEED=1 (tests, replays)"},
     )
 
 
 class Seat(Schema):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={"description": "null while the seat is open"})
     ai = fields.String(allow_none=True, required=True)
-    token = fields.String(metadata={"description": "returned once, at creation, for human seats"})
+    player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
+    open = fields.Boolean(metadata={"description": "true while nobody holds the seat"})
+    resigned = fields.Boolean(metadata={"description": "the seat conceded; the table's AI plays it"})
+    token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
 
 
 class GameResource(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     version = fields.Integer(required=True)
+    visibility = fields.String(validate=validate.OneOf(["public", "private"]))
+    invite = fields.String(metadata={"description": "a private table's invite code: answered once, at creation"})
     seed_commitment = fields.String(required=True)
     seats = fields.List(fields.Nested(Seat), required=True)
     options = fields.Dict(required=True)
     turn_timeout_s = fields.Integer(allow_none=True, required=True)
     rules_version = fields.String(required=True)
     head_hash = fields.String(required=True)
-    to_act = fields.List(fields.Integer(), required=True)
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
     outcome = fields.Dict(allow_none=True, required=True)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
@@ -82,7 +151,7 @@ class GamePage(Schema):
 
 
 class GamesQuery(Schema):
-    status = fields.String(validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     game = fields.String(validate=validate.Length(1, 64))
     cursor = fields.String(validate=validate.Length(1, 64))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
@@ -90,14 +159,14 @@ class GamesQuery(Schema):
 
 # -- playing ------------------------------------------------------------------------------------------
 class StateQuery(Schema):
-    at = fields.Integer(validate=validate.Range(0, MAX_VERSION))
+    at = fields.Integer(validate=validate.Range(1, MAX_VERSION), metadata={"description": "the version to show (time travel): 1 to the current one"})
     seat = fields.Integer(validate=validate.Range(0, 64), metadata={"description": "must be the caller's own seat"})
 
 
 class State(Schema):
     version = fields.Integer(required=True)
     status = fields.String(required=True)
-    to_act = fields.List(fields.Integer(), required=True)
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
     view = fields.Dict(required=True)
     legal_commands = fields.List(fields.Dict(), required=True)
     deadline = fields.String(allow_none=True, required=True)
@@ -105,7 +174,7 @@ class State(Schema):
 
 
 class CommandRequest(Schema):
-    command = fields.Dict(required=True, metadata={"description": "{type, ...fields}: one of legal_commands"})
+    command = fields.Dict(required=True, validate=check_shallow, metadata={"description": "{type, ...fields}: one of legal_commands"})
     expected_version = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
 
 
@@ -168,17 +237,22 @@ class Export(Schema):
 
 
 # -- rules service ------------------------------------------------------------------------------------
+RULES_VERSION = "the rules version to decide with (a game keeps the one it started under); the current one if absent"
+
+
 class SetupRequest(Schema):
     game = fields.String(required=True, validate=validate.Length(1, 64))
+    rules_version = fields.String(validate=validate.Length(1, 64), metadata={"description": RULES_VERSION})
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, 64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    entropy = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{2,128}$"))
+    entropy = fields.String(required=True, validate=HEX)
 
 
 class Position(Schema):
     """A position is either an encoded state (as the session service sends it) or the events that led to it."""
 
     game = fields.String(required=True, validate=validate.Length(1, 64))
+    rules_version = fields.String(validate=validate.Length(1, 64), metadata={"description": RULES_VERSION})
     state = fields.Raw(metadata={"description": "encoded state (snapshot codec)"})
     events = fields.List(fields.Dict(), metadata={"description": "the events from setup on, instead of state"})
 
@@ -186,7 +260,7 @@ class Position(Schema):
 class DecideRequest(Position):
     command = fields.Dict(required=True)
     seat = fields.Integer(strict=True, required=True, validate=validate.Range(0, 64))
-    entropy = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{2,128}$"))
+    entropy = fields.String(required=True, validate=HEX)
 
 
 class LegalRequest(Position):

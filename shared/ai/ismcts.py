@@ -1,0 +1,143 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012), from one seat's knowledge.
+
+Each iteration draws a world with the seat's ``resample`` (root determinization), walks the tree of the
+seat's information sets in that world, adds one edge, plays the rest out with the rollout policy and credits
+every seat its result. A node is an information set of the observer: the path to it is what the observer
+did and what it *observed* others do (their events as redacted for it), so a hidden move of another seat
+(a sealed bid, a card dealt face down) never splits the observer's tree, and the observer's later choices
+cannot depend on it. At a node, the edges are the commands of the seat that acts there, with their visits,
+summed rewards of that seat, and availability counts (how often the edge was legal in the world at hand),
+which UCB uses in place of the parent's visits (ISMCTS's subset-armed bandit).
+
+Who acts follows the kernel: the seats ``waits_on`` lists, the observer first when it is one of them (so its
+simultaneous choice is never made knowing another's); a seat's out-of-turn plays are among its legal
+commands when it acts. Off the tree, the rollout policy also lets a seat the game does not wait on play out of
+turn now and then. Game knowledge enters only through the game's optional ``rollout_policy`` and
+``playout_value`` (where a playout from the drawn world may stop, judged by the game).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.ai.knowledge import SeatKnowledge
+from shared.ai.rollout import Rollout
+from shared.ai.step import step
+from shared.kernel.events import redact
+from shared.kernel.game import Game
+
+EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
+
+
+
+def key(command: dict[str, Any]) -> str:
+    """A command's (or redacted event's) identity in the tree: its fields in name order (``repr`` is
+    deterministic for the JSON-like values commands hold, and three times cheaper than ``json.dumps``)."""
+    return repr(sorted(command.items()))
+
+
+class Edge:
+    __slots__ = ("visits", "reward", "avail")
+
+    def __init__(self) -> None:
+        self.visits, self.reward, self.avail = 0, 0.0, 0
+
+
+class Node:
+    """An information set of the observer: the edges of the seat acting there, and the nodes after them
+    (by what the observer sees of the move)."""
+
+    __slots__ = ("edges", "after")
+
+    def __init__(self) -> None:
+        self.edges: dict[tuple[int, str], Edge] = {}
+        self.after: dict[Any, Node] = {}
+
+
+@dataclass
+class Search:
+    """A finished search: the move it plays, and what it did (for the strength table and the tests)."""
+
+    best: dict[str, Any] | None
+    iterations: int = 0
+    stopped_by_clock: bool = False
+    root: dict[str, tuple[int, float]] = field(default_factory=dict)  # command key -> (visits, mean reward)
+    tree: Node | None = field(default=None, repr=False, compare=False)
+
+
+def search(knowledge: SeatKnowledge, playouts: int, rng: random.Random,
+           clock: Callable[[], float] | None = None, deadline: float | None = None) -> Search:
+    """Run up to ``playouts`` iterations (fewer if ``clock()`` passes ``deadline``) and pick the root command
+    visited most. A function of ``knowledge`` and ``rng`` alone when no clock is given."""
+    game, seat = knowledge.game, knowledge.seat
+    legal = list(knowledge.legal)
+    if not legal:
+        return Search(None)
+    root, rollout = Node(), Rollout(game, rng, clock, deadline)
+    done, stopped = 0, False
+    while done < playouts:
+        if deadline is not None and clock is not None and clock() >= deadline:
+            stopped = True
+            break
+        if not _iterate(game, seat, knowledge, legal, root, rng, rollout):
+            stopped = True  # the clock ran out inside the playout: that iteration counts for nothing
+            break
+        done += 1
+    by_key = {key(c): c for c in legal}
+    stats = {k: e for (actor, k), e in root.edges.items() if actor == seat and k in by_key}
+    if not stats:
+        return Search(rng.choice(legal), done, stopped, tree=root)
+    best = max(stats, key=lambda k: (stats[k].visits, stats[k].reward))  # ties: the higher reward, then the first tried
+    return Search(by_key[best], done, stopped,
+                  {k: (e.visits, e.reward / e.visits if e.visits else 0.0) for k, e in stats.items()}, root)
+
+
+def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[dict[str, Any]], root: Node,
+             rng: random.Random, rollout: Rollout) -> bool:
+    """One iteration; False when the clock stopped it before it could be scored."""
+    state = world = knowledge.resample(rng)
+    node: Node | None = root
+    path: list[tuple[Edge, int]] = []
+    while node is not None and game.outcome(state) is None:
+        waited = game.waits_on(state)
+        if not waited and node is not root:
+            break
+        actor = seat if seat in waited or node is root else rng.choice(sorted(waited))
+        legal = root_legal if node is root else game.legal_commands(state, actor)
+        if not legal:
+            break
+        keys = [(actor, key(c)) for c in legal]
+        fresh = [i for i, k in enumerate(keys) if k not in node.edges]
+        for k in keys:
+            if k in node.edges:
+                node.edges[k].avail += 1
+        if fresh:
+            pick = rng.choice(fresh)
+            edge = node.edges[keys[pick]] = Edge()
+            edge.avail = 1
+            node = None  # expanded: the rest is the rollout
+        else:
+            pick = max(range(len(keys)), key=lambda i: _ucb(node.edges[keys[i]]))  # type: ignore[union-attr]
+            edge = node.edges[keys[pick]]
+        path.append((edge, actor))
+        before = node
+        events, state = step(game, state, legal[pick], actor, rng)
+        if before is not None:
+            seen = ("own", keys[pick][1]) if actor == seat else (actor, tuple(
+                (e.type, key(redact(e, seat))) for e in events))
+            node = before.after.setdefault(seen, Node())
+    rewards = rollout.play(state, world)
+    if rewards is None:
+        return False
+    for edge, actor in path:
+        edge.visits += 1
+        edge.reward += rewards[actor]
+    return True
+
+
+def _ucb(edge: Edge) -> float:
+    return edge.reward / edge.visits + EXPLORATION * math.sqrt(math.log(edge.avail) / edge.visits)

@@ -1,0 +1,65 @@
+"""The playout after the tree: a fast default policy to the end of the game (or to where the game judges the
+position), and the result for every seat."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from shared.ai.step import step
+from shared.kernel.game import Game
+
+MAX_COMMANDS = 3000  # a playout that long is scored as a draw
+CLOCK_EVERY = 8  # commands between looks at the clock
+INTERJECT = 0.1  # how often a seat the game does not wait on is offered its out-of-turn plays
+
+
+class Rollout:
+    """Plays a world to its end. The game's ``rollout_policy(state, seat, legal, rng)`` picks the command where
+    it has one, else a uniformly random legal command; the seat that moves is one the game waits on, or now
+    and then (``INTERJECT``) another seat with an out-of-turn play."""
+
+    def __init__(self, game: Game, rng: random.Random, clock: Callable[[], float] | None, deadline: float | None):
+        self.game, self.rng, self.clock, self.deadline = game, rng, clock, deadline
+        self.policy = getattr(game, "rollout_policy", None)
+        self.value = getattr(game, "playout_value", None)
+
+    def play(self, state: Any, start: Any = None) -> list[float] | None:
+        """Each seat's reward (1 for a winner, else 0; a draw, 1/players each, when no end comes; the game's
+        ``playout_value`` of the position where it judges one reached from ``start``, the world the iteration
+        drew), or ``None`` when the clock passed the deadline on the way."""
+        game, rng, policy, value = self.game, self.rng, self.policy, self.value
+        timed = self.clock is not None and self.deadline is not None
+        start = state if start is None else start
+        for count in range(MAX_COMMANDS):
+            final = game.outcome(state)
+            if final is not None:
+                return [1.0 if s in final.winners else 0.0 for s in range(state.players)]
+            if value is not None:
+                judged: list[float] | None = value(start, state)
+                if judged is not None:
+                    return judged
+            if timed and count % CLOCK_EVERY == 0 and self.clock() >= self.deadline:  # type: ignore[misc,operator]
+                return None
+            seat, legal = self._mover(state)
+            if not legal:
+                break
+            command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)
+            state = step(game, state, command, seat, rng)[1]
+        return [1.0 / state.players] * state.players
+
+    def _mover(self, state: Any) -> tuple[int, list[dict[str, Any]]]:
+        game, rng = self.game, self.rng
+        waited = game.waits_on(state)
+        if game.out_of_turn and rng.random() < INTERJECT:
+            others = [s for s in range(state.players) if s not in waited]
+            if others:
+                other = rng.choice(others)
+                legal = game.legal_commands(state, other)
+                if legal:
+                    return other, legal
+        if not waited:
+            return 0, []
+        seat = rng.choice(sorted(waited))
+        return seat, game.legal_commands(state, seat)

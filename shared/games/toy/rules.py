@@ -1,0 +1,90 @@
+"""Toy's rules: setup, decide, evolve, the seats the game waits on, legal commands and the outcome.
+
+1. Each seat is dealt one card from the twelve, shuffled. 2. In turn, a seat draws the top card (only it sees
+which) or 3. plays a card from its hand face up for its value in points. 4. The game ends when someone
+reaches 15 points or the seat to play can do neither; the most points win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from enum import StrEnum
+from typing import Any
+
+from shared.kernel import Decision, Event, Outcome, replace_at, rng
+from shared.kernel.errors import require
+
+from shared.games.toy.cards import CARDS, TARGET
+from shared.games.toy.events import FACTS, CardDealt, CardDrawn, CardPlayed, GameStarted
+from shared.games.toy.state import ToyState
+
+
+class Reason(StrEnum):
+    TARGET_REACHED = "target_reached"
+    STUCK = "stuck"
+
+
+def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Event]:
+    """Rule 1: shuffle the twelve cards and deal one to each seat."""
+    deck = list(CARDS)
+    rng(entropy).shuffle(deck)
+    decision = Decision(None, evolve)
+    decision.emit(GameStarted(players=players, deck=deck[players:]), secret={"deck": []})
+    for seat in range(players):
+        decision.emit(CardDealt(seat=seat, card=deck[seat]), secret={"card": [seat]})
+    return decision.events
+
+
+def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+    require(seat == state.turn, "rules/not_your_turn", "it is not your turn")
+    decision = Decision(state, evolve, entropy)
+    if command["type"] == "draw_card":
+        require(bool(state.deck), "rules/deck_empty", "the deck is empty")
+        decision.emit(CardDrawn(seat=seat, card=state.deck[0]), secret={"card": [seat]})
+    else:
+        require(command["card"] in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
+        decision.emit(CardPlayed(seat=seat, card=command["card"]))
+    return decision.events
+
+
+def evolve(state: ToyState | None, event: Event) -> ToyState:
+    match FACTS.parse(event):
+        case GameStarted(players=players, deck=deck):
+            return ToyState(players, ((),) * players, tuple(deck), (0,) * players, 0)
+        case CardDealt(seat=seat, card=card):
+            assert state is not None
+            return replace(state, hands=replace_at(state.hands, seat, state.hands[seat] + (card,)))
+        case CardDrawn(seat=seat, card=card):
+            assert state is not None
+            hands = replace_at(state.hands, seat, state.hands[seat] + (card,))
+            return replace(state, deck=state.deck[1:], hands=hands, turn=(seat + 1) % state.players)
+        case CardPlayed(seat=seat, card=card):
+            assert state is not None
+            hand = list(state.hands[seat])
+            hand.remove(card)
+            return replace(state, hands=replace_at(state.hands, seat, tuple(hand)),
+                           points=replace_at(state.points, seat, state.points[seat] + card), turn=(seat + 1) % state.players)
+        case fact:
+            raise TypeError(f"toy: no fold for {fact!r}")
+
+
+def waits_on(state: ToyState) -> frozenset[int]:
+    return frozenset() if outcome(state) else frozenset({state.turn})
+
+
+def legal_commands(state: ToyState, seat: int) -> list[dict[str, Any]]:
+    if outcome(state) or seat != state.turn:
+        return []
+    plays = [{"type": "play_card", "card": c} for c in sorted(set(state.hands[seat]))]
+    return ([{"type": "draw_card"}] if state.deck else []) + plays
+
+
+def outcome(state: ToyState) -> Outcome | None:
+    """Rule 4."""
+    stuck = not state.deck and not state.hands[state.turn]
+    if max(state.points) < TARGET and not stuck:
+        return None
+    best = max(state.points)
+    reason = Reason.STUCK if stuck and best < TARGET else Reason.TARGET_REACHED
+    return Outcome(reason, tuple(s for s, p in enumerate(state.points) if p == best), tuple(state.points))

@@ -1,0 +1,37 @@
+"""Toy's rules version 2, and how a rules change ships: the new version is the game's ``GAME``, and the version
+before it stays in ``retired`` for as long as games started under it are in play (docs/operations.md,
+"Upgrades"). Tests use the pair to play a game across a deploy (tests/integration/test_rules_upgrade.py).
+
+The change: a seat holding three cards may not draw (rule 2 gains a hand limit); it must play one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from shared.kernel import Event
+from shared.kernel.errors import require
+
+from shared.games.toy import GAME as GAME_V1
+from shared.games.toy import rules
+from shared.games.toy.state import ToyState
+
+HAND_LIMIT = 3
+
+
+def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+    if command["type"] == "draw_card" and seat == state.turn:
+        require(len(state.hands[seat]) < HAND_LIMIT, "rules/hand_full", f"you hold {HAND_LIMIT} cards: play one")
+    return rules.decide(state, command, seat, entropy)
+
+
+def legal_commands(state: ToyState, seat: int) -> list[dict[str, Any]]:
+    full = len(state.hands[seat]) >= HAND_LIMIT
+    return [c for c in rules.legal_commands(state, seat) if not (full and c["type"] == "draw_card")]
+
+
+GAME = replace(GAME_V1, rules_version="toy/2", decide=decide, legal_commands=legal_commands, retired=(GAME_V1,))
+
+__all__ = ["GAME", "GAME_V1", "HAND_LIMIT"]

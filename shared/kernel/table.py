@@ -1,0 +1,378 @@
+"""A game at its table: the seats around it, who sat down and who resigned, wrapped around the game's state.
+
+The game's own rules know nothing of lobbies. The table is what the kernel adds around every game, in the
+same log and the same hash chain, so the audit re-decides it like any command:
+
+- ``table_opened`` is every game's first record: its id, type, options and seats (names, AI levels, open
+  seats), so none of them can be rewritten in an export without breaking the chain.
+- ``table_seat_joined`` fills an open seat (a person, or an AI when the creator starts the table early). When the
+  last seat is taken the game's setup and ``table_started`` follow in the same batch: nothing is dealt to a
+  seat nobody holds.
+- ``table_seat_resigned``: the seat concedes; the table's AI plays it from then on and it can never win; with one
+  seat left that has not resigned, that seat wins.
+- ``table_aborted`` (before the first move) and ``table_abandoned`` (no waited seat acted for too long).
+- ``table_ended`` closes every finished game's log with its outcome, so an export cut short shows.
+
+Every table fact's type starts with ``table_``, a prefix no game's event type may use.
+
+``Seating`` decides the table's commands and folds its facts; the game's commands are decided by the game
+(in production, by the rules service) on ``table.game``. Randomness for the game is drawn from its own count
+of game events (``Table.game_events``): the seats' comings and goings never shift a deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+from shared.kernel.codec import StateCodec
+from shared.kernel.decision import replace_at
+from shared.kernel.errors import RuleViolation, require
+from shared.kernel.events import Event
+from shared.kernel.facts import Fact, Facts
+from shared.kernel.game import Game, GameOver
+from shared.kernel.outcome import Outcome
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class TableEnd(StrEnum):
+    """Outcome reasons the table gives, besides each game's own."""
+
+    RESIGNATION = "resignation"
+    ABANDONED = "abandoned"
+
+
+# -- facts ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(Fact, type="table_opened"):
+    """The table as created: its seats (``{"name", "ai", "player", "open"}``), options and visibility."""
+
+    game_id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    visibility: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined(Fact, type="table_seat_joined"):
+    """An open seat taken: by a person (``player`` when they joined as a player) or by an AI (``ai``)."""
+
+    seat: int
+    name: str
+    player: str | None
+    ai: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableStarted(Fact, type="table_started"):
+    """Every seat is taken and the game's setup is done (it is the last record of the batch that set it up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned(Fact, type="table_seat_resigned"):
+    """``seat`` conceded; the table's AI (``ai``) plays it from now on."""
+
+    seat: int
+    ai: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableAborted(Fact, type="table_aborted"):
+    """The table was called off before its first move (``seat``: who; ``None``: the server, for a table that
+    never filled)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableAbandoned(Fact, type="table_abandoned"):
+    """No seat the game waited on acted for ``idle_s`` seconds: the game ends with no winner."""
+
+    idle_s: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnded(Fact, type="table_ended"):
+    """The last record of every finished game: its outcome."""
+
+    outcome: dict[str, Any]
+
+
+TABLE_FACTS = Facts(TableOpened, SeatJoined, TableStarted, SeatResigned, TableAborted, TableAbandoned, TableEnded)
+
+
+# -- state ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str | None  # None while the seat is open
+    ai: str | None
+    player: str | None = None
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table and its game. ``game`` is the game's state (``None`` until every seat is taken);
+    ``game_events`` counts the game's own events (the entropy counter), ``setup_events`` those of its setup."""
+
+    game_id: str
+    game_type: str
+    options: dict[str, Any]
+    seats: tuple[Seat, ...]
+    visibility: str
+    status: Status = Status.WAITING
+    game: Any = None
+    game_events: int = 0
+    setup_events: int = 0
+    ended: str | None = None  # the table_ended outcome as JSON (its details may hold lists, which states do not)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def legacy(self) -> bool:
+        """A game logged before tables existed (record format 1): no table facts, no ``table_ended``."""
+        return self.game_id == ""
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.name is None]
+
+    @property
+    def moved(self) -> bool:
+        """Has a command been played since the setup? (Then the table can no longer be aborted.)"""
+        return self.game_events > self.setup_events
+
+    @property
+    def resigned(self) -> frozenset[int]:
+        return frozenset(i for i, s in enumerate(self.seats) if s.resigned)
+
+
+TABLE_TYPES = (Table, Seat)  # Status is a StrEnum: the codec stores it as its string
+
+
+# -- the rules of the table -------------------------------------------------------------------------------
+
+
+class Seating:
+    """The table's rules around ``game``: deciding the table's commands, folding every event, the outcome."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.codec = StateCodec(game.state_types + TABLE_TYPES)
+
+    # -- deciding ------------------------------------------------------------------------------------
+    def open(self, game_id: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], visibility: str) -> list[Event]:
+        """The first record of a table. Options are checked and resolved by the game; seats are
+        ``{"name", "ai", "player", "open"}``. The setup follows when no seat is open (``setup_due``)."""
+        self.game.check_players(len(seats))
+        resolved = self.game.resolve_options(options)
+        listed = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": s.get("player"),
+                   "open": bool(s.get("open"))} for s in seats]
+        return [TableOpened(game_id=game_id, game=self.game.id, options=resolved, seats=listed, visibility=visibility).event()]
+
+    def join(self, table: Table, seat: int, name: str, player: str | None = None, ai: str | None = None) -> list[Event]:
+        """Take open ``seat`` (a person, or an AI when ``ai`` names its level)."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: no seat is open")
+        require(0 <= seat < table.players and table.seats[seat].name is None, "rules/seat_taken", "that seat is not open",
+                open_seats=table.open_seats)
+        require(player is None or all(s.player != player or s.name is None for s in table.seats), "rules/already_seated",
+                "you already hold a seat at this table")
+        return [SeatJoined(seat=seat, name=name, player=player, ai=ai).event()]
+
+    def start(self, table: Table, ai: str) -> list[Event]:
+        """The creator starts early: every open seat is taken by the table's AI at level ``ai``."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started already")
+        return [SeatJoined(seat=i, name=f"AI {i + 1}", player=None, ai=ai).event() for i in table.open_seats]
+
+    def setup_due(self, table: Table) -> bool:
+        """Is the table full and its game not yet set up? Then the game's setup is the next part of the batch."""
+        return table.status == Status.WAITING and not table.open_seats
+
+    def started(self, setup: Sequence[Event]) -> list[Event]:
+        """The game's setup events as the table records them: followed by ``table_started``."""
+        return [*setup, TableStarted().event()]
+
+    def resign(self, table: Table, seat: int, ai: str) -> list[Event]:
+        """``seat`` concedes: the AI plays it from now on; with one other seat left standing, that seat wins."""
+        self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be resigned")
+        require(not table.seats[seat].resigned, "rules/already_resigned", "this seat has resigned already")
+        events = [SeatResigned(seat=seat, ai=ai).event()]
+        standing = [i for i, s in enumerate(table.seats) if not s.resigned and i != seat]
+        if len(standing) == 1:
+            ending = Outcome(TableEnd.RESIGNATION, (standing[0],), None, {"resigned": sorted({*table.resigned, seat})})
+            events.append(TableEnded(outcome=_json(ending)).event())
+        return events
+
+    def abort(self, table: Table, seat: int | None) -> list[Event]:
+        """Call the table off: before its first move, by any seat (or by the server for a table that never filled)."""
+        if table.status in (Status.FINISHED, Status.ABORTED):
+            raise GameOver()
+        require(not table.moved, "rules/already_moved",
+                "a table can be aborted only before its first move; resign instead")
+        return [TableAborted(seat=seat).event()]
+
+    def abandon(self, table: Table, idle_s: int) -> list[Event]:
+        """End a table nobody the game waits on has acted on for ``idle_s`` seconds: no winner."""
+        self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
+        ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
+        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=_json(ending)).event()]
+
+    def game_command(self, table: Table, events: Sequence[Event]) -> list[Event]:
+        """A game command's events as the table records them: followed by ``table_ended`` when they end the game."""
+        after = self.fold(table, events)
+        final = self.outcome(after)
+        if final is None or table.legacy:
+            return list(events)
+        return [*events, TableEnded(outcome=_json(final)).event()]
+
+    def check_game_command(self, table: Table) -> None:
+        """A game command needs a game in play."""
+        if table.status in (Status.FINISHED, Status.ABORTED):
+            raise GameOver()
+        self._require_status(table, Status.ACTIVE, "rules/not_started", "the game has not started: seats are still open")
+
+    @staticmethod
+    def _require_status(table: Table, status: Status, code: str, message: str) -> None:
+        if table.status != status:
+            if table.status in (Status.FINISHED, Status.ABORTED):
+                raise GameOver()
+            raise RuleViolation(code, message, {"status": str(table.status)})
+
+    # -- folding -------------------------------------------------------------------------------------
+    def evolve(self, table: Table | None, event: Event) -> Table:
+        if event.type not in TABLE_FACTS:
+            return self._game_event(table, event)
+        assert table is not None or event.type == TableOpened.TYPE, "a table's log starts with table_opened"
+        match TABLE_FACTS.parse(event):
+            case TableOpened(game_id=game_id, game=game_type, options=options, seats=seats, visibility=visibility):
+                listed = tuple(Seat(s["name"], s["ai"], s.get("player")) for s in seats)
+                return Table(game_id, game_type, dict(options), listed, visibility)
+            case SeatJoined(seat=seat, name=name, player=player, ai=ai):
+                assert table is not None
+                return replace(table, seats=replace_at(table.seats, seat, Seat(name, ai, player)))
+            case TableStarted():
+                assert table is not None
+                return replace(table, status=Status.ACTIVE, setup_events=table.game_events)
+            case SeatResigned(seat=seat, ai=ai):
+                assert table is not None
+                return replace(table, seats=replace_at(table.seats, seat, replace(table.seats[seat], ai=ai, resigned=True)))
+            case TableAborted():
+                assert table is not None
+                return replace(table, status=Status.ABORTED)
+            case TableAbandoned():
+                assert table is not None
+                return table
+            case TableEnded(outcome=outcome):
+                assert table is not None
+                return replace(table, status=Status.FINISHED, ended=orjson.dumps(outcome, option=orjson.OPT_SORT_KEYS).decode())
+        raise TypeError(event.type)  # pragma: no cover - every table fact is matched above
+
+    def _game_event(self, table: Table | None, event: Event) -> Table:
+        if table is None:  # a log from before tables (record format 1): the game's own setup comes first, and
+            # nothing tells where it ends, so such a table counts as moved (it cannot be aborted)
+            table = Table("", self.game.id, {}, (), "public", Status.ACTIVE, setup_events=-1)
+        state = self.game.evolve(table.game, event)
+        seats = table.seats or tuple(Seat(None, None) for _ in range(self.game.players(state)))
+        return replace(table, game=state, seats=seats, game_events=table.game_events + 1)
+
+    def fold(self, table: Table | None, events: Iterable[Event]) -> Table:
+        for event in events:
+            table = self.evolve(table, event)
+        assert table is not None
+        return table
+
+    # -- reading -------------------------------------------------------------------------------------
+    def outcome(self, table: Table) -> Outcome | None:
+        """The table's ending if it gave one, else the game's, with resigned seats taken out of the winners."""
+        if table.ended is not None:
+            raw = orjson.loads(table.ended)
+            return Outcome(raw["reason"], tuple(raw["winners"]), None if raw["scores"] is None else tuple(raw["scores"]),
+                           raw["details"])
+        if table.game is None:
+            return None
+        final = self.game.outcome(table.game)
+        if final is None or not table.resigned:
+            return final
+        return without_resigned(final, table.resigned)
+
+    def legal_commands(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat`` may post now: nothing for a spectator, for a table not in play, or for a seat that resigned
+        (the table's AI plays it, and its own commands are refused)."""
+        if seat is None or table.status != Status.ACTIVE or table.game is None or table.seats[seat].resigned:
+            return []
+        return self.game.legal_commands(table.game, seat)
+
+    def waits_on(self, table: Table) -> frozenset[int]:
+        if table.status != Status.ACTIVE or table.game is None:
+            return frozenset()
+        return self.game.waits_on(table.game)
+
+
+TABLE_COMMANDS = frozenset({"open_table", "join", "start", "resign", "abort", "abandon"})
+
+
+def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any], seat: int | None,
+                setup: Callable[[int, Mapping[str, Any]], Sequence[Event]]) -> list[Event]:
+    """The events one table command writes, as the session service decides them and the audit re-decides
+    them. ``command`` is what the record keeps (below); ``setup(players, options)`` gives the game's setup
+    events (the rules service in production, the game itself in the audit), drawn from the game's entropy 0.
+
+    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``start {ai}`` ·
+    ``resign {ai}`` (by ``seat``) · ``abort`` (by ``seat``, or the server) · ``abandon {idle_s}``."""
+    kind = command["type"]
+    if kind == "open_table":
+        events = seating.open(command["game_id"], command["seats"], command["options"], command["visibility"])
+    else:
+        assert table is not None, "only open_table starts a table"
+        if kind == "join":
+            events = seating.join(table, command["seat"], command["name"], command.get("player"), command.get("ai"))
+        elif kind == "start":
+            events = seating.start(table, command["ai"])
+        elif kind == "resign":
+            assert seat is not None
+            return seating.resign(table, seat, command["ai"])
+        elif kind == "abort":
+            return seating.abort(table, seat)
+        elif kind == "abandon":
+            return seating.abandon(table, command["idle_s"])
+        else:
+            raise ValueError(f"not a table command: {kind!r}")
+    after = seating.fold(table, events)
+    if seating.setup_due(after):
+        events += seating.started(setup(after.players, after.options))
+    return events
+
+
+def without_resigned(final: Outcome, resigned: frozenset[int]) -> Outcome:
+    """A resigned seat can never win: it leaves the winners; if that leaves none and the game keeps scores, the
+    best-scoring seats that did not resign win; else nobody does."""
+    winners = tuple(s for s in final.winners if s not in resigned)
+    if not winners and final.scores is not None:
+        standing = [s for s in range(len(final.scores)) if s not in resigned]
+        if standing:
+            best = max(final.scores[s] for s in standing)
+            winners = tuple(s for s in standing if final.scores[s] == best)
+    return replace(final, winners=winners, details={**final.details, "resigned": sorted(resigned)})
+
+
+def _json(outcome: Outcome) -> dict[str, Any]:
+    out = outcome.to_json()
+    out["reason"] = str(out["reason"])
+    return out
