@@ -4,54 +4,62 @@ Rulebook: ``shared/rulebooks/arkham-ritual.md``; rulings: ``docs/rulings/arkham-
 every held card except its own; the card being passed is seen only by the Active Player who drew it.
 """
 
+from __future__ import annotations
+
 from shared.kernel import Game, Option
-from shared.games.arkham_ritual import cards, rules
+
+from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN_PLAYERS
+from shared.games.arkham_ritual.commands import COMMANDS
+from shared.games.arkham_ritual.events import FACTS
+from shared.games.arkham_ritual.policy import playout_value
+from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.arkham_ritual.state import STATE_TYPES
+from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
 OPTIONS = {
     "event_card": Option(
         "choice", "magical_orb", "Section 9: the fourth Event card, Magical Orb or Shining Trapezohedron.",
-        choices=cards.GROUPS["event_card"],
+        choices=GROUPS["event_card"],
     ),
     "investigator_or_wary_student": Option(
         "choice", "investigator", "Section 9: the first Character card, Investigator or Wary Student.",
-        choices=cards.GROUPS["investigator_or_wary_student"],
+        choices=GROUPS["investigator_or_wary_student"],
     ),
     "cultist_or_mad_professor": Option(
         "choice", "cultist", "Section 9: the second Character card, Cultist or Mad Professor.",
-        choices=cards.GROUPS["cultist_or_mad_professor"],
+        choices=GROUPS["cultist_or_mad_professor"],
     ),
     "great_old_one": Option(
-        "choice", "cthulhu", "Section 9: the Great Old One in the deck.", choices=cards.GROUPS["great_old_one"]
+        "choice", "cthulhu", "Section 9: the Great Old One in the deck.", choices=GROUPS["great_old_one"]
     ),
     "doom_track": Option(
         "bool", False, "Section 13: losses follow the Doom Track (1, 2, 3, ... one spot further each round)."
     ),
-    "competitive": Option(
-        "bool", False, "Section 8 variant: only the player(s) with the most Sanity left win."
-    ),
+    "competitive": Option("bool", False, "Section 8 variant: only the player(s) with the most Sanity left win."),
 }
 
 GAME = Game(
     id="arkham-ritual",
     title="Arkham Ritual",
-    min_players=3,
-    max_players=7,
-    rules_version="arkham-ritual/1",
-    setup=rules.setup,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    to_act=rules.to_act,
-    view=rules.view,
-    outcome=rules.outcome,
-    resample=rules.resample,
-    resample_unrevealable=rules.resample_unrevealable,
-    invariant=rules.invariant,
-    commands=rules.COMMANDS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rules_version="arkham-ritual/2",
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    waits_on=waits_on,
+    view=view,
+    outcome=outcome,
+    resample=resample,
+    resample_unrevealable=resample_unrevealable,
+    invariant=invariant,
+    commands=COMMANDS,
     state_types=STATE_TYPES,
+    facts=FACTS,
+    playout_value=playout_value,
     options=OPTIONS,
-    card_data=cards.CARD_DATA,
+    card_data=CARD_DATA,
 )
 
 __all__ = ["GAME"]

@@ -106,9 +106,16 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "great_old_one": ("cthulhu", "nyarlathotep", "yog_sothoth", "hastur"),
 }
 
-MAX_SANITY = 7
-START_SANITY = 7
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+FULL_TABLE = 5  # 14: below five players, Dummy players make up the difference
+MAX_SANITY = 7  # FAQ Q5
+START_SANITY = 7  # 3: seven Sanity Markers each
 CARDS_IN_PLAY = 22
+
+# Card keys the rules name (sections 10-2 to 10-4).
+ELDER_SIGN, GATE, MAGICAL_ORB, SHINING_TRAPEZOHEDRON = "elder_sign", "gate", "magical_orb", "shining_trapezohedron"
+INVESTIGATOR, WARY_STUDENT, CULTIST, MAD_PROFESSOR = "investigator", "wary_student", "cultist", "mad_professor"
+CTHULHU, NYARLATHOTEP, YOG_SOTHOTH, HASTUR = "cthulhu", "nyarlathotep", "yog_sothoth", "hastur"
 
 
 def cards_in_play(choices: dict[str, str]) -> tuple[int, ...]:

@@ -7,6 +7,22 @@ Seats are numbered clockwise. Dummy players (section 14) are not seats: they onl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class RoundEnd(StrEnum):
+    """6-3's round end conditions, and the Great Old One's (10-4)."""
+
+    ALL_PASSED = "all_passed"
+    ELDER_SIGN = "elder_sign"
+    GREAT_OLD_ONE = "great_old_one"
+    DECK_EMPTY = "deck_empty"
+
+
+class GameEnd(StrEnum):
+    """8: the game ends when a player has lost all their Sanity Markers."""
+
+    SANITY_LOST = "sanity_lost"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +63,7 @@ class Resolving:
 class Finished:
     """Section 8: the game is over."""
 
-    reason: str
+    reason: GameEnd
     winners: tuple[int, ...]
 
 
@@ -82,7 +98,7 @@ class RoundResult:
     """The revealed end of a round (section 7), kept for the table to read."""
 
     number: int
-    cause: str
+    cause: RoundEnd
     cards: tuple[int, ...]
     dummy_cards: tuple[int, ...]
     survived: tuple[bool, ...] | None
@@ -90,7 +106,7 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ArkhamRitual:
+class ArkhamRitualState:
     players: int
     dummy_count: int
     cards: tuple[int, ...]
@@ -103,4 +119,6 @@ class ArkhamRitual:
     last_result: RoundResult | None
 
 
-STATE_TYPES = (ArkhamRitual, Round, RoundResult, Drawing, Passing, Offered, Peeking, Resolving, Finished)
+STATE_TYPES = (
+    ArkhamRitualState, Round, RoundResult, Drawing, Passing, Offered, Peeking, Resolving, Finished, RoundEnd, GameEnd,
+)

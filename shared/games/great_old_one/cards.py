@@ -18,10 +18,36 @@ the rules, as long as the shape stays the same.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
 SOURCE = "project"
+
+HAND_SIZE = 9  # To Begin 1: "deal 9 cards to each player"
+CENTRE_SIZE = 3  # To Begin 2: "the top 3 Story cards"
+PAIRS_TO_END = 7  # How To Win: "their 7th pair"
+SCORE_MATCHED, SCORE_LINKED, SCORE_HORROR, SCORE_CULTIST = 2, 1, 1, -1  # How To Win: the tally
+COPIES_OF_A_STORY = 2  # Story Cards: "There are two of each Story card in the deck"
+
+
+class Kind(StrEnum):
+    STORY = "story"
+    HORROR = "horror"
+    SIGN = "sign"
+    CULTIST = "cultist"
+    GREAT_OLD_ONE = "great_old_one"
+
+
+class Effect(StrEnum):
+    """What a Horror or a Sign does when it is played (project card text: the rulebook's panels are blank)."""
+
+    DRAW_TWO = "draw_two"
+    TAKE_RANDOM = "take_random"
+    GIVE_CHOSEN = "give_chosen"
+    SWAP_CENTRE = "swap_centre"
+    RETURN_HORROR = "return_horror"
+    WARD = "ward"
 
 STORIES: tuple[tuple[str, str, int], ...] = (
     ("the-call-of-cthulhu", "The Call of Cthulhu", 1928),
@@ -91,41 +117,41 @@ CONNECTIONS: tuple[tuple[str, str, tuple[str, str, str]], ...] = (
 )
 """(key, name, the three stories it links) of every Story Connection."""
 
-EFFECTS: dict[str, str] = {
-    "draw_two": "Draw two cards from the deck (as many as it holds).",
-    "take_random": "Take a card at random from the hand of an opponent of your choice whose hand is not warded.",
-    "give_chosen": "Give a card of your choice from your hand to an opponent of your choice.",
-    "swap_centre": "Switch a Story card from your hand with a Story card in the centre.",
-    "return_horror": "Return a Horror card in an opponent's play area to that opponent's hand.",
-    "ward": "Until the start of your next turn, no card can be taken from your hand.",
+EFFECTS: dict[Effect, str] = {
+    Effect.DRAW_TWO: "Draw two cards from the deck (as many as it holds).",
+    Effect.TAKE_RANDOM: "Take a card at random from the hand of an opponent of your choice whose hand is not warded.",
+    Effect.GIVE_CHOSEN: "Give a card of your choice from your hand to an opponent of your choice.",
+    Effect.SWAP_CENTRE: "Switch a Story card from your hand with a Story card in the centre.",
+    Effect.RETURN_HORROR: "Return a Horror card in an opponent's play area to that opponent's hand.",
+    Effect.WARD: "Until the start of your next turn, no card can be taken from your hand.",
 }
 """Every effect a Horror or Sign card can carry, with its card text."""
 
-HORRORS: tuple[tuple[str, str, str, str], ...] = (
-    ("Deep One", "esoteric-order-of-dagon", "take_random", "They croaked and bleated and barked in the hideous voices of the deep."),
-    ("Star-Spawn of Cthulhu", "great-cthulhu", "draw_two", "The Thing cannot be described."),
-    ("Shoggoth", "miskatonic-university", "return_horror", "Tekeli-li! Tekeli-li!"),
-    ("Wilbur's Twin", "yog-sothoth", "give_chosen", "It looked more like the father than Wilbur did."),
-    ("Yithian", "the-great-race", "swap_centre", "Minds that had crossed the gulfs of time."),
-    ("Mi-Go", "out-of-the-sky", "take_random", "The things come from another planet."),
-    ("The Haunter of the Dark", "the-crawling-chaos", "give_chosen", "I am it and it is I."),
-    ("Brown Jenkin", "witch-haunted-arkham", "take_random", "The thing had nuzzled him in the dark."),
-    ("The Reanimated", "the-stolen-body", "draw_two", "The awful thing had risen again."),
-    ("Ghoul", "ghouls", "take_random", "Their rubbery limbs and meeping speech."),
-    ("Gug", "randolph-carter", "return_horror", "A paw two feet and a half across."),
-    ("Nightgaunt", "the-dreamlands", "give_chosen", "Faceless, they tickle and carry away."),
-    ("The Martense Kin", "tainted-blood", "draw_two", "Degenerate, burrowing, and hungry."),
-    ("The Rats of Exham Priory", "cursed-houses", "swap_centre", "The scurrying of the rats behind the walls."),
-    ("The Winged Hound", "the-necronomicon", "draw_two", "The baying of some gigantic hound."),
+HORRORS: tuple[tuple[str, str, Effect, str], ...] = (
+    ("Deep One", "esoteric-order-of-dagon", Effect.TAKE_RANDOM, "They croaked and bleated and barked in the hideous voices of the deep."),
+    ("Star-Spawn of Cthulhu", "great-cthulhu", Effect.DRAW_TWO, "The Thing cannot be described."),
+    ("Shoggoth", "miskatonic-university", Effect.RETURN_HORROR, "Tekeli-li! Tekeli-li!"),
+    ("Wilbur's Twin", "yog-sothoth", Effect.GIVE_CHOSEN, "It looked more like the father than Wilbur did."),
+    ("Yithian", "the-great-race", Effect.SWAP_CENTRE, "Minds that had crossed the gulfs of time."),
+    ("Mi-Go", "out-of-the-sky", Effect.TAKE_RANDOM, "The things come from another planet."),
+    ("The Haunter of the Dark", "the-crawling-chaos", Effect.GIVE_CHOSEN, "I am it and it is I."),
+    ("Brown Jenkin", "witch-haunted-arkham", Effect.TAKE_RANDOM, "The thing had nuzzled him in the dark."),
+    ("The Reanimated", "the-stolen-body", Effect.DRAW_TWO, "The awful thing had risen again."),
+    ("Ghoul", "ghouls", Effect.TAKE_RANDOM, "Their rubbery limbs and meeping speech."),
+    ("Gug", "randolph-carter", Effect.RETURN_HORROR, "A paw two feet and a half across."),
+    ("Nightgaunt", "the-dreamlands", Effect.GIVE_CHOSEN, "Faceless, they tickle and carry away."),
+    ("The Martense Kin", "tainted-blood", Effect.DRAW_TWO, "Degenerate, burrowing, and hungry."),
+    ("The Rats of Exham Priory", "cursed-houses", Effect.SWAP_CENTRE, "The scurrying of the rats behind the walls."),
+    ("The Winged Hound", "the-necronomicon", Effect.DRAW_TWO, "The baying of some gigantic hound."),
 )
 """(name, Story Connection it names, effect, story excerpt) of every Horror card."""
 
-SIGNS: tuple[tuple[str, str, int], ...] = (
-    ("The Elder Sign", "ward", 2),
-    ("The Voorish Sign", "draw_two", 2),
-    ("The Sign of Koth", "take_random", 2),
-    ("The Yellow Sign", "give_chosen", 2),
-    ("The Sign of Kish", "return_horror", 2),
+SIGNS: tuple[tuple[str, Effect, int], ...] = (
+    ("The Elder Sign", Effect.WARD, 2),
+    ("The Voorish Sign", Effect.DRAW_TWO, 2),
+    ("The Sign of Koth", Effect.TAKE_RANDOM, 2),
+    ("The Yellow Sign", Effect.GIVE_CHOSEN, 2),
+    ("The Sign of Kish", Effect.RETURN_HORROR, 2),
 )
 """(name, effect, copies) of every Sign."""
 
@@ -138,33 +164,33 @@ STORY_CONNECTIONS: dict[str, tuple[str, ...]] = {
 def _build() -> tuple[dict[str, Any], ...]:
     cards: list[dict[str, Any]] = []
     for key, title, year in STORIES:
-        for copy in (1, 2):
+        for copy in range(1, COPIES_OF_A_STORY + 1):
             links = sorted({other for conn, _, members in CONNECTIONS if key in members for other in members} - {key})
             cards.append(
                 {
-                    "id": len(cards), "kind": "story", "story": key, "name": title, "year": year, "copy": copy,
+                    "id": len(cards), "kind": Kind.STORY, "story": key, "name": title, "year": year, "copy": copy,
                     "connections": list(STORY_CONNECTIONS[key]), "linked": links, "source": SOURCE,
                 }
             )
     for name, connection, effect, excerpt in HORRORS:
         cards.append(
             {
-                "id": len(cards), "kind": "horror", "name": name, "connection": connection, "effect": effect,
+                "id": len(cards), "kind": Kind.HORROR, "name": name, "connection": connection, "effect": effect,
                 "text": EFFECTS[effect], "excerpt": excerpt, "source": SOURCE,
             }
         )
     for name, effect, copies in SIGNS:
         for _ in range(copies):
-            cards.append({"id": len(cards), "kind": "sign", "name": name, "effect": effect, "text": EFFECTS[effect], "source": SOURCE})
+            cards.append({"id": len(cards), "kind": Kind.SIGN, "name": name, "effect": effect, "text": EFFECTS[effect], "source": SOURCE})
     cards.append(
         {
-            "id": len(cards), "kind": "cultist", "name": "The Cultist", "source": SOURCE,
+            "id": len(cards), "kind": Kind.CULTIST, "name": "The Cultist", "source": SOURCE,
             "text": "Worth -1 point in your play area; wins the game with the Great Old One in your hand.",
         }
     )
     cards.append(
         {
-            "id": len(cards), "kind": "great_old_one", "name": "The Great Old One", "source": SOURCE,
+            "id": len(cards), "kind": Kind.GREAT_OLD_ONE, "name": "The Great Old One", "source": SOURCE,
             "text": "If it is in your hand when the game ends you lose, unless the Cultist is in your play area: then you win.",
         }
     )
@@ -173,15 +199,14 @@ def _build() -> tuple[dict[str, Any], ...]:
 
 CARDS: tuple[dict[str, Any], ...] = _build()
 DECK_SIZE = len(CARDS)
-KIND: tuple[str, ...] = tuple(c["kind"] for c in CARDS)
 STORY_OF: tuple[str | None, ...] = tuple(c.get("story") for c in CARDS)
-EFFECT_OF: tuple[str | None, ...] = tuple(c.get("effect") for c in CARDS)
+EFFECT_OF: tuple[Effect | None, ...] = tuple(c.get("effect") for c in CARDS)
 HORROR_CONNECTION: tuple[str | None, ...] = tuple(c.get("connection") for c in CARDS)
-CULTIST = next(c["id"] for c in CARDS if c["kind"] == "cultist")
-GREAT_OLD_ONE = next(c["id"] for c in CARDS if c["kind"] == "great_old_one")
-STORY_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] == "story")
-HORROR_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] == "horror")
-SIGN_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] == "sign")
+CULTIST = next(c["id"] for c in CARDS if c["kind"] is Kind.CULTIST)
+GREAT_OLD_ONE = next(c["id"] for c in CARDS if c["kind"] is Kind.GREAT_OLD_ONE)
+STORY_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] is Kind.STORY)
+HORROR_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] is Kind.HORROR)
+SIGN_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] is Kind.SIGN)
 
 
 def pair_connections(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
@@ -211,6 +236,6 @@ CARD_DATA: dict[str, Any] = {
     "cards": list(CARDS),
     "stories": [{"key": k, "name": n, "year": y, "connections": list(STORY_CONNECTIONS[k]), "source": SOURCE} for k, n, y in STORIES],
     "connections": [{"key": k, "name": n, "stories": list(m), "source": SOURCE} for k, n, m in CONNECTIONS],
-    "effects": dict(EFFECTS),
-    "scoring": {"matched_pair": 2, "linked_pair": 1, "horror": 1, "cultist": -1},
+    "effects": {effect.value: text for effect, text in EFFECTS.items()},
+    "scoring": {"matched_pair": SCORE_MATCHED, "linked_pair": SCORE_LINKED, "horror": SCORE_HORROR, "cultist": SCORE_CULTIST},
 }

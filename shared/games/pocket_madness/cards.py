@@ -41,13 +41,16 @@ PORTAL_TEXT = {
     GUG: "Pass your turn. This Portal card cannot be played immediately after having been drawn.",
 }
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MADNESS_TOKENS = 40
-HAND_SIZE = 2
-FACE_DOWN_CARDS = 17
-MADNESS_LIMIT = 10
-MAX_DRAW = 3
-MIN_SET = 3
-MAX_MELDS_PER_TURN = 3
+HAND_SIZE = 2  # Setup 3: cards dealt to each player
+FACE_DOWN_CARDS = 17  # Setup 4: cards set aside unseen and shuffled back face down
+MADNESS_LIMIT = 10  # End of the Game: a round that ends with someone at 10 or more ends the game
+MAX_DRAW = 3  # Persevere: the top 1, 2 or 3 cards
+MIN_SET = 3  # Open a Portal: 3 or more identical cards
+MAX_SET = max(COPIES.values())  # every copy of the largest Location
+MAX_MELDS_PER_TURN = 3  # up to 3 sets, or up to 3 runs
+MAX_GIFTS = 2  # Cthulhu: 1 or 2 cards
 
 CARD_DATA = {
     "locations": [

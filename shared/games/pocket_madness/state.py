@@ -1,16 +1,20 @@
-"""Pocket Madness state: the cards of a round (``Table``) and the three phases a game moves through.
+"""Pocket Madness's state: a round's cards and the phase the game is in, changed only by ``rules.evolve``.
 
-``Designating``: a round has been dealt and the first player is being chosen (randomly in round 1, by the
-seat with most Madness afterwards). ``Playing``: turns. ``RoundOver``: the round has been scored; either the
-game is over or the designating seat deals the next round.
+A game moves through three phases: ``Designating`` (a round has been dealt and its first player is being
+chosen: at random in round 1, by the seat with most Madness afterwards), ``Playing`` (turns) and
+``RoundOver`` (the round has been scored; either the game is over or the designating seat deals the next).
 
-Cards of one Location are identical, so a hand is a tuple of seven counts (index ``location - 6``). The
+Cards of one Location are identical, so a hand is a tuple of seven counts (index ``slot(location)``). The
 splayed deck is a tuple of ``(location, face_up)`` pairs, top card first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
+
+from shared.kernel import replace, replace_at
 
 from shared.games.pocket_madness.cards import LOCATIONS
 
@@ -37,11 +41,27 @@ def hand_minus(hand: Hand, other: Hand) -> Hand:
     return tuple(max(0, a - b) for a, b in zip(hand, other))
 
 
-def hand_of(cards) -> Hand:
+def hand_of(cards: Iterable[int]) -> Hand:
     hand = EMPTY_HAND
     for loc in cards:
         hand = hand_add(hand, loc)
     return hand
+
+
+class Action(StrEnum):
+    """The obligatory action a turn has taken (A Player's Turn a/, b/, c/, or Gug's pass)."""
+
+    DREW = "drew"
+    SETS = "sets"
+    RUNS = "runs"
+    PASSED = "passed"
+
+
+class RoundEnd(StrEnum):
+    """How a round ended (End of the Round)."""
+
+    DECK_EXHAUSTED = "deck_exhausted"
+    HAND_EMPTIED = "hand_emptied"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +73,51 @@ class Meld:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class RoundCards:
+    """Where every card of the round is, and the Portal cards' owners."""
+
     hands: tuple[Hand, ...]
     deck: tuple[tuple[int, bool], ...]
     melds: tuple[tuple[Meld, ...], ...]
     discards: tuple[tuple[int, ...], ...]
-    portals: tuple[int | None, ...]  # owner of each portal, index ``portal - 6``; None = the pool
+    portals: tuple[int | None, ...]  # owner of each portal, index ``slot(portal)``; None = the pool
     # Cards everyone knows are in each hand (drawn face up, minus what may have left): a public lower bound.
     known: tuple[Hand, ...]
+    # learned[observer][holder]: the cards ``observer`` knows are in ``holder``'s hand, the public ones and what
+    # it saw alone (a hand it looked at with Shub-Niggurath, a card it gave or had taken): a lower bound too.
+    learned: tuple[tuple[Hand, ...], ...]
+
+
+def seen_by_all(cards: RoundCards, holder: int, change: Callable[[Hand], Hand]) -> RoundCards:
+    """``change`` happened to ``holder``'s hand in plain sight: the public record and every seat's knowledge follow."""
+    return replace(cards, known=replace_at(cards.known, holder, change(cards.known[holder])),
+                   learned=tuple(replace_at(row, holder, change(row[holder])) for row in cards.learned))
+
+
+def moved_secretly(cards: RoundCards, giver: int, receiver: int, location: int) -> RoundCards:
+    """A card moved between two hands, seen by those two only: they know which it was; for everyone else each
+    location the giver was known to hold may be the one that left."""
+    hands = replace_at(cards.hands, giver, hand_add(cards.hands[giver], location, -1))
+    hands = replace_at(hands, receiver, hand_add(hands[receiver], location))
+    one = hand_add(EMPTY_HAND, location)
+
+    def unsure(hand: Hand) -> Hand:
+        return tuple(max(0, n - 1) for n in hand)
+
+    def knows(row: tuple[Hand, ...]) -> tuple[Hand, ...]:
+        row = replace_at(row, giver, hand_minus(row[giver], one))
+        return replace_at(row, receiver, hand_add(row[receiver], location))
+
+    learned = tuple(knows(row) if o in (giver, receiver) else replace_at(row, giver, unsure(row[giver]))
+                    for o, row in enumerate(cards.learned))
+    known = replace_at(cards.known, giver, unsure(cards.known[giver]))
+    return replace(cards, hands=hands, known=known, learned=learned)
+
+
+def looked_at(cards: RoundCards, seat: int, target: int) -> RoundCards:
+    """``seat`` has seen ``target``'s whole hand."""
+    row = replace_at(cards.learned[seat], target, cards.hands[target])
+    return replace(cards, learned=replace_at(cards.learned, seat, row))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +125,7 @@ class Turn:
     seat: int
     extra: bool = False  # a Dagon turn
     last: bool = False  # begun after the deck ran out: a melding turn
-    action: str | None = None  # None, "drew", "sets", "runs", "passed"
+    action: Action | None = None
     melds: int = 0
     sealed: bool = False
     closed: bool = False  # a seal after melding has ended the melding
@@ -88,21 +145,13 @@ class Power:
 
 @dataclass(frozen=True, slots=True)
 class Designating:
-    players: int
-    round: int
-    start: int | None  # the previous round's start player (None before round 1)
-    madness: tuple[int, ...]
-    table: Table
-    chooser: int | None  # None: the first player is drawn at random (round 1)
+    """The round is dealt; ``chooser`` designates its first player (None: drawn at random, round 1)."""
+
+    chooser: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class Playing:
-    players: int
-    round: int
-    start: int
-    madness: tuple[int, ...]
-    table: Table
     turn: Turn
     runs: int = 0  # runs melded this round, for escalating madness
     shoggoth: int | None = None  # the seat whose Shoggoth binds its opponents
@@ -112,14 +161,22 @@ class Playing:
 
 @dataclass(frozen=True, slots=True)
 class RoundOver:
-    players: int
-    round: int
-    start: int
-    madness: tuple[int, ...]
-    table: Table
-    reason: str  # "deck_exhausted" or "hand_emptied"
+    reason: RoundEnd
     ender: int | None  # the seat that emptied its hand
     gained: tuple[int, ...]  # madness change of each seat at the round's end (hands laid down when the deck ran out)
 
 
-STATE_TYPES = (Meld, Table, Turn, Power, Designating, Playing, RoundOver)
+Phase = Designating | Playing | RoundOver
+
+
+@dataclass(frozen=True, slots=True)
+class PocketMadnessState:
+    players: int
+    round: int
+    start: int | None  # the round's start player (while designating: the previous round's, None before round 1)
+    madness: tuple[int, ...]
+    cards: RoundCards
+    phase: Phase
+
+
+STATE_TYPES = (PocketMadnessState, RoundCards, Meld, Turn, Power, Designating, Playing, RoundOver, Action, RoundEnd)

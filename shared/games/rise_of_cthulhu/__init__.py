@@ -2,33 +2,39 @@
 
 Cultists fight for the influence of Arkham, Dunwich, Innsmouth and Kingsport until three Old Ones have woken.
 The rulebook prints no card text: the Cultist deck, Monsters, Artifacts and Old Ones are project data in
-``cards.py``; every ruling is in ``docs/rulings/rise-of-cthulhu.md``.
+``cards.py``; every ruling is in ``docs/rulings/rise-of-cthulhu.md``. The rulebook implies no timeout policy,
+so a silent seat's turn timer plays the kernel's default (a random legal command).
 """
 
-from shared.games.rise_of_cthulhu import rules, views
+from __future__ import annotations
+
+from shared.kernel import Game
+
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
-from shared.games.rise_of_cthulhu.state import STATE_TYPES, to_act
-from shared.kernel import Game
+from shared.games.rise_of_cthulhu.events import FACTS
+from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.rise_of_cthulhu.state import STATE_TYPES
+from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
 GAME = Game(
     id="rise-of-cthulhu",
     title="Rise of Cthulhu",
     min_players=2,
     max_players=2,
-    rules_version="rise-of-cthulhu/1",
-    setup=rules.setup,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    legal_commands=rules.legal_commands,
-    to_act=to_act,
-    view=views.view,
-    outcome=views.outcome,
-    resample=views.resample,
-    invariant=views.invariant,
+    rules_version="rise-of-cthulhu/2",
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    waits_on=waits_on,
+    view=view,
+    outcome=outcome,
+    resample=resample,
+    invariant=invariant,
     commands=COMMANDS,
     state_types=STATE_TYPES,
-    options={},
+    facts=FACTS,
     card_data=CARD_DATA,
 )
 

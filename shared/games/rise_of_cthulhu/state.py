@@ -1,14 +1,15 @@
-"""Rise of Cthulhu state: frozen dataclasses, and the pure reads every rule uses (influence, points, phase)."""
+"""Rise of Cthulhu's state: frozen dataclasses of tuples changed only by ``rules.evolve``, and the pure reads every
+rule uses (influence, points, phase)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from shared.games.rise_of_cthulhu import cards
-from shared.games.rise_of_cthulhu.cards import LOCATIONS, MONSTERS
+from shared.games.rise_of_cthulhu.cards import ARTIFACTS, LOCATIONS, MONSTERS
 
 OLD_ONES_TO_END = 3
-IDLE_TURNS_BEFORE_FORCED_DRAW = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,12 +19,19 @@ class Side:
     cultists: tuple[str, ...] = ()
     monsters: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:  # the dataclass's own text, without its recursion guard (``position`` is hot)
+        return f"Side(cultists={self.cultists!r}, monsters={self.monsters!r})"
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
     name: str
-    sides: tuple[Side, Side] = (Side(), Side())
+    sides: tuple[Side, ...] = (Side(), Side())
+    """Seat 0's side and seat 1's."""
     old_one: str | None = None
+
+    def __repr__(self) -> str:  # the dataclass's own text (``position`` digests it), a third of the cost
+        return f"Location(name={self.name!r}, sides={self.sides!r}, old_one={self.old_one!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +45,10 @@ class Awakening:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
-    """The whole game. ``deck`` is top first and holds ``cards.OLD_ONE_SLOT`` where an Old One sleeps."""
+class RiseOfCthulhuState:
+    """The whole game. ``deck`` is top first and holds ``cards.OLD_ONE_SLOT`` where an Old One sleeps. ``seen``:
+    the positions (``position``) that began a turn since the last Cultist Deck draw; ``must_draw``: this turn
+    began in one of them, so it must include a Cultist Deck draw (ruling 25)."""
 
     players: int
     deck: tuple[str, ...]
@@ -57,7 +67,7 @@ class Table:
     actions_taken: int = 0
     actions_allowed: int = 2
     deck_drawn: bool = False
-    idle_turns: int = 0
+    seen: frozenset[str] = frozenset()
     must_draw: bool = False
     pending: Awakening | None = None
     owed: tuple[int, ...] = (0, 0)
@@ -65,14 +75,14 @@ class Table:
     monsters_played: tuple[int, ...] = (0, 0)
 
 
-STATE_TYPES = (Side, Location, Awakening, Table)
+STATE_TYPES = (Side, Location, Awakening, RiseOfCthulhuState)
 
 
 def other(seat: int) -> int:
     return 1 - seat
 
 
-def location(state: Table, name: str) -> Location:
+def location(state: RiseOfCthulhuState, name: str) -> Location:
     return state.locations[LOCATIONS.index(name)]
 
 
@@ -88,37 +98,21 @@ def facing(loc: Location) -> int | None:
     return 0 if a > b else 1
 
 
-def points(state: Table, seat: int) -> int:
+def points(state: RiseOfCthulhuState, seat: int) -> int:
     return sum(side_points(loc.sides[seat]) for loc in state.locations)
 
 
-def locations_facing(state: Table, seat: int) -> int:
+def locations_facing(state: RiseOfCthulhuState, seat: int) -> int:
     return sum(1 for loc in state.locations if facing(loc) == seat)
 
 
-def is_over(state: Table) -> bool:
+def is_over(state: RiseOfCthulhuState) -> bool:
     return len(state.awake) >= OLD_ONES_TO_END and state.pending is None
 
 
-def free_locations(state: Table) -> tuple[str, ...]:
+def free_locations(state: RiseOfCthulhuState) -> tuple[str, ...]:
     """Locations without an Old One (where the Dark Hunter may go and Cultists may be played)."""
     return tuple(loc.name for loc in state.locations if loc.old_one is None)
-
-
-def with_location(state: Table, loc: Location) -> tuple[Location, ...]:
-    return tuple(loc if old.name == loc.name else old for old in state.locations)
-
-
-def with_side(loc: Location, seat: int, side: Side) -> Location:
-    sides = list(loc.sides)
-    sides[seat] = side
-    return Location(loc.name, (sides[0], sides[1]), loc.old_one)
-
-
-def put(pair: tuple, seat: int, value) -> tuple:
-    items = list(pair)
-    items[seat] = value
-    return tuple(items)
 
 
 def highest(side: Side) -> str | None:
@@ -130,7 +124,7 @@ def highest(side: Side) -> str | None:
     return best
 
 
-def phase(state: Table) -> str:
+def phase(state: RiseOfCthulhuState) -> str:
     if is_over(state):
         return "over"
     if state.pending is not None:
@@ -140,10 +134,13 @@ def phase(state: Table) -> str:
     return "turn"
 
 
-def to_act(state: Table) -> frozenset[int]:
-    if is_over(state):
-        return frozenset()
-    if state.pending is not None:
-        return frozenset({state.pending.influencer})
-    owing = frozenset(seat for seat in range(state.players) if state.owed[seat] > 0)
-    return owing or frozenset({state.current})
+def position(state: RiseOfCthulhuState, turn: int) -> str:
+    """A digest of the position at the start of ``turn``'s turn, from public facts only: the table, the Valley,
+    the discards, the decks' sizes, each hand's size by kind and what is known of it. Between two Cultist Deck
+    draws no hidden card moves unseen (a hand changes only by public plays and Valley draws, or by a Monster or
+    Artifact draw that shrinks its deck), so two turns begin in equal public positions only when the whole
+    position repeats: a loop (ruling 25). Its digest keeps the state small; the state codec stores it."""
+    kinds = tuple((sum(c in MONSTERS for c in h), sum(c in ARTIFACTS for c in h), len(h)) for h in state.hands)
+    facts = (turn, state.hunter, state.valley, state.discard, state.spent, state.locations, state.known, kinds,
+             len(state.deck), len(state.monster_deck), len(state.artifact_deck), state.awake)
+    return hashlib.blake2b(repr(facts).encode(), digest_size=8).hexdigest()

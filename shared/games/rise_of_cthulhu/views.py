@@ -1,4 +1,5 @@
-"""Rise of Cthulhu: what each viewer sees, the end of the game, resampling hidden cards, and invariants."""
+"""Rise of Cthulhu's views and hidden information: what a viewer sees, the worlds a seat cannot tell apart, and
+the invariants."""
 
 from __future__ import annotations
 
@@ -6,20 +7,21 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from shared.kernel import EVERYONE, replace_at, sees
+from shared.kernel.events import Viewer
+
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
+from shared.games.rise_of_cthulhu.rules import outcome, waits_on
 from shared.games.rise_of_cthulhu.state import (
     OLD_ONES_TO_END,
-    Table,
+    RiseOfCthulhuState,
     facing,
-    is_over,
     locations_facing,
     other,
     phase,
     points,
     side_points,
-    to_act,
 )
-from shared.kernel import EVERYONE, Outcome, sees
 
 
 def _hand_counts(hand: tuple[str, ...]) -> dict[str, int]:
@@ -30,17 +32,16 @@ def _hand_counts(hand: tuple[str, ...]) -> dict[str, int]:
     }
 
 
-def view(state: Table, viewer: Any) -> dict[str, Any]:
+def view(state: RiseOfCthulhuState, viewer: Viewer) -> dict[str, Any]:
     """Public table, hand counts, the cards each side has seen the other take, and the viewer's own hand."""
     seats = range(state.players)
     pending = state.pending
     out: dict[str, Any] = {
         "phase": phase(state),
         "current": state.current,
-        "to_act": sorted(to_act(state)),
+        "to_act": sorted(waits_on(state)),
         "actions_taken": state.actions_taken,
         "actions_allowed": state.actions_allowed,
-        "idle_turns": state.idle_turns,
         "must_draw_from_deck": state.must_draw and not state.deck_drawn,
         "deck_size": len(state.deck),
         "old_ones_in_deck_at": [i for i, c in enumerate(state.deck) if c == OLD_ONE_SLOT],
@@ -66,7 +67,8 @@ def view(state: Table, viewer: Any) -> dict[str, Any]:
         "not_awake": list(state.sleeping),
         "pending_power": None
         if pending is None
-        else {"old_one": pending.old_one, "location": pending.location, "influencer": pending.influencer, "drawn_by": pending.drawn_by},
+        else {"old_one": pending.old_one, "location": pending.location, "influencer": pending.influencer,
+              "drawn_by": pending.drawn_by},
         "owed_draws": list(state.owed),
         "hand_sizes": [len(h) for h in state.hands],
         "hand_counts": [_hand_counts(h) for h in state.hands],
@@ -92,68 +94,37 @@ def view(state: Table, viewer: Any) -> dict[str, Any]:
     return out
 
 
-def outcome(state: Table) -> Outcome | None:
-    """Most Locations (points instead if tied or Azathoth woke), then artifacts, monsters, fewest cards in hand."""
-    if not is_over(state):
-        return None
-    seats = range(state.players)
-    pts = tuple(points(state, s) for s in seats)
-    locs = tuple(locations_facing(state, s) for s in seats)
-    azathoth = "azathoth" in state.awake
-    steps: list[tuple[str, tuple[int, ...]]] = [] if azathoth else [("locations", locs)]
-    steps += [
-        ("points", pts),
-        ("artifacts", state.artifacts_acquired),
-        ("monsters", state.monsters_played),
-        ("hand", tuple(-len(h) for h in state.hands)),
-    ]
-    details = {
-        "azathoth": azathoth,
-        "locations": list(locs),
-        "points": list(pts),
-        "artifacts_acquired": list(state.artifacts_acquired),
-        "monsters_played": list(state.monsters_played),
-        "hand_sizes": [len(h) for h in state.hands],
-    }
-    for reason, values in steps:
-        if values[0] != values[1]:
-            winner = 0 if values[0] > values[1] else 1
-            return Outcome(reason=reason, winners=(winner,), scores=tuple(float(p) for p in pts), details=details)
-    return Outcome(reason="tie", winners=(), scores=tuple(float(p) for p in pts), details=details)
-
-
-def resample(state: Table, seat: int, r: random.Random) -> Table:
-    """Reshuffle what ``seat`` cannot know: the opponent's unseen hand cards with the matching hidden decks."""
+def resample(state: RiseOfCthulhuState, seat: int, r: random.Random) -> RiseOfCthulhuState:
+    """A world ``seat`` cannot tell from this one: the opponent's unseen hand cards dealt afresh with the Cultist
+    Deck (its face-down Old One slots stay where they are, as the setup rules make them public) and the Monster
+    and Artifact Decks. Drawn directly, never the real state handed back; each pool of unseen cards is sorted
+    before it is shuffled, so two worlds the seat cannot tell apart resample to the same world."""
     opp = other(seat)
-    known = set(state.known[opp])
+    known = list(state.known[opp])
     hand = state.hands[opp]
-    cultists = [c for c in hand if c in CULTISTS and c not in known] + [c for c in state.deck if c != OLD_ONE_SLOT]
-    monsters = [c for c in hand if c in MONSTERS] + list(state.monster_deck)
-    artifacts = [c for c in hand if c in ARTIFACTS] + list(state.artifact_deck)
+    unseen = list(hand)
+    for card in known:
+        unseen.remove(card)
+    cultists = sorted([c for c in unseen if c in CULTISTS] + [c for c in state.deck if c != OLD_ONE_SLOT])
+    monsters = sorted([c for c in hand if c in MONSTERS] + list(state.monster_deck))
+    artifacts = sorted([c for c in hand if c in ARTIFACTS] + list(state.artifact_deck))
     for pool in (cultists, monsters, artifacts):
         r.shuffle(pool)
     counts = _hand_counts(hand)
-    unseen = counts["cultists"] - sum(1 for c in hand if c in known)
-    new_hand = (
-        [c for c in hand if c in known]
-        + cultists[:unseen]
-        + monsters[: counts["monsters"]]
-        + artifacts[: counts["artifacts"]]
-    )
-    rest = iter(cultists[unseen:])
+    hidden = counts["cultists"] - len(known)
+    new_hand = known + cultists[:hidden] + monsters[: counts["monsters"]] + artifacts[: counts["artifacts"]]
+    rest = iter(cultists[hidden:])
     deck = tuple(c if c == OLD_ONE_SLOT else next(rest) for c in state.deck)
-    hands = list(state.hands)
-    hands[opp] = tuple(sorted(new_hand))
     return replace(
         state,
-        hands=tuple(hands),
+        hands=replace_at(state.hands, opp, tuple(sorted(new_hand))),
         deck=deck,
         monster_deck=tuple(monsters[counts["monsters"] :]),
         artifact_deck=tuple(artifacts[counts["artifacts"] :]),
     )
 
 
-def invariant(state: Table) -> None:
+def invariant(state: RiseOfCthulhuState) -> None:
     """Every card exactly once; Old Ones awake or asleep; the Dark Hunter never on an Old One."""
     hands = [c for h in state.hands for c in h]
     on_table = [c for loc in state.locations for side in loc.sides for c in side.cultists]
@@ -164,7 +135,8 @@ def invariant(state: Table) -> None:
     monsters = list(state.monster_deck) + [c for c in hands if c in MONSTERS] + staying
     monsters += [c for c in state.spent if c in MONSTERS]
     assert sorted(monsters) == sorted(MONSTERS), "every Monster card exactly once"
-    artifacts = list(state.artifact_deck) + [c for c in hands if c in ARTIFACTS] + [c for c in state.spent if c in ARTIFACTS]
+    artifacts = list(state.artifact_deck) + [c for c in hands if c in ARTIFACTS]
+    artifacts += [c for c in state.spent if c in ARTIFACTS]
     assert sorted(artifacts) == sorted(ARTIFACTS), "every Artifact card exactly once"
     assert all(c in CULTISTS or c in MONSTERS or c in ARTIFACTS for c in hands), "only playing cards in hands"
     assert sorted(state.awake + state.sleeping) == sorted(OLD_ONES), "every Old One awake or asleep"
@@ -179,7 +151,8 @@ def invariant(state: Table) -> None:
         assert list(state.hands[seat]) == sorted(state.hands[seat])
         assert set(state.known[seat]) <= set(state.hands[seat])
         assert state.owed[seat] >= 0
-    assert 0 <= state.actions_taken <= state.actions_allowed
+    assert state.current in range(state.players) and len(state.hands) == state.players
+    assert 0 <= state.actions_taken <= state.actions_allowed <= 3, "two actions, one more with the Glass from Leng"
     if state.pending is not None:
         assert state.pending.old_one == state.awake[-1]
     if len(state.awake) < OLD_ONES_TO_END:

@@ -1,43 +1,55 @@
 """Rites of Cthulhu (2-6 players): a series of mini-games ("rites") played for artifacts.
 
 Rulebook: /work/shared/rulebooks/rites-of-cthulhu.txt. Rulings: docs/rulings/rites-of-cthulhu.md.
-The overarching game is ``game.py``; each rite is a pluggable ``Rite`` in ``rites/`` (see ``rites/base.py``).
+The overarching game is ``rules.py`` (with ``power_plays.py`` and ``artifacts.py``) and ``views.py``; each rite
+is a ``Rite`` subpackage of the same shape in ``rites/`` (``rites/base.py`` says what a rite is).
 """
 
 from __future__ import annotations
 
 from shared.kernel import Game, Option
-from shared.games.rites_of_cthulhu import game as _g
+
 from shared.games.rites_of_cthulhu.cards import CARD_DATA
+from shared.games.rites_of_cthulhu.commands import COMMANDS
+from shared.games.rites_of_cthulhu.events import FACTS
+from shared.games.rites_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rites_of_cthulhu.rites import RITES
+from shared.games.rites_of_cthulhu.rules import (
+    OUT_OF_TURN,
+    decide,
+    evolve,
+    legal_commands,
+    outcome,
+    setup,
+    timeout_command,
+    waits_on,
+)
 from shared.games.rites_of_cthulhu.state import STATE_TYPES
-
-
-def _state_types() -> tuple[type, ...]:
-    out = list(STATE_TYPES)
-    for rite in RITES.values():
-        out += [t for t in rite.state_types if t not in out]
-    return tuple(out)
-
+from shared.games.rites_of_cthulhu.views import invariant, resample, resample_unrevealable, view
 
 GAME = Game(
     id="rites-of-cthulhu",
     title="Rites of Cthulhu",
     min_players=2,
     max_players=6,
-    rules_version="rites-of-cthulhu/1",
-    setup=_g.setup,
-    decide=_g.decide,
-    evolve=_g.evolve,
-    legal_commands=_g.legal_commands,
-    to_act=_g.to_act,
-    view=_g.view,
-    outcome=_g.outcome,
-    resample=_g.resample,
-    resample_unrevealable=_g.resample_unrevealable,
-    invariant=_g.invariant,
-    commands=_g.all_commands(),
-    state_types=_state_types(),
+    rules_version="rites-of-cthulhu/7",
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    waits_on=waits_on,
+    view=view,
+    outcome=outcome,
+    resample=resample,
+    resample_unrevealable=resample_unrevealable,
+    invariant=invariant,
+    out_of_turn=OUT_OF_TURN,
+    timeout_command=timeout_command,
+    commands=COMMANDS,
+    state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
+    facts=FACTS,
+    rollout_policy=rollout_policy,
+    playout_value=playout_value,
     options={
         "play_all_rites": Option(
             type="bool", default=False,

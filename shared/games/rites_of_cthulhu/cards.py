@@ -8,13 +8,20 @@ project chose. GAMES.md allows only the two sources, so a card with any project 
 
 Artifact ids are 0-12. The rulebook prints no artifact card: all thirteen are project data (see
 docs/rulings/rites-of-cthulhu.md for the design and balance). Their powers are applied by ``artifacts.py``
-through the hooks the rites expose (``rites/base.py``: ``Modifiers`` and the table helpers).
+through the hooks the rites share (``state.Modifiers`` and the table helpers in ``rites/table.py``).
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 CULTS = ("green", "blue", "yellow", "gray")
 RANKS = 14
+DECK_SIZE = len(CULTS) * RANKS
+HAND_SIZE = 5
+"""Performing Rites: "The Grand Cultist shuffles the entities deck and deals 5 cards to each player"."""
+FORBIDDEN_BOOK = 0
+"""The elder sign rank of the forbidden books."""
 
 CULT_NAMES = ("Esoteric Order of Dagon", "Chorazos Cult", "Brotherhood of the Kings", "Chesuncook Witch Coven")
 
@@ -48,7 +55,7 @@ _ENTITY_NAMES: tuple[tuple[tuple[str, str], ...], ...] = (
 
 ENTITIES: tuple[dict, ...] = tuple(
     {"id": c * RANKS + r, "name": name, "cult": CULTS[c], "cult_name": CULT_NAMES[c], "rank": r,
-     "forbidden_book": r == 0, "source": "project" if source == _RR else source,
+     "forbidden_book": r == FORBIDDEN_BOOK, "source": "project" if source == _RR else source,
      **({"basis": "rulebook rank"} if source == _RR else {})}
     for c, names in enumerate(_ENTITY_NAMES)
     for r, (name, source) in enumerate(names)
@@ -62,47 +69,91 @@ def entity(name: str) -> int:
     return ENTITY_BY_NAME[name]
 
 
+def cult(card: int) -> int:
+    """The cult (0 green, 1 blue, 2 yellow, 3 gray) of an entity card id."""
+    return card // RANKS
+
+
+def rank(card: int) -> int:
+    """The elder sign rank (0-13) of an entity card id."""
+    return card % RANKS
+
+
+def card_id(cult_index: int, rank_value: int) -> int:
+    return cult_index * RANKS + rank_value
+
+
 CTHULHU = entity("Cthulhu")
 
-# Symbol "all": every cultist follows the rule, when revealed and when its owner invokes it again.
-# Symbol "single": any cultist may invoke the power once during the rite it is revealed in; later its owner may
-# invoke it once more. Timing "before": applies the moment it is revealed (or invoked again, which is only
-# allowed before the rite's first move); "during": an ability invoked at any moment of the rite.
+
+class Symbol(StrEnum):
+    """"all": every cultist follows the rule, when revealed and when its owner invokes it again. "single": any
+    cultist may invoke the power once during the rite it is revealed in; later its owner may invoke it once more."""
+
+    ALL = "all"
+    SINGLE = "single"
+
+
+class Timing(StrEnum):
+    """"before": applies the moment it is revealed (or invoked again, which is only allowed before the rite's first
+    move); "during": an ability invoked at any moment of the rite."""
+
+    BEFORE = "before"
+    DURING = "during"
+
+
+class Power(StrEnum):
+    REVERSE_ORDER = "reverse_order"
+    OPEN_HANDS = "open_hands"
+    LOW_WINS = "low_wins"
+    NO_POWER_PLAYS = "no_power_plays"
+    EXCAVATE = "excavate"
+    OPENER_LEFT = "opener_left"
+    OPENER_POOREST = "opener_poorest"
+    REDRAW_ONE = "redraw_one"
+    REDRAW_HAND = "redraw_hand"
+    STEAL_CAPTURED = "steal_captured"
+    REPLACE_COVETED = "replace_coveted"
+    FORCED_TRADE = "forced_trade"
+    PEEK_HAND = "peek_hand"
+
+
 ARTIFACTS: tuple[dict, ...] = tuple(
     {"id": i, "name": name, "elder_sign": value, "symbol": symbol, "timing": timing, "power": power,
      "text": text, "source": "project"}
     for i, (name, value, symbol, timing, power, text) in enumerate((
-        ("The Shining Trapezohedron", 3, "all", "before", "reverse_order",
+        ("The Shining Trapezohedron", 3, Symbol.ALL, Timing.BEFORE, Power.REVERSE_ORDER,
          "Turn order runs counter-clockwise (to the right) for this rite; invoked again, it flips once more."),
-        ("The Glass from Leng", 2, "all", "before", "open_hands",
+        ("The Glass from Leng", 2, Symbol.ALL, Timing.BEFORE, Power.OPEN_HANDS,
          "Every cultist plays this rite with the hand face up."),
-        ("The Black Stone", 2, "all", "before", "low_wins",
+        ("The Black Stone", 2, Symbol.ALL, Timing.BEFORE, Power.LOW_WINS,
          "Whenever cards are compared by elder sign this rite, the lowest wins."),
-        ("The Star-Stone of Mnar", 4, "all", "before", "no_power_plays",
+        ("The Star-Stone of Mnar", 4, Symbol.ALL, Timing.BEFORE, Power.NO_POWER_PLAYS,
          "No power-play may be made for the rest of this rite."),
-        ("The Tiara of Y'ha-nthlei", 2, "all", "before", "excavate",
+        ("The Tiara of Y'ha-nthlei", 2, Symbol.ALL, Timing.BEFORE, Power.EXCAVATE,
          "Excavate another Coveted Artifact at once; its power applies too."),
-        ("The Silver Key", 3, "all", "before", "opener_left",
+        ("The Silver Key", 3, Symbol.ALL, Timing.BEFORE, Power.OPENER_LEFT,
          "The cultist to the Grand Cultist's left takes the Grand Cultist's first turn and privilege this rite."),
-        ("The Bas-Relief of Cthulhu", 1, "all", "before", "opener_poorest",
+        ("The Bas-Relief of Cthulhu", 1, Symbol.ALL, Timing.BEFORE, Power.OPENER_POOREST,
          "The cultist with the fewest artifact points takes the first turn and privilege this rite "
          "(ties: the first of them in turn order from the Grand Cultist)."),
-        ("The Lamp of Alhazred", 2, "single", "during", "redraw_one",
+        ("The Lamp of Alhazred", 2, Symbol.SINGLE, Timing.DURING, Power.REDRAW_ONE,
          "Set one card of your hand aside face down and draw a replacement."),
-        ("The Plutonian Drug", 1, "single", "during", "redraw_hand",
+        ("The Plutonian Drug", 1, Symbol.SINGLE, Timing.DURING, Power.REDRAW_HAND,
          "Set your whole hand aside face down and draw as many cards."),
-        ("The Jade Amulet", 3, "single", "during", "steal_captured",
+        ("The Jade Amulet", 3, Symbol.SINGLE, Timing.DURING, Power.STEAL_CAPTURED,
          "Take one artifact from another cultist's captured artifacts."),
-        ("The Crystallizer of Dreams", 2, "single", "during", "replace_coveted",
+        ("The Crystallizer of Dreams", 2, Symbol.SINGLE, Timing.DURING, Power.REPLACE_COVETED,
          "Throw one other Coveted Artifact out of the game and excavate a replacement; its power applies."),
-        ("The Scroll of T'yog", 3, "single", "during", "forced_trade",
+        ("The Scroll of T'yog", 3, Symbol.SINGLE, Timing.DURING, Power.FORCED_TRADE,
          "Slide a card face down to another cultist, who gives you a card back without looking at it."),
-        ("The Mirror of Nitocris", 1, "single", "during", "peek_hand",
+        ("The Mirror of Nitocris", 1, Symbol.SINGLE, Timing.DURING, Power.PEEK_HAND,
          "Look at another cultist's hand."),
     ))
 )
 
 ARTIFACT_COUNT = len(ARTIFACTS)
+GLASS_FROM_LENG = next(a["id"] for a in ARTIFACTS if a["power"] == Power.OPEN_HANDS)
 
 CARD_DATA = {"cults": list(CULTS), "cult_names": list(CULT_NAMES), "entities": list(ENTITIES),
              "artifacts": list(ARTIFACTS)}

@@ -1,11 +1,56 @@
-"""The overarching game's state: the series of rites, the artifacts, and the stage of the current rite."""
+"""Rites of Cthulhu's state: the series of rites, the artifacts, the stage of the current rite, and the table every
+rite shares (each rite keeps its own state in ``rites/<rite>/state.py``). Changed only by ``rules.evolve``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from shared.games.rites_of_cthulhu.rites.base import Modifiers, Table, Trade
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """Rule changes the artifacts put in force for the current rite. Fields only ever get added (with defaults).
+
+    ``direction``: +1 clockwise (to the left), -1 counter-clockwise. ``opener``: the seat that takes the Grand
+    Cultist's first turn (None: the Grand Cultist). ``low_wins``: rank comparisons are inverted. ``open_hands``:
+    every hand is played face up. ``no_power_plays``: power-plays are forbidden this rite.
+    """
+
+    direction: int = 1
+    opener: int | None = None
+    low_wins: bool = False
+    open_hands: bool = False
+    no_power_plays: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """A face-down forced trade: ``giver`` slid ``card`` to ``receiver``, who must give back a card unseen."""
+
+    giver: int
+    receiver: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tabletop:
+    """What every rite shares. ``pile[0]`` is the top of the entities draw pile."""
+
+    players: int
+    grand_cultist: int
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    mods: Modifiers = field(default_factory=Modifiers)
+    trade: Trade | None = None
+    known: tuple[tuple[int, int], ...] = ()
+    """(knower, card): the knower knows which hand holds the card (a forced trade, a peek)."""
+    peeks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+    """(knower, seat, cards): the knower looked at that seat's hand this rite (the Mirror of Nitocris)."""
+    moves: int = 0
+    face_down: tuple[tuple[int, int], ...] = ()
+    """Set-aside cards nobody else saw: (card, the one seat that knows it, or -1 for nobody)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +74,13 @@ class Claiming:
     rite_id: str
 
 
+class GameEnd(StrEnum):
+    ALL_RITES_PERFORMED = "all_rites_performed"
+
+
 @dataclass(frozen=True, slots=True)
 class Finished:
-    reason: str
+    reason: GameEnd
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +88,7 @@ class RitesState:
     players: int
     rites_total: int
     grand_cultist: int
-    table: Table
+    table: Tabletop
     stage: Choosing | Performing | Claiming | Finished
     played: tuple[str, ...] = ()
     """Rites performed or failed, in order (their tablets are no longer available)."""
@@ -58,4 +107,5 @@ class RitesState:
     """The simultaneous draws that chose the first Grand Cultist (one tuple per round, -1 for seats out)."""
 
 
-STATE_TYPES = (RitesState, Choosing, Performing, Claiming, Finished, Table, Modifiers, Trade)
+STATE_TYPES = (RitesState, Choosing, Performing, Claiming, Finished, Tabletop, Modifiers, Trade)
+"""The overarching game's classes; ``__init__`` adds every rite's own."""

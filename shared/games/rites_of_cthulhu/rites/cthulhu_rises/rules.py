@@ -1,0 +1,248 @@
+"""Cthulhu Rises's rules (rulebook "Cthulhu Rises", p. 14): trick-taking with gates, the Grand Cult (green) as
+trump, and the summoning of Cthulhu. Win by holding Cthulhu when the last gate closes, or by an overthrow: open a
+gate, capture Cthulhu, then close a later gate (the overthrow winner may trade a Coveted Artifact)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from shared.kernel import Decision, Fact, replace, replace_at
+from shared.kernel.errors import require
+
+from shared.games.rites_of_cthulhu.cards import CTHULHU, HAND_SIZE, cult, rank
+from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.cthulhu_rises.cards import DISCARDS, GRAND_CULT, CthulhuPlace, SummonedFrom
+from shared.games.rites_of_cthulhu.rites.cthulhu_rises.events import (
+    CardPlayedToGate,
+    CthulhuSummoned,
+    ForcedTradeDeclined,
+    ForcedTradeOffered,
+    GateClosed,
+    SummoningFailed,
+)
+from shared.games.rites_of_cthulhu.rites.cthulhu_rises.state import CthulhuRisesState
+from shared.games.rites_of_cthulhu.rites.table import (
+    best,
+    draw,
+    force_card,
+    opener,
+    set_aside_from_pile,
+    turn_order,
+    without,
+)
+from shared.games.rites_of_cthulhu.state import Tabletop
+
+
+def initial(table: Tabletop) -> CthulhuRisesState:
+    return CthulhuRisesState(taken=((),) * table.players)
+
+
+def begin(d: Decision) -> None:
+    """The Deal: set aside, unseen, the cards that keep the deck divisible by the number of cultists."""
+    count = DISCARDS[d.state.players]
+    if count:
+        set_aside_from_pile(d, count)
+
+
+def keeps_in_hand(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
+    """"During the first gate, if a cultist has Cthulhu in her hand, she must keep him until the first gate closes"."""
+    return frozenset({CTHULHU}) if state.gate_number == 1 else frozenset()
+
+
+# -- whose turn ----------------------------------------------------------------------------------------------------
+
+
+def _opener_of_gate(table: Tabletop, state: CthulhuRisesState) -> int | None:
+    start = opener(table) if state.leader is None else state.leader
+    return next((s for s in turn_order(table, start) if table.hands[s]), None)
+
+
+def next_to_play(table: Tabletop, state: CthulhuRisesState) -> int | None:
+    """The next cultist to play on the open gate: in turn order, skipping those with empty hands."""
+    if not state.gate:
+        return _opener_of_gate(table, state)
+    played = {s for s, _ in state.gate}
+    return next((s for s in turn_order(table, state.gate[0][0]) if s not in played and table.hands[s]), None)
+
+
+def waits_on(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
+    if state.overthrow is not None:
+        return frozenset()
+    if state.forcing is not None:
+        return frozenset({state.forcing})
+    seat = next_to_play(table, state)
+    return frozenset() if seat is None else frozenset({seat})
+
+
+def timeout_command(table: Tabletop, state: CthulhuRisesState, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A silent closer forces no card (the reward is a "may"); a silent cultist plays a legal card at random."""
+    if state.forcing is not None:
+        return {"type": "decline_trade"}
+    return rng.choice(legal_commands(table, state, seat))
+
+
+# -- rules ---------------------------------------------------------------------------------------------------------
+
+
+def _playable(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[int]:
+    options = list(table.hands[seat])
+    if state.gate_number == 1:
+        # No summoning in the first gate: Cthulhu stays in hand; the first opener may not lead green.
+        options = [c for c in options if c != CTHULHU] or options
+        if not state.gate:
+            options = [c for c in options if cult(c) != GRAND_CULT] or options
+    if state.gate:
+        dominant = cult(state.gate[0][1])
+        options = [c for c in options if cult(c) == dominant] or options
+    return sorted(options)
+
+
+def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[dict[str, Any]]:
+    if seat not in waits_on(table, state):
+        return []
+    if state.forcing is not None:
+        targets = [s for s in range(table.players) if s != seat and table.hands[s]]
+        return [{"type": "decline_trade"}] + [{"type": "force_card", "card": c, "seat": t}
+                                             for c in sorted(table.hands[seat]) for t in targets]
+    return [{"type": "play_card", "card": c} for c in _playable(table, state, seat)]
+
+
+def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+    table, state = here(d)
+    require(seat in waits_on(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
+    kind = command["type"]
+    if state.forcing is not None:
+        if kind == "decline_trade":
+            d.emit(ForcedTradeDeclined(seat=seat))
+            return
+        require(kind == "force_card", "rules/must_decide_forced_trade",
+                "You closed the gate: force a card on another cultist or decline first.")
+        card, target = command["card"], command["seat"]
+        require(card in table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
+        require(0 <= target < table.players and target != seat and bool(table.hands[target]),
+                "rules/no_such_trade_partner", "Force the card on another cultist who holds cards.")
+        d.emit(ForcedTradeOffered(seat=seat, receiver=target))
+        force_card(d, seat, target, card)
+        return
+    require(kind == "play_card", "rules/must_play_to_gate", "Play a card on the gate.")
+    _play(d, seat, command["card"])
+
+
+def _play(d: Decision, seat: int, card: int) -> None:
+    table, state = here(d)
+    hand = table.hands[seat]
+    require(card in hand, "rules/card_not_in_hand", "That card is not in your hand.")
+    if state.gate_number == 1 and card == CTHULHU:
+        require(all(c == CTHULHU for c in hand), "rules/no_summoning_in_first_gate",
+                "Cthulhu must stay in your hand until the first gate closes.")
+    if state.gate_number == 1 and not state.gate and cult(card) == GRAND_CULT:
+        require(all(cult(c) == GRAND_CULT for c in hand), "rules/no_green_lead_in_first_gate",
+                "The first gate may not be opened with a card of the Grand Cult.")
+    if state.gate:
+        dominant = cult(state.gate[0][1])
+        require(cult(card) == dominant or not any(cult(c) == dominant for c in hand),
+                "rules/must_follow_dominant_cult", "You must play a card of the gate's dominant cult.")
+    d.emit(CardPlayedToGate(seat=seat, card=card, opened=not state.gate))
+    # Hands are kept at 5 by drawing after playing (a hand short of Cthulhu since a summoning draws two).
+    draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
+    table, state = here(d)
+    if cult(card) == GRAND_CULT and seat in state.eligible and state.gate_number > 1:
+        _summon(d, table, state, card)
+
+
+def _summon(d: Decision, table: Tabletop, state: CthulhuRisesState, card: int) -> None:
+    """A spell to summon Cthulhu: he comes to the center of the gate from a hand or from his captor."""
+    if card == CTHULHU or state.center or any(c == CTHULHU for _, c in state.gate):
+        return
+    holder = next((s for s, hand in enumerate(table.hands) if CTHULHU in hand), None)
+    if holder is not None:
+        # No replacement now: the holder refills after her next play (a draw caused by another cultist's move
+        # would show her a card from the pile out of her own turn).
+        d.emit(CthulhuSummoned(seat=holder, source=SummonedFrom.HAND))
+    elif state.captor is not None:
+        d.emit(CthulhuSummoned(seat=state.captor, source=SummonedFrom.CAPTURED))
+    else:
+        d.emit(SummoningFailed())
+
+
+def settle(d: Decision) -> None:
+    """Closing a gate: once every cultist holding cards has played on it."""
+    table, state = here(d)
+    if not state.gate or next_to_play(table, state) is not None:
+        return
+    # The highest green card wins, else the highest card of the dominant cult.
+    greens = [(s, c) for s, c in state.gate if cult(c) == GRAND_CULT]
+    dominant = cult(state.gate[0][1])
+    contenders = greens or [(s, c) for s, c in state.gate if cult(c) == dominant]
+    top = best(table, (rank(c) for _, c in contenders))
+    closer = next(s for s, c in contenders if rank(c) == top)
+    in_gate = state.center or any(c == CTHULHU for _, c in state.gate)
+    cthulhu = (CthulhuPlace.CAPTURED if closer in state.eligible else CthulhuPlace.CENTER) if in_gate else None
+    # An overthrow: the closer already held Cthulhu, captured in an earlier gate, when this gate opened
+    # (a summoning in this gate brings him to the center, and the closer takes him back).
+    d.emit(GateClosed(seat=closer, cards=[c for _, c in state.gate], cthulhu=cthulhu,
+                      overthrow=state.holder_at_start == closer))
+
+
+# -- fold ----------------------------------------------------------------------------------------------------------
+
+
+def evolve(table: Tabletop, state: CthulhuRisesState, fact: Fact) -> tuple[Tabletop, CthulhuRisesState]:
+    match fact:
+        case CardPlayedToGate(seat=seat, card=card, opened=opened):
+            state = replace(state, gate=state.gate + ((seat, card),))
+            if opened:
+                state = replace(state, eligible=state.eligible | {seat}, holder_at_start=state.captor)
+            return without(table, seat, [card]), state
+        case GateClosed():
+            return table, _closed(table, state, fact)
+        case CthulhuSummoned(seat=seat, source=source):
+            if source == SummonedFrom.HAND:
+                table = without(table, seat, [CTHULHU])
+            return table, replace(state, center=True, captor=None)
+        case SummoningFailed():
+            return table, state
+        case ForcedTradeOffered() | ForcedTradeDeclined():
+            return table, replace(state, forcing=None)
+    raise TypeError(f"Cthulhu Rises has no fact {fact!r}")
+
+
+def _closed(table: Tabletop, state: CthulhuRisesState, closed: GateClosed) -> CthulhuRisesState:
+    closer = closed.seat
+    captor, center, captured_at = state.captor, state.center, state.captured_at
+    if closed.cthulhu == CthulhuPlace.CAPTURED:
+        captor, center, captured_at = closer, False, state.gate_number
+    elif closed.cthulhu == CthulhuPlace.CENTER:
+        captor, center = None, True
+    taken = replace_at(state.taken, closer, state.taken[closer] + tuple(c for c in closed.cards if c != CTHULHU))
+    others_hold = any(table.hands[s] for s in range(table.players) if s != closer)
+    overthrow = closer if closed.overthrow else None
+    return replace(
+        state,
+        gate=(),
+        gate_number=state.gate_number + 1,
+        leader=closer,
+        captor=captor,
+        center=center,
+        captured_at=captured_at,
+        taken=taken,
+        forcing=closer if (overthrow is None and table.hands[closer] and others_hold) else None,
+        overthrow=overthrow,
+    )
+
+
+# -- end -----------------------------------------------------------------------------------------------------------
+
+
+def result(table: Tabletop, state: CthulhuRisesState) -> RiteResult | None:
+    if state.overthrow is not None:
+        return RiteResult(state.overthrow, RiteEnd.OVERTHROW, may_trade_artifact=True)
+    if state.gate or state.forcing is not None:
+        return None
+    if table.pile or any(table.hands):
+        return None
+    if state.captor is None:
+        return RiteResult(None, RiteEnd.CTHULHU_NOT_CAPTURED)
+    return RiteResult(state.captor, RiteEnd.HOLDS_CTHULHU)

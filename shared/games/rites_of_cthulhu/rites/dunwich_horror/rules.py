@@ -1,0 +1,363 @@
+"""The Dunwich Horror's rules (rulebook "Dunwich Horror", p. 29): free the twins by capturing the walls.
+
+The twin brothers, Wilbur Whateley (blue 7) and The Dunwich Horror (blue 6), are set aside face up and each is
+walled in with four face-down cards from the pile. On her turn a cultist either reveals a wall card with a pair
+whose elder sign sum or difference equals its twin's elder sign (then captures it with a second pair or knocks),
+captures an earlier revealed wall card with a pair whose sum or difference equals that card's elder sign, or
+discards two cards and draws two. Hands are drawn back to 5 only at the end of one's own turn; an empty pile is
+refilled by reshuffling the discards. When the revealer cannot capture, she knocks and every other cultist may
+claim the card: the first valid claim the server applies wins, and the log records the arrival order. The rite
+ends when every wall card is captured; the most captured elder sign points wins.
+
+Rulings (docs/rulings/rites-of-cthulhu.md): a turn is one reveal (plus its capture or knock), one capture of an
+earlier revealed card, or the discard-two-draw-two; a pair is two different cards, listed in ascending order; the
+claim window closes when every other cultist has passed; the Grand Cultist's arbitration of simultaneous knocks
+is never needed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from itertools import combinations
+from typing import Any
+
+from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel.errors import require
+
+from shared.games.rites_of_cthulhu.cards import HAND_SIZE, RANKS, rank
+from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import TWINS, WALLS_PER_TWIN, twin_of
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.events import (
+    ClaimsClosed,
+    DunwichDiscardsReshuffled,
+    DunwichTurnBegan,
+    FarmhouseWallsBuilt,
+    KnockCalled,
+    KnockPassed,
+    TwinReplacementDrawn,
+    TwinsFreed,
+    TwinsSetAside,
+    TwoCardsDiscarded,
+    WallCaptured,
+    WallClaimed,
+    WallRevealed,
+)
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import (
+    Building,
+    Claims,
+    DunwichState,
+    Freed,
+    LastClaims,
+    Replacing,
+    Revealed,
+    Turn,
+)
+from shared.games.rites_of_cthulhu.rites.table import draw, first_in_order, next_seat, opener, remove_cards, without
+from shared.games.rites_of_cthulhu.state import Tabletop
+
+
+def pair_makes(cards: Iterable[int], target: int) -> bool:
+    """A pair reveals or captures ``target`` when the sum or the difference of its elder signs equals it."""
+    a, b = cards
+    a, b = a % RANKS, b % RANKS  # their elder signs (cards.rank, inlined: a playout asks this thousands of times)
+    return a + b == target or abs(a - b) == target
+
+
+def wall_card(state: DunwichState, slot: int) -> int:
+    """The card at a wall slot not yet captured."""
+    card = state.walls[slot]
+    assert card is not None
+    return card
+
+
+def face_down(state: DunwichState) -> list[int]:
+    return [i for i, c in enumerate(state.walls) if c is not None and i not in state.face_up]
+
+
+def points(state: DunwichState) -> list[int]:
+    return [sum(rank(c) for c in cards) for cards in state.captured]
+
+
+# -- setup -------------------------------------------------------------------------------------------------------
+
+
+def initial(table: Tabletop) -> DunwichState:
+    return DunwichState(phase=Building(), captured=((),) * table.players)
+
+
+def begin(d: Decision) -> None:
+    """The Deal: take out the twins (holders hand them over in view of the table), wall each in with 4 face-down
+    pile cards.
+
+    The holders draw their hands back to 5 on their own ``draw_card`` before the first turn, so the Grand
+    Cultist's choice of the rite shows nobody another seat's hand or the pile (see the rulings).
+    """
+    table = d.state.table
+    holder = {c: s for s, hand in enumerate(table.hands) for c in hand}
+    d.emit(TwinsSetAside(twins=list(TWINS), handed_over=[holder.get(twin) for twin in TWINS]))
+    walls = list(d.state.table.pile[: 2 * WALLS_PER_TWIN])
+    d.emit(FarmhouseWallsBuilt(count=len(walls), walls=walls), {"walls": []})
+
+
+# -- who acts and what they may do ---------------------------------------------------------------------------------
+
+
+def turn_seat(table: Tabletop, state: DunwichState) -> int | None:
+    """Whose turn it is (during a claim window: the revealer's)."""
+    phase = state.phase
+    if isinstance(phase, Turn):
+        return opener(table) if phase.seat is None else phase.seat
+    if isinstance(phase, Revealed):
+        return phase.seat
+    if isinstance(phase, Claims):
+        return phase.revealer
+    return None
+
+
+def waits_on(table: Tabletop, state: DunwichState) -> frozenset[int]:
+    phase = state.phase
+    if isinstance(phase, Replacing):
+        return phase.waiting
+    if isinstance(phase, Turn):
+        return frozenset({opener(table) if phase.seat is None else phase.seat})
+    if isinstance(phase, Revealed):
+        return frozenset({phase.seat})
+    if isinstance(phase, Claims):
+        return frozenset(s for s in range(table.players) if s != phase.revealer and s not in phase.passed)
+    return frozenset()
+
+
+def legal_commands(table: Tabletop, state: DunwichState, seat: int) -> list[dict[str, Any]]:
+    if seat not in waits_on(table, state):
+        return []
+    phase = state.phase
+    pairs = [list(p) for p in combinations(sorted(table.hands[seat]), 2)]
+    out: list[dict[str, Any]] = []
+    if isinstance(phase, Replacing):
+        out.append({"type": "draw_card"})
+    elif isinstance(phase, Turn):
+        hidden = [(slot, rank(twin_of(slot))) for slot in face_down(state)]
+        shown = [(slot, rank(wall_card(state, slot))) for slot in sorted(state.face_up)]
+        for pair in pairs:
+            for slot, target in hidden:
+                if pair_makes(pair, target):
+                    out.append({"type": "reveal_wall", "cards": pair, "wall": slot})
+            for slot, target in shown:
+                if pair_makes(pair, target):
+                    out.append({"type": "capture_wall", "cards": pair, "wall": slot})
+        out += [{"type": "discard_and_draw", "cards": pair} for pair in pairs]
+        if not out:
+            out.append({"type": "end_turn"})
+    elif isinstance(phase, Revealed):
+        target = rank(wall_card(state, phase.wall))
+        out += [{"type": "capture_wall", "cards": p, "wall": phase.wall} for p in pairs if pair_makes(p, target)]
+        out.append({"type": "call_knock"})
+    elif isinstance(phase, Claims):
+        target = rank(wall_card(state, phase.wall))
+        out += [{"type": "knock", "cards": p} for p in pairs if pair_makes(p, target)]
+        out.append({"type": "pass_knock"})
+    return out
+
+
+def timeout_command(table: Tabletop, state: DunwichState, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A silent cultist in a knock race passes and a silent revealer knocks (she produced no pair); otherwise a
+    legal move at random."""
+    if isinstance(state.phase, Claims):
+        return {"type": "pass_knock"}
+    if isinstance(state.phase, Revealed):
+        return {"type": "call_knock"}
+    return rng.choice(legal_commands(table, state, seat))
+
+
+# -- decide --------------------------------------------------------------------------------------------------------
+
+
+def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+    table, state = here(d)
+    kind = command["type"]
+    phase = state.phase
+    if kind in ("knock", "pass_knock"):
+        _claim(d, seat, command)
+        return
+    if kind == "draw_card":
+        require(isinstance(phase, Replacing) and seat in phase.waiting, "rules/no_replacement_due",
+                "Only a cultist who handed a twin over draws back to 5 cards, before the first turn.")
+        _refill(d, seat)
+        d.emit(TwinReplacementDrawn(seat=seat))
+        return
+    require(not isinstance(phase, Replacing), "rules/replacements_pending",
+            "Wait until the cultists who handed a twin over have drawn back to 5 cards.")
+    if isinstance(phase, Claims):
+        raise RuleViolation("rules/claim_window_open", "Wait until the knock on the table is answered.")
+    require(turn_seat(table, state) == seat, "rules/not_your_turn", "It is not your turn.")
+    if kind == "reveal_wall":
+        require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
+        cards = _pair(table, seat, command["cards"])
+        slot = command["wall"]
+        require(slot in face_down(state), "rules/wall_not_face_down", "Pick a face-down wall card.", wall=slot)
+        twin = twin_of(slot)
+        require(pair_makes(cards, rank(twin)), "rules/pair_does_not_match",
+                f"The sum or difference of your pair must equal the twin's elder sign ({rank(twin)}).")
+        d.emit(WallRevealed(seat=seat, cards=cards, wall=slot, twin=twin, card=wall_card(state, slot)))
+    elif kind == "capture_wall":
+        cards = _pair(table, seat, command["cards"])
+        slot = command["wall"]
+        if isinstance(phase, Revealed):
+            require(slot == phase.wall, "rules/capture_the_revealed_card", "Capture the card you just revealed, or knock.")
+        require(slot in state.face_up, "rules/wall_not_revealed", "Only a revealed wall card can be captured.", wall=slot)
+        card = wall_card(state, slot)
+        require(pair_makes(cards, rank(card)), "rules/pair_does_not_match",
+                f"The sum or difference of your pair must equal the wall card's elder sign ({rank(card)}).")
+        d.emit(WallCaptured(seat=seat, cards=cards, wall=slot, card=card))
+        _end_turn(d, seat)
+    elif kind == "call_knock":
+        require(isinstance(phase, Revealed), "rules/nothing_to_knock_for", "Knock only after revealing a wall card.")
+        d.emit(KnockCalled(seat=seat, wall=phase.wall, card=wall_card(state, phase.wall)))
+    elif kind == "discard_and_draw":
+        require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
+        d.emit(TwoCardsDiscarded(seat=seat, cards=_pair(table, seat, command["cards"])))
+        _draw(d, seat, 2)
+        _end_turn(d, seat)
+    else:  # end_turn
+        require(isinstance(phase, Turn), "rules/must_capture_or_knock", "Capture the revealed card or knock.")
+        require(legal_commands(table, state, seat) == [{"type": "end_turn"}], "rules/must_act",
+                "You can still reveal, capture or discard two cards: you may not pass.")
+        _end_turn(d, seat)
+
+
+def _claim(d: Decision, seat: int, command: Mapping[str, Any]) -> None:
+    """The knock race: the first valid claim applied wins; later ones find the window closed."""
+    table, state = here(d)
+    phase = state.phase
+    if not isinstance(phase, Claims):
+        last = state.last_claims
+        if last is not None and last.claimant is not None:
+            raise RuleViolation("rules/knock_already_claimed",
+                                "Another cultist knocked first and already took that wall card.")
+        raise RuleViolation("rules/no_knock_window", "Nobody is waiting for a knock right now.")
+    require(seat != phase.revealer, "rules/revealer_cannot_claim", "You revealed this card: the others may claim it.")
+    require(seat not in phase.passed, "rules/already_passed", "You have already passed on this wall card.")
+    arrival = len(phase.passed) + 1
+    if command["type"] == "pass_knock":
+        d.emit(KnockPassed(seat=seat, wall=phase.wall, arrival=arrival))
+        passed = here(d)[1].phase.passed
+        if len(passed) == table.players - 1:
+            d.emit(ClaimsClosed(wall=phase.wall, passed=list(passed)))
+            _end_turn(d, phase.revealer)
+        return
+    cards = _pair(table, seat, command["cards"])
+    card = wall_card(state, phase.wall)
+    require(pair_makes(cards, rank(card)), "rules/pair_does_not_match",
+            f"The sum or difference of your pair must equal the wall card's elder sign ({rank(card)}).")
+    d.emit(WallClaimed(seat=seat, cards=cards, wall=phase.wall, card=card, revealer=phase.revealer, arrival=arrival,
+                       order=[*phase.passed, seat]))
+    _end_turn(d, phase.revealer)
+
+
+def _pair(table: Tabletop, seat: int, cards: list[int]) -> list[int]:
+    require(cards[0] != cards[1], "rules/pair_needs_two_cards", "A pair is two different cards.")
+    require(all(c in table.hands[seat] for c in cards), "rules/cards_not_in_hand", "Play cards from your own hand.")
+    return list(cards)
+
+
+def _end_turn(d: Decision, seat: int) -> None:
+    """The end of a turn: free the twins if no wall is left, else refill to 5 and pass the turn on."""
+    state = here(d)[1]
+    if all(c is None for c in state.walls):
+        d.emit(TwinsFreed(points=points(state)))
+        return
+    _refill(d, seat)
+    d.emit(DunwichTurnBegan(seat=next_seat(d.state.table, seat)))
+
+
+def _refill(d: Decision, seat: int) -> None:
+    _draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
+
+
+def _draw(d: Decision, seat: int, count: int) -> None:
+    """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out."""
+    while count > 0:
+        if not d.state.table.pile:
+            if not here(d)[1].discards:
+                return
+            _reshuffle(d)
+        count -= draw(d, seat, count)
+    if not d.state.table.pile and here(d)[1].discards:
+        _reshuffle(d)
+
+
+def _reshuffle(d: Decision) -> None:
+    order = list(here(d)[1].discards)
+    d.rng.shuffle(order)
+    d.emit(DunwichDiscardsReshuffled(count=len(order), order=order), {"order": []})
+
+
+# -- evolve --------------------------------------------------------------------------------------------------------
+
+
+def evolve(table: Tabletop, state: DunwichState, fact: Fact) -> tuple[Tabletop, DunwichState]:
+    match fact:
+        case TwinsSetAside(twins=twins, handed_over=handed_over):
+            twins_ = tuple(twins)
+            table = replace(
+                table,
+                hands=tuple(remove_cards(h, twins_) for h in table.hands),
+                pile=remove_cards(table.pile, twins_),
+                set_aside=remove_cards(table.set_aside, twins_),
+                face_down=tuple(x for x in table.face_down if x[0] not in twins_),
+            )
+            holders = frozenset(s for s in handed_over if s is not None)
+            return table, replace(state, twins=twins_, phase=Replacing(holders) if holders else Turn())
+        case TwinReplacementDrawn(seat=seat):
+            assert isinstance(state.phase, Replacing)
+            waiting = state.phase.waiting - {seat}
+            return table, replace(state, phase=Replacing(waiting) if waiting else Turn())
+        case FarmhouseWallsBuilt(walls=walls):
+            return replace(table, pile=table.pile[len(walls):]), replace(state, walls=tuple(walls))
+        case DunwichTurnBegan(seat=seat):
+            return table, replace(state, phase=Turn(seat))
+        case WallRevealed(seat=seat, cards=cards, wall=wall):
+            table, state = _discard(table, state, seat, cards)
+            return table, replace(state, face_up=state.face_up | {wall}, phase=Revealed(seat, wall))
+        case WallCaptured(seat=seat, cards=cards, wall=wall, card=card):
+            return _captured(*_discard(table, state, seat, cards), seat, wall, card)
+        case WallClaimed(seat=seat, cards=cards, wall=wall, card=card, revealer=revealer):
+            table, state = _captured(*_discard(table, state, seat, cards), seat, wall, card)
+            return table, replace(state, phase=Turn(revealer), last_claims=LastClaims(wall, seat))
+        case KnockCalled(seat=seat, wall=wall):
+            return table, replace(state, phase=Claims(seat, wall), last_claims=None)
+        case KnockPassed(seat=seat):
+            assert isinstance(state.phase, Claims)
+            return table, replace(state, phase=replace(state.phase, passed=state.phase.passed + (seat,)))
+        case ClaimsClosed(wall=wall):
+            assert isinstance(state.phase, Claims)
+            return table, replace(state, phase=Turn(state.phase.revealer), last_claims=LastClaims(wall, None))
+        case TwoCardsDiscarded(seat=seat, cards=cards):
+            return _discard(table, state, seat, cards)
+        case DunwichDiscardsReshuffled(order=order):
+            return replace(table, pile=table.pile + tuple(order)), replace(state, discards=())
+        case TwinsFreed():
+            return table, replace(state, phase=Freed())
+    raise TypeError(f"The Dunwich Horror has no fact {fact!r}")
+
+
+def _discard(table: Tabletop, state: DunwichState, seat: int, cards: list[int]) -> tuple[Tabletop, DunwichState]:
+    return without(table, seat, cards), replace(state, discards=state.discards + tuple(cards))
+
+
+def _captured(table: Tabletop, state: DunwichState, seat: int, wall: int, card: int) -> tuple[Tabletop, DunwichState]:
+    return table, replace(state, walls=replace_at(state.walls, wall, None), face_up=state.face_up - {wall},
+                          captured=replace_at(state.captured, seat, state.captured[seat] + (card,)))
+
+
+# -- end -----------------------------------------------------------------------------------------------------------
+
+
+def result(table: Tabletop, state: DunwichState) -> RiteResult | None:
+    """The Win: the most captured wall points (ties: the first of them in turn order from the Grand Cultist)."""
+    if not isinstance(state.phase, Freed):
+        return None
+    scores = points(state)
+    top = max(scores)
+    return RiteResult(first_in_order(table, [s for s, p in enumerate(scores) if p == top]), RiteEnd.TWINS_FREED)

@@ -1,0 +1,153 @@
+"""At the Mountains of Madness's rules (rulebook "At the Mountains of Madness", p. 35): the Elder Sign, a four-card
+ridge, slopes stepping by one, and cliffs. Only elder signs count; the first cultist to play out the hand wins."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel.errors import require
+
+from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, rank
+from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.cards import RIDGE_SIZE, Side
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.events import RidgeExtended, SlopePlayed
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.state import MountainsState, Slope
+from shared.games.rites_of_cthulhu.rites.shedding import (
+    DrewUnableToPlay,
+    TurnPassed,
+    end_or_at_random,
+    shedding_result,
+    turn,
+    turn_commands,
+)
+from shared.games.rites_of_cthulhu.rites.shedding import waits_on as waits_on  # the rite waits on the cultist on turn
+from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
+from shared.games.rites_of_cthulhu.state import Tabletop
+
+
+def fits_ridge(ridge: tuple[int, ...], card: int) -> bool:
+    """The ridge: up to four cards in a run, no forbidden books."""
+    if rank(card) == FORBIDDEN_BOOK or len(ridge) >= RIDGE_SIZE:
+        return False
+    if not ridge:
+        return True
+    ranks = [rank(c) for c in ridge]
+    return rank(card) in (min(ranks) - 1, max(ranks) + 1)
+
+
+def initial(table: Tabletop) -> MountainsState:
+    return MountainsState()
+
+
+def _top(state: MountainsState, ridge_card: int, side: str) -> int:
+    for slope in state.slopes:
+        if slope.ridge_card == ridge_card and slope.side == side:
+            return slope.cards[-1]
+    return ridge_card
+
+
+def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[dict[str, Any]]:
+    hand = sorted(table.hands[seat])
+    on_ridge = [c for c in hand if fits_ridge(state.ridge, c)]
+    out: list[dict[str, Any]] = [{"type": "extend_ridge", "card": c} for c in on_ridge]
+    if not state.ridge:
+        return out
+    spots = [(r, side) for r in state.ridge for side in Side]
+    # Ridge before slopes: a card that can extend the ridge may not go on a slope.
+    free = [c for c in hand if c not in on_ridge]
+    tops = [(r, side, rank(_top(state, r, side))) for r, side in spots]
+    for c in free:
+        mine = rank(c)
+        for r, side, top in tops:
+            if abs(mine - top) == 1:
+                out.append({"type": "play_on_slope", "card": c, "ridge_card": r, "side": side})
+    for book in sorted({c for c in hand if rank(c) == FORBIDDEN_BOOK}):
+        for c in free:
+            if c != book:
+                out += [{"type": "play_cliff", "book": book, "card": c, "ridge_card": r, "side": side}
+                        for r, side in spots]
+    return out
+
+
+def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[dict[str, Any]]:
+    if seat != turn(table, state):
+        return []
+    return turn_commands(_plays(table, state, seat), may_end=bool(state.played or state.drew))
+
+
+def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return end_or_at_random(legal_commands(table, state, seat), rng)
+
+
+def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+    table, state = here(d)
+    require(seat == turn(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
+    kind = command["type"]
+    plays = _plays(table, state, seat)
+    if kind == "draw_card":
+        require(not state.drew and not state.played, "rules/already_played_or_drew",
+                "You may only draw at the start of your turn.")
+        require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
+        d.emit(DrewUnableToPlay(seat=seat))
+        draw(d, seat, 1)
+    elif kind == "end_turn":
+        require(bool(state.played or state.drew), "rules/must_play_if_able",
+                "You must play a card (or draw if you cannot) before ending your turn.")
+        d.emit(TurnPassed(seat=next_seat(table, seat)))
+    elif command not in plays:
+        raise _why(table, state, seat, command)
+    elif kind == "extend_ridge":
+        d.emit(RidgeExtended(seat=seat, card=command["card"]))
+    elif kind == "play_on_slope":
+        d.emit(SlopePlayed(seat=seat, cards=[command["card"]], ridge_card=command["ridge_card"], side=command["side"],
+                           cliff=False))
+    else:
+        d.emit(SlopePlayed(seat=seat, cards=[command["book"], command["card"]], ridge_card=command["ridge_card"],
+                           side=command["side"], cliff=True))
+        draw(d, seat, 1)
+
+
+def _why(table: Tabletop, state: MountainsState, seat: int, command: Mapping[str, Any]) -> RuleViolation:
+    hand = table.hands[seat]
+    cards = [command["card"]] + ([command["book"]] if "book" in command else [])
+    if any(c not in hand for c in cards) or len(set(cards)) != len(cards):
+        return RuleViolation("rules/card_not_in_hand", "That card is not in your hand.")
+    if command["type"] == "extend_ridge":
+        if rank(command["card"]) == FORBIDDEN_BOOK:
+            return RuleViolation("rules/no_forbidden_books_in_ridge", "Forbidden books may not be part of the ridge.")
+        return RuleViolation("rules/ridge_must_be_a_run", "The ridge is a run of at most four cards.")
+    if not state.ridge:
+        return RuleViolation("rules/declare_the_elder_sign", "The Elder Sign must be declared first.")
+    if command["ridge_card"] not in state.ridge:
+        return RuleViolation("rules/no_such_slope", "Slopes grow above and below ridge cards only.")
+    if fits_ridge(state.ridge, command["card"]):
+        return RuleViolation("rules/ridge_before_slopes", "A card that can extend the ridge must go on the ridge.")
+    if command["type"] == "play_cliff":
+        return RuleViolation("rules/cliff_needs_a_forbidden_book", "A cliff is a forbidden book with any other card.")
+    return RuleViolation("rules/slopes_step_by_one", "A slope card must be one above or below the card it covers.")
+
+
+def evolve(table: Tabletop, state: MountainsState, fact: Fact) -> tuple[Tabletop, MountainsState]:
+    match fact:
+        case RidgeExtended(seat=seat, card=card):
+            return without(table, seat, [card]), replace(state, ridge=state.ridge + (card,), turn=seat,
+                                                         played=state.played + 1)
+        case SlopePlayed(seat=seat, cards=cards, ridge_card=ridge_card, side=side):
+            at = next((i for i, s in enumerate(state.slopes) if s.ridge_card == ridge_card and s.side == side), None)
+            if at is None:
+                slopes = state.slopes + (Slope(ridge_card, side, tuple(cards)),)
+            else:
+                slopes = replace_at(state.slopes, at, replace(state.slopes[at], cards=state.slopes[at].cards + tuple(cards)))
+            return without(table, seat, cards), replace(state, slopes=slopes, turn=seat, played=state.played + len(cards))
+        case DrewUnableToPlay(seat=seat):
+            return table, replace(state, turn=seat, drew=True)
+        case TurnPassed(seat=seat):
+            return table, replace(state, turn=seat, played=0, drew=False)
+    raise TypeError(f"At the Mountains of Madness has no fact {fact!r}")
+
+
+def result(table: Tabletop, state: MountainsState) -> RiteResult | None:
+    return shedding_result(table)

@@ -1,0 +1,26 @@
+"""Out of the Aeons (rulebook "Out of the Aeons", p. 41): bid one sealed card at a time for the 14 Brotherhood of
+the Kings cards; the highest elder sign takes the card, ties discard it; the most captured points wins."""
+
+from __future__ import annotations
+
+from shared.games.rites_of_cthulhu.rites.base import assemble
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import rules, views
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.commands import COMMANDS
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import FACTS
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import STATE_TYPES
+
+RITE = assemble(
+    rules,
+    views,
+    id="out_of_the_aeons",
+    title="Out of the Aeons",
+    summary=(
+        "Bid one sealed card at a time for the 14 Brotherhood of the Kings cards; the highest elder sign takes the "
+        "card, ties discard it. Most captured points wins; The Book of Azathoth doubles another captured card."
+    ),
+    privilege="Reveals the yellow cards and may discard one revealed card before the bidding, once this rite.",
+    draws_replacements=False,
+    commands=COMMANDS,
+    facts=FACTS,
+    state_types=STATE_TYPES,
+)

@@ -1,0 +1,331 @@
+"""The table every rite shares: its events, how they fold, and the helpers rites use to move cards.
+
+The overarching game owns the ``Tabletop`` (``state.py``): the hands, the entities draw pile (top first, order
+hidden), the cards set aside out of the rite, the artifact ``Modifiers`` in force, a pending face-down trade and
+who knows which card sits in which hand. A rite moves cards only through the helpers here, so power-plays and
+artifacts keep working in every rite; turn order goes through ``next_seat``/``opener`` (the turn-order
+artifacts) and rank comparisons through ``beats``/``best`` (the rank-inverting one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from shared.kernel import Decision, Fact, replace, replace_at, sees
+from shared.kernel.events import Viewer
+
+from shared.games.rites_of_cthulhu.state import Tabletop, Trade
+
+NOBODY = -1
+"""The knower of a face-down card nobody looked at."""
+EVERYBODY = -2
+"""The knower of a card set aside face down from a hand played face up: everyone saw which it was."""
+
+
+# -- facts -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Fact, type="cards_drawn"):
+    """``seat`` drew ``cards`` from the top of the pile (only that seat sees which, unless hands are open)."""
+
+    seat: int
+    cards: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandCardsSetAside(Fact, type="hand_cards_set_aside"):
+    """``seat`` showed ``cards`` and set them aside out of the rite (a power-play's cards)."""
+
+    seat: int
+    cards: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandCardsSetAsideFaceDown(Fact, type="hand_cards_set_aside_face_down"):
+    """``seat`` set ``cards`` aside face down (only that seat sees which, unless hands are open)."""
+
+    seat: int
+    cards: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class PileCardsSetAside(Fact, type="pile_cards_set_aside"):
+    """The top cards of the pile were set aside unseen (secret from everyone until the game ends)."""
+
+    cards: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class CardForced(Fact, type="card_forced"):
+    """``giver`` slid ``card`` face down to ``receiver`` (only the giver sees which)."""
+
+    giver: int
+    receiver: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardReturned(Fact, type="card_returned"):
+    """The receiver of a forced card gave ``card`` back and took ``received`` (only the two of them see which)."""
+
+    giver: int
+    receiver: int
+    card: int
+    received: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsKnown(Fact, type="cards_known"):
+    """``seat`` looked at the hand of ``of_seat``: ``cards`` (only ``seat`` sees them)."""
+
+    seat: int
+    of_seat: int
+    cards: list[int]
+
+
+TABLE_FACTS = (CardsDrawn, HandCardsSetAside, HandCardsSetAsideFaceDown, PileCardsSetAside, CardForced, CardReturned,
+               CardsKnown)
+
+
+def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
+    gone = set(cards)
+    return tuple(c for c in hand if c not in gone)
+
+
+def with_hand(table: Tabletop, seat: int, hand: Iterable[int]) -> Tabletop:
+    return replace(table, hands=replace_at(table.hands, seat, tuple(hand)))
+
+
+def without(table: Tabletop, seat: int, cards: Iterable[int]) -> Tabletop:
+    """``table`` with ``cards`` taken out of ``seat``'s hand."""
+    return with_hand(table, seat, remove_cards(table.hands[seat], cards))
+
+
+def note_known(known: tuple[tuple[int, int], ...], knower: int, cards: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """``known`` plus: ``knower`` knows where these cards are (which hand holds them)."""
+    return known + tuple((knower, c) for c in cards if (knower, c) not in known)
+
+
+def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
+    """Fold one of the table's facts (every rite and the overarching game may emit these)."""
+    match fact:
+        case CardsDrawn(seat=seat, cards=cards):
+            table = replace(table, pile=table.pile[len(cards):])
+            return with_hand(table, seat, table.hands[seat] + tuple(cards))
+        case HandCardsSetAside(seat=seat, cards=cards):
+            return replace(without(table, seat, cards), set_aside=table.set_aside + tuple(cards))
+        case HandCardsSetAsideFaceDown(seat=seat, cards=cards):
+            knower = EVERYBODY if table.mods.open_hands else seat
+            return replace(without(table, seat, cards), face_down=table.face_down + tuple((c, knower) for c in cards))
+        case PileCardsSetAside(cards=cards):
+            return replace(table, pile=table.pile[len(cards):],
+                           face_down=table.face_down + tuple((c, NOBODY) for c in cards))
+        case CardForced(giver=giver, receiver=receiver, card=card):
+            return replace(without(table, giver, [card]), trade=Trade(giver, receiver, card))
+        case CardReturned(giver=giver, receiver=receiver, card=card, received=received):
+            table = with_hand(table, receiver, remove_cards(table.hands[receiver], [card]) + (received,))
+            table = with_hand(table, giver, table.hands[giver] + (card,))
+            # both now know where the two traded cards are
+            known = note_known(note_known(table.known, giver, [received]), receiver, [card])
+            return replace(table, trade=None, known=known)
+        case CardsKnown(seat=seat, of_seat=of_seat, cards=cards):
+            return replace(table, known=note_known(table.known, seat, cards),
+                           peeks=table.peeks + ((seat, of_seat, tuple(cards)),))
+    raise TypeError(f"not a table fact: {fact!r}")
+
+
+# -- turn order and ranks ----------------------------------------------------------------------------------------
+
+
+def next_seat(table: Tabletop, seat: int) -> int:
+    """The next cultist in turn order (clockwise unless an artifact reversed it)."""
+    return (seat + table.mods.direction) % table.players
+
+
+def turn_order(table: Tabletop, start: int) -> list[int]:
+    """Every seat once, in turn order, starting with ``start``."""
+    out = [start]
+    while len(out) < table.players:
+        out.append(next_seat(table, out[-1]))
+    return out
+
+
+def opener(table: Tabletop) -> int:
+    """The seat that takes the first turn: the Grand Cultist unless an artifact gave it away."""
+    return table.grand_cultist if table.mods.opener is None else table.mods.opener
+
+
+def beats(table: Tabletop, a: int, b: int) -> bool:
+    """Does elder sign ``a`` outrank ``b``? (higher wins, lower under the rank-inverting artifact)."""
+    return a < b if table.mods.low_wins else a > b
+
+
+def best(table: Tabletop, values: Iterable[int]) -> int:
+    values = list(values)
+    return min(values) if table.mods.low_wins else max(values)
+
+
+def first_in_order(table: Tabletop, seats: Iterable[int]) -> int:
+    """Ties between seats go to the first of them in turn order from the Grand Cultist (a project ruling)."""
+    wanted = set(seats)
+    return next(s for s in turn_order(table, table.grand_cultist) if s in wanted)
+
+
+# -- moving cards ------------------------------------------------------------------------------------------------
+
+
+def hand_audience(table: Tabletop, seat: int) -> list[int] | None:
+    """Who sees the cards of ``seat``'s hand: the seat, or everybody (None) when hands are open."""
+    return None if table.mods.open_hands else [seat]
+
+
+def secret_cards(table: Tabletop, seat: int) -> dict[str, list[int]] | None:
+    audience = hand_audience(table, seat)
+    return None if audience is None else {"cards": audience}
+
+
+def draw(d: Decision, seat: int, count: int) -> int:
+    """Draw ``count`` cards (fewer if the pile runs short) from the top of the pile into ``seat``'s hand; how many."""
+    table = d.state.table
+    cards = list(table.pile[:count])
+    if cards:
+        d.emit(CardsDrawn(seat=seat, cards=cards), secret_cards(table, seat))
+    return len(cards)
+
+
+def set_aside_from_hand(d: Decision, seat: int, cards: Sequence[int], face_down: bool = False) -> None:
+    """Take cards out of the rite from a hand: shown to all, or face down (only the seat sees which)."""
+    if face_down:
+        d.emit(HandCardsSetAsideFaceDown(seat=seat, cards=list(cards)), secret_cards(d.state.table, seat))
+    else:
+        d.emit(HandCardsSetAside(seat=seat, cards=list(cards)))
+
+
+def set_aside_from_pile(d: Decision, count: int) -> None:
+    """Take the top ``count`` pile cards out of the rite unseen (nobody looks at them)."""
+    d.emit(PileCardsSetAside(cards=list(d.state.table.pile[:count])), {"cards": []})
+
+
+def force_card(d: Decision, giver: int, receiver: int, card: int) -> None:
+    """Slide ``card`` face down to ``receiver``, who must trade a card back without looking (``return_card``). From
+    a hand played face up everyone sees which card left it."""
+    secret = None if d.state.table.mods.open_hands else {"card": [giver]}
+    d.emit(CardForced(giver=giver, receiver=receiver, card=card), secret)
+
+
+def return_card(d: Decision, card: int) -> None:
+    """The receiver of a forced trade gives ``card`` back and picks up the forced card."""
+    table = d.state.table
+    trade = table.trade
+    assert trade is not None
+    pair = [trade.giver, trade.receiver]
+    d.emit(CardReturned(giver=trade.giver, receiver=trade.receiver, card=card, received=trade.card),
+           None if table.mods.open_hands else {"card": pair, "received": pair})
+
+
+# -- hidden information --------------------------------------------------------------------------------------------
+
+
+def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterable[int] = ()) -> Tabletop:
+    """The table with everything ``seat`` cannot know redistributed: other hands, the pile, unseen cards.
+
+    Kept in place: ``seat``'s hand, open hands, cards ``seat`` knows the place of (``table.known``), cards in
+    ``keep`` (public or known to ``seat`` by rite-specific means), cards set aside face down from an open hand, and
+    a forced card ``seat`` gave or that left an open hand.
+    """
+    keep = set(keep)
+    keep |= {c for knower, c in table.known if knower == seat}
+    hidden_hands = [s for s in range(table.players) if s != seat and not table.mods.open_hands]
+    pool: list[int] = []
+    slots: list[tuple[str, int]] = []  # ("hand", seat) / ("pile", index) / ("face_down", index) / ("trade", 0)
+    new_hands = [list(h) for h in table.hands]
+    for s in hidden_hands:
+        movable = [c for c in table.hands[s] if c not in keep]
+        new_hands[s] = [c for c in table.hands[s] if c in keep]
+        pool += movable
+        slots += [("hand", s)] * len(movable)
+    # With open hands every draw is public, so the pile order would show through other seats' draws: it stays.
+    pile = list(table.pile)
+    if not table.mods.open_hands:
+        for i, c in enumerate(table.pile):
+            if c not in keep:
+                pool.append(c)
+                slots.append(("pile", i))
+    face_down = list(table.face_down)
+    for i, (c, knower) in enumerate(face_down):
+        if knower not in (seat, EVERYBODY) and c not in keep:
+            pool.append(c)
+            slots.append(("face_down", i))
+    trade = table.trade
+    if trade is not None and trade.giver != seat and trade.card not in keep and not table.mods.open_hands:
+        pool.append(trade.card)
+        slots.append(("trade", 0))
+    pool.sort()  # what the seat cannot tell apart must resample alike: the unseen cards, not where they were
+    rng.shuffle(pool)
+    for (kind, s), c in zip(slots, pool):
+        if kind == "hand":
+            new_hands[s].append(c)
+        elif kind == "pile":
+            pile[s] = c
+        elif kind == "face_down":
+            face_down[s] = (c, face_down[s][1])
+        else:
+            assert trade is not None
+            trade = replace(trade, card=c)
+    return replace(table, hands=tuple(tuple(h) for h in new_hands), pile=tuple(pile), trade=trade,
+                   face_down=tuple(face_down))
+
+
+def resample_hands_and_pile(table: Tabletop, state: Any, seat: int, rng: random.Random,
+                            keep: frozenset[int] = frozenset()) -> tuple[Tabletop, Any]:
+    """The resample of a rite that hides nothing of its own: only the table's hidden cards move."""
+    return resample_table(table, seat, rng, keep), state
+
+
+def pooled_resample(table: Tabletop, seat: int, rng: random.Random, extra: list[int],
+                    keep: frozenset[int] = frozenset()) -> tuple[Tabletop, list[int]]:
+    """``resample_table`` with a rite's own unseen cards (``extra``: face-down walls, graves, sealed cards) pooled
+    with the other unseen cards; the table and the new ``extra``."""
+    if table.mods.open_hands:  # the pile stays (draws are public); the rite's unseen cards shuffle among themselves
+        extra = sorted(extra)
+        rng.shuffle(extra)
+        return resample_table(table, seat, rng, keep), extra
+    size = len(table.pile)
+    new = resample_table(replace(table, pile=table.pile + tuple(extra)), seat, rng, keep)
+    return replace(new, pile=new.pile[:size]), list(new.pile[size:])
+
+
+def resample_below(table: Tabletop, seat: int, rng: random.Random, top: int, keep: frozenset[int] = frozenset()) -> Tabletop:
+    """``resample_table`` keeping the pile's top ``top`` cards in place (another seat's move may draw them into
+    ``seat``'s own hand)."""
+    new = resample_table(replace(table, pile=table.pile[top:]), seat, rng, keep)
+    return replace(new, pile=table.pile[:top] + new.pile)
+
+
+def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
+    """The shared table as ``viewer`` may see it."""
+    hands: dict[str, Any] = {}
+    for s, hand in enumerate(table.hands):
+        if table.mods.open_hands or sees(viewer, [s]):
+            hands[str(s)] = sorted(hand)
+        else:
+            hands[str(s)] = len(hand)
+    out: dict[str, Any] = {
+        "hands": hands,
+        "pile": len(table.pile),
+        "set_aside": sorted(table.set_aside),
+        "set_aside_face_down": len(table.face_down),
+        "modifiers": asdict(table.mods),
+        "peeked": [{"seat": of_seat, "cards": list(cards)} for knower, of_seat, cards in table.peeks
+                   if sees(viewer, [knower])],
+    }
+    if table.trade is not None:
+        t = table.trade
+        out["trade"] = {"giver": t.giver, "receiver": t.receiver}
+        if sees(viewer, [t.giver]):
+            out["trade"]["card"] = t.card
+    return out

@@ -1,0 +1,22 @@
+"""The Tree on the Hill (rulebook "Tree on the Hill", p. 24): grow trees of four-card runs; a double play forces
+another play; the first cultist with an empty hand wins (or the fewest cards when the last card is drawn)."""
+
+from __future__ import annotations
+
+from shared.games.rites_of_cthulhu.rites.base import assemble
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill import rules, views
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import COMMANDS
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import FACTS
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import STATE_TYPES
+
+RITE = assemble(
+    rules,
+    views,
+    id="tree_on_the_hill",
+    title="The Tree on the Hill",
+    summary="Grow trees of four-card runs; a double play forces another play; first with an empty hand wins.",
+    privilege="The Grand Cultist plays first and plants the first tree with any card.",
+    commands=COMMANDS,
+    facts=FACTS,
+    state_types=STATE_TYPES,
+)

@@ -1,0 +1,133 @@
+"""The Tree on the Hill's rules (rulebook "Tree on the Hill", p. 24): plant and grow trees of four cards forming a
+run; a double play forces another play; the first to empty the hand wins.
+
+Cults matter only for double plays (a card of the same cult and next in sequence to a card of the tree, or the
+card that completes a tree).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel.errors import require
+
+from shared.games.rites_of_cthulhu.cards import cult, rank
+from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
+from shared.games.rites_of_cthulhu.rites.shedding import (
+    DrewUnableToPlay,
+    TurnPassed,
+    end_or_at_random,
+    shedding_result,
+    turn,
+    turn_commands,
+)
+from shared.games.rites_of_cthulhu.rites.shedding import waits_on as waits_on  # the rite waits on the cultist on turn
+from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.cards import TREE_SIZE
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import CardPlayedToTree
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import TreeState
+from shared.games.rites_of_cthulhu.state import Tabletop
+
+
+def fits(tree: tuple[int, ...], card: int) -> bool:
+    """A card grows an incomplete tree if the tree stays a run without repeats (extended at either end)."""
+    if len(tree) >= TREE_SIZE:
+        return False
+    ranks = {rank(c) for c in tree}
+    if rank(card) in ranks:
+        return False
+    ranks.add(rank(card))
+    return max(ranks) - min(ranks) == len(ranks) - 1
+
+
+def is_double_play(tree: tuple[int, ...], card: int) -> bool:
+    """Double play: the card completes the tree, or matches the cult of a tree card it is next in sequence to."""
+    if len(tree) + 1 == TREE_SIZE:
+        return True
+    return any(cult(c) == cult(card) and abs(rank(c) - rank(card)) == 1 for c in tree)
+
+
+def initial(table: Tabletop) -> TreeState:
+    return TreeState()
+
+
+def _incomplete(state: TreeState) -> list[int]:
+    return [i for i, t in enumerate(state.trees) if len(t) < TREE_SIZE]
+
+
+def _plays(table: Tabletop, state: TreeState, seat: int) -> list[dict[str, Any]]:
+    hand = sorted(table.hands[seat])
+    incomplete = _incomplete(state)
+    out = [{"type": "grow_tree", "card": c, "tree": i} for c in hand for i in incomplete if fits(state.trees[i], c)]
+    # Planting: only when no tree is incomplete, or as the play that follows a double play.
+    if state.again or not incomplete:
+        out += [{"type": "plant_tree", "card": c} for c in hand]
+    return out
+
+
+def legal_commands(table: Tabletop, state: TreeState, seat: int) -> list[dict[str, Any]]:
+    if seat != turn(table, state):
+        return []
+    return turn_commands(_plays(table, state, seat), may_end=state.drew)
+
+
+def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return end_or_at_random(legal_commands(table, state, seat), rng)
+
+
+def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+    table, state = here(d)
+    require(seat == turn(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
+    kind = command["type"]
+    plays = _plays(table, state, seat)
+    if kind == "draw_card":
+        require(not state.drew, "rules/already_drew", "You have already drawn this turn.")
+        require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
+        d.emit(DrewUnableToPlay(seat=seat))
+        draw(d, seat, 1)
+        return
+    if kind == "end_turn":
+        require(state.drew, "rules/must_play_if_able", "You must play a card (or draw if you cannot).")
+        d.emit(TurnPassed(seat=next_seat(table, seat)))
+        return
+    if command not in plays:
+        raise _why(table, state, seat, command)
+    card = command["card"]
+    if kind == "plant_tree":
+        tree, double = len(state.trees), False
+    else:
+        tree = command["tree"]
+        double = is_double_play(state.trees[tree], card)
+    d.emit(CardPlayedToTree(seat=seat, card=card, tree=tree, planted=kind == "plant_tree", double_play=double))
+    if not double and len(table.hands[seat]) > 1:
+        d.emit(TurnPassed(seat=next_seat(table, seat)))
+
+
+def _why(table: Tabletop, state: TreeState, seat: int, command: Mapping[str, Any]) -> RuleViolation:
+    if command["card"] not in table.hands[seat]:
+        return RuleViolation("rules/card_not_in_hand", "That card is not in your hand.")
+    if command["type"] == "plant_tree":
+        return RuleViolation("rules/must_play_on_incomplete_tree",
+                             "You may not plant a new tree while a tree is incomplete.")
+    if not 0 <= command["tree"] < len(state.trees):
+        return RuleViolation("rules/no_such_tree", "There is no such tree.")
+    return RuleViolation("rules/tree_must_be_a_run", "A tree is a run of four elder signs without repeats.")
+
+
+def evolve(table: Tabletop, state: TreeState, fact: Fact) -> tuple[Tabletop, TreeState]:
+    match fact:
+        case CardPlayedToTree(seat=seat, card=card, tree=tree, planted=planted, double_play=double):
+            trees = state.trees + ((card,),) if planted else replace_at(state.trees, tree, state.trees[tree] + (card,))
+            return without(table, seat, [card]), replace(state, trees=trees, turn=seat, again=double, drew=False)
+        case DrewUnableToPlay(seat=seat):
+            return table, replace(state, turn=seat, drew=True)
+        case TurnPassed(seat=seat):
+            return table, replace(state, turn=seat, again=False, drew=False)
+    raise TypeError(f"The Tree on the Hill has no fact {fact!r}")
+
+
+def result(table: Tabletop, state: TreeState) -> RiteResult | None:
+    return shedding_result(table)
