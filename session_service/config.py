@@ -5,19 +5,50 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from session_service.redis_clients import is_cluster
+
 
 def from_env() -> dict[str, Any]:
     env = os.environ
+    cluster = is_cluster(env.get("REDIS_URL", ""), env)
     return {
         "REDIS_URL": env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "RQ_REDIS_URL": env.get("RQ_REDIS_URL") or env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "RULES_URL": env.get("RULES_URL", "http://127.0.0.1:8001"),
         "KEY_PREFIX": env.get("KEY_PREFIX", "mt"),
+        # Shards of what is not one game's (the listing's indexes, the active set): fixed for a deployment's life.
+        "KEY_SHARDS": int(env.get("KEY_SHARDS", "16")),
+        # Replicas that must confirm an append before its answer says Mythos-Replicated: true (README: Durability).
+        "REPLICA_ACKS": int(env.get("REPLICA_ACKS", "1" if cluster else "0")),
+        "REPLICA_WAIT_MS": int(env.get("REPLICA_WAIT_MS", "50")),
+        # How long an append whose Redis primary is lost is sent again: longer than a failover takes.
+        "APPEND_RETRY_S": float(env.get("APPEND_RETRY_S", "10")),
         "QUEUE_NAME": env.get("QUEUE_NAME", "mythos"),
         "SNAPSHOT_EVERY": int(env.get("SNAPSHOT_EVERY", "50")),
         "STATE_CACHE_SIZE": int(env.get("STATE_CACHE_SIZE", "2000")),
         "SSE_KEEPALIVE_S": float(env.get("SSE_KEEPALIVE_S", "10")),
+        "STREAMS_PER_CLIENT": int(env.get("STREAMS_PER_CLIENT", "20")),
+        "STREAMS_PER_PROCESS": int(env.get("STREAMS_PER_PROCESS", "10000")),
+        "REDIS_TIMEOUT_S": float(env.get("REDIS_TIMEOUT_S", "5")),
+        "REDIS_POOL_SIZE": int(env.get("REDIS_POOL_SIZE", "64")),
         "RATE_LIMIT_PER_MINUTE": int(env.get("RATE_LIMIT_PER_MINUTE", "1200")),
+        # How many proxies in front of the service append to X-Forwarded-For (0: the peer is the client).
+        "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES", "0")),
+        # Quotas per client on tables and AI work (session_service/quotas.py; 0 turns one off).
+        "OPEN_TABLES_PER_CLIENT": int(env.get("OPEN_TABLES_PER_CLIENT", "20")),
+        "TABLES_PER_CLIENT_PER_HOUR": int(env.get("TABLES_PER_CLIENT_PER_HOUR", "120")),
+        "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
+        "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
+        "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
+        # Retention of ended games (session_service/retention.py): export, then delete; 0 days keeps every game.
+        "RETENTION_DAYS": float(env.get("RETENTION_DAYS", "0")),
+        "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", ""),
+        "RETENTION_EVERY_S": float(env.get("RETENTION_EVERY_S", "300")),
+        "RETENTION_BATCH": int(env.get("RETENTION_BATCH", "100")),
         "MAX_CONTENT_LENGTH": int(env.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
         "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED") == "1",
+        # The AI level that takes over a resigned seat (the game's first level when it has no such level).
+        "TAKEOVER_AI": env.get("TAKEOVER_AI", "medium"),
+        # A table nobody the game waits on acted on for this long ends: aborted if it never filled, else abandoned.
+        "IDLE_TABLE_S": int(env.get("IDLE_TABLE_S", str(7 * 86400))),
     }

@@ -18,15 +18,28 @@ from typing import Any
 import redis
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
+from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from shared.wire.errors import ApiError
-from session_service.tables import Meta, Scheduler, Tables
+from shared.ai import LEVELS, SeatKnowledge, choose
+from shared.kernel import seat_rng
+from shared.wire import logs
+from session_service import retention
+from session_service.errors import Finished, NotFound, Refused, VersionConflict
+from session_service.lobby import Lobby
+from session_service.players import Players
+from session_service.meta import Meta
+from session_service.tables import Scheduler, Tables
 
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
 STALLED_AFTER_S = float(os.environ.get("STALLED_AFTER_S", "10"))
+IDLE_TABLE_S = int(os.environ.get("IDLE_TABLE_S", str(7 * 86400)))  # see config.py
 MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, before it starts afresh
+# Nobody reads a turn's result (the sweeper asks a job's status only while it is pending), and RQ kept each
+# finished job ~500 s at ~7 KB (bench.abuse --only tables: 44 MB of queue Redis for 20 all-AI tables whose own
+# keys held 6 MB), failed ones a year: a finished turn leaves nothing, a failed one a day for whoever looks.
+KEEP = {"result_ttl": 0, "failure_ttl": 24 * 3600}
 
 
 def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
@@ -35,27 +48,31 @@ def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] 
     return rand.choice(legal) if legal else None
 
 
-AI_LEVELS = {"random": choose_random}
-
-
 def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) -> str:
+    """Play for ``seat`` at ``version`` if the game still waits on it there: the AI's choice, or the game's
+    timeout policy. Both draw from the game's secret seed, so nobody can predict them while the game runs."""
     meta = tables.meta(game_id)
     if meta.over or meta.version != version or seat not in meta.to_act:
         return "stale"
-    level = meta.seats[seat]["ai"] or "random"
-    state = tables.state(game_id, seat)  # the seat's view and legal commands: nothing more
-    if state["version"] != version:  # another worker moved between the check above and this read
-        return "stale"
-    command = AI_LEVELS[level](state, random.Random(f"{game_id}:{seat}:{version}"))
+    if by == "ai" and tables.quotas is not None and not tables.quotas.ai_move(meta):
+        return "over quota"  # its client's AI moves for this hour are spent: the sweeper tries again later
+    pos = tables.position(game_id, meta)  # the table at ``version`` exactly: the meta was read there
+    if by == "ai":
+        # The AI gets its seat's knowledge, never the state (shared.ai). Its think time is CPU time (a busy
+        # worker does not weaken it), with a hard cap in wall clock (shared.ai.levels.WALL_FACTOR).
+        level = meta.seats[seat]["ai"] if meta.seats[seat]["ai"] in LEVELS else "random"
+        knowledge = SeatKnowledge.of(pos.game, pos.table.game, seat)
+        command = choose(knowledge, level, seat_rng(meta.seed, "ai", seat, version), clock=time.process_time,
+                         wall=time.perf_counter)
+    else:
+        command = pos.game.timeout_choice(pos.table.game, seat, seat_rng(meta.seed, "timeout", seat, version))
     if command is None:
         return "no legal command"
     started = time.perf_counter()
     try:
-        tables.command(game_id, seat, command, expected_version=version, idempotency_key=f"{by}:{version}", by=by)
-    except ApiError as error:
-        if error.status == 409:
-            return "stale"
-        raise
+        tables.command(game_id, seat, command, expected_version=version, idempotency_key=str(version), by=by)
+    except (VersionConflict, Finished):
+        return "stale"
     if by == "ai":
         tables.store.redis.hincrbyfloat(tables.store.key("stats", "ai"), "seconds", time.perf_counter() - started)
         tables.store.redis.hincrby(tables.store.key("stats", "ai"), "moves", 1)
@@ -64,12 +81,29 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
 
 def ai_turn(game_id: str, seat: int, version: int) -> str:
     """Play the AI seat's move at ``version``, if the game is still there."""
-    return _play_for(worker_tables(), game_id, seat, version, "ai")
+    return _logged("ai_turn", game_id, seat, version, "ai")
 
 
 def turn_timeout(game_id: str, seat: int, version: int) -> str:
-    """The seat's time is up at ``version``: play a random legal command for it, recorded as a timeout."""
-    return _play_for(worker_tables(), game_id, seat, version, "timeout")
+    """The seat's time is up at ``version``: play the game's timeout policy for it, recorded as a timeout."""
+    return _logged("turn_timeout", game_id, seat, version, "timeout")
+
+
+def _logged(kind: str, game_id: str, seat: int, version: int, by: str) -> str:
+    """Run one job and write its one log line (shared/wire/logs.py): played, stale, refused or failed. A refusal
+    the service expects (the rules service or Redis away for a moment) is a line, not a traceback; RQ retries."""
+    started = time.perf_counter()
+    ids: dict[str, Any] = {"game_id": game_id, "seat": seat, "version": version}
+    try:
+        outcome = _play_for(worker_tables(), game_id, seat, version, by)
+    except (Refused, redis.RedisError) as exc:
+        logs.job_line(kind, started, f"failed: {type(exc).__name__}", logging.WARNING, **ids)
+        raise
+    except Exception:
+        logs.job_line(kind, started, "failed", logging.ERROR, **ids)
+        raise
+    logs.job_line(kind, started, outcome, **ids)
+    return outcome
 
 
 def sweep() -> dict[str, int]:
@@ -80,21 +114,30 @@ def sweep() -> dict[str, int]:
 
 
 def sweep_once() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while."""
-    tables = worker_tables()
-    counts = {"games": 0, "requeued": 0}
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, and end the
+    tables nobody plays (``Lobby.end_if_idle``)."""
+    tables, started = worker_tables(), time.perf_counter()
+    lobby = Lobby(tables, Players(tables.store))
+    counts = {"games": 0, "requeued": 0, "idle_ended": 0}
     cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
     for game_id in tables.store.active_ids():
         try:
             meta = tables.meta(game_id)
-        except ApiError:
+        except NotFound:
             tables.store.mark_finished(game_id)
             continue
         counts["games"] += 1
         if meta.over:
             tables.store.mark_finished(game_id)
+        elif lobby.end_if_idle(meta, IDLE_TABLE_S, time.time()) is not None:
+            counts["idle_ended"] += 1
         elif datetime.fromisoformat(meta.updated_at) < cutoff:
             counts["requeued"] += _SCHEDULER.schedule(meta, force=True)
+    counts.update(retention.sweep(tables, _RETENTION))  # after the turns above: a failure here must not hold them up
+    # a line when it found work left behind; a quiet sweep only at DEBUG (every SWEEP_EVERY_S per worker)
+    busy = counts["requeued"] or counts["idle_ended"]
+    logs.job_line("sweep", started, f"{counts['requeued']} requeued, {counts['idle_ended']} idle tables ended",
+                  logging.INFO if busy else logging.DEBUG, games=counts["games"])
     return counts
 
 
@@ -136,7 +179,7 @@ class RqScheduler(Scheduler):
                 if force and when <= datetime.now(when.tzinfo):
                     queued += self._enqueue("timeout" + job_id, turn_timeout, meta, seat, force)
                 elif not force:
-                    self.queue.enqueue_at(when, turn_timeout, meta.id, seat, meta.version, job_id="timeout" + job_id)
+                    self.queue.enqueue_at(when, turn_timeout, meta.id, seat, meta.version, job_id="timeout" + job_id, **KEEP)
                     queued += 1
         return queued
 
@@ -145,23 +188,24 @@ class RqScheduler(Scheduler):
             job = self.queue.fetch_job(job_id)
             if job is not None and _alive(job):
                 return 0
-        self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]))
+        self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]), **KEEP)
         return 1
 
 
-def _alive(job: Any) -> bool:
+def _alive(job: Job) -> bool:
     """Will this job still run by itself? A turn takes milliseconds, so a job that should have run a while ago
     and has not is an orphan: taken off the queue by a worker that then died, started by a worker killed
     mid-turn, or scheduled (a retry, a timer) while RQ's scheduler is held up, as it is for minutes after a
     killed worker leaves its lock behind. Running an orphan again is safe: its idempotency key says so."""
     status = job.get_status(refresh=False)
-    queue = _SCHEDULER.queue
+    queue: Queue = _SCHEDULER.queue
     overdue = timedelta(seconds=STALLED_AFTER_S)
     if status == "queued":
         return job.origin != queue.name or queue.get_job_position(job.id) is not None
     if status == "scheduled":
         try:
-            return datetime.now(timezone.utc) - queue.scheduled_job_registry.get_scheduled_time(job) < overdue
+            scheduled: datetime = queue.scheduled_job_registry.get_scheduled_time(job)  # rq leaves the property untyped
+            return datetime.now(timezone.utc) - scheduled < overdue
         except NoSuchJobError:
             return False
     if status == "started":
@@ -180,21 +224,24 @@ def make_queue(connection: Any, name: str) -> Queue:
 
 _TABLES: Tables | None = None
 _SCHEDULER: Any = None
+_RETENTION = retention.Policy()  # off until the worker reads its configuration
 
 
 def worker_tables() -> Tables:
     """The worker process's one Tables, built from the environment on first use."""
-    global _TABLES, _SCHEDULER
+    global _TABLES, _SCHEDULER, _RETENTION
     if _TABLES is None:
         from session_service.app import build_tables
         from session_service.config import from_env
 
-        _TABLES = build_tables(from_env())
+        config = from_env()
+        _TABLES = build_tables(config)
         _SCHEDULER = _TABLES.scheduler
+        _RETENTION = retention.Policy.from_config(config)
     return _TABLES
 
 
-def use_tables(tables: Tables) -> None:
-    """Run jobs against ``tables`` (the worker's own, or a test's)."""
-    global _TABLES, _SCHEDULER
-    _TABLES, _SCHEDULER = tables, tables.scheduler
+def use_tables(tables: Tables, policy: retention.Policy | None = None) -> None:
+    """Run jobs against ``tables`` (the worker's own, or a test's), with a retention ``policy`` (default: off)."""
+    global _TABLES, _SCHEDULER, _RETENTION
+    _TABLES, _SCHEDULER, _RETENTION = tables, tables.scheduler, policy or retention.Policy()

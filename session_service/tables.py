@@ -1,108 +1,47 @@
-"""The session service's use cases: create a game, apply a command, read state, events, audits and exports.
+"""The session service's use cases: open a table, apply a command, read state, events, audits and exports.
 
 Every HTTP view and every worker job goes through one method here, so a bot's move and a client's move take
-the same path. The store holds the log; state is rebuilt by folding ``evolve`` over it (from the latest
-snapshot, and from an in-process cache when this process has already seen the game). Deciding is left to the
-rules service; this module only ever reads the rules (views, legal commands, to_act, outcome).
+the same path. The store holds the log; the table (``shared.kernel.table``: the seats, and the game's state
+inside) is rebuilt by folding it (``positions.py``). Game rules are decided by the rules service; the table's
+own commands (joining, resigning …) by the kernel's ``Seating``, which the audit re-decides the same way.
+Nothing here knows HTTP: refusals are ``errors.Refused``, and live streams are in ``live.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import logging
 import secrets
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
 from shared import audit
-from shared.kernel import EVERYONE, Game, RuleViolation, entropy_for
+from shared.kernel import Event, Game, RuleViolation, entropy_for, viewer_for
 from shared.kernel.entropy import commitment
 from shared.kernel.game import GameOver
-from shared.records import GENESIS, client_event, event_of, make_records
-from shared.wire.errors import ApiError, finished, malformed, not_found, version_conflict
-from session_service.store import EventStore
+from shared.kernel.table import Seating, Status, Table, table_batch
+from shared.records import GENESIS, client_event, make_records
+from session_service import index
+from session_service.errors import (BadRequest, BadToken, Finished, IdempotencyKeyReused, NotFinished, NotFound,
+                                    VersionConflict)
+from session_service.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
+from session_service.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
+from session_service.positions import Position, Positions
+from session_service.store import Appended, EventStore
 
 log = logging.getLogger("mythos.tables")
 RETRIES_WITHOUT_EXPECTED_VERSION = 8
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Meta:
-    """A game's stored facts besides its log."""
-
-    id: str
-    game: str
-    status: str
-    version: int
-    seats: list[dict[str, Any]]
-    seed: bytes
-    seed_commitment: str
-    options: dict[str, Any]
-    turn_timeout_s: int | None
-    rules_version: str
-    head_hash: str
-    to_act: list[int]
-    outcome: dict[str, Any] | None
-    deadline: str | None
-    created_at: str
-    updated_at: str
-
-    @classmethod
-    def parse(cls, game_id: str, raw: Mapping[str, str]) -> Meta:
-        return cls(
-            id=game_id,
-            game=raw["game"],
-            status=raw["status"],
-            version=int(raw["version"]),
-            seats=orjson.loads(raw["seats"]),
-            seed=bytes.fromhex(raw["seed"]),
-            seed_commitment=raw["seed_commitment"],
-            options=orjson.loads(raw["options"]),
-            turn_timeout_s=int(raw["turn_timeout_s"]) if raw.get("turn_timeout_s") else None,
-            rules_version=raw["rules_version"],
-            head_hash=raw["head_hash"],
-            to_act=orjson.loads(raw.get("to_act", "[]")),
-            outcome=orjson.loads(raw.get("outcome", "null")),
-            deadline=raw.get("deadline") or None,
-            created_at=raw["created_at"],
-            updated_at=raw["updated_at"],
-        )
-
-    def advanced(self, version: int, progress: Mapping[str, str]) -> Meta:
-        """This meta after an append that wrote ``progress`` (the fields ``Tables._progress`` makes) at ``version``."""
-        return replace(self, version=version, status=progress["status"], head_hash=progress["head_hash"],
-                       to_act=orjson.loads(progress["to_act"]), outcome=orjson.loads(progress["outcome"]),
-                       deadline=progress["deadline"] or None, updated_at=progress["updated_at"])
-
-    @property
-    def over(self) -> bool:
-        return self.status == "finished"
-
-
-@dataclass
-class Position:
-    game: Game
-    meta: Meta
-    state: Any
-    version: int
+# The key of a command's answer that says whether a Redis replica confirmed its write (None: not asked, or not
+# known); the HTTP layer turns it into the Mythos-Replicated header, so answers to a repeated key stay equal.
+REPLICATED = "_replicated"
+SERVER_MOVES = frozenset({"ai", "timeout", "server"})  # who made a batch (its cause's ``by``), besides seat and lobby
+PAGE_SLACK = 50  # index entries a page may pass over (games whose status moved on) before it answers short
+# What decides a batch: given the position, the events to append (a game command's, or the table's own).
+Decider = Callable[[Position], list[Event]]
 
 
 @dataclass
@@ -121,47 +60,57 @@ class Tables:
     snapshot_every: int = 50
     cache_size: int = 2000
     allow_client_seed: bool = False
+    quotas: Any = None  # session_service/quotas.py: what one client may open and make the worker play
     on_command: Callable[[str, str], None] = lambda game, result: None
-    _cache: OrderedDict[str, tuple[int, Any]] = field(default_factory=OrderedDict)
 
-    # -- games ------------------------------------------------------------------------------------
-    def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    def __post_init__(self) -> None:
+        self.index = index.GameIndex(self.store)
+        self.positions = Positions(self.store, self.games, self.cache_size)
+
+    # -- opening a table --------------------------------------------------------------------------
+    def create(self, body: Mapping[str, Any], extra: Mapping[str, str] | None = None,
+               players: Mapping[int, str] | None = None, keys: Mapping[int, str] | None = None,
+               game_id: str | None = None, token_for: Callable[[int], str] | None = None) -> dict[str, Any]:
+        """Open a table: ``body`` as ``POST /v1/games`` takes it, its seats ``{name, ai}`` or ``{open: true}`` (the
+        lobby resolves ``me``). A seat held by a person who is not a player gets a token, answered once here;
+        ``players``: seat → player id (of a seat a player holds, or one kept open for them), ``keys``: seat →
+        that player's key (its hash checks the seat like a token's). A table with no open seat is set up at once.
+        ``extra``: the lobby's meta fields; ``game_id`` and ``token_for``: an idempotent retry's (the same id and
+        tokens again; a table that exists already is answered as it stands)."""
         game = self.games.get(body["game"])
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
         for seat in body["seats"]:
-            if seat["ai"] is not None and seat["ai"] not in game.ai_levels:
+            if seat.get("ai") is not None and seat["ai"] not in game.ai_levels:
                 raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai_levels)})
-        seed = self._seed(body.get("seed"))
-        options, events = self.rules.setup(game, len(body["seats"]), body["options"], entropy_for(seed, 0))
-        game_id = "g_" + secrets.token_urlsafe(12)
-        tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(body["seats"]) if s["ai"] is None}
-        seats = [
-            {"seat": i, "name": s["name"], "ai": s["ai"], "token_hash": token_hash(tokens[i]) if i in tokens else None}
-            for i, s in enumerate(body["seats"])
-        ]
+        seed, game_id, players, keys = self._seed(body.get("seed")), game_id or new_game_id(), players or {}, keys or {}
+        seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
+                  "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
+        command = {"type": "open_table", "game_id": game_id, "seats": seats, "options": body.get("options") or {},
+                   "visibility": body.get("visibility", "public")}
+        seating = self.positions.seating(game.id)
+        events = table_batch(seating, None, command, None, self._setup(game, seed))
         moment = now()
-        command = {"type": "setup", "players": len(seats), "options": options}
-        # A random cause id, as for every command: a record's hash covers its secret fields, and without
-        # something unguessable in it a seat could try each possible hidden card until the public hash matched.
-        cause = {"id": secrets.token_hex(8), "seat": None, "type": "setup", "by": "server"}
-        records = make_records(events, version=0, prev_hash=GENESIS, cause=cause, command=command, at=iso(moment), rules_version=game.rules_version)
-        state = game.replay(event_of(r) for r in records)
+        records = make_records(events, version=0, prev_hash=GENESIS, cause=cause_of(None, "open_table", "server"),
+                               command=command, at=iso(moment), rules_version=game.rules_version)
+        table = seating.fold(None, events)
+        token_for = token_for or (lambda seat: seat_token(secrets.token_urlsafe(24)))
+        tokens = {i: token_for(i) for i, s in enumerate(seats) if s["name"] is not None and s["ai"] is None and i not in players}
+        extra = {**(extra or {}), **(self.quotas.admit(game_id, body) if self.quotas else {})}  # refused: nothing written
         meta = {
-            "game": game.id,
-            "seats": orjson.dumps(seats).decode(),
-            "seed": seed.hex(),
-            "seed_commitment": commitment(seed),
-            "options": orjson.dumps(options).decode(),
-            "turn_timeout_s": str(body.get("turn_timeout_s") or ""),
-            "rules_version": game.rules_version,
-            "created_at": iso(moment),
-            **self._progress(game, state, records, moment, body.get("turn_timeout_s")),
+            "game": game.id, "seed": seed.hex(), "seed_commitment": commitment(seed), "options": dumps(table.options),
+            "turn_timeout_s": str(body.get("turn_timeout_s") or ""), "rules_version": game.rules_version,
+            "created_at": iso(moment), **(extra or {}),
+            **self.progress(seating, table, records, moment, body.get("turn_timeout_s"), seats_of(table, [], {**tokens, **keys})),
         }
-        self.store.create(game_id, meta, records, int(moment.timestamp() * 1000))
-        self._remember(game_id, len(records), state)
-        created = self.meta(game_id)
-        self.scheduler.after_change(created)
+        # Listed before it is written: a listing shows only games whose meta exists (session_service/index.py).
+        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"]))
+        if self.store.create(game_id, meta, records).status == "ok":
+            self.positions.remember(game_id, len(records), records[-1]["hash"], table)
+            created = self.meta(game_id)
+            self.scheduler.after_change(created)
+        else:  # an idempotent retry raced its first try, which wrote first: that table is the answer
+            created = self.meta(game_id)
         resource = self.resource_of(created)
         for seat in resource["seats"]:
             if seat["seat"] in tokens:
@@ -173,16 +122,21 @@ class Tables:
         if chosen is None:
             return secrets.token_bytes(32)
         if not self.allow_client_seed or len(chosen) % 2:
-            raise malformed("this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)")
+            raise BadRequest("this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)")
         return bytes.fromhex(chosen)
 
+    def _setup(self, game: Game, seed: bytes) -> Callable[[int, Mapping[str, Any]], list[Event]]:
+        """The game's setup through the rules service, with the game's first entropy (its own event count, 0)."""
+        return lambda players, options: self.rules.setup(game, players, dict(options), entropy_for(seed, 0))[1]
+
+    # -- reading --------------------------------------------------------------------------------------
     def meta(self, game_id: str) -> Meta:
         return self.meta_of(game_id, self.store.meta(game_id) if plausible_id(game_id) else None)
 
     def meta_of(self, game_id: str, raw: Mapping[str, str] | None) -> Meta:
         """The meta from what the store gave for ``game_id`` (None: there is no such game)."""
         if raw is None:
-            raise not_found()
+            raise NotFound()
         return Meta.parse(game_id, raw)
 
     def resource(self, game_id: str) -> dict[str, Any]:
@@ -190,258 +144,273 @@ class Tables:
 
     def resource_of(self, meta: Meta) -> dict[str, Any]:
         resource = {
-            "id": meta.id,
-            "game": meta.game,
-            "status": meta.status,
-            "version": meta.version,
-            "seed_commitment": meta.seed_commitment,
-            "seats": [{"seat": s["seat"], "name": s["name"], "ai": s["ai"]} for s in meta.seats],
-            "options": meta.options,
-            "turn_timeout_s": meta.turn_timeout_s,
-            "rules_version": meta.rules_version,
-            "head_hash": meta.head_hash,
-            "to_act": meta.to_act,
-            "outcome": meta.outcome,
-            "created_at": meta.created_at,
-            "updated_at": meta.updated_at,
+            "id": meta.id, "game": meta.game, "status": meta.status, "version": meta.version,
+            "visibility": meta.extra.get("visibility", "public"),
+            "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
+            "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
+            "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
         }
         if meta.over:
             resource["seed"] = meta.seed.hex()
         return resource
 
     def page(self, status: str | None, game: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+        """A page of the listing, newest first, from the one index that answers these filters: the work is
+        bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on), never by the
+        number of stored games. The meta decides what is shown (session_service/index.py)."""
+        name = index.name_for(status, game)
+        after = self.index.position(cursor) if cursor else None
         found: list[dict[str, Any]] = []
-        scanned = cursor
-        while len(found) < limit:
-            ids = self.store.game_ids(scanned, 200)
-            if not ids:
-                scanned = None
-                break
-            for game_id in ids:
-                scanned = game_id
-                raw = self.store.meta(game_id)
-                if raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game):
-                    found.append(self.resource_of(Meta.parse(game_id, raw)))
-                    if len(found) == limit:
-                        break
-        return {"games": found, "next": scanned if len(found) == limit else None}
+        passed, more = 0, True
+        while more and len(found) < limit and passed <= PAGE_SLACK:
+            wanted = limit - len(found)
+            window = self.index.window(name, after, wanted)
+            more = len(window) == wanted
+            for position, raw in zip(window, self.store.metas([game_id for _, game_id in window])):
+                after = position
+                if (raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game)
+                        and raw.get("visibility") != "private"):  # private: never listed, whatever its status
+                    found.append(self.resource_of(Meta.parse(position[1], raw)))
+                    continue
+                passed += 1
+                if self.index.stale(name, position, raw):
+                    self.index.drop(name, position[1])
+        return {"games": found, "next": after[1] if more and after else None}
 
-    # -- seats ------------------------------------------------------------------------------------
     def seat_of(self, meta: Meta, token: str | None) -> int | None:
-        """The seat a bearer token belongs to; None for no token (a spectator). Compared in constant time."""
+        """The seat a bearer token (a seat token, or a player key) belongs to; None for no token (a spectator);
+        refused for a seat token of no seat here."""
         if token is None:
             return None
-        digest = token_hash(token)
-        seat = None
-        for s in meta.seats:
-            if s["token_hash"] is not None and hmac.compare_digest(s["token_hash"], digest):
-                seat = s["seat"]
-        if seat is None:
-            raise ApiError(401, "auth/bad_token", "that token does not belong to a seat of this game")
-        return seat
+        seat = seat_holding(meta, token)
+        if seat is None and not token.startswith(PLAYER_KEY_PREFIX):
+            raise BadToken()
+        return seat  # a player key of no seat here reads as a spectator
 
-    # -- positions ----------------------------------------------------------------------------------
     def position(self, game_id: str, meta: Meta | None = None) -> Position:
-        """The current state: from this process's cache, else the latest snapshot, folding the log's tail."""
-        meta = meta or self.meta(game_id)
-        game = self.games[meta.game]
-        cached = self._cache.get(game_id)
-        if cached and cached[0] == meta.version:
-            self._cache.move_to_end(game_id)
-            return Position(game, meta, cached[1], cached[0])
-        if cached and cached[0] < meta.version:
-            version, state = cached
-        else:
-            version, state = self._from_snapshot(game, game_id, meta.version)
-        # Up to the version read with the meta, not past it: a command appended since then is not part of this
-        # position, and a position ahead of meta.head_hash would chain the next records onto a stale hash.
-        for record in self.store.records(game_id, after=version, until=meta.version):
-            state, version = game.evolve(state, event_of(record)), record["v"]
-        self._remember(game_id, version, state)
-        return Position(game, meta, state, version)
+        return self.positions.at_head(meta or self.meta(game_id))
 
-    def _from_snapshot(self, game: Game, game_id: str, at_most: int) -> tuple[int, Any]:
-        snap = self.store.snapshot(game_id)
-        if snap is None or snap[0] > at_most:
-            return 0, None
-        try:
-            return snap[0], game.codec.decode(orjson.loads(snap[1]))
-        except (ValueError, TypeError):
-            log.warning("snapshot of %s does not decode; rebuilding from the log", game_id)
-            return 0, None
-
-    def state_at(self, game_id: str, meta: Meta, at: int) -> Any:
-        game = self.games[meta.game]
-        return game.replay(event_of(r) for r in self.store.records(game_id, until=at))
-
-    def _remember(self, game_id: str, version: int, state: Any) -> None:
-        self._cache[game_id] = (version, state)
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-
-    # -- playing ------------------------------------------------------------------------------------
     def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None) -> dict[str, Any]:
         """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip)."""
         meta = meta or self.meta(game_id)
-        viewer = EVERYONE if meta.over else seat
+        viewer = viewer_for(seat, meta.over)
         if at is not None and at != meta.version:
             if not 1 <= at <= meta.version:
-                raise malformed(f"at must be between 1 and {meta.version}", current_version=meta.version)
-            game, state = self.games[meta.game], self.state_at(game_id, meta, at)
-            outcome = game.outcome(state)
-            return {
-                "version": at,
-                "status": "finished" if outcome else "active",
-                "to_act": sorted(game.to_act(state)),
-                "view": game.view(state, viewer),
-                "legal_commands": [],
-                "deadline": None,
-                "outcome": outcome.to_json() if outcome else None,
-            }
+                raise BadRequest(f"at must be between 1 and {meta.version}", {"current_version": meta.version})
+            seating = self.positions.seating_of(meta)
+            table = self.positions.at(meta, at)
+            final = seating.outcome(table)
+            return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
+                    "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
+                    "outcome": final.to_json() if final else None}
         pos = self.position(game_id, meta)
-        legal = pos.game.legal_commands(pos.state, seat) if seat is not None and not meta.over else []
         return {
             "version": pos.version,
             "status": meta.status,
-            "to_act": sorted(pos.game.to_act(pos.state)),
-            "view": pos.game.view(pos.state, viewer),
-            "legal_commands": legal,
+            "to_act": meta.to_act,
+            "view": view_of(pos.seating, pos.table, viewer),
+            "legal_commands": pos.seating.legal_commands(pos.table, seat),
             "deadline": meta.deadline,
             "outcome": meta.outcome,
         }
 
-    def command(
-        self,
-        game_id: str,
-        seat: int,
-        command: Any,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        by: str = "seat",
-        meta: Meta | None = None,
-    ) -> dict[str, Any]:
-        """Decide ``command`` for ``seat`` through the rules service and append its events, all or nothing.
+    def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+        meta = self.meta(game_id)
+        viewer = viewer_for(seat, meta.over)
+        records = self.store.records(game_id, after=after, limit=limit)
+        return {"events": [client_event(r, viewer) for r in records], "version": meta.version}
 
-        ``meta`` is the game's meta when the caller has just read it; a retry after a conflict reads it afresh.
+    def audit(self, game_id: str) -> dict[str, Any]:
+        meta = self.meta(game_id)
+        return audit.audit_records(self.games.get(meta.game), self.store.records(game_id), head_hash=meta.head_hash,
+                                   seed=meta.seed if meta.over else None, commitment=meta.seed_commitment,
+                                   rules_version=meta.rules_version)
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        meta = self.meta(game_id)
+        if not meta.over:
+            raise NotFinished()
+        return audit.export_record(
+            game_id=game_id, game=meta.game, rules_version=meta.rules_version, options=meta.options,
+            seats=[{"seat": s["seat"], "name": s["name"], "ai": s["ai"]} for s in meta.seats], seed=meta.seed,
+            commitment=meta.seed_commitment, records=self.store.records(game_id), outcome=meta.outcome,
+        )
+
+    # -- writing --------------------------------------------------------------------------------------
+    def command(self, game_id: str, seat: int, command: Any, expected_version: int | None = None,
+                idempotency_key: str | None = None, by: str = "seat", meta: Meta | None = None) -> dict[str, Any]:
+        """Decide a game ``command`` for ``seat`` through the rules service and append its events, all or nothing
+        (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it."""
+
+        def decide(pos: Position) -> list[Event]:
+            pos.seating.check_game_command(pos.table)
+            if by == "seat" and seat in pos.table.resigned:
+                raise RuleViolation("rules/resigned", "this seat has resigned: the table's AI plays it now")
+            entropy = entropy_for(pos.meta.seed, pos.table.game_events)
+            return pos.seating.game_command(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
+
+        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta)
+
+    def table_command(self, game_id: str, seat: int | None, command: Mapping[str, Any], *,
+                      expected_version: int | None = None, idempotency_key: str | None = None, by: str = "seat",
+                      meta: Meta | None = None, tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None,
+                      digest: str = "") -> dict[str, Any]:
+        """A table command (``join``, ``start``, ``resign``, ``abort``, ``abandon``: see ``table_batch``) decided by
+        the kernel's ``Seating``, with the game's setup when it fills the table; ``tokens(position, events)``:
+        the secrets (seat tokens, player keys) of seats the batch fills, whose hashes join the meta."""
+
+        def decide(pos: Position) -> list[Event]:
+            return table_batch(pos.seating, pos.table, command, seat, self._setup(pos.game, pos.meta.seed))
+
+        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, tokens, digest)
+
+    def write(self, game_id: str, seat: int | None, command: Mapping[str, Any], decide: Decider,
+              expected_version: int | None, idempotency_key: str | None, by: str, meta: Meta | None,
+              tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None, digest: str = "") -> dict[str, Any]:
+        """Decide a batch at the head and append it, retrying on a conflict unless the client named its version.
+
         A repeated idempotency key is looked up only where its first answer would be lost (the game has moved
         on, or ended, or the rules now refuse the command): otherwise the append script itself finds it, which
-        saves a round trip on every fresh command."""
-        idem = f"{seat}:{idempotency_key}" if idempotency_key else ""
+        saves a round trip on every fresh command. ``digest`` (of the request; a command's by default): the
+        same key sent with another request is refused, not answered with the first one's answer."""
+        idem = idempotency_field(seat, idempotency_key, by)
+        digest = digest or body_digest(command)
+        asked = None if by in SERVER_MOVES else digest  # a server move retried may choose anew: its key alone decides
         known = meta
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             meta, known = known or self.meta(game_id), None
             if meta.over or (expected_version is not None and expected_version != meta.version):
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(game_id, seat, prior)
-                raise finished() if meta.over else version_conflict(meta.version)
+                    return self._answer(game_id, seat, prior, asked)
+                raise Finished() if meta.over else VersionConflict(meta.version)
             pos = self.position(game_id, meta)
             try:
-                events = self.rules.decide(pos.game, pos.state, command, seat, entropy_for(meta.seed, pos.version))
+                events = decide(pos)
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(game_id, seat, prior)
+                    return self._answer(game_id, seat, prior, asked)
                 if isinstance(refused, RuleViolation):
                     self.on_command(meta.game, refused.code)
                 raise
-            moment = now()
-            cause = {"id": secrets.token_hex(8), "seat": seat, "type": command["type"], "by": by}
-            records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause, command=command,
-                                   at=iso(moment), rules_version=pos.game.rules_version)
-            state = pos.game.replay(events, pos.state)
-            answer = orjson.dumps({"from": pos.version + 1, "to": pos.version + len(records)}).decode()
-            progress = self._progress(pos.game, state, records, moment, meta.turn_timeout_s)
-            appended = self.store.append(game_id, pos.version, records, progress, idem, answer)
-            if appended.status == "duplicate":
-                return self._answer(game_id, seat, appended.prior)
-            if appended.status == "ok":
-                self._remember(game_id, appended.version, state)
-                if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
-                    self.store.save_snapshot(game_id, appended.version, orjson.dumps(pos.game.codec.encode(state)))
-                self.on_command(meta.game, "ok")
-                self.scheduler.after_change(meta.advanced(appended.version, progress))
-                return {"version": appended.version, "events": [client_event(r, seat) for r in records]}
-            if appended.status == "missing":
-                raise not_found()
-            self.on_command(meta.game, "conflict")
-            if expected_version is not None:
-                raise version_conflict(appended.version)
-        raise ApiError(409, "game/version_conflict", "the game is too busy right now; try again", {"current_version": self.meta(game_id).version})
+            appended = self._append(pos, seat, command, events, idem, by, tokens(pos, events) if tokens else {}, digest, asked)
+            if appended is None:  # another command got there first
+                self.on_command(meta.game, "conflict")
+                if expected_version is not None:
+                    raise VersionConflict(self.store.version(game_id) or meta.version)
+                continue
+            return appended
+        raise VersionConflict(self.meta(game_id).version, "the game is too busy right now; try again")
 
-    def _answer(self, game_id: str, seat: int, stored: str) -> dict[str, Any]:
-        """Rebuild the first answer to an idempotent command from the events it wrote."""
+    def _append(self, pos: Position, seat: int | None, command: Mapping[str, Any], events: Sequence[Event], idem: str,
+                by: str, tokens: Mapping[int, str], digest: str, asked: str | None) -> dict[str, Any] | None:
+        """Append one decided batch; the answer, or None when the game moved first (a version conflict)."""
+        meta, moment = pos.meta, now()
+        records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause_of(seat, command["type"], by),
+                               command=command, at=iso(moment), rules_version=pos.game.rules_version)
+        table = pos.seating.fold(pos.table, events)
+        seats = seats_of(table, meta.seats, tokens) if table.seats != pos.table.seats else None
+        progress = self.progress(pos.seating, table, records, moment, meta.turn_timeout_s, seats)
+        moves = progress["status"] != meta.status
+        if moves:  # listed under the new status before the write that gives it (session_service/index.py)
+            self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"]))
+        answer = dumps({"from": pos.version + 1, "to": pos.version + len(records), "digest": digest})
+        appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)
+        if appended.status == "duplicate":
+            assert appended.prior is not None, "a duplicate carries the first answer (store._appended)"
+            return self._answer(meta.id, seat, appended.prior, asked)
+        if appended.status == "missing":
+            raise NotFound()
+        if appended.status == "conflict":
+            return None
+        self._after_append(pos, meta, table, appended, records, progress, moves)
+        return {"version": appended.version, "events": [client_event(r, seat) for r in records],
+                REPLICATED: appended.replicated}
+
+    def _after_append(self, pos: Position, meta: Meta, table: Table, appended: Appended, records: list[dict[str, Any]],
+                      progress: dict[str, str], moved: bool) -> None:
+        """What follows a written batch: the index, the cache, a snapshot now and then, metrics, follow-up work."""
+        if moved:
+            self.index.leave(meta.id, index.status_names(meta.game, meta.status))
+        self.positions.remember(meta.id, appended.version, records[-1]["hash"], table)
+        if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
+            self.positions.snapshot(pos, appended.version, table)
+        self.on_command(meta.game, "ok")
+        self.scheduler.after_change(meta.advanced(appended.version, progress))
+
+    def _answer(self, game_id: str, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
+        """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was
+        first sent with another request (answers stored before digests were kept are answered as they are)."""
         span = orjson.loads(stored)
+        if digest is not None and span.get("digest", digest) != digest:
+            raise IdempotencyKeyReused()
         records = self.store.records(game_id, after=span["from"] - 1, until=span["to"])
-        return {"version": span["to"], "events": [client_event(r, seat) for r in records]}
+        return {"version": span["to"], "events": [client_event(r, seat) for r in records], REPLICATED: None}
 
-    def _progress(self, game: Game, state: Any, records: list[dict[str, Any]], moment: datetime, timeout_s: int | None) -> dict[str, str]:
-        """Meta fields that follow each append: head hash, status, who acts, the outcome, the deadline."""
-        outcome = game.outcome(state)
-        acting = sorted(game.to_act(state)) if outcome is None else []
-        deadline = iso(moment + timedelta(seconds=timeout_s)) if timeout_s and acting else ""
+    def progress(self, seating: Seating, table: Table, records: list[dict[str, Any]], moment: datetime,
+                 timeout_s: int | None, seats: list[dict[str, Any]] | None = None) -> dict[str, str]:
+        """Meta fields that follow each append: head hash, status, who is waited on, the outcome, the deadline
+        (and the seats, when the batch changed them)."""
+        standing = standing_of(seating, table, moment, timeout_s)
         return {
             "head_hash": records[-1]["hash"],
-            "status": "finished" if outcome else "active",
-            "to_act": orjson.dumps(acting).decode(),
-            "outcome": orjson.dumps(outcome.to_json() if outcome else None).decode(),
-            "deadline": deadline,
+            "status": standing["status"],
+            "to_act": dumps(standing["to_act"]),
+            "outcome": dumps(standing["outcome"]),
+            "deadline": standing["deadline"] or "",
             "updated_at": iso(moment),
+            **({"seats": dumps(seats)} if seats is not None else {}),
         }
 
-    # -- events -------------------------------------------------------------------------------------
-    def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
-        meta = self.meta(game_id)
-        viewer = EVERYONE if meta.over else seat
-        records = self.store.records(game_id, after=after, limit=limit)
-        return {"events": [client_event(r, viewer) for r in records], "version": meta.version}
 
-    def stream(self, game_id: str, seat: int | None, after: int | None, keepalive_s: float) -> Iterator[str]:
-        """Server-sent events: the caller's state first, then every event after ``after`` as it is appended."""
-        first = self.state(game_id, seat)
-        yield f"event: state\ndata: {orjson.dumps(first).decode()}\n\n"
-        cursor = first["version"] if after is None else after
-        while True:
-            meta = self.meta(game_id)
-            if meta.over and cursor >= meta.version:
-                yield "event: end\ndata: {}\n\n"
-                return
-            records = self.store.wait_records(game_id, cursor, int(keepalive_s * 1000))
-            if not records:
-                yield ": keep-alive\n\n"
-                continue
-            viewer = EVERYONE if self.meta(game_id).over else seat
-            for record in records:
-                cursor = record["v"]
-                yield f"id: {cursor}\nevent: event\ndata: {orjson.dumps(client_event(record, viewer)).decode()}\n\n"
-
-    # -- audit --------------------------------------------------------------------------------------
-    def audit(self, game_id: str) -> dict[str, Any]:
-        meta = self.meta(game_id)
-        return audit.audit_records(
-            self.games.get(meta.game),
-            self.store.records(game_id),
-            head_hash=meta.head_hash,
-            seed=meta.seed if meta.over else None,
-            commitment=meta.seed_commitment,
-            rules_version=meta.rules_version,
-        )
-
-    def export(self, game_id: str) -> dict[str, Any]:
-        meta = self.meta(game_id)
-        if not meta.over:
-            raise ApiError(409, "game/not_finished", "a game is exported once it is over; it is still being played")
-        return audit.export_record(
-            game_id=game_id,
-            game=meta.game,
-            rules_version=meta.rules_version,
-            options=meta.options,
-            seats=[{"seat": s["seat"], "name": s["name"], "ai": s["ai"]} for s in meta.seats],
-            seed=meta.seed,
-            commitment=meta.seed_commitment,
-            records=self.store.records(game_id),
-            outcome=meta.outcome,
-        )
+def standing_of(seating: Seating, table: Table, moment: datetime, timeout_s: int | None) -> dict[str, Any]:
+    """Status, the seats the game waits on, the outcome and the deadline of ``table`` reached at ``moment``: what
+    the meta records after each append, and what a stream's ``turn`` message says at each version."""
+    final = seating.outcome(table)
+    waited = sorted(seating.waits_on(table)) if final is None else []
+    status = Status.FINISHED if final is not None and table.status != Status.ABORTED else table.status
+    return {
+        "status": str(status),
+        "to_act": waited,
+        "outcome": final.to_json() if final else None,
+        "deadline": iso(moment + timedelta(seconds=timeout_s)) if timeout_s and waited else None,
+    }
 
 
-def plausible_id(game_id: str) -> bool:
-    return 0 < len(game_id) <= 64 and game_id.isascii() and "{" not in game_id and "}" not in game_id
+def view_of(seating: Seating, table: Table, viewer: Any) -> dict[str, Any]:
+    """What ``viewer`` sees: the game's view, or, while seats are open, which ones."""
+    if table.game is None:
+        return {"open_seats": table.open_seats}
+    return seating.game.view(table.game, viewer)
+
+
+def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The meta's seats: the table's, with what only the session keeps (token hashes, a new seat's token)."""
+    kept = {s["seat"]: s for s in prior}
+    seats = []
+    for i, seat in enumerate(table.seats):
+        before = kept.get(i, {})
+        token = token_hash(tokens[i]) if i in tokens else before.get("token_hash")
+        name = before.get("name") if table.legacy else seat.name  # a log from before tables names no seat
+        seats.append({"seat": i, "name": name, "ai": seat.ai or (before.get("ai") if table.legacy else None),
+                      "token_hash": token, "player": seat.player,
+                      **({"open": True} if seat.name is None else {}), **({"resigned": True} if seat.resigned else {})})
+    return seats
+
+
+def body_digest(body: Any) -> str:
+    """A request's fingerprint, for telling a retry from another request sent under the same key."""
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
+def new_game_id() -> str:
+    return "g_" + secrets.token_urlsafe(12)
+
+
+def cause_of(seat: int | None, kind: str, by: str) -> dict[str, Any]:
+    """A batch's cause. Its id is random and 128 bits long: a record's hash covers its secret fields, and without
+    something unguessable in it a seat could try each possible hidden card until the public hash matched."""
+    return {"id": secrets.token_hex(16), "seat": seat, "type": kind, "by": by}
+
+
+def created_ms(meta: Meta) -> int:
+    return epoch_ms(datetime.fromisoformat(meta.created_at.replace("Z", "+00:00")))

@@ -11,6 +11,7 @@ from datetime import timedelta
 import redis
 from rq import SimpleWorker
 
+from shared.wire import logs
 from session_service import jobs
 
 
@@ -30,15 +31,16 @@ def sweep_forever(stop: threading.Event) -> None:
 
 def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"))
+    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
     tables = jobs.worker_tables()
+    assert isinstance(tables.scheduler, jobs.RqScheduler)  # build_tables gives a worker RQ's scheduler
     queue = tables.scheduler.queue
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
     while True:
         worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
         try:
-            worker.work(with_scheduler=True, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
+            worker.work(with_scheduler=True, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING").upper())
         except redis.RedisError:
             log.warning("the worker lost Redis", exc_info=True)
         # RQ's work() quits on any error inside its loop (Redis restarting under a job is one): unless a stop

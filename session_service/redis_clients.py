@@ -1,0 +1,95 @@
+"""Every Redis client of the code base is built here: the session service, the worker, the tests and the bench.
+
+One place so that each client has deliberate timeouts (a Redis that stops answering costs a request seconds,
+not a thread for ever) and so that a cluster URL works everywhere:
+
+- ``redis://host:port/db`` (or ``rediss://``): one Redis server;
+- ``redis+cluster://host:port[,host:port…]`` (or ``rediss+cluster://``): a Redis Cluster, reached through any
+  of the listed nodes; ``REDIS_CLUSTER=1`` makes a plain ``redis://host:port`` URL mean the same.
+
+The job queue (RQ) cannot run on a cluster (its enqueue is not atomic there and its workers fail), so
+``queue_client`` refuses a cluster URL, or a plain URL that reaches a cluster node, with a message that says so.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.cluster import ClusterNode, RedisCluster
+from redis.retry import Retry
+
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+CONNECT_TIMEOUT_S = 2.0
+READ_TIMEOUT_S = 5.0  # a command that takes longer has met a Redis in trouble: answer 503 rather than wait
+
+
+class QueueOnCluster(RuntimeError):
+    """RQ was pointed at a Redis Cluster."""
+
+
+def is_cluster(url: str, env: Mapping[str, str] = os.environ) -> bool:
+    return urlsplit(url).scheme in CLUSTER_SCHEMES or env.get("REDIS_CLUSTER") == "1"
+
+
+def connect(url: str, *, read_timeout_s: float | None = READ_TIMEOUT_S, pool_size: int | None = None,
+            env: Mapping[str, str] = os.environ) -> Any:
+    """A client for ``url``: a ``redis.Redis``, or a ``RedisCluster`` when the URL names a cluster.
+
+    ``read_timeout_s`` bounds each reply (nothing blocks longer: live streams wait on the hub's pub/sub read,
+    which the keep-alive period bounds). With ``pool_size`` the pool is bounded and blocking: under the gevent
+    worker hundreds of requests may want Redis at once, and they take turns on that many connections rather
+    than each opening its own (redis-py's default pool raises past 100); waiting for one is bounded too."""
+    common: dict[str, Any] = {"socket_timeout": read_timeout_s, "socket_connect_timeout": CONNECT_TIMEOUT_S}
+    if not is_cluster(url, env):
+        # No silent re-sending of a command whose reply was lost: the store decides what a lost reply means.
+        options = {"retry": Retry(NoBackoff(), 0), "health_check_interval": 15, **common}
+        if pool_size is None:
+            return redis.Redis.from_url(url, **options)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=read_timeout_s, **options)
+        return redis.Redis(connection_pool=pool)
+    parts = urlsplit(url)
+    userinfo, _, hosts = parts.netloc.rpartition("@")
+    username, _, password = userinfo.partition(":")
+    nodes = []
+    for host_port in hosts.split(","):
+        host, _, port = host_port.strip().rpartition(":")
+        nodes.append(ClusterNode(host or host_port, int(port or 6379)))
+    return RedisCluster(
+        startup_nodes=nodes,
+        username=unquote(username) or None,
+        password=unquote(password) or None,
+        ssl=CLUSTER_SCHEMES.get(parts.scheme, parts.scheme) == "rediss",
+        require_full_coverage=False,  # a primary being failed over must not stop the other slots
+        retry=Retry(NoBackoff(), 3),  # re-routes after MOVED or a lost node; the store handles what is left
+        **common,
+    )
+
+
+def queue_client(url: str) -> redis.Redis:
+    """A plain Redis for RQ; a cluster is refused, before any job is enqueued on it."""
+    if urlsplit(url).scheme in CLUSTER_SCHEMES:
+        raise QueueOnCluster(f"RQ_REDIS_URL (which defaults to REDIS_URL) names a Redis Cluster ({url}); RQ needs "
+                             "a plain Redis: set RQ_REDIS_URL to a redis://host:port/db of its own")
+    client = redis.Redis.from_url(url, socket_timeout=READ_TIMEOUT_S, socket_connect_timeout=CONNECT_TIMEOUT_S,
+                                  health_check_interval=15)
+    try:
+        cluster_enabled = client.info("cluster").get("cluster_enabled") == 1
+    except redis.ConnectionError:
+        return client  # not up yet: the worker waits for it, the session service reports it in /readyz
+    if cluster_enabled:
+        raise QueueOnCluster(f"RQ_REDIS_URL ({url}) reaches a Redis Cluster node; RQ needs a plain Redis: "
+                             "set RQ_REDIS_URL to a redis://host:port/db of its own")
+    return client
+
+
+def ping(client: Any) -> bool:
+    """Can this client reach its Redis? For a cluster: any one node (every session process sees the same
+    cluster, so a primary being failed over is no reason to take this one out of the balancer)."""
+    if isinstance(client, RedisCluster):
+        return bool(client.ping(target_nodes=RedisCluster.RANDOM))
+    return bool(client.ping())

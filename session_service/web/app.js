@@ -1,0 +1,219 @@
+// The page's entry point: a hash router over the lobby, a table (play or watch) and a replay.
+
+import { call, catalog, followMine, store } from "./api.js";
+import { el, human } from "./render.js";
+import { tablePage } from "./table.js";
+import { replayPage } from "./replay.js";
+
+const main = () => document.getElementById("main");
+
+export function toast(message) {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.dataset.count = String(Number(box.dataset.count || 0) + 1);
+  box.classList.remove("hidden");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+}
+
+async function lobby(root) {
+  const games = await catalog();
+  const ids = Object.keys(games);
+  const gameSelect = el("select", { id: "game" }, ids.map((id) => el("option", { value: id, text: games[id].title })));
+  const nameInput = el("input", { id: "name", value: store.name() || "Ada", maxlength: "40", required: true });
+  const seatsBox = el("div", { id: "seats" });
+  const optionsBox = el("div", { id: "options" });
+  const timeout = el("input", { id: "timeout", type: "number", min: "0", max: "86400", value: "0" });
+
+  function seatRow(n) {
+    const kind = el("select", { class: "seat-kind", "data-seat": n },
+      el("option", { value: "ai", text: "AI (random)" }), el("option", { value: "human", text: "Another player (share a link)" }),
+      el("option", { value: "open", text: "Open seat (anyone may join)" }));
+    return el("div", { class: "seat-row" }, el("span", { text: `Seat ${n}: ` }), kind);
+  }
+  function drawSeats() {
+    const game = games[gameSelect.value];
+    const count = Number(countSelect.value);
+    seatsBox.replaceChildren(el("div", { class: "seat-row" }, el("span", { text: "Seat 0: you" })));
+    for (let n = 1; n < count; n++) seatsBox.append(seatRow(n));
+    optionsBox.replaceChildren(...Object.entries(game.options || {}).map(([name, spec]) => {
+      let input;
+      if (spec.type === "bool") input = el("input", { type: "checkbox", "data-option": name, checked: spec.default === true });
+      else if (spec.choices) input = el("select", { "data-option": name }, spec.choices.map((c) => el("option", { value: c, text: human(c), selected: c === spec.default })));
+      else input = el("input", { "data-option": name, value: spec.default ?? "", type: spec.type === "int" ? "number" : "text" });
+      return el("label", { class: "option", title: spec.description || "" }, input, " " + human(name));
+    }));
+  }
+  const countSelect = el("select", { id: "players" });
+  function drawCounts() {
+    const game = games[gameSelect.value];
+    countSelect.replaceChildren();
+    for (let n = game.min_players; n <= game.max_players; n++) countSelect.append(el("option", { value: n, text: `${n} players`, selected: n === Math.max(game.min_players, Math.min(3, game.max_players)) }));
+    drawSeats();
+  }
+  gameSelect.addEventListener("change", drawCounts);
+  countSelect.addEventListener("change", drawSeats);
+  drawCounts();
+
+  async function create(event) {
+    event.preventDefault();
+    store.setName(nameInput.value);
+    const game = games[gameSelect.value];
+    const seats = [store.playerKey() ? { me: true } : { name: nameInput.value }];
+    seatsBox.querySelectorAll(".seat-kind").forEach((select) => {
+      const n = Number(select.dataset.seat);
+      if (select.value === "ai") seats.push({ name: `Bot ${n}`, ai: "random" });
+      else if (select.value === "open") seats.push({ open: true });
+      else seats.push({ name: `Player ${n}` });
+    });
+    const options = {};
+    optionsBox.querySelectorAll("[data-option]").forEach((input) => {
+      const spec = game.options[input.dataset.option];
+      options[input.dataset.option] = spec.type === "bool" ? input.checked : spec.type === "int" ? Number(input.value) : input.value;
+    });
+    const body = { game: game.id, seats, options };
+    if (Number(timeout.value) > 0) body.turn_timeout_s = Number(timeout.value);
+    if (privateBox.checked) body.visibility = "private";
+    try {
+      const created = await call("POST", "/v1/games", { body, token: store.playerKey() || undefined });
+      let mine = null;
+      if (store.playerKey()) { store.saveToken(created.id, 0, store.playerKey()); mine = 0; }  // the key acts for our seat
+      for (const seat of created.seats) {
+        if (seat.token) { store.saveToken(created.id, seat.seat, seat.token); if (mine === null) mine = seat.seat; }
+      }
+      if (created.invite) toast(`Private table: its invite code is ${created.invite}`);
+      const others = created.seats.filter((s) => s.token && s.seat !== mine);
+      if (others.length) {
+        root.replaceChildren(el("h2", { text: "Table created" }), el("p", { text: "Send each other player their own link (it carries their seat's secret token):" }),
+          el("ul", {}, others.map((s) => el("li", {}, `${s.name}: `, el("code", { class: "invite", text: `${location.origin}/#/claim/${created.id}/${s.seat}/${s.token}` })))),
+          el("p", {}, el("a", { href: `#/table/${created.id}/${mine}`, id: "go-table", text: "Go to your table" })));
+      } else {
+        location.hash = `#/table/${created.id}/${mine ?? ""}`;
+      }
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async function join(event) {
+    event.preventDefault();
+    const gameId = joinId.value.trim();
+    if (!gameId) return;
+    try {
+      const body = store.playerKey() ? {} : { name: nameInput.value };
+      if (joinInvite.value.trim()) body.invite = joinInvite.value.trim();
+      const answer = await call("POST", `/v1/games/${encodeURIComponent(gameId)}/join`, { body, token: store.playerKey() || undefined });
+      store.saveToken(gameId, answer.seat, answer.token || store.playerKey());
+      location.hash = `#/table/${gameId}/${answer.seat}`;
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+  const joinId = el("input", { id: "join-id", placeholder: "game id, e.g. g_…" });
+  const joinInvite = el("input", { id: "join-invite", placeholder: "invite code (private tables)" });
+  const privateBox = el("input", { type: "checkbox", id: "private" });
+  async function makePlayer() {
+    try {
+      const player = await call("POST", "/v1/players", { body: { name: nameInput.value, bot: false } });
+      store.setName(player.name);
+      store.setPlayerKey(player.key);
+      toast(`You are now the player ${player.name}: this browser keeps your key.`);
+      route();
+    } catch (err) { toast(err.message); }
+  }
+  const playerLine = store.playerKey()
+    ? el("p", { class: "muted", id: "player-line", text: `You play as a player (${store.name()}); your key stays in this browser.` })
+    : el("p", {}, el("button", { type: "button", id: "make-player", onclick: makePlayer, text: "Make me a player" }),
+        el("span", { class: "muted", text: " (optional: one key for all your seats and tables)" }));
+  const watchId = el("input", { id: "watch-id", placeholder: "game id" });
+
+  const mine = el("ul", { id: "my-games" }, store.games().map((id) => el("li", {}, el("a", { href: `#/table/${id}`, text: id }), " · ", el("a", { href: `#/replay/${id}`, text: "replay" }))));
+  const listBox = el("div", { id: "tables" }, el("p", { class: "muted", text: "Loading tables…" }));
+  root.replaceChildren(
+    el("section", { class: "panel" }, el("h2", { text: "Open a table" }),
+      playerLine,
+      el("form", { id: "create-form", onsubmit: create },
+        el("label", {}, "Your name ", nameInput), el("label", {}, "Game ", gameSelect), el("label", {}, "Players ", countSelect),
+        seatsBox, optionsBox, el("label", {}, "Turn timeout (s, 0 = none) ", timeout),
+        el("label", {}, privateBox, " Private (joining needs the invite code)"),
+        el("button", { type: "submit", id: "create", text: "Open the table" }))),
+    el("section", { class: "panel" }, el("h2", { text: "Join or watch" }),
+      el("form", { id: "join-form", onsubmit: join }, joinId, joinInvite, el("button", { type: "submit", id: "join", text: "Join an open seat" })),
+      el("form", { id: "watch-form", onsubmit: (e) => { e.preventDefault(); location.hash = `#/table/${watchId.value.trim()}/watch`; } },
+        watchId, el("button", { type: "submit", id: "watch", text: "Watch" })),
+      listBox),
+    ...(store.playerKey() ? [el("section", { class: "panel" }, el("h2", { text: "Your tables, live" }),
+      el("ul", { id: "live-tables" }, el("li", { class: "muted", text: "Connecting…" })))] : []),
+    el("section", { class: "panel" }, el("h2", { text: "Your tables in this browser" }), mine));
+  loadTables(listBox);
+  if (store.playerKey()) followMyTables(store.playerKey());
+}
+
+// The player's tables from its own stream (GET /v1/me/stream): where each stands and whether it waits on you.
+// Followed while the lobby is shown; the player's key is the seat's credential at each of them.
+let mineStream = null;
+function followMyTables(key) {
+  const tables = new Map();
+  const draw = () => {
+    const box = document.getElementById("live-tables");
+    if (!box) return;
+    const rows = [...tables.values()].map((t) => el("li", { class: "live-table" + (t.your_turn ? " your-turn" : ""), "data-game": t.game },
+      `${t.type || ""} · ${human(t.status || "")} · `, el("a", { href: `#/table/${t.game}/${t.seat}`, text: t.game }),
+      t.your_turn ? el("strong", { class: "turn-badge", text: " · your turn" }) : ""));
+    box.replaceChildren(...(rows.length ? rows : [el("li", { class: "muted", text: "No tables of yours are running." })]));
+  };
+  const keep = (t) => {
+    const known = { ...(tables.get(t.game) || {}), ...t };
+    tables.set(t.game, known);
+    if (known.seat !== null && known.seat !== undefined) store.saveToken(known.game, known.seat, key);
+  };
+  mineStream = followMine(key, (type, data) => {
+    if (type === "tables") { tables.clear(); data.tables.forEach(keep); }
+    else if (type === "invited" || type === "game_started") keep({ ...data, status: type === "invited" ? "waiting" : "active" });
+    else if (type === "your_turn") {
+      keep({ game: data.game, seat: data.seat, your_turn: true });
+      if (!document.hidden) toast(`Your turn at ${data.game}`);
+    } else if (type === "game_finished") tables.delete(data.game);
+    else return;
+    draw();
+  }, (err) => toast(err.message));
+}
+
+async function loadTables(box) {
+  const row = (g) => el("li", {}, `${g.game} · ${g.status} · `, el("a", { href: `#/table/${g.id}/watch`, text: g.id }), " · ",
+    g.status === "finished" ? el("a", { href: `#/replay/${g.id}`, text: "replay" })
+      : g.status === "waiting" ? el("a", { href: `#/table/${g.id}/watch`, class: "join-link", "data-game": g.id, text: "join" }) : "");
+  const lists = [];
+  for (const status of ["waiting", "active", "finished"]) {
+    try {
+      const page = await call("GET", "/v1/games", { query: { status, limit: 10 } });
+      if (page.games && page.games.length) lists.push(el("h4", { text: human(status) }), el("ul", {}, page.games.map(row)));
+    } catch (err) { /* a status this server does not list yet */ }
+  }
+  box.replaceChildren(...(lists.length ? lists : [el("p", { class: "muted", text: "No tables yet." })]));
+}
+
+async function route() {
+  if (mineStream) { mineStream.stop(); mineStream = null; }
+  const root = main();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  root.replaceChildren(el("p", { class: "muted", text: "Loading…" }));
+  document.getElementById("who").textContent = store.name() ? `Playing as ${store.name()}` : "";
+  try {
+    if (parts[0] === "table" && parts[1]) {
+      await tablePage(root, parts[1], parts[2] === "watch" ? "watch" : parts[2] !== undefined && parts[2] !== "" ? Number(parts[2]) : null);
+    } else if (parts[0] === "replay" && parts[1]) {
+      await replayPage(root, parts[1]);
+    } else if (parts[0] === "claim" && parts[3]) {
+      store.saveToken(parts[1], Number(parts[2]), parts[3]);
+      location.replace(`#/table/${parts[1]}/${parts[2]}`);  // the token leaves the address bar and the history
+    } else {
+      await lobby(root);
+    }
+  } catch (err) {
+    root.replaceChildren(el("p", { class: "bad", text: err.message }), el("p", {}, el("a", { href: "#/", text: "Back to the lobby" })));
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();
