@@ -2,13 +2,24 @@
 
 import os
 
+from shared.wire import gunicorn_errors, gunicorn_writes, logs
+
+gunicorn_errors.install()  # what gunicorn refuses itself gets the API's error body too, not an HTML page
+gunicorn_writes.install()  # an answer's head and body in one write (shared/wire/gunicorn_writes.py)
+
 bind = os.environ.get("RULES_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("RULES_WORKERS", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("RULES_THREADS", "4"))
 timeout = 30
 keepalive = 5
-# gunicorn's largest request line: up to it the app itself answers an over-long URL with the API's error body
-# (414 request/too_large past 4096 bytes); only a line longer still is refused by gunicorn, as plain HTML.
+# gunicorn's largest request line: up to it the app itself answers an over-long URL (414 request/too_large past
+# 4096 bytes); a line longer still is refused by gunicorn, with the same error body (shared/wire/gunicorn_errors.py).
 limit_request_line = 8190
 accesslog = os.environ.get("ACCESS_LOG") or None
+logconfig_dict = logs.gunicorn_logconfig()  # LOG_FORMAT=json: gunicorn's own lines as JSON too
+
+
+def post_worker_init(worker):
+    """The service's own lines (one per request) beside gunicorn's, in LOG_FORMAT at LOG_LEVEL."""
+    logs.configure()
