@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from session_service.index import GameIndex
 from session_service.store import EventStore
 from shared.games import GAMES
 from shared.records import make_records
@@ -55,9 +56,9 @@ def measure(report: Report, store: EventStore, ops: int, rounds: int = 3, pipeli
             for i in range(pipeline):
                 counter += 1
                 flat = [x for pair in progress.items() for x in pair]
-                store._append(keys=[store.key(game_id, "events"), store.key(game_id, "meta"), store.key(game_id, "cmds")],
-                              args=[version + i, f"0:bench-{counter}", '{"from":1,"to":1}', len(progress), *flat, orjson.dumps(record)],
-                              client=pipe)
+                pipe.evalsha(store._append_sha, 3, store.key(game_id, "events"), store.key(game_id, "meta"),
+                             store.key(game_id, "cmds"), version + i, f"0:bench-{counter}", '{"from":1,"to":1}',
+                             store.notice_channel, game_id, len(progress), *flat, orjson.dumps(record))
             replies = pipe.execute()
         if any(r[0] != b"ok" for r in replies):
             raise RuntimeError(f"a pipelined bench append was refused: {replies[0]}")
@@ -92,7 +93,7 @@ def measure(report: Report, store: EventStore, ops: int, rounds: int = 3, pipeli
     report.compare(SECTION, "Redis CPU per Lua append", lua_us, "us", raw_us, "per XADD",
                    note="INFO commandstats: version and idempotency checks, XADD, meta and idempotency writes")
     store.redis.delete(raw_stream, *(store.key(game_id, part) for part in ("events", "meta", "snap", "cmds")))
-    store.redis.zrem(store.index_key, game_id)
+    GameIndex(store).forget(game_id, game.id)
 
 
 def _usec_per_call(store: EventStore, command: str) -> float:

@@ -17,7 +17,8 @@ from session_service.devstack import DEPLOY, Stack, free_port
 ROOT = Path(__file__).resolve().parent.parent
 # The rate limit stays on (its Redis round trip is part of every write) but high enough never to trip.
 # Client seeds are allowed so that the command path can replay playouts computed before the timing.
-BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000", "MYTHOS_ALLOW_CLIENT_SEED": "1"}
+# The stream section holds all its streams from one address, as spectators: the per-client cap is lifted.
+BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000", "MYTHOS_ALLOW_CLIENT_SEED": "1", "STREAMS_PER_CLIENT": "1000000"}
 
 
 def start_stack(tmp: Path) -> Stack:
@@ -49,7 +50,8 @@ def lone_session(stack: Stack, tmp: Path) -> Stack:
     """One more session service of a single gunicorn worker on the same Redis and rules, to measure its memory."""
     lone = Stack(port=free_port(), rules_port=stack.rules_port, redis_url=stack.effective_redis_url, data_dir=tmp,
                  key_prefix=stack.key_prefix, queue=stack.queue, log_dir=tmp,
-                 extra_env={**BENCH_ENV, "SESSION_WORKERS": "1"})
+                 extra_env={**BENCH_ENV, "SESSION_WORKERS": "1"},
+                 run_id=stack.run_id)  # it shares the stack's rules service, which answers with the stack's run id
     lone.start_session()
     try:
         lone.wait_ready()
@@ -129,6 +131,7 @@ class EchoPair:
         while time.monotonic() < deadline:
             for name, proc in self.processes.items():
                 if proc.poll() is not None:
+                    self.stop()  # the other one too
                     raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.tmp / (name + '.log')}")
             try:
                 if requests.post(self.url + "/echo", json=body, timeout=2).json() == body:

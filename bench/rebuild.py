@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from session_service.index import GameIndex
 from session_service.store import EventStore
 from session_service.tables import Scheduler, Tables
 from shared.games import GAMES
@@ -90,5 +91,6 @@ def measure(report: Report, store: EventStore, lengths: list[int], budget_s: flo
 
 
 def _delete(store: EventStore, game_id: str) -> None:
+    game = store.meta(game_id)["game"]
     store.redis.delete(*(store.key(game_id, part) for part in ("events", "meta", "snap", "cmds")))
-    store.redis.zrem(store.index_key, game_id)
+    GameIndex(store).forget(game_id, game)

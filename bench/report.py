@@ -43,6 +43,7 @@ class Row:
 class Report:
     rows: list[Row] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # printed under the table: what was not measured, and why
 
     def add(self, row: Row) -> Row:
         self.rows.append(row)
@@ -57,6 +58,14 @@ class Report:
         row = Row(section, name, value, unit, baseline, baseline_name, target, note=note)
         if holds is not None:
             row.verdict = "PASS" if row.ratio is not None and holds(row.ratio) else "MISS"
+        return self.add(row)
+
+    def limit(self, section: str, name: str, value: float, unit: str, target: str, holds: Callable[[float], bool],
+              baseline: float | None = None, baseline_name: str = "", note: str = "") -> Row:
+        """A figure held to an absolute bound (``holds`` judges the figure, not a ratio); a baseline, when
+        given, is shown beside it for scale."""
+        row = Row(section, name, value, unit, baseline, baseline_name, target, note=note)
+        row.verdict = "PASS" if value is not None and not math.isnan(value) and holds(value) else "MISS"
         return self.add(row)
 
     @property
@@ -79,13 +88,14 @@ class Report:
         targets = [r for r in self.rows if r.verdict]
         out.append("")
         out.append(f"targets: {sum(r.verdict == 'PASS' for r in targets)} PASS, {len(self.misses)} MISS")
+        out.extend(f"note: {note}" for note in self.notes)
         return "\n".join(out)
 
     def write(self, folder: Path, meta: dict[str, Any]) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = folder / f"bench-{stamp}{'-quick' if meta.get('quick') else ''}.json"
-        payload = {**meta, "rows": [r.to_json() for r in self.rows], "details": self.details,
+        payload = {**meta, "rows": [r.to_json() for r in self.rows], "details": self.details, "notes": self.notes,
                    "targets": {"pass": sum(r.verdict == "PASS" for r in self.rows), "miss": len(self.misses)}}
         path.write_text(json.dumps(payload, indent=2, default=str) + "\n")
         return path

@@ -18,9 +18,11 @@ from typing import Any
 import orjson
 
 from session_service.store import EventStore
-from session_service.tables import Meta, iso, token_hash
+from session_service.index import GameIndex, names_for
+from session_service.meta import Meta, epoch_ms, iso, token_hash
 from shared.kernel import Event, Game, entropy_for, fold
 from shared.kernel.entropy import commitment
+from shared.kernel.table import Seating
 from shared.records import GENESIS, make_records
 
 CAUSE = {"id": "bench", "seat": None, "type": "bench", "by": "bench"}
@@ -38,7 +40,7 @@ def playout(game: Game, seed: int, players: int | None = None) -> tuple[list[Eve
     for _ in range(20_000):
         if game.outcome(state) is not None:
             return events, boundaries
-        choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.to_act(state))}
+        choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.waits_on(state))}
         seat = rand.choice([seat for seat, legal in choices.items() if legal])
         command = rand.choice(choices[seat])
         new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
@@ -73,11 +75,13 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
     seed = secrets.token_bytes(32)
     records = make_records(events, version=0, prev_hash=GENESIS, cause=CAUSE, command=None, at=iso(moment),
                            rules_version=game.rules_version)
-    state, snap = None, None
+    seating = Seating(game)
+    table, snap = None, None
     for v, event in enumerate(events, start=1):
-        state = game.evolve(state, event)
+        table = seating.evolve(table, event)
         if snapshot_every and v % snapshot_every == 0:
-            snap = (v, state)
+            snap = (v, table)
+    state = table.game
     outcome = game.outcome(state)
     tokens = {s: secrets.token_urlsafe(24) for s in range(game.players(state))}
     meta = {
@@ -94,7 +98,7 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
         "version": str(len(records)),
         "head_hash": records[-1]["hash"] if records else GENESIS,
         "status": "finished" if outcome else "active",
-        "to_act": orjson.dumps(sorted(game.to_act(state)) if outcome is None else []).decode(),
+        "to_act": orjson.dumps(sorted(game.waits_on(state)) if outcome is None else []).decode(),
         "outcome": orjson.dumps(outcome.to_json() if outcome else None).decode(),
         "deadline": "",
     }
@@ -106,9 +110,9 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
                 pipe.xadd(stream, {"r": orjson.dumps(record)}, id=f"{record['v']}-0")
             pipe.execute()
     store.redis.hset(store.key(game_id, "meta"), mapping=meta)
-    store.redis.zadd(store.index_key, {game_id: int(moment.timestamp() * 1000)})
+    GameIndex(store).enter(game_id, epoch_ms(moment), names_for(game.id, meta["status"]))
     if snap is not None:
-        store.save_snapshot(game_id, snap[0], orjson.dumps(game.codec.encode(snap[1])))
+        store.save_snapshot(game_id, snap[0], orjson.dumps(seating.codec.encode(snap[1])))
     return game_id, tokens
 
 

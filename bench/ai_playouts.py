@@ -1,0 +1,83 @@
+"""Playouts per second of CPU, per game: the AI's cost driver (docs/ai.md, "Speed"). Not part of ``make test``.
+
+    .venv/bin/python -m bench.ai_playouts --seconds 5 [--only rites-of-cthulhu,...] [--profile]
+
+Positions are reached by random play from seeded starts (0-29 random commands in); each playout resamples one
+of them for the seat the game waits on and plays it to the end with ``shared.ai.rollout.Rollout`` (the game's
+``rollout_policy`` where it has one, else random legal commands), as the search does after its tree.
+``--search`` times whole IS-MCTS searches (tree, redaction and all) instead. ``--profile`` prints cProfile's top
+functions by own time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import time
+from typing import Any
+
+from shared.ai import SeatKnowledge, search
+from shared.ai.rollout import Rollout
+from shared.games import GAMES
+from shared.kernel import Game, entropy_for, fold
+
+
+def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any, int]]:
+    """Up to ``count`` running positions reached by random play, each with the first seat the game waits on."""
+    rng, out = random.Random(seed), []
+    for g in range(count):
+        _, events = game.start(players, {}, entropy_for(bytes([g, seed % 256]) * 4, 0))
+        state = fold(game, events)
+        for _ in range(rng.randrange(30)):
+            if game.outcome(state) is not None:
+                break
+            seat = sorted(game.waits_on(state))[0]
+            command = rng.choice(game.legal_commands(state, seat))
+            state = fold(game, game.decide(state, command, seat, rng.randbytes(32)), state)
+        if game.outcome(state) is None:
+            out.append((state, sorted(game.waits_on(state))[0]))
+    return out
+
+
+def playouts_per_second(game: Game, players: int, seconds: float, whole_search: bool) -> tuple[int, float]:
+    places = positions(game, players, 10, 7)
+    rng = random.Random(1)
+    rollout = Rollout(game, rng, None, None)
+    done, started = 0, time.process_time()
+    while time.process_time() - started < seconds:
+        state, seat = places[done % len(places)] if not whole_search else places[(done // 50) % len(places)]
+        if whole_search:
+            done += search(SeatKnowledge.of(game, state, seat), 50, random.Random(done)).iterations
+        else:
+            rollout.play(game.resample(state, seat, rng))
+            done += 1
+    return done, time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai_playouts", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game")
+    parser.add_argument("--only", default=",".join(GAMES), help="comma-separated game ids")
+    parser.add_argument("--search", action="store_true", help="time IS-MCTS iterations (50 a search), not bare playouts")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    args = parser.parse_args(argv)
+    for game_id in args.only.split(","):
+        game = GAMES[game_id]
+        players = max(2, game.min_players)
+        profile = cProfile.Profile() if args.profile else None
+        if profile:
+            profile.enable()
+        done, spent = playouts_per_second(game, players, args.seconds, args.search)
+        if profile:
+            profile.disable()
+        what = "search iterations" if args.search else "playouts"
+        print(f"{game_id} {players}p: {done} {what} in {spent:.2f} s CPU = {done / spent:.0f}/s", flush=True)
+        if profile:
+            pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,243 @@
+"""The peer: Mythos Tables' command path beside boardgame.io, the server a user might pick instead (issue 20).
+
+boardgame.io 0.50.2 (pinned with its lock in ``bench/peer/``; the bench runs ``npm ci`` there itself when
+``node_modules`` is missing or older than the lock, and needs no network after) serves Follow Suit
+(``bench/peer/game.js``), a small two-player hidden-hand card game with a ``playerView``: every move is checked
+on the server and each seat's view is redacted, as in our games. Two servers run, one keeping matches in memory
+(its default) and one in its FlatFile store (node-persist files in the run's temporary folder, on the same disk
+as our Redis's). ``bench/peer/load.js`` drives them as boardgame.io's own client does: matches created through
+the Lobby API, each seat on its own socket.io connection, moves as its transport sends them, counting only
+moves seen applied. The Mythos side is the command path's client (``bench.load.ReplayClient``).
+
+At each level, ``rounds`` times: Mythos, boardgame.io in memory, boardgame.io FlatFile, back to back with the
+same warm-up and window, the load generator on the same two cores for all three. Server CPU is user+system
+time from ``/proc`` over the window (every process of our stack: Redis, both services, the worker; the peer's
+one Node process), divided by the moves or commands counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from session_service.devstack import Stack, free_port
+
+from bench import load
+from bench.command_path import combine, replays, table_mix
+from bench.procs import cpu_seconds
+from bench.report import Report
+
+SECTION = "peer"
+PEER = Path(__file__).resolve().parent / "peer"
+STORES = {"memory": "boardgame.io in-memory", "flatfile": "boardgame.io FlatFile"}
+COUNTS = ("accepted", "refused", "unanswered", "games_started", "games_finished")
+
+
+def unavailable() -> str | None:
+    """Why the peer cannot run here, or None: it needs Node.js and npm on PATH."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not on PATH (install Node.js 18 or later with npm to measure boardgame.io)"
+    return None
+
+
+def install() -> str | None:
+    """``npm ci`` into bench/peer unless its node_modules is already as the lock says; why not, or None."""
+    marker = PEER / "node_modules" / ".package-lock.json"  # npm writes it last, as the install completes
+    if marker.exists() and marker.stat().st_mtime >= (PEER / "package-lock.json").stat().st_mtime:
+        return None
+    print(f"[bench] peer: npm ci in {PEER} (boardgame.io and its pins, from the lock)", flush=True)
+    try:
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True, capture_output=True, text=True,
+                       timeout=600)
+    except subprocess.CalledProcessError as exc:
+        said = (exc.stderr or exc.stdout or "").strip().splitlines()
+        return f"npm ci in {PEER} failed ({said[-1] if said else f'exit {exc.returncode}'})"
+    except subprocess.TimeoutExpired:
+        return f"npm ci in {PEER} took more than 10 minutes"
+    return None
+
+
+def versions() -> dict[str, str]:
+    """What npm installed, from the lock: boardgame.io, the packages pinned beside it, and the socket.io its
+    server runs on (koa-socket-2's own copy, not the newer one boardgame.io also depends on)."""
+    lock = json.loads((PEER / "package-lock.json").read_text())["packages"]
+    found = {name: lock[f"node_modules/{name}"]["version"]
+             for name in ("boardgame.io", "koa-compose", "node-persist", "socket.io-client")}
+    found["socket.io (server)"] = lock["node_modules/koa-socket-2/node_modules/socket.io"]["version"]
+    return found
+
+
+def node_version() -> str:
+    return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+
+
+class PeerServer:
+    """``node bench/peer/server.js``: boardgame.io's Server (Lobby API and socket.io on one port) in one process."""
+
+    def __init__(self, tmp: Path, store: str):
+        self.tmp, self.store, self.port = tmp, store, free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> PeerServer:
+        command = ["node", "server.js", "--port", str(self.port), "--store", self.store]
+        if self.store == "flatfile":
+            # A fresh folder each start: a server stopped in the middle of a write leaves a file node-persist
+            # refuses to read ("does not look like a valid storage file"), and the next round's server died on it.
+            shutil.rmtree(self.tmp / "peer-flatfile", ignore_errors=True)
+            command += ["--dir", str(self.tmp / "peer-flatfile")]
+        log = open(self.tmp / f"peer-{self.store}.log", "ab")
+        # NODE_ENV=production, as one deploys it: boardgame.io then leaves out its per-action info logging.
+        self.process = subprocess.Popen(command, cwd=PEER, env={**os.environ, "NODE_ENV": "production"}, stdout=log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the {self.store} peer exited with {self.process.returncode}; see {log.name}")
+            try:
+                if requests.get(self.url + "/games", timeout=2).json() == ["follow-suit"]:
+                    return self
+            except (requests.RequestException, ValueError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the {self.store} peer did not start; see {log.name}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+def run(server: PeerServer, matches: int, warmup_s: float, measure_s: float, tmp: Path) -> load.LoadResult:
+    """One round of ``node bench/peer/load.js`` against a peer server; the server's CPU is read from /proc as
+    the client announces the window opening and closing."""
+    pid = server.process.pid
+    errors = open(tmp / "peer-load.log", "ab")
+    client = subprocess.Popen(["node", "load.js", "--url", server.url, "--matches", str(matches),
+                               "--warmup", str(warmup_s), "--measure", str(measure_s)],
+                              cwd=PEER, stdout=subprocess.PIPE, stderr=errors, text=True)
+    watchdog = threading.Timer(warmup_s + measure_s + 180, client.kill)  # load.js gives up on a match after 60 s
+    watchdog.start()
+    cpu_begin = cpu_used = None
+    result: dict[str, Any] | None = None
+    try:
+        for line in client.stdout:
+            if line.startswith("window open"):
+                cpu_begin = cpu_seconds([pid])
+            elif line.startswith("window close"):
+                cpu_used = cpu_seconds([pid]) - cpu_begin
+            elif line.startswith("{"):
+                result = json.loads(line)
+        client.wait(60)
+    finally:
+        watchdog.cancel()
+    if client.returncode != 0 or result is None or cpu_used is None:
+        raise RuntimeError(f"the peer's load client failed ({client.returncode}); see {errors.name}")
+    return load.LoadResult(matches, result["seconds"], result["moves"], result["latencies_ms"], Counter(), cpu_used,
+                           extra={name: result[name] for name in COUNTS})
+
+
+def added(results: list[load.LoadResult]) -> load.LoadResult:
+    """Rounds of the peer added up, its counts too."""
+    total = combine(results)
+    total.extra = {name: sum(r.extra[name] for r in results) for name in COUNTS}
+    return total
+
+
+def peer_round(servers: dict[str, PeerServer], store: str, level: int, warmup_s: float, measure_s: float,
+               tmp: Path) -> load.LoadResult:
+    """One round of the peer, on a server started afresh if it died: boardgame.io's FlatFile store (node-persist)
+    can write a file it then cannot read under load, and its server exits (seen on a quiet machine, where it
+    makes the most moves). A round whose server dies is run once more on a fresh one."""
+    for attempt in (1, 2):
+        if servers[store].process.poll() is not None:
+            servers[store].stop()
+            servers[store] = PeerServer(tmp, store).start()
+        try:
+            return run(servers[store], level, warmup_s, measure_s, tmp)
+        except RuntimeError:
+            if attempt == 2 or servers[store].process.poll() is None:
+                raise
+    raise AssertionError("unreachable")
+
+
+def measure(report: Report, stack: Stack, tmp: Path, levels: list[int], warmup_s: float, measure_s: float,
+            rounds: int = 1, seeds: int = 8) -> None:
+    """At each level, ``rounds`` times: Mythos replaying seeded games, then the peer in memory, then FlatFile."""
+    details: dict[str, Any] = report.details.setdefault(SECTION, {"levels": {}})
+    details.update(versions=versions(), node=node_version(), game="follow-suit (bench/peer/game.js)")
+    mix = table_mix()
+    pool = replays(mix, seeds)
+    stack_pids = [p.pid for p in stack.processes.values()]
+    servers = {}
+    try:
+        for store in STORES:
+            servers[store] = PeerServer(tmp, store).start()
+        for level in levels:
+            ours, theirs, clients = [], {store: [] for store in STORES}, []
+            for _ in range(rounds):
+                players = [load.ReplayClient(stack.url, i, pool[mix[i % len(mix)]]) for i in range(level)]
+                ours.append(load.run(players, warmup_s, measure_s, lambda: cpu_seconds(stack_pids)))
+                clients.extend(players)
+                for store in STORES:
+                    theirs[store].append(peer_round(servers, store, level, warmup_s, measure_s, tmp))
+            mythos = combine(ours)
+            mythos.extra = {"unexpected": dict(sum((c.unexpected for c in clients), start=Counter()))}
+            peer = {store: added(results) for store, results in theirs.items()}
+            details["levels"][str(level)] = {"rounds": rounds, "mythos": mythos.to_json(),
+                                             **{STORES[store]: result.to_json() for store, result in peer.items()}}
+            judge(report, level, mythos, peer["memory"], peer["flatfile"])
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+def judge(report: Report, level: int, mythos: load.LoadResult, memory: load.LoadResult, flatfile: load.LoadResult) -> None:
+    """The issue's targets: throughput >= 1.0x FlatFile and >= 0.5x in-memory, p99 at 100 games <= 2x
+    in-memory's, server CPU per command <= 1.5 ms; the other figures beside them."""
+    name = f"{level} game{'s' if level > 1 else ''}"
+    problems = []
+    failed = sum(mythos.statuses.values()) - mythos.writes
+    if failed:
+        problems.append(f"{failed} Mythos writes not 200: {mythos.extra['unexpected']}")
+    for store, result in (("in-memory", memory), ("FlatFile", flatfile)):
+        lost = {count: result.extra[count] for count in ("refused", "unanswered") if result.extra[count]}
+        if lost:
+            problems.append(f"boardgame.io {store} moves not applied: {lost}")
+    note = "; ".join(problems)
+    report.compare(SECTION, f"{name}: commands/s vs FlatFile", mythos.rate, "/s", flatfile.rate,
+                   "FlatFile moves/s", ">= 1.0x", lambda r: r >= 1.0, note=note)
+    report.compare(SECTION, f"{name}: commands/s vs in-memory", mythos.rate, "/s", memory.rate,
+                   "in-memory moves/s", ">= 0.5x", lambda r: r >= 0.5, note=note)
+    report.compare(SECTION, f"{name}: p50 vs in-memory", mythos.p50, "ms", memory.p50, "in-memory p50")
+    report.compare(SECTION, f"{name}: p50 vs FlatFile", mythos.p50, "ms", flatfile.p50, "FlatFile p50")
+    if level >= 100:
+        report.compare(SECTION, f"{name}: p99 vs in-memory", mythos.p99, "ms", memory.p99, "in-memory p99",
+                       "<= 2x", lambda r: r <= 2)
+    else:
+        report.compare(SECTION, f"{name}: p99 vs in-memory", mythos.p99, "ms", memory.p99, "in-memory p99")
+    report.compare(SECTION, f"{name}: p99 vs FlatFile", mythos.p99, "ms", flatfile.p99, "FlatFile p99")
+    report.limit(SECTION, f"{name}: server CPU per command", mythos.cpu_ms_per_write, "ms", "<= 1.5 ms",
+                 lambda ms: ms <= 1.5, memory.cpu_ms_per_write, "in-memory CPU/move",
+                 note="all our server processes (Redis, both services, worker) against the peer's one Node process")
+    report.compare(SECTION, f"{name}: server CPU per command vs FlatFile", mythos.cpu_ms_per_write, "ms",
+                   flatfile.cpu_ms_per_write, "FlatFile CPU/move")
