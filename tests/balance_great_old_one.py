@@ -3,9 +3,10 @@
 Run: ``python -m tests.balance_great_old_one [games per player count, default 1000]``.
 
 For each table size it plays that many seeded games of uniformly random legal commands (the same chooser as the
-property tests: a random seat among those to act, then a random command) and prints: win rate by seat (a shared
-win counts 1/k to each of k winners), game length in turns and commands, how games end, and how often the Great
-Old One decides the game: its holder wins with the Cultist, or its holder would have won on score but loses.
+property tests: a random seat among those with a legal command, out-of-turn Signs included, then a random
+command) and prints: win rate by seat (a shared win counts 1/k to each of k winners), game length in turns and
+commands, how games end, and how often the Great Old One decides the game: its holder wins with the Cultist, or
+its holder would have won on score but loses.
 The figures are recorded in ``docs/rulings/great-old-one.md``.
 """
 
@@ -19,6 +20,7 @@ from collections import Counter
 from shared.games.great_old_one import GAME
 from shared.games.great_old_one.rules import score
 from shared.kernel import entropy_for, fold
+from tests.support.properties import choose
 
 
 def play(players: int, seed: int, options: dict | None = None, max_commands: int = 3000):
@@ -31,9 +33,7 @@ def play(players: int, seed: int, options: dict | None = None, max_commands: int
     for count in range(max_commands):
         if GAME.outcome(state) is not None:
             return state, count
-        acting = sorted(GAME.to_act(state))
-        seat = chooser.choice(acting)
-        command = chooser.choice(GAME.legal_commands(state, seat))
+        seat, command = choose(GAME, state, chooser)
         new = GAME.checked_decide(state, command, seat, entropy_for(game_seed, version))
         version += len(new)
         state = fold(GAME, new, state)

@@ -123,7 +123,7 @@ def report(r: dict, seconds: float) -> None:
     print("  which: " + ", ".join(f"{k} {v}" for k, v in sorted(r["woke"].items())))
     print("  where: " + ", ".join(f"{k} {v}" for k, v in sorted(r["where"].items())))
     print(
-        f"forced Cultist Deck draw (6 idle turns): {r['forced_turns']} turns in {r['forced_games']} games "
+        f"forced Cultist Deck draw (a turn begun in a repeated position): {r['forced_turns']} turns in {r['forced_games']} games "
         f"({pct(r['forced_games'], n)})"
     )
     print(f"per game: Monsters played {r['monsters'] / n:.2f}, Artifacts acquired {r['artifacts'] / n:.2f}")

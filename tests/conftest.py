@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import uuid
 
+import tempfile
+from pathlib import Path
+
 import fakeredis
 import pytest
-import redis
 
+from session_service import redis_clients
+from session_service.rediscluster import RedisClusterNodes
 from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
 
 # The soak runs raise the trust suites' scale when imported, so `make test` must not even collect them;
@@ -35,7 +39,25 @@ def prefix() -> str:
 
 @pytest.fixture
 def real_redis(redis_url, prefix):
-    client = redis.Redis.from_url(redis_url)
+    client = redis_clients.connect(redis_url)
+    yield client
+    delete_prefix(client, prefix)
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster():
+    """A real Redis Cluster of three primaries (no replicas: the failover tests start their own), for the run."""
+    nodes = RedisClusterNodes(Path(tempfile.mkdtemp(prefix="mythos-cluster-")), primaries=3, replicas_per_primary=0)
+    try:
+        yield nodes.start()
+    finally:
+        nodes.cleanup()
+
+
+@pytest.fixture
+def cluster_redis(redis_cluster, prefix):
+    client = redis_clients.connect(redis_cluster.url)
     yield client
     delete_prefix(client, prefix)
     client.close()

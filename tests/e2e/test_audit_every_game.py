@@ -11,7 +11,9 @@ import sys
 import pytest
 
 from shared.games import GAMES
-from shared.kernel import EVERYONE, Event, fold
+from shared.kernel import EVERYONE, Event
+from shared.kernel.table import Seating
+from session_service.tables import view_of
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.e2e
@@ -42,10 +44,11 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
     assert "VERIFIED" in verified.stdout
 
     events = [Event.from_json(r) for r in export["events"]]
+    seating = Seating(game)
     stride = max(1, len(events) // MAX_AT_CHECKS)
     for n in sorted({*range(1, len(events) + 1, stride), len(events)}):
         remote = api.get(f"/v1/games/{created['id']}/state", at=n).json()
-        local = game.view(fold(game, events[:n]), EVERYONE)
+        local = view_of(seating, seating.fold(None, events[:n]), EVERYONE)
         assert remote["version"] == n and remote["view"] == json.loads(json.dumps(local)), f"at={n}"
 
 

@@ -46,7 +46,7 @@ def test_arkham_ritual_with_every_alternate_card_and_the_doom_track_reaches_an_o
 # -- Rise of Cthulhu ---------------------------------------------------------------------------------
 ENDINGS = {  # (outcome reason, Azathoth awake) -> seed
     ("points", False): 0, ("locations", False): 1, ("points", True): 2, ("hand", False): 132,
-    ("artifacts", True): 171, ("artifacts", False): 306, ("monsters", False): 346, ("hand", True): 575,
+    ("artifacts", True): 171, ("artifacts", False): 306, ("monsters", False): 353, ("hand", True): 575,
     ("monsters", True): 1368, ("tie", False): 1540,
 }
 
@@ -101,6 +101,10 @@ def test_great_old_one_a_sign_is_played_out_of_turn_by_a_seat_that_is_not_to_act
     seat, command = play.commands[index]
     state = api.get(f"/v1/games/{game_id}/state", tokens[seat]).json()
     assert state["view"]["turn"] != seat and {c["type"] for c in state["legal_commands"]} == {"play_sign"}
+    # nothing public says the seat holds a Sign: the game waits on the turn only, and no view counts Signs
+    assert state["to_act"] == [state["view"]["turn"]]
+    spectator = api.get(f"/v1/games/{game_id}/state").json()
+    assert spectator["to_act"] == [state["view"]["turn"]] and all("signs" not in s for s in spectator["view"]["seats"])
     reply = api.post_command(game_id, tokens[seat], command, version)
     assert reply.status_code == 200, reply.text
     assert reply.json()["events"][0]["seat"] == seat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import orjson
 import pytest
 
 from shared.records import first_broken_link
@@ -70,15 +71,16 @@ def test_the_same_idempotency_key_posted_twice_writes_once_and_answers_the_same(
     assert api.get(f"/v1/games/{game['id']}").json()["version"] == first.json()["version"]
 
 
-def test_the_event_stream_starts_with_state_and_resumes_without_gaps(api):
+def test_the_event_stream_resumes_without_gaps_or_state_and_ends_with_the_outcome(api):
     game = api.create("pocket-madness", [{"name": "Bot", "ai": "random"}, {"name": "Bot", "ai": "random"}])
     final = api.wait_finished(game["id"])
     reply = api.http.get(f"{api.base}/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": "5"}, stream=True, timeout=30)
     messages = [m for m in reply.text.split("\n\n") if m.strip()]
-    assert messages[0].startswith("event: state")
+    assert not any(m.startswith("event: state") or "\nevent: state" in m for m in messages)  # a resume sends no state
     ids = [int(line[4:]) for m in messages for line in m.splitlines() if line.startswith("id: ")]
     assert ids == list(range(6, final["version"] + 1))
     assert messages[-1].startswith("event: end")
+    assert orjson.loads(messages[-1].split("data: ", 1)[1]) == {"version": final["version"], "outcome": final["outcome"]}
 
 
 def test_the_finished_game_reveals_its_seed_matching_the_commitment(api):

@@ -14,7 +14,8 @@ import json
 import pytest
 
 from shared.games import GAMES
-from shared.kernel import Event, fold
+from shared.kernel import Event
+from shared.kernel.table import Seating
 from shared.records import client_event
 from tests.support.client import ApiClient
 from tests.support.properties import random_playout
@@ -52,8 +53,9 @@ def test_each_seat_receives_exactly_its_redacted_share(stack, game_id):
     export = api.get(f"/v1/games/{created['id']}/export").json()
     records = {r["v"]: r for r in export["events"]}
     events = [Event.from_json(r) for r in export["events"]]
+    seating = Seating(game)
     for reader, state in states:
-        position = fold(game, events[: state["version"]])
+        position = seating.fold(None, events[: state["version"]]).game
         assert state["view"] == normal(game.view(position, reader)), (reader, state["version"])
         assert state["legal_commands"] == normal(game.legal_commands(position, reader)), (reader, state["version"])
     for reader, got in received.items():

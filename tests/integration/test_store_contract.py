@@ -1,4 +1,5 @@
-"""The store contract, run against fakeredis (fast) and a real Redis (the truth)."""
+"""The store contract, run against fakeredis (fast), a real Redis (the truth) and a real three-primary Redis
+Cluster (what a scaled deployment runs): every backend passes the same tests."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import threading
 
 import orjson
 import pytest
+import redis
 
+from session_service.index import GameIndex, names_for, status_names
 from session_service.store import EventStore
 from shared.records import GENESIS, first_broken_link, make_records
 from shared.kernel import ev
@@ -21,11 +24,11 @@ def records(version, prev, n=2, cause="c"):
 class StoreContract:
     @pytest.fixture
     def store(self, client, prefix):
-        return EventStore(client, prefix)
+        return EventStore(client, prefix, shards=4)
 
     def new_game(self, store, game_id="g1"):
         first = records(0, GENESIS, cause="setup")
-        store.create(game_id, {"game": "toy", "status": "active"}, first, 1)
+        store.create(game_id, {"game": "toy", "status": "active"}, first)
         return first
 
     def test_keys_of_one_game_share_a_cluster_hash_tag(self, store):
@@ -37,6 +40,12 @@ class StoreContract:
         assert store.records("g1") == first
         assert store.meta("g1")["game"] == "toy"
 
+    def test_a_game_is_created_once(self, store):
+        self.new_game(store)
+        again = store.create("g1", {"game": "other", "status": "active"}, records(0, GENESIS, cause="other"))
+        assert again.status == "conflict"
+        assert store.meta("g1")["game"] == "toy" and len(store.records("g1")) == 2
+
     def test_append_checks_the_expected_version(self, store):
         first = self.new_game(store)
         more = records(2, first[-1]["hash"])
@@ -44,6 +53,36 @@ class StoreContract:
         assert store.append("g1", 2, more, {"head_hash": more[-1]["hash"]}).version == 4
         assert first_broken_link(store.records("g1")) is None
         assert store.meta("g1")["head_hash"] == more[-1]["hash"]
+
+    def test_an_append_sent_again_after_a_lost_reply_lands_once_and_answers_ok(self, store):
+        first = self.new_game(store)
+        more = records(2, first[-1]["hash"], cause="mine")
+        assert store.append("g1", 2, more, {}).status == "ok"
+        again = store.append("g1", 2, more, {})  # the first reply lost: the store finds its records in the log
+        assert (again.status, again.version) == ("ok", 4)
+        assert [r["v"] for r in store.records("g1")] == [1, 2, 3, 4]
+
+    def test_an_append_whose_reply_is_lost_is_sent_again_and_lands_once(self, store, monkeypatch):
+        first = self.new_game(store)
+        run, lost = store._run_append, []
+
+        def reply_lost_once(keys, args):
+            reply = run(keys, args)
+            if not lost:
+                lost.append(reply)
+                raise redis.ConnectionError("connection reset after the script ran")
+            return reply
+
+        monkeypatch.setattr(store, "_run_append", reply_lost_once)
+        appended = store.append("g1", 2, records(2, first[-1]["hash"], cause="mine"), {})
+        assert lost and (appended.status, appended.version) == ("ok", 4)
+        assert [r["v"] for r in store.records("g1")] == [1, 2, 3, 4]
+
+    def test_someone_else_s_append_at_the_version_is_still_a_conflict(self, store):
+        first = self.new_game(store)
+        store.append("g1", 2, records(2, first[-1]["hash"], cause="theirs"), {})
+        mine = store.append("g1", 2, records(2, first[-1]["hash"], cause="mine"), {})
+        assert (mine.status, mine.version) == ("conflict", 4)
 
     def test_a_repeated_idempotency_key_writes_once_and_returns_the_first_answer(self, store):
         first = self.new_game(store)
@@ -83,15 +122,45 @@ class StoreContract:
         assert sorted(results) == ["conflict"] * 9 + ["ok"]
         assert [r["v"] for r in store.records("g1")] == [1, 2, 3, 4]
 
-    def test_listing_is_newest_first_with_a_cursor(self, store):
-        for i in range(5):
-            store.create(f"g{i}", {"game": "toy", "status": "active"}, records(0, GENESIS), i)
-        assert store.game_ids(None, 2) == ["g4", "g3"]
-        assert store.game_ids("g3", 2) == ["g2", "g1"]
-
     def test_records_round_trip_as_json(self, store):
         first = self.new_game(store)
         assert orjson.loads(orjson.dumps(store.records("g1"))) == first
+
+    def test_metas_are_read_together_in_order(self, store):
+        for game_id in ("g1", "g2"):
+            self.new_game(store, game_id)
+        assert [m and m["version"] for m in store.metas(["g2", "nope", "g1"])] == ["2", None, "2"]
+
+    def test_the_active_set_is_sharded_and_walked_whole(self, store):
+        ids = [f"g{i}" for i in range(40)]
+        for game_id in ids:
+            store.mark_active(game_id)
+        store.mark_finished("g7")
+        assert sorted(store.active_ids()) == sorted(set(ids) - {"g7"})
+        assert len({store.active_key(g) for g in ids}) == store.shards
+
+    def test_the_listing_index_is_newest_first_across_shards_with_a_cursor(self, store):
+        index = GameIndex(store)
+        ids = [f"g{i:02}" for i in range(30)]
+        for i, game_id in enumerate(ids):
+            index.enter(game_id, 1000 + i // 3, names_for("toy", "active"))  # three games a millisecond
+        newest_first = sorted(((1000 + i // 3, g) for i, g in enumerate(ids)), reverse=True)
+        assert [g for _, g in index.window("all", None, 7)] == [g for _, g in newest_first[:7]]
+        pages, after = [], None
+        while window := index.window("status:active:game:toy", after, 4):
+            pages += [g for _, g in window]
+            after = window[-1]
+        assert pages == [g for _, g in newest_first]
+        assert index.position("g05") == (1001.0, "g05")
+
+    def test_a_game_changes_status_indexes_and_keeps_the_others(self, store):
+        index = GameIndex(store)
+        index.enter("g1", 5, names_for("toy", "active"))
+        index.enter("g1", 5, status_names("toy", "finished"))
+        index.leave("g1", status_names("toy", "active"))
+        assert [g for _, g in index.window("status:finished:game:toy", None, 5)] == ["g1"]
+        assert index.window("status:active", None, 5) == []
+        assert index.count("all") == index.count("game:toy") == 1
 
 
 class TestFakeRedisStore(StoreContract):
@@ -104,3 +173,13 @@ class TestRealRedisStore(StoreContract):
     @pytest.fixture
     def client(self, real_redis):
         return real_redis
+
+
+class TestRedisClusterStore(StoreContract):
+    @pytest.fixture
+    def client(self, cluster_redis):
+        return cluster_redis
+
+    def test_the_store_s_shards_spread_over_the_cluster_s_primaries(self, store, redis_cluster):
+        primaries = {redis_cluster.primary_port(store.shard_key(shard, "active")) for shard in range(16)}
+        assert len(primaries) == 3  # sixteen tags land on every primary of three (checked, not assumed)

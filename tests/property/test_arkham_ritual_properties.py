@@ -14,7 +14,7 @@ import random
 import pytest
 
 from shared.kernel import entropy_for, fold, redact
-from shared.games.arkham_ritual import GAME, rules
+from shared.games.arkham_ritual import GAME, views
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.state import Drawing, Offered
 from tests.support.properties import canonical, check_game_properties, random_playout
@@ -63,7 +63,7 @@ def test_full_resample_keeps_view_legal_commands_and_turn(players):
                 GAME.invariant(other)
                 assert canonical(GAME.view(state, seat)) == canonical(GAME.view(other, seat))
                 assert GAME.legal_commands(state, seat) == GAME.legal_commands(other, seat)
-                assert GAME.to_act(state) == GAME.to_act(other)
+                assert GAME.waits_on(state) == GAME.waits_on(other)
                 # what the seat can see is untouched
                 for s in range(players):
                     if s != seat:
@@ -72,6 +72,39 @@ def test_full_resample_keeps_view_legal_commands_and_turn(players):
                 assert other.round.discards == state.round.discards
                 varied += other.round.hands[seat] != state.round.hands[seat]
     assert varied > 50, "the resample really re-deals the seat's own card"
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_resample_draws_from_what_the_seat_knows_only(players):
+    """Two worlds that differ only in the seat's own card resample alike for the same random stream (the
+    resample draws from the seat's knowledge, not from where the hidden cards really are), and every world it
+    draws keeps the colour the Shining Trapezohedron showed and the Gate's clearing."""
+    compared = constrained = 0
+    for seed in range(6):
+        play = random_playout(GAME, players, 300 + seed, options_for(seed), keep_states=True)
+        for state in play.states[::3]:
+            r = state.round
+            if GAME.outcome(state) is not None or not r.deck:
+                continue
+            for seat in range(players):
+                own, bottom = r.hands[seat], r.deck[-1]
+                if {(own, seat), (bottom, seat)} & r.known or {own, bottom} & (r.shown_colour | r.cleared):
+                    continue
+                if C.is_great_old_one(own) != C.is_great_old_one(bottom):
+                    continue
+                twin = views.relabel(state, {own: bottom, bottom: own})
+                assert GAME.resample(state, seat, random.Random(seed)) == GAME.resample(twin, seat, random.Random(seed))
+                compared += 1
+                world = GAME.resample(state, seat, random.Random(seed + 1)).round
+                places = [*zip(r.hands, world.hands), *zip(r.deck, world.deck)]
+                for real, drawn in places:
+                    if real in r.shown_colour:
+                        assert C.is_sane(real) == C.is_sane(drawn) and drawn in world.shown_colour
+                        constrained += 1
+                    if real in r.cleared:
+                        assert not C.is_great_old_one(drawn) and drawn in world.cleared
+                        constrained += 1
+    assert compared > 50 and constrained > 10
 
 
 def _swap_in_events(events, a, b):
@@ -102,13 +135,13 @@ def _twin_compare(state_a, state_b, seat, chooser, seed, stop):
     steps = 0
     for version in range(1, 400):
         assert canonical(GAME.view(state_a, seat)) == canonical(GAME.view(state_b, seat))
-        assert GAME.to_act(state_a) == GAME.to_act(state_b)
+        assert GAME.waits_on(state_a) == GAME.waits_on(state_b)
         for s in range(state_a.players):
             if s == seat:
                 assert GAME.legal_commands(state_a, s) == GAME.legal_commands(state_b, s)
         if GAME.outcome(state_a) is not None:
             return steps
-        actor = chooser.choice(sorted(GAME.to_act(state_a)))
+        actor = chooser.choice(sorted(GAME.waits_on(state_a)))
         legal = GAME.legal_commands(state_a, actor)
         command = chooser.choice(legal)
         if stop(state_a, actor, command):
@@ -166,7 +199,7 @@ def test_the_card_being_passed_is_seen_only_by_the_active_player(players):
             card, partner = r.deck[0], r.deck[-1]
             if any(C.is_great_old_one(c) or c in r.shown_colour for c in (card, partner)):
                 continue
-            twin = rules.relabel(state, {card: partner, partner: card})
+            twin = views.relabel(state, {card: partner, partner: card})
             for seat in range(players):
                 if seat == r.active or {(card, seat), (partner, seat)} & r.known:
                     continue

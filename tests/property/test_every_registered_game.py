@@ -59,6 +59,23 @@ def test_the_catalogue_lists_every_game_with_json_schemas_for_its_commands():
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_command_and_every_field_in_the_catalogue_has_a_description(game_id):
+    """A client author reads the catalogue, not our code: each command says what it does in the game's words
+    (and which rulebook section it follows), and so does each of its fields."""
+    entry = next(e for e in catalog({game_id: GAMES[game_id]})["games"])
+    missing = [kind for kind, schema in entry["commands"].items() if len(schema.get("description", "")) < 12]
+    missing += [f"{kind}.{name}" for kind, schema in entry["commands"].items()
+                for name, field in schema["properties"].items() if len(field.get("description", "")) < 8]
+    assert not missing, f"{game_id}: no description for {missing}"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_declares_a_fact_for_each_event_type(game_id):
+    """Typed events: the property suite checks every event against its fact, so every game must declare them."""
+    assert len(GAMES[game_id].facts) > 0
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_position_of_the_log_has_a_view_for_every_viewer(game_id):
     """Time travel (state?at=N) shows any version, including those inside setup's batch of events."""
     from shared.kernel import EVERYONE, fold
@@ -70,3 +87,13 @@ def test_every_position_of_the_log_has_a_view_for_every_viewer(game_id):
         state = fold(game, [event], state)
         for viewer in (*range(game.min_players), None, EVERYONE):
             json.dumps(game.view(state, viewer))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_no_game_command_or_event_takes_a_name_the_table_uses(game_id):
+    """The table's commands and facts share each log with the game's: their names are reserved."""
+    from shared.kernel.table import TABLE_COMMANDS
+
+    game = GAMES[game_id]
+    assert not set(game.commands) & TABLE_COMMANDS
+    assert not [kind.TYPE for kind in game.facts if kind.TYPE.startswith("table_")]

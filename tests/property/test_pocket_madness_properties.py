@@ -34,7 +34,7 @@ def candidate_commands(state):
     out += [{"type": "give_card", "location": loc, "seat": s} for loc in LOCATIONS for s in seats]
     out += [{"type": "look_at_hand", "seat": s} for s in seats]
     out += [{"type": "take_card", "location": loc} for loc in LOCATIONS]
-    deck = len(state.table.deck)
+    deck = len(state.cards.deck)
     out += [{"type": "take_deck_card", "position": i} for i in range(min(deck + 2, 63))]
     out += [{"type": "choose_first_player", "seat": s} for s in seats]
     return out
@@ -51,7 +51,7 @@ def test_decide_accepts_exactly_the_listed_legal_commands(players):
             for seat in range(players):
                 legal = {canonical(c) for c in GAME.legal_commands(state, seat)}
                 candidates = candidate_commands(state)
-                if seat not in GAME.to_act(state):
+                if seat not in GAME.waits_on(state):
                     candidates = rand.sample(candidates, 12)
                 for command in candidates:
                     try:
@@ -86,13 +86,13 @@ def test_random_games_use_every_portal_and_both_round_endings():
 def test_every_round_conserves_cards_and_only_ends_at_ten_madness():
     for seed in range(30):
         play = random_playout(GAME, 2 + seed % 3, 3000 + seed, keep_states=True)
-        rounds = [s for s in play.states if isinstance(s, RoundOver)]
+        rounds = [s for s in play.states if isinstance(s.phase, RoundOver)]
         for state in rounds[:-1]:
             assert max(state.madness) < 10
         assert max(play.state.madness) >= 10
         for state in play.states:
-            if isinstance(state, Playing):
-                assert sum(1 for _, up in state.table.deck if not up) <= 17
+            if isinstance(state.phase, Playing):
+                assert sum(1 for _, up in state.cards.deck if not up) <= 17
 
 
 def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_cards():
@@ -101,10 +101,10 @@ def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_car
     changed = 0
     for state in play.states[::5]:
         other = GAME.resample(state, 0, rand)
-        assert other.table.hands[0] == state.table.hands[0]
-        assert [up for _, up in other.table.deck] == [up for _, up in state.table.deck]
-        assert [loc for loc, up in other.table.deck if up] == [loc for loc, up in state.table.deck if up]
-        assert [sum(h) for h in other.table.hands] == [sum(h) for h in state.table.hands]
+        assert other.cards.hands[0] == state.cards.hands[0]
+        assert [up for _, up in other.cards.deck] == [up for _, up in state.cards.deck]
+        assert [loc for loc, up in other.cards.deck if up] == [loc for loc, up in state.cards.deck if up]
+        assert [sum(h) for h in other.cards.hands] == [sum(h) for h in state.cards.hands]
         changed += other != state
     assert changed
 
@@ -121,14 +121,14 @@ def test_resample_unrevealable_reshuffles_only_the_face_down_deck_cards():
             for seat in range(state.players):
                 other = GAME.resample_unrevealable(state, seat, rand)
                 GAME.invariant(other)
-                assert other.table.hands == state.table.hands and other.table.known == state.table.known
-                assert [(loc if up else None, up) for loc, up in other.table.deck] == [
-                    (loc if up else None, up) for loc, up in state.table.deck
+                assert other.cards.hands == state.cards.hands and other.cards.known == state.cards.known
+                assert [(loc if up else None, up) for loc, up in other.cards.deck] == [
+                    (loc if up else None, up) for loc, up in state.cards.deck
                 ]
-                assert sorted(loc for loc, up in other.table.deck if not up) == sorted(
-                    loc for loc, up in state.table.deck if not up
+                assert sorted(loc for loc, up in other.cards.deck if not up) == sorted(
+                    loc for loc, up in state.cards.deck if not up
                 )
-                assert replace(other, table=state.table) == state
+                assert replace(other, cards=state.cards) == state
                 changed += other != state
     assert changed
 
@@ -154,7 +154,7 @@ def test_refusals_say_the_same_whatever_the_seat_cannot_know(players):
             if GAME.outcome(state) is not None:
                 continue
             entropy = entropy_for(b"r", index)
-            for seat in sorted(GAME.to_act(state)):
+            for seat in sorted(GAME.waits_on(state)):
                 other = GAME.resample(state, seat, rand)
                 for command in candidate_commands(state):
                     here, there = refusal(state, command, seat, entropy), refusal(other, command, seat, entropy)

@@ -6,7 +6,7 @@ import pytest
 
 from shared.games.rise_of_cthulhu import GAME
 from shared.games.rise_of_cthulhu.cards import CULTISTS, OLD_ONE_SLOT, placement
-from shared.games.rise_of_cthulhu.state import IDLE_TURNS_BEFORE_FORCED_DRAW, is_over, locations_facing, points
+from shared.games.rise_of_cthulhu.state import is_over, locations_facing, points
 from shared.kernel import fold
 from tests.support.properties import check_game_properties, random_playout
 
@@ -37,7 +37,6 @@ def test_turn_structure_and_old_one_placement_hold_in_random_games(seed):
     for event in play.events[3:]:
         before = state
         state = GAME.evolve(state, event)
-        assert state.idle_turns <= IDLE_TURNS_BEFORE_FORCED_DRAW
         if event.type == "old_one_awakened":
             taken = {loc.name for loc in before.locations if loc.old_one}
             free = [name for name in placement(event.data["old_one"]) if name not in taken]
@@ -47,6 +46,32 @@ def test_turn_structure_and_old_one_placement_hold_in_random_games(seed):
             assert before.actions_taken == before.actions_allowed, "a turn passes after all its actions"
             assert before.must_draw is False or before.deck_drawn, "a forced turn drew from the Cultist Deck"
     assert state == play.state
+
+
+def _whole_position(state):
+    """Everything a turn starts from, hidden cards included (the ruling's digest uses public facts only)."""
+    return (state.current, state.hunter, state.valley, state.discard, state.spent, state.locations, state.hands,
+            state.known, state.deck, state.monster_deck, state.artifact_deck, state.awake)
+
+
+@pytest.mark.parametrize("seed", [*range(30), 114])
+def test_random_games_force_a_cultist_deck_draw_only_when_a_whole_position_repeats(seed):
+    """Issue 15, ruling 25: a turn is forced to draw from the Cultist Deck exactly when the whole position it
+    begins in (hidden cards too) already began a turn since the last Cultist Deck draw; every other turn keeps
+    every rulebook choice. (The old six-idle-turns rule forced draws in about a third of these games; seeds 6
+    and 114 hold a real loop.)"""
+    play = random_playout(GAME, 2, seed)
+    state = fold(GAME, play.events[:3])
+    starts: set = set()
+    for event in play.events[3:]:
+        before, state = state, GAME.evolve(state, event)
+        if len(state.deck) != len(before.deck):
+            starts = set()
+        if event.type == "turn_passed":
+            assert event.data["must_draw"] == (_whole_position(state) in starts), f"seed {seed}: {event.data}"
+            starts.add(_whole_position(state))
+    if seed in (6, 114):
+        assert any(e.type == "turn_passed" and e.data["must_draw"] for e in play.events), "the loop is stopped"
 
 
 @pytest.mark.parametrize("seed", range(400, 420))

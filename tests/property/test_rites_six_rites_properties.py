@@ -1,10 +1,10 @@
 """Rites of Cthulhu with all six rites over seeded random playouts: the kernel's properties, plus the second three
 rites' own (The Dunwich Horror, Out of the Aeons, The Hound).
 
-The kernel's one-move non-interference check runs on each rite's ``resample`` (which keeps in place what another
-seat's next move may show: wall cards, graves, sealed bids, the pile's top). The full ``resample_hidden`` (walls,
-graves not peeked, other seats' sealed cards, the sub-deck order) is checked here on views, legal commands and who
-acts, position by position.
+The kernel's one-move non-interference check of other seats' moves runs on each rite's ``resample_unrevealable``
+(which keeps in place what another seat's next move may show: wall cards, graves, sealed bids, the pile's top). The
+full ``resample`` (walls, graves not peeked, other seats' sealed cards, the sub-deck order) is checked here on
+views, legal commands and who the rite waits on, position by position.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.base import table_view
-from shared.games.rites_of_cthulhu.rites.dunwich_horror import Claims
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Claims
+from shared.games.rites_of_cthulhu.rites.table import table_view
 from shared.games.rites_of_cthulhu.state import Performing
 from shared.kernel import RuleViolation, fold, redact
 from tests.support.properties import canonical, check_game_properties, random_playout
@@ -70,28 +70,28 @@ def test_the_full_resample_of_walls_graves_bids_and_sub_deck_changes_no_seats_vi
         for state in states[::2]:
             rite = RITES[state.stage.rite_id]
             for seat in range(players):
-                # The rite's own contract (the game around it also keeps the power-plays on offer: see game.resample).
-                table, rite_state = rite.resample_hidden(state.table, state.stage.rite, seat, rand)
+                # The rite's own contract.
+                table, rite_state = rite.resample(state.table, state.stage.rite, seat, rand)
                 other = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=rite_state))
                 GAME.invariant(other)
                 before, after = (state.table, state.stage.rite), (table, rite_state)
                 assert canonical(rite.view(*before, seat)) == canonical(rite.view(*after, seat))
                 assert canonical(table_view(state.table, seat)) == canonical(table_view(table, seat))
                 assert canonical(rite.legal_commands(*before, seat)) == canonical(rite.legal_commands(*after, seat))
-                assert rite.to_act(*before) == rite.to_act(*after)
+                assert rite.waits_on(*before) == rite.waits_on(*after)
                 checked[rite.id] += 1
     assert all(checked[r] for r in SECOND_THREE), checked
 
 
 def test_the_full_resample_really_moves_hidden_rite_cards():
-    """``resample_hidden`` is not the identity on face-down walls and graves (else the check above proves little)."""
+    """A rite's full ``resample`` is not the identity on face-down walls and graves (else the check above proves little)."""
     moved = Counter()
     rand = random.Random(5)
     for seed in range(4):
         _, states = my_rite_positions(4, 7300 + seed)
         for state in states:
             rite = RITES[state.stage.rite_id]
-            _, other = rite.resample_hidden(state.table, state.stage.rite, 0, rand)
+            _, other = rite.resample(state.table, state.stage.rite, 0, rand)
             if rite.id == "dunwich_horror" and other.walls != state.stage.rite.walls:
                 moved[rite.id] += 1
             if rite.id == "the_hound" and [g.card for g in other.graves] != [g.card for g in state.stage.rite.graves]:
@@ -142,7 +142,7 @@ def test_sealed_choices_and_peeks_reach_only_their_seat_in_the_redacted_log():
                     assert viewer == seat or "choice" not in seen
             if event.type in ("farmhouse_walls_built", "graveyard_laid", "aeons_cards_regathered", "twins_set_aside"):
                 for viewer in (None, *range(players)):
-                    assert set(redact(event, viewer)) <= {"count", "hand_size", "remainder_count", "twins"}
+                    assert set(redact(event, viewer)) <= {"count", "hand_size", "remainder_count", "twins", "handed_over"}
 
 
 def test_only_the_full_information_view_shows_face_down_walls_and_the_sub_deck_order():

@@ -219,7 +219,7 @@ def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
     state, events = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL], active=2),
                          (2, DRAW), (2, to(0)), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 2, "to": 0}
-    assert len(state.sanity) == 3 and GAME.to_act(state) == {0}
+    assert len(state.sanity) == 3 and GAME.waits_on(state) == {0}
 
 
 def test_dummy_players_count_as_players_when_judging_and_counting():
@@ -269,6 +269,17 @@ def test_faq_q1_the_active_player_may_not_keep_the_card():
     given_state(GAME, state).when(0, NOBODY).raises("rules/no_such_player")
 
 
+def test_at_the_start_of_each_turn_every_follower_places_a_hand_on_the_table():
+    """6-1 (1): the Active Player announces the turn and all other players place a hand on the table, before the
+    draw; 6-3: at the end of the turn they take them off, and the next turn's Followers place theirs."""
+    first = fold(GAME, table(FIVE_UNIQUE, active=2))
+    assert isinstance(first.phase, Drawing)
+    assert all(GAME.view(first, s)["hands_on_table"] == [0, 1, 3, 4] for s in (*range(5), None))
+    state, _ = play(table(FIVE_UNIQUE, active=2), (2, DRAW), (2, to(3)), (3, TAKE))
+    assert isinstance(state.phase, Drawing) and state.round.active == 4
+    assert GAME.view(state, 1)["hands_on_table"] == [0, 1, 2, 3]
+
+
 def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
     assert GAME.legal_commands(state, 0) == [to(1), to(2), to(3), to(4)]
@@ -281,7 +292,7 @@ def test_only_the_player_who_must_decide_may_act():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     given_state(GAME, state).when(1, TAKE).raises("rules/not_your_turn")
     given_state(GAME, state).when(0, to(1)).raises("rules/not_your_turn")
-    assert GAME.to_act(state) == {3}
+    assert GAME.waits_on(state) == {3}
 
 
 def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may_take_or_pass():
@@ -328,7 +339,7 @@ def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_
     state, events = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 0, "to": 2}
     assert state.round.active == 2 and isinstance(state.phase, Drawing)
-    assert GAME.view(state, 0)["hands_on_table"] == []
+    assert GAME.view(state, 0)["hands_on_table"] == [0, 1, 3, 4]  # 6-1: the new turn's Followers
 
 
 def test_the_deck_skips_players_whose_hand_is_off_the_table():
@@ -646,7 +657,7 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
     assert isinstance(state.phase, Finished)
     assert GAME.outcome(state).winners == (0, 1, 2, 4)
     assert GAME.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
-    assert GAME.legal_commands(state, 0) == [] and GAME.to_act(state) == frozenset()
+    assert GAME.legal_commands(state, 0) == [] and GAME.waits_on(state) == frozenset()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():
@@ -720,7 +731,7 @@ def test_rule_violations_never_name_a_hidden_card():
         try:
             GAME.checked_decide(state, command, seat, ENTROPY)
         except Exception as exc:  # noqa: BLE001 - every refusal is inspected
-            text = str(getattr(exc, "to_json", lambda: exc)())
+            text = str(exc.to_json() if hasattr(exc, "to_json") else exc)
             assert "Cthulhu" not in text and str(CTHULHU) not in text
         else:
             raise AssertionError(f"{command} should be refused")

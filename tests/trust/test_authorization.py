@@ -152,12 +152,13 @@ def test_a_token_is_compared_with_every_seat_in_constant_time(monkeypatch):
     """Every seat's hash is compared with hmac.compare_digest, whichever seat matches or none: no early exit."""
     import hmac
 
-    from session_service import tables as tables_module
-    from session_service.tables import Meta, Tables, token_hash
-    from shared.wire.errors import ApiError
+    from session_service import meta as meta_module
+    from session_service.errors import BadToken
+    from session_service.meta import Meta, token_hash
+    from session_service.tables import Tables
 
     calls, real = [], hmac.compare_digest
-    monkeypatch.setattr(tables_module.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
+    monkeypatch.setattr(meta_module.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
     tokens = ["alpha", "beta", None, "gamma"]
     seats = [{"seat": i, "name": str(i), "ai": None if t else "random", "token_hash": token_hash(t) if t else None} for i, t in enumerate(tokens)]
     meta = Meta("g_x", "toy", "active", 1, seats, b"", "", {}, None, "toy/1", "", [0], None, None, "", "")
@@ -167,7 +168,7 @@ def test_a_token_is_compared_with_every_seat_in_constant_time(monkeypatch):
         assert tables.seat_of(meta, token) == seat
         assert len(calls) == 3
     calls.clear()
-    with pytest.raises(ApiError):
+    with pytest.raises(BadToken):
         tables.seat_of(meta, "delta")
     assert len(calls) == 3
 

@@ -18,6 +18,9 @@ import pytest
 import redis
 import requests
 
+from session_service import redis_clients
+from session_service.index import GameIndex
+from session_service.store import EventStore
 from shared.games import GAMES
 from tests.trust.conftest import GAME_IDS, finish, make_stack, start
 from tests.trust.helpers import Api, record_figures, stored_records
@@ -86,7 +89,7 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
 
     To be sure the kill lands inside the turn, the rules service is frozen (SIGSTOP) first: the turn then waits
     on its decide call, started and unwritten, when the worker dies."""
-    api, r = Api(stack.url), redis.Redis.from_url(stack.effective_redis_url)
+    api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     from rq import Queue
 
     queue = Queue(stack.queue, connection=r)
@@ -112,7 +115,7 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
 
 def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stack):
     """Clients that retry with their Idempotency-Key across the outage get each move applied exactly once."""
-    api, r = Api(stack.url), redis.Redis.from_url(stack.effective_redis_url)
+    api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     games = []
     for game_id in GAME_IDS:
         created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(GAMES[game_id].min_players)])
@@ -128,6 +131,7 @@ def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stac
                 reply = client.command(gid, token, command, key=key)
                 if reply.status_code != 503:
                     return reply
+                assert reply.headers.get("Retry-After"), "a 503 says when to try again"
                 with lock:
                     stats["answered_503"] += 1
             except requests.RequestException:
@@ -189,7 +193,7 @@ def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stac
 
 
 def test_redis_restarts_and_everything_acknowledged_survives_and_play_resumes(stack):
-    api, r = Api(stack.url), redis.Redis.from_url(stack.effective_redis_url)
+    api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     humans = [api.create(g, [{"name": f"Seat {i}"} for i in range(GAMES[g].min_players)]) for g in GAME_IDS]
     for created in humans:
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -235,13 +239,14 @@ def test_redis_restarts_and_everything_acknowledged_survives_and_play_resumes(st
 
 
 def test_the_rules_service_unreachable_gives_503_writes_nothing_and_play_resumes(stack):
-    api, r = Api(stack.url), redis.Redis.from_url(stack.effective_redis_url)
+    api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     created = api.create(GAME_IDS[0], [{"name": f"Seat {i}"} for i in range(GAMES[GAME_IDS[0]].min_players)])
     bots = [all_ai(api, g) for g in GAME_IDS]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     stack.kill("rules")
     injected("rules service killed (unreachable)")
-    games_before = r.zcard(f"{stack.key_prefix}:games")
+    listed = GameIndex(EventStore(r, stack.key_prefix))
+    games_before = listed.count()
     resource = api.get(f"/v1/games/{created['id']}").json()
     seat = resource["to_act"][0]
     state = api.state(created["id"], tokens[seat])
@@ -254,7 +259,7 @@ def test_the_rules_service_unreachable_gives_503_writes_nothing_and_play_resumes
     ready = api.get("/readyz")
     assert ready.status_code == 503 and ready.json()["checks"]["rules"] is False
     assert api.get(f"/v1/games/{created['id']}").json()["version"] == resource["version"]
-    assert r.zcard(f"{stack.key_prefix}:games") == games_before
+    assert listed.count() == games_before
     time.sleep(3)  # AI turns fail meanwhile and are retried, then given up: the sweeper must bring them back
     stack.start_rules()
     until(lambda: api.get("/readyz").status_code == 200, "the service to be ready again", 30)

@@ -39,13 +39,30 @@ def targets(api):
     return {"running": running["id"], "finished": finished["id"], "token": running["seats"][0]["token"], "game": game.id}
 
 
+# Header values no schema generates: odd spellings of a real token (one seat, however spelled), non-ASCII
+# digits, over-long values and control characters (gunicorn's parser refuses those before the app, with the
+# API's error body). ``{tok}`` is a real seat token. Values are latin-1, as HTTP carries them.
+# (``Last-Event-ID: ²`` and the other superscript digits belong here once the streams rework handles them.)
+HOSTILE_HEADERS = {
+    "Authorization": ["bearer {tok}", "BEARER {tok}", "Bearer    {tok}   ", "Bearer\t{tok}", "Bearer {tok} {tok}",
+                      "Basic Zm9vOmJhcg==", "Bearer", "Bearer \u00b2\u00b3", "Bearer " + "z" * 6000, "Bearer {tok}\x00",
+                      "Bearer \x1b[31m{tok}"],
+    "Idempotency-Key": ["\u00b2\u00b3", "\u00b9", "\u00bd", "k" * 200, "k" * 7000, "k\x00", "\x7f", "k\x1f"],
+    "Last-Event-ID": ["\u00bc", "\u00b2", "\u00b9\u00b2", "+1", "", "1\x02", "9" * 40, "-1", "0x10", "1e3", "9" * 8000],
+    "X-Forwarded-For": ["999.0.0.1, <x>", "\x01"],
+}
+
+
 def aim(case, targets, rand: random.Random) -> None:
-    """Point the case at real games and give it a real token, each half the time."""
+    """Point the case at real games and give it a real token, each half the time; a hostile header a third."""
     if "game_id" in (case.path_parameters or {}) and rand.random() < 0.5:
         streaming = case.path.endswith("/stream")
         case.path_parameters["game_id"] = targets["finished" if streaming or rand.random() < 0.3 else "running"]
     if rand.random() < 0.5:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {targets['token']}"}
+    if rand.random() < 0.33:
+        name = rand.choice(sorted(HOSTILE_HEADERS))
+        case.headers = {**(case.headers or {}), name: rand.choice(HOSTILE_HEADERS[name]).replace("{tok}", targets["token"])}
     if isinstance(case.body, dict) and "game" in case.body and rand.random() < 0.5:
         case.body["game"] = targets["game"]
 
@@ -75,10 +92,8 @@ def fuzz(url: str, targets, service: str, examples: int) -> tuple[int, dict[str,
                 try:
                     response = case.call(base_url=url, timeout=20)
                     statuses[str(response.status_code)] = statuses.get(str(response.status_code), 0) + 1
-                    if len(response.request.url) > GUNICORN_LINE_LIMIT and response.status_code in (400, 414):
-                        refused_by_server[0] += 1  # a request line gunicorn itself refuses (plain HTML), see deploy/
-                        cases += 1
-                        return
+                    if len(response.request.url) > GUNICORN_LINE_LIMIT:
+                        refused_by_server[0] += 1  # a request line gunicorn refuses itself (with the API's error body)
                     case.validate_response(response, checks=CHECKS)
                 except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - every failure is reported below
                     failures.append(f"{mode} {case.method} {case.formatted_path}: {type(exc).__name__}: {str(exc)[:600]}")

@@ -66,3 +66,22 @@ def test_a_retry_after_the_game_ended_gets_the_first_answer_and_a_new_command_do
     again = post(client, game, 0, {"type": "draw_card"}, "k")
     assert (again.status_code, again.json) == (200, first.json)
     assert post(client, game, 0, {"type": "draw_card"}, "new").json["error"]["code"] == "game/finished"
+
+
+def test_a_seat_cannot_swallow_its_timers_move_by_sending_the_timers_key_first(client, game):
+    """The timer's key lives in a namespace no client key can spell (it once was ``timeout:<version>``, the same
+    namespace as the seat's own keys: a seat that sent that key first made itself immune to its timer)."""
+    from session_service import jobs
+
+    start = version(client, game)
+    final = start + 2 * 3  # the version at which the timer will act, after the three rounds below
+    for spelling in (f"timeout:{final}", f"timeout:0:{final}", str(final)):
+        # each a spelling of the timer's key at ``final``, stored first under seat 0's own keys
+        assert post(client, game, 0, {"type": "draw_card"}, spelling, expected=start).status_code == 200
+        assert post(client, game, 1, {"type": "draw_card"}).status_code == 200
+        start = version(client, game)
+    assert start == final
+    assert jobs.turn_timeout(game["id"], 0, start) == "played"
+    assert version(client, game) == start + 1
+    last = client.get(f"/v1/games/{game['id']}/events?after={start}").json["events"]
+    assert [e["by"] for e in last] == ["timeout"]

@@ -1,6 +1,7 @@
-"""The write rate limit: per client (seat token, else address) per minute, counted in Redis so every process
-shares it, checked before anything else of the request, refused with 429 and nothing written. A command's
-count rides in the same round trip as its meta read, so the limit costs a command no round trip of its own."""
+"""The write rate limit: per client (a seat whose token holds, else the address) per minute, counted in Redis so
+every process shares it, checked before anything else of the request, refused with 429 and nothing written. A
+command's count rides in the same round trip as its meta read, so the limit costs a command no round trip of its
+own; only a token that holds no seat costs a second one."""
 
 from __future__ import annotations
 
@@ -97,5 +98,100 @@ def test_a_command_for_a_game_that_does_not_exist_is_still_404_and_counted(fake_
         reply = client.post(f"/v1/games/{game_id}/commands", json={"command": {"type": "draw_card"}}, headers=headers)
         assert reply.status_code in (404, 429)
     assert reply.status_code == 429
-    first = client.post("/v1/games/g_missing/commands", json={"command": {"type": "draw_card"}}, headers={"Authorization": "Bearer other"})
-    assert first.status_code == 404 and first.json["error"]["code"] == "game/not_found"
+    # A token holds no seat of a game that does not exist: these counted against the address, whatever the token.
+    again = client.post("/v1/games/g_missing/commands", json={"command": {"type": "draw_card"}}, headers={"Authorization": "Bearer other"})
+    assert again.status_code == 429
+    elsewhere = client.post("/v1/games/g_missing/commands", json={"command": {"type": "draw_card"}}, headers=headers,
+                            environ_base={"REMOTE_ADDR": "198.51.100.99"})
+    assert elsewhere.status_code == 404 and elsewhere.json["error"]["code"] == "game/not_found"
+
+
+# -- who is counted (issue 16) ------------------------------------------------------------------------------
+# The limit was keyed on the raw Authorization header before the token was checked: every made-up header, and
+# every spelling of one real token, got a fresh bucket. Now a bucket is a seat whose token holds, else the address.
+
+def post_as(client, game, authorization, address="198.51.100.7", **headers):
+    sent = {**({"Authorization": authorization} if authorization is not None else {}), **headers}
+    return client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "no_such"}}, headers=sent,
+                       environ_base={"REMOTE_ADDR": address})
+
+
+def limited_app(store, prefix, limit, **config):
+    app, _ = make_session_app(store, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=limit, **config)
+    client = app.test_client()
+    game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]},
+                       environ_base={"REMOTE_ADDR": "192.0.2.1"}).json
+    return client, game, [s["token"] for s in game["seats"]]
+
+
+def test_made_up_tokens_share_their_address_s_bucket(fake_redis, prefix):
+    client, game, _ = limited_app(fake_redis, prefix, 3)
+    statuses = [post_as(client, game, f"Bearer made-up-{i}").status_code for i in range(5)]
+    assert statuses == [401, 401, 401, 429, 429]
+    assert post_as(client, game, "Bearer made-up-9", address="198.51.100.8").status_code == 401  # another address
+
+
+def test_one_token_in_any_spelling_is_one_bucket(fake_redis, prefix):
+    client, game, (ada, _bo) = limited_app(fake_redis, prefix, 4)
+    spellings = [f"Bearer {ada}", f"bearer {ada}", f"BEARER {ada}", f"Bearer   {ada}  ", f"  bEaReR {ada}"]
+    statuses = [post_as(client, game, s, address=f"203.0.113.{i}").status_code for i, s in enumerate(spellings)]
+    assert statuses == [422, 422, 422, 422, 429]
+
+
+def test_a_seat_s_bucket_is_its_own_and_not_its_address_s(fake_redis, prefix):
+    """Made-up tokens exhaust the address's bucket; the seats behind that address keep theirs."""
+    client, game, (ada, bo) = limited_app(fake_redis, prefix, 2)
+    assert [post_as(client, game, f"Bearer nobody-{i}").status_code for i in range(3)] == [401, 401, 429]
+    assert post_as(client, game, None).status_code == 429  # no token: the address too
+    assert [post_as(client, game, f"Bearer {ada}").status_code for _ in range(3)] == [422, 422, 429]
+    assert post_as(client, game, f"Bearer {bo}").status_code == 422
+
+
+def test_a_token_of_another_game_counts_against_the_address(fake_redis, prefix):
+    client, game, (ada, _bo) = limited_app(fake_redis, prefix, 2)
+    other = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Cy"}, {"name": "Di"}]},
+                        environ_base={"REMOTE_ADDR": "192.0.2.2"}).json
+    assert [post_as(client, other, f"Bearer {ada}").status_code for _ in range(3)] == [401, 401, 429]
+    assert post_as(client, game, f"Bearer {ada}").status_code == 422  # and not against its own seat
+
+
+def round_trips_of(client, game, authorization) -> int:
+    before = CountingRedis.round_trips
+    post_as(client, game, authorization)
+    return CountingRedis.round_trips - before
+
+
+def test_only_a_token_that_does_not_hold_costs_a_second_round_trip(prefix):
+    client, game, (ada, _bo) = limited_app(CountingRedis(), prefix, 1000)
+    valid = round_trips_of(client, game, f"Bearer {ada}")  # refused by the rules: the count-and-meta trip only
+    assert round_trips_of(client, game, None) == valid
+    assert round_trips_of(client, game, "Bearer made-up") == valid + 1
+
+
+def test_every_write_says_its_limit_and_a_429_when_to_retry(fake_redis, prefix):
+    client, game, (ada, _bo) = limited_app(fake_redis, prefix, 2)
+    replies = [post_as(client, game, f"Bearer {ada}") for _ in range(3)]
+    assert [r.headers["RateLimit-Limit"] for r in replies] == ["2", "2", "2"]
+    assert [r.headers["RateLimit-Remaining"] for r in replies] == ["1", "0", "0"]
+    for reply in replies:
+        assert 1 <= int(reply.headers["RateLimit-Reset"]) <= 60
+    assert replies[2].status_code == 429
+    assert replies[2].headers["Retry-After"] == replies[2].headers["RateLimit-Reset"]
+    created = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}]})
+    assert created.status_code == 201 and created.headers["RateLimit-Limit"] == "2"
+    assert "RateLimit-Limit" not in client.get(f"/v1/games/{game['id']}").headers  # reads are not limited
+
+
+def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(fake_redis, prefix):
+    client, game, _ = limited_app(fake_redis, prefix, 2)
+    statuses = [post_as(client, game, None, **{"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(3)]
+    assert statuses == [401, 401, 429]  # one peer, whatever it claims
+
+
+def test_behind_trusted_proxies_the_client_is_the_address_they_saw(fake_redis, prefix):
+    client, game, _ = limited_app(fake_redis, prefix + "-p", 2, TRUSTED_PROXIES=1)
+    # Through one trusted proxy (the peer): its X-Forwarded-For's last entry is the client; what the client
+    # itself wrote before that is not believed.
+    first = [post_as(client, game, None, **{"X-Forwarded-For": f"10.9.9.{i}, 10.0.0.1"}).status_code for i in range(3)]
+    assert first == [401, 401, 429]
+    assert post_as(client, game, None, **{"X-Forwarded-For": "10.0.0.2"}).status_code == 401

@@ -55,6 +55,8 @@ def test_legal_commands(client):
         ("/v1/setup", {"game": "toy", "players": 9, "entropy": E0}, 422, "rules/player_count"),
         ("/v1/setup", {"game": "toy", "players": "2", "entropy": E0}, 400, "request/malformed"),
         ("/v1/setup", {"game": "toy", "players": 2, "entropy": "xyz"}, 400, "request/malformed"),
+        ("/v1/setup", {"game": "toy", "players": 2, "entropy": "000\n"}, 400, "request/malformed"),  # was a 500: even length, fromhex fails
+        ("/v1/decide", {"game": "toy", "events": [], "command": {"type": "x"}, "seat": 0, "entropy": E0[:-1] + "\n"}, 400, "request/malformed"),
         ("/v1/setup", {"game": "toy", "players": 2, "entropy": E0, "extra": 1}, 400, "request/malformed"),
         ("/v1/decide", {"game": "toy", "state": {"$": "os.system"}, "command": {"type": "draw_card"}, "seat": 0, "entropy": E0}, 400, "request/malformed"),
         ("/v1/decide", {"game": "toy", "state": {"$": "ToyState", "players": 2}, "command": {"type": "draw_card"}, "seat": 0, "entropy": E0}, 400, "request/malformed"),

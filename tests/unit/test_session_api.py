@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import fakeredis
 import orjson
 import pytest
+import redis
 
+from session_service.app import create_app
+from session_service.devstack import free_port
+from session_service.rules_client import HttpRules
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
@@ -50,11 +55,12 @@ def test_a_seat_sees_its_own_card_and_not_the_others(client):
 
 def test_a_command_returns_its_events_redacted_for_the_caller(client):
     game = create(client)
-    reply = client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}, "expected_version": 3},
+    start = game["version"]  # the table opened, two cards dealt, the game started
+    reply = client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}, "expected_version": start},
                         headers=auth(game["seats"][0]["token"]))
     assert reply.status_code == 200, reply.json
-    assert reply.json["version"] == 4 and "card" in reply.json["events"][0]["data"]
-    other = client.get(f"/v1/games/{game['id']}/events?after=3", headers=auth(game["seats"][1]["token"])).json
+    assert reply.json["version"] == start + 1 and "card" in reply.json["events"][0]["data"]
+    other = client.get(f"/v1/games/{game['id']}/events?after={start}", headers=auth(game["seats"][1]["token"])).json
     assert other["events"][0]["data"] == {"seat": 0}
 
 
@@ -64,7 +70,7 @@ def test_a_stale_expected_version_is_a_409_with_the_current_version(client):
                         headers=auth(game["seats"][0]["token"]))
     assert reply.status_code == 409
     assert reply.json["error"]["code"] == "game/version_conflict"
-    assert reply.json["error"]["details"]["current_version"] == 3
+    assert reply.json["error"]["details"]["current_version"] == game["version"]
 
 
 def test_the_same_idempotency_key_writes_once_and_answers_the_same(client):
@@ -74,7 +80,7 @@ def test_the_same_idempotency_key_writes_once_and_answers_the_same(client):
     second = client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}}, headers=headers)
     assert first.status_code == second.status_code == 200
     assert first.json == second.json
-    assert client.get(f"/v1/games/{game['id']}").json["version"] == 4
+    assert client.get(f"/v1/games/{game['id']}").json["version"] == game["version"] + 1
 
 
 def bad_requests():
@@ -162,9 +168,10 @@ def test_a_stale_ai_job_does_nothing(app_and_scheduler):
 
     app, scheduler = app_and_scheduler
     game = create(app.test_client(), seats=[{"name": "A", "ai": "random"}, {"name": "B"}])
-    assert jobs.ai_turn(game["id"], 0, 1) == "stale"
-    assert jobs.ai_turn(game["id"], 0, 3) == "played"
-    assert jobs.ai_turn(game["id"], 0, 3) == "stale"
+    start = game["version"]
+    assert jobs.ai_turn(game["id"], 0, start - 1) == "stale"
+    assert jobs.ai_turn(game["id"], 0, start) == "played"
+    assert jobs.ai_turn(game["id"], 0, start) == "stale"
 
 
 def test_state_at_a_past_version_and_full_information_after_the_end(app_and_scheduler):
@@ -184,7 +191,7 @@ def test_snapshots_change_nothing_but_speed(app_and_scheduler, fake_redis):
     game = create(client, seats=[{"name": "A", "ai": "random"}, {"name": "B", "ai": "random"}])
     scheduler.run_ai()
     with_snapshots = client.get(f"/v1/games/{game['id']}/state").json
-    tables._cache.clear()
+    tables.positions._cache.clear()
     fake_redis.delete(tables.store.key(game["id"], "snap"))
     assert client.get(f"/v1/games/{game['id']}/state").json == with_snapshots
 
@@ -198,7 +205,8 @@ def test_export_verifies_offline(app_and_scheduler):
     scheduler.run_ai()
     export = orjson.loads(client.get(f"/v1/games/{game['id']}/export").data)
     assert verify_export(export, {"toy": GAME})["ok"]
-    export["events"][3]["data"]["card"] = 12
+    tampered = export["events"][3]["data"]
+    tampered["card"] = tampered["card"] % 12 + 1  # another card than the one dealt
     assert not verify_export(export, {"toy": GAME})["ok"]
 
 
@@ -208,6 +216,28 @@ def test_openapi_describes_every_route(client):
                  "/v1/games/{game_id}/events", "/v1/games/{game_id}/events/stream", "/v1/games/{game_id}/audit",
                  "/v1/games/{game_id}/export", "/healthz", "/readyz", "/metrics"]:
         assert path in paths, path
+
+
+
+def test_every_operation_has_an_operation_id_and_a_summary_and_statuses_are_enumerated(client):
+    document = client.get("/openapi.json").json
+    for path in ["/v1/players", "/v1/games/{game_id}/join", "/v1/games/{game_id}/start", "/v1/games/{game_id}/resign",
+                 "/v1/games/{game_id}/abort", "/v1/me/games", "/v1/me/stream"]:
+        assert path in document["paths"], path
+    ids = []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            assert operation.get("operationId") and operation.get("summary"), f"{method} {path}"
+            ids.append(operation["operationId"])
+    assert len(ids) == len(set(ids))
+    statuses = document["components"]["schemas"]["GameResource"]["properties"]["status"]["enum"]
+    assert statuses == ["waiting", "active", "finished", "aborted"]
+    state = next(p for p in document["paths"]["/v1/games/{game_id}/state"]["get"]["parameters"] if p["name"] == "at")
+    assert state["schema"]["minimum"] == 1
+    stream = document["paths"]["/v1/games/{game_id}/events/stream"]["get"]["parameters"]
+    assert "Last-Event-ID" in {p["name"] for p in stream}
 
 
 def test_metrics_count_requests_and_commands(client):
@@ -231,3 +261,25 @@ def test_an_allowed_client_seed_reproduces_the_deal(fake_redis, prefix):
         game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}], "seed": "00ff"}).json
         views.append(client.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json["view"])
     assert views[0] == views[1]
+
+
+def test_an_allowed_client_seed_with_a_trailing_newline_is_malformed_not_a_500(fake_redis, prefix):
+    """``^…$`` let "00f\\n" through (Python's ``$`` matches before a final newline) and bytes.fromhex then raised."""
+    app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
+    reply = app.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}], "seed": "00f\n"})
+    assert (reply.status_code, reply.json["error"]["code"]) == (400, "request/malformed")
+    assert "seed" in reply.json["error"]["details"]["fields"]["json"]
+    assert fake_redis.zcard(f"{prefix}:games") == 0
+
+
+def test_a_503_says_when_to_try_again(prefix):
+    """Storage down, or the rules service unreachable: 503 with Retry-After (issue 16), nothing written."""
+    nowhere = redis.Redis(port=free_port(), socket_connect_timeout=0.5)
+    app, _ = make_session_app(nowhere, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=100)
+    for reply in (app.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}]}),
+                  app.test_client().get("/readyz")):
+        assert reply.status_code == 503 and reply.headers["Retry-After"] == "2", reply.data
+    rules_down = create_app({"REDIS": fakeredis.FakeRedis(), "KEY_PREFIX": prefix, "RULES": HttpRules(f"http://127.0.0.1:{free_port()}"),
+                             "GAMES": {"toy": GAME}, "SCHEDULER": None, "RATE_LIMIT_PER_MINUTE": 0})
+    reply = rules_down.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}]})
+    assert (reply.status_code, reply.json["error"]["code"], reply.headers["Retry-After"]) == (503, "service/unavailable", "2")

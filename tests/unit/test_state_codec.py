@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from shared.games import GAMES
-from shared.kernel.codec import StateCodec
+from shared.kernel.codec import Bounds, StateCodec, TooLarge
 from tests.support.properties import random_playout
 from tests.support.toy import GAME as TOY
 
@@ -182,3 +182,60 @@ def test_decoding_builds_only_the_listed_classes(raw):
 def test_decoding_a_listed_class_with_fields_it_does_not_have_fails_in_its_constructor():
     with pytest.raises(TypeError):
         StateCodec((Card, Suit)).decode({"$": "Card", "suit": {"$e": "Suit", "v": "cups"}, "rank": 1, "__class__": 1})
+
+
+# -- bounds on documents from outside (issue 16) ----------------------------------------------------------------
+BUILT: list[int] = []
+
+
+@dataclasses.dataclass(frozen=True)
+class Built:
+    n: Any
+
+    def __post_init__(self):
+        BUILT.append(1)
+
+
+BOUNDED = StateCodec([Built])
+
+
+@pytest.mark.parametrize("raw", [
+    [{"$": "Built", "n": i} for i in range(40)],
+    {"$": "Built", "n": [0] * 100},
+    {"$": "Built", "n": {"$d": [[1, [[2]] * 30]]}},
+    {"$": "Built", "n": 10**6},
+    {"$": "Built", "n": [1, 2, -(10**6)]},
+])
+def test_a_document_past_the_bounds_is_refused_before_anything_is_built(raw):
+    BUILT.clear()
+    with pytest.raises(TooLarge):
+        BOUNDED.decode(raw, Bounds(items=50, integer=1000))
+    assert BUILT == []
+
+
+def test_a_document_within_the_bounds_decodes_as_without_them():
+    raw = [{"$": "Built", "n": [i, True, None, "x", 1.5]} for i in range(8)]
+    assert BOUNDED.decode(raw, Bounds(items=65, integer=7)) == BOUNDED.decode(raw)  # 1 list, 8 objects, 16 fields, 40 values
+    with pytest.raises(TooLarge):
+        BOUNDED.decode(raw, Bounds(items=64, integer=7))
+
+
+def test_booleans_are_not_integers_to_the_bound():
+    assert BOUNDED.decode([True, False], Bounds(items=3, integer=0)) == (True, False)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_snapshots_its_table_and_reads_it_back(game_id):
+    """A table in play (the kernel's types and the game's) survives a snapshot: no two state types share a name,
+    or one would decode as the other and every snapshot of the game would be thrown away (Rites' ``Table``)."""
+    from shared.kernel.table import Seating, TableOpened
+
+    game = GAMES[game_id]
+    seating = Seating(game)
+    players = game.min_players
+    table = seating.fold(None, [TableOpened(game_id="g_x", game=game_id, options={},
+                                            seats=[{"name": f"S{i}", "ai": None, "open": False} for i in range(players)],
+                                            visibility="public").event()])
+    setup = game.setup(players, game.resolve_options({}), bytes(32))
+    table = seating.fold(table, setup)
+    assert seating.codec.decode(orjson.loads(orjson.dumps(seating.codec.encode(table)))) == table

@@ -1,0 +1,145 @@
+"""The scaled stack (``make cluster``) end to end: a Redis Cluster of three primaries and three replicas, two
+session and two rules processes behind HAProxy, two workers. Every game plays to its end through the
+balancer with its commands spread over both session processes; a session and a rules process killed during
+a burst cost nothing; the loss of the Redis primary under a busy game costs a few seconds of writes and no
+acknowledged command. Long versions of the same run in ``make soak`` (tests/soak/test_scaled_soak.py)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from session_service.clusterstack import ScaledStack
+from shared.games import GAMES
+from tests.support.properties import random_playout
+from tests.support.scaled import (Player, healed, human_game, running_scaled_stack, store_of, until_ack_after,
+                                  verified)
+from tests.trust.helpers import Api, record_figures
+
+pytestmark = pytest.mark.e2e
+GAME_IDS = sorted(GAMES)
+
+
+@pytest.fixture(scope="module")
+def scaled() -> Iterator[ScaledStack]:
+    yield from running_scaled_stack()
+
+
+@pytest.fixture
+def stack(scaled) -> Iterator[ScaledStack]:
+    yield scaled
+    healed(scaled)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_game_plays_to_its_end_through_the_balancer_on_every_session_process(stack, game_id):
+    game = GAMES[game_id]
+    playout = random_playout(game, game.min_players, seed=11)
+    api = Api(stack.url)
+    created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(playout.players)], options=playout.options,
+                         seed=(11).to_bytes(8, "big").hex())
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    version, served = created["version"], []
+    for seat, command in playout.commands:
+        reply = api.command(created["id"], tokens[seat], command, version)
+        assert reply.status_code == 200, reply.text
+        assert reply.headers["Mythos-Replicated"] == "true"  # each primary has its replica in sync
+        served.append(reply.headers["X-Mythos-Server"])
+        version = reply.json()["version"]
+    assert api.get(f"/v1/games/{created['id']}").json()["status"] == "finished"
+    assert set(served) == set(stack.session_names)
+    moved = sum(a != b for a, b in zip(served, served[1:]))
+    assert moved >= len(served) // 2, served  # round robin: consecutive commands land on different processes
+    verified(api, store_of(stack), created["id"])
+    record_figures("scaled", game=game_id, commands=len(served), consecutive_on_another_process=moved)
+
+
+def test_a_session_and_a_rules_process_killed_during_a_burst_lose_and_duplicate_nothing(stack):
+    players = [Player(Api(stack.url), human_game(Api(stack.url), g), seed=i) for i, g in enumerate(GAME_IDS * 2)]
+    stop = threading.Event()
+    with ThreadPoolExecutor(len(players)) as pool:
+        running = [pool.submit(p.play, stop, 25) for p in players]
+        time.sleep(1.0)
+        stack.kill("session0")  # the whole gunicorn, master and workers: kill -9
+        time.sleep(0.5)
+        stack.kill("rules0")
+        [f.result() for f in running]
+    store = store_of(stack)
+    for player in players:
+        player.check(store)
+    assert sum(len(p.acks) for p in players) > 0
+    answered_by = {Api(stack.url).get("/healthz").headers["X-Mythos-Server"] for _ in range(6)}
+    assert answered_by == {"session1"}  # the balancer routes around the dead process
+    record_figures("scaled", fault="session and rules process killed (SIGKILL) during a burst",
+                   commands=sum(len(p.acks) for p in players), retries=sum(p.retries for p in players))
+
+
+def test_losing_the_redis_primary_of_a_busy_game_loses_no_acknowledged_command(stack):
+    api, store = Api(stack.url), store_of(stack)
+    cluster = stack.cluster
+    first = human_game(api, GAME_IDS[0])
+    primary = cluster.primary_port(store.key(first["id"], "events"))
+    replica = cluster.replica_of(primary)
+    games = [first]
+    while len(games) < 3:  # three busy games on that primary
+        created = human_game(api, GAME_IDS[len(games) % len(GAME_IDS)])
+        if cluster.primary_port(store.key(created["id"], "events")) == primary:
+            games.append(created)
+    players = [Player(Api(stack.url), g, seed=i) for i, g in enumerate(games)]
+    stop = threading.Event()
+    with ThreadPoolExecutor(len(players)) as pool:
+        running = [pool.submit(p.play, stop) for p in players]
+        time.sleep(1.5)
+        killed_at = time.monotonic()
+        cluster.kill(primary)
+        resumed = until_ack_after(players, killed_at, 45)
+        time.sleep(1.0)
+        stop.set()
+        [f.result() for f in running]
+    assert cluster.primary_port(store.key(first["id"], "events")) == replica  # the replica took over
+    for player in players:
+        player.check(store)
+    acked_before = [a for p in players for a in p.acks if a["at"] < killed_at]
+    assert acked_before and all(a["replicated"] == "true" for a in acked_before)
+    acks = [a for p in players for a in p.acks]
+    times = sorted(a["at"] for a in acks)
+    longest_gap = max(b - a for a, b in zip(times, times[1:]) if b > killed_at)
+    record_figures("scaled", fault="Redis primary killed (SIGKILL) under busy games", write_outage_s=round(resumed - killed_at, 2),
+                   longest_gap_between_acks_s=round(longest_gap, 2),
+                   acks=len(acks), acks_lost=0, retries=sum(p.retries for p in players),
+                   unreplicated_after_failover=sum(a["replicated"] == "false" for a in acks))
+
+
+def test_an_answer_says_whether_a_replica_has_the_command_and_those_that_say_so_survive_the_primary(stack):
+    """The durability contract (README, Durability): Mythos-Replicated: true means a replica confirmed the write
+    (WAIT on the append's own connection), and such a command survives the loss of its primary. A replica that
+    lags (paused here) makes the answers say false, and what they acknowledged may be lost with the primary."""
+    api, store, cluster = Api(stack.url), store_of(stack), stack.cluster
+    player = Player(Api(stack.url), human_game(api, "rites-of-cthulhu"), seed=5)
+    primary = cluster.primary_port(store.key(player.created["id"], "events"))
+    replica = cluster.replica_of(primary)
+    never = threading.Event()
+    player.play(never, 5)
+    cluster.kill(replica, signal.SIGSTOP)
+    try:
+        player.play(never, 5)
+        cluster.kill(primary)
+    finally:
+        cluster.kill(replica, signal.SIGCONT)
+    paused = player.acks[5:]
+    assert [a["replicated"] for a in player.acks[:5]] == ["true"] * 5 and paused
+    assert all(a["replicated"] == "false" for a in paused)  # applied on the primary alone, and said so
+    player.play(never, 5)  # through the failover: the replica takes over with what it had
+    assert cluster.primary_port(store.key(player.created["id"], "events")) == replica
+    logged = {r["v"]: r["hash"] for r in verified(api, store, player.created["id"])}
+    confirmed = [e for a in player.acks if a["replicated"] == "true" for e in a["events"]]
+    assert confirmed and all(logged.get(e["version"]) == e["hash"] for e in confirmed)
+    unconfirmed = [e for a in paused for e in a["events"]]
+    record_figures("scaled", fault="Redis primary killed while its replica lagged (SIGSTOP)",
+                   confirmed_acks_lost=0, unconfirmed_events=len(unconfirmed),
+                   unconfirmed_events_lost=sum(logged.get(e["version"]) != e["hash"] for e in unconfirmed))

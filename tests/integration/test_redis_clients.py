@@ -1,0 +1,49 @@
+"""One place builds every Redis client: a cluster URL gives a cluster client, every client has timeouts, and the
+job queue refuses a cluster (RQ cannot run on one) with a message that says what to do."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from session_service import redis_clients
+from session_service.app import create_app
+
+
+def test_a_cluster_url_names_several_nodes_any_of_which_will_do(redis_cluster):
+    assert redis_clients.is_cluster("redis+cluster://h:1,h:2", env={})
+    assert redis_clients.is_cluster("redis://h:1", env={"REDIS_CLUSTER": "1"})
+    assert not redis_clients.is_cluster("redis://h:1/0", env={})
+    dead = 1  # nothing listens on port 1: the client goes on to the next node of the URL
+    client = redis_clients.connect(f"redis+cluster://127.0.0.1:{dead},127.0.0.1:{redis_cluster.ports[1]}", env={})
+    assert len(client.get_primaries()) == 3
+
+
+def test_the_clients_have_deliberate_timeouts(redis_url, redis_cluster):
+    plain = redis_clients.connect(redis_url).connection_pool.connection_kwargs
+    assert (plain["socket_timeout"], plain["socket_connect_timeout"]) == (redis_clients.READ_TIMEOUT_S, redis_clients.CONNECT_TIMEOUT_S)
+    reader = redis_clients.connect(redis_url, read_timeout_s=25).connection_pool.connection_kwargs
+    assert reader["socket_timeout"] == 25
+    cluster = redis_clients.connect(redis_cluster.url)
+    assert isinstance(cluster, RedisCluster) and cluster.ping(target_nodes=RedisCluster.ALL_NODES)
+    node = cluster.get_redis_connection(cluster.get_primaries()[0]).connection_pool.connection_kwargs
+    assert node["socket_timeout"] == redis_clients.READ_TIMEOUT_S
+
+
+def test_a_plain_url_with_the_cluster_switch_reaches_the_cluster(redis_cluster):
+    client = redis_clients.connect(f"redis://127.0.0.1:{redis_cluster.ports[0]}", env={"REDIS_CLUSTER": "1"})
+    assert isinstance(client, RedisCluster) and len(client.get_primaries()) == 3
+
+
+def test_the_queue_refuses_a_cluster_by_url_or_by_what_it_reaches(redis_cluster, redis_url):
+    with pytest.raises(redis_clients.QueueOnCluster, match="RQ_REDIS_URL"):
+        redis_clients.queue_client(redis_cluster.url)
+    with pytest.raises(redis_clients.QueueOnCluster, match="reaches a Redis Cluster node"):
+        redis_clients.queue_client(f"redis://127.0.0.1:{redis_cluster.ports[0]}/0")
+    assert isinstance(redis_clients.queue_client(redis_url), redis.Redis)
+
+
+def test_the_session_service_refuses_to_start_with_its_queue_on_a_cluster(redis_cluster, prefix):
+    with pytest.raises(redis_clients.QueueOnCluster):
+        create_app({"REDIS_URL": redis_cluster.url, "RQ_REDIS_URL": redis_cluster.url, "KEY_PREFIX": prefix})

@@ -1,0 +1,133 @@
+"""The search's structure: moves inside it are the game's own, its tree is the observer's information sets,
+and it is a function of its inputs. Small budgets, no clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shared.ai import SeatKnowledge, search
+from shared.ai.ismcts import Node
+from shared.ai.step import step
+from shared.games import GAMES
+from shared.kernel import entropy_for, fold
+from tests.support.properties import random_playout
+from tests.support.toy import GAME as TOY
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_move_inside_the_search_reaches_the_state_folding_its_events_reaches(game_id):
+    """``step`` reuses the state ``decide`` folded as it emitted: it must be exactly the fold of the events."""
+    game = GAMES[game_id]
+    play = random_playout(game, max(game.min_players, 2), 31, keep_states=True)
+    rand = random.Random(1)
+    for (seat, command), state in list(zip(play.commands, play.states))[::4]:
+        events, after = step(game, state, command, seat, random.Random(rand.random()))
+        assert after == fold(game, events, state)
+
+
+def _walk(node: Node):
+    yield node
+    for child in node.after.values():
+        yield from _walk(child)
+
+
+def test_the_tree_does_not_split_on_what_another_seat_drew_face_down():
+    """Toy: a seat's draw shows others only that it drew. Keyed by the real events, the observer's tree would
+    grow a child per card drawn; keyed by what the observer sees, it grows one."""
+    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 0)))
+    result = search(SeatKnowledge.of(TOY, state, 0), 300, random.Random(4))
+    draws = [[k for k in node.after if k[0] == 1 and k[1][0][0] == "card_drawn"] for node in _walk(result.tree)]
+    assert max(len(d) for d in draws) == 1 and sum(len(d) for d in draws) >= 1
+
+
+def test_the_same_knowledge_and_stream_give_the_same_search_and_another_stream_may_not():
+    state = fold(TOY, TOY.setup(3, {}, entropy_for(b"toy", 1)))
+    knowledge = SeatKnowledge.of(TOY, state, 0)
+    runs = [search(knowledge, 60, random.Random(seed)) for seed in (8, 8, 9)]
+    assert runs[0].root == runs[1].root and runs[0].best == runs[1].best
+    assert runs[0].root != runs[2].root
+    assert sum(v for v, _ in runs[0].root.values()) == runs[0].iterations == 60
+
+
+def test_the_kernel_hands_back_a_decisions_state_only_for_its_own_events_from_its_own_start():
+    from shared.kernel.decision import folded
+
+    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 2)))
+    events = TOY.decide(state, {"type": "draw_card"}, state.turn, entropy_for(b"toy", 3))
+    assert folded(state, events) == fold(TOY, events, state)
+    assert folded(state, list(events)) is None  # another list: cannot be told to be the decision's own
+    assert folded(fold(TOY, events, state), events) is None  # another start
+
+
+@pytest.mark.parametrize("game_id", sorted(g for g in GAMES if GAMES[g].rollout_policy is not None))
+def test_a_games_rollout_policy_plays_one_of_the_legal_commands(game_id):
+    game = GAMES[game_id]
+    play = random_playout(game, max(game.min_players, 2), 17, keep_states=True)
+    rand = random.Random(2)
+    for state in play.states[::3]:
+        for seat in range(state.players):
+            legal = game.legal_commands(state, seat)
+            if legal:
+                assert game.rollout_policy(state, seat, legal, random.Random(rand.random())) in legal
+
+
+def test_a_playout_stops_where_the_game_judges_the_position_and_scores_that_judgement():
+    """Toy with a ``playout_value`` that judges any position two draws on from the world the playout began in:
+    the playout returns that judgement, and stops there (a position it never reaches cannot be judged)."""
+    import dataclasses
+
+    from shared.ai.rollout import Rollout
+
+    judged = []
+
+    def value(start, state):
+        if len(state.deck) <= len(start.deck) - 2:
+            judged.append(state)
+            return [0.25, 0.75]
+        return None
+
+    game = dataclasses.replace(TOY, playout_value=value)
+    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 5)))
+    assert Rollout(game, random.Random(3), None, None).play(state) == [0.25, 0.75]
+    assert len(judged) == 1 and TOY.outcome(judged[0]) is None
+    result = search(SeatKnowledge.of(game, state, 0), 40, random.Random(6))
+    assert result.iterations == 40 and all(0.25 <= mean <= 0.75 for _, mean in result.root.values())
+
+
+def test_rites_of_cthulhu_judges_a_playout_once_a_rite_has_ended_by_the_lead_in_points():
+    from shared.games.rites_of_cthulhu.artifacts import points
+    from shared.games.rites_of_cthulhu.state import Choosing
+
+    game = GAMES["rites-of-cthulhu"]
+    play = random_playout(game, 2, 23, keep_states=True)
+    start, judged = play.states[0], 0
+    for state in play.states:
+        value = game.playout_value(start, state)
+        if not isinstance(state.stage, Choosing) or len(state.played) == len(start.played):
+            assert value is None
+            continue
+        judged += 1
+        scores = [points(state, s) for s in range(2)]
+        assert all(0.0 <= v <= 1.0 for v in value) and value[0] + value[1] == pytest.approx(1.0)
+        assert (value[0] > value[1]) == (scores[0] > scores[1]) and (value[0] == value[1]) == (scores[0] == scores[1])
+    assert judged >= 1
+
+
+def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_left():
+    game = GAMES["arkham-ritual"]
+    play = random_playout(game, 3, 29, keep_states=True)
+    start, judged = play.states[1], 0
+    for state in play.states[1:]:
+        value = game.playout_value(start, state)
+        if state.round is None or state.round.number == start.round.number or game.outcome(state) is not None:
+            assert value is None
+            continue
+        if value is None:
+            continue  # a later round, between two turns' draws
+        judged += 1
+        assert all(0.0 <= v <= 1.0 for v in value)
+        order = sorted(range(3), key=lambda s: state.sanity[s])
+        assert [value[s] for s in order] == sorted(value)  # more Sanity, never a worse judgement
+    assert judged >= 1

@@ -1,0 +1,126 @@
+"""The deployment files people would use, checked offline: the Kubernetes manifests (rendered as kustomize
+would, then validated against the bundled Kubernetes schemas), the compose file (against the Compose spec),
+and the properties issue 19 and 16 ask of them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+K8S = DEPLOY / "k8s"
+KUBERNETES = "1.30.0"  # the oldest release still supported when this was written; newer ones accept the same
+CLUSTER_SCOPED = {"Namespace"}
+
+
+def rendered() -> list[dict[str, Any]]:
+    """The base as `kubectl kustomize deploy/k8s` renders it: every resource file, namespace, labels and images
+    applied (the only kustomize features the base uses: the test refuses any other)."""
+    spec = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert set(spec) <= {"apiVersion", "kind", "namespace", "labels", "resources", "images"}, set(spec)
+    images = {i["name"]: f"{i.get('newName', i['name'])}:{i['newTag']}" for i in spec.get("images", [])}
+    labels = {k: v for entry in spec.get("labels", []) for k, v in entry["pairs"].items()}
+    docs = []
+    for resource in spec["resources"]:
+        for doc in yaml.safe_load_all((K8S / resource).read_text()):
+            if doc is None:
+                continue
+            if doc["kind"] not in CLUSTER_SCOPED and "namespace" in spec:
+                doc["metadata"]["namespace"] = spec["namespace"]
+            doc["metadata"].setdefault("labels", {}).update(labels)
+            for container in _containers(doc):
+                container["image"] = images.get(container["image"], container["image"])
+            docs.append(doc)
+    return docs
+
+
+def _containers(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = doc.get("spec", {})
+    pod = spec.get("template", {}).get("spec", {}) if "template" in spec else spec.get("jobTemplate", {})
+    return pod.get("containers", []) + pod.get("initContainers", [])
+
+
+def by_kind(kind: str) -> dict[str, dict[str, Any]]:
+    return {d["metadata"]["name"]: d for d in rendered() if d["kind"] == kind}
+
+
+@pytest.mark.parametrize("doc", rendered(), ids=lambda d: f"{d['kind']}/{d['metadata']['name']}")
+def test_every_manifest_is_valid_against_the_kubernetes_schema(doc):
+    kubernetes_validate.validate(doc, KUBERNETES, strict=True)
+
+
+def test_the_services_and_workers_have_probes_resources_and_room_to_stop():
+    deployments = by_kind("Deployment")
+    assert set(deployments) == {"session", "rules", "worker"}
+    for name in ("session", "rules"):
+        pod = deployments[name]["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+        assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+        pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
+        assert pod["terminationGracePeriodSeconds"] > pre_stop + _graceful_timeout(name)
+    for deployment in deployments.values():
+        assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
+    assert {h["spec"]["scaleTargetRef"]["name"] for h in by_kind("HorizontalPodAutoscaler").values()} == set(deployments)
+    assert {"session", "rules", "worker", "redis-cluster"} <= set(by_kind("PodDisruptionBudget"))
+
+
+def _graceful_timeout(service: str) -> int:
+    """gunicorn's graceful timeout for the service, as its config file sets it (its default: 30 s)."""
+    namespace: dict[str, Any] = {}
+    exec((DEPLOY / f"gunicorn_{service}.py").read_text(), namespace)
+    return int(namespace.get("graceful_timeout", 30))
+
+
+def test_the_rules_service_is_reachable_inside_the_cluster_only():
+    assert by_kind("Service")["rules"]["spec"]["type"] == "ClusterIP"
+    backends = [p["backend"]["service"]["name"] for i in by_kind("Ingress").values()
+                for r in i["spec"]["rules"] for p in r["http"]["paths"]]
+    assert backends == ["session"]
+
+
+def test_the_redis_cluster_runs_the_project_s_redis_configuration_and_never_evicts():
+    config = by_kind("ConfigMap")["redis-config"]["data"]
+    assert config["redis.conf"] == (DEPLOY / "redis.conf").read_text()
+    assert config["redis-cluster.conf"] == (DEPLOY / "redis-cluster.conf").read_text()
+    assert "maxmemory-policy noeviction" in config["redis.conf"].splitlines()
+    assert by_kind("StatefulSet")["redis-cluster"]["spec"]["replicas"] == 6
+
+
+def test_the_compose_file_follows_the_compose_spec():
+    checked = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec",
+                              str(DEPLOY / "docker-compose.yml")], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_compose_stack_publishes_the_balancer_alone():
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"balancer"}
+    assert services["balancer"]["ports"] == ["8000:8000"]
+    assert services["session"]["environment"]["REDIS_URL"].startswith("redis+cluster://")
+    assert services["session"]["environment"]["RQ_REDIS_URL"].startswith("redis://redis-queue")
+
+
+def test_behind_the_balancer_each_client_is_still_its_own_address(tmp_path):
+    """Rate limits, table quotas, stream caps and the scope of a retried create or join go by the client's address:
+    behind HAProxy (make cluster, compose) or ingress-nginx (k8s) the session processes must take it from the
+    X-Forwarded-For the balancer writes, or every client is the balancer and they all share one of each."""
+    from session_service.clusterstack import ScaledStack
+
+    haproxy = (DEPLOY / "haproxy.cfg").read_text()
+    api_frontend = haproxy.split("frontend api", 1)[1].split("frontend ", 1)[0]
+    assert "option forwardfor" in api_frontend
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert services["session"]["environment"]["TRUSTED_PROXIES"] == "1"
+    assert services["session"]["environment"]["REDIS_URL"] == services["worker"]["environment"]["REDIS_URL"]
+    config = next(d for d in rendered() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "mythos")
+    assert config["data"]["TRUSTED_PROXIES"] == "1"
+    stack = ScaledStack(port=1, rules_port=2, redis_port=3, data_dir=tmp_path, log_dir=tmp_path)
+    assert stack.env()["TRUSTED_PROXIES"] == "1"

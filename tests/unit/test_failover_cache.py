@@ -1,0 +1,46 @@
+"""A session process's state cache after a Redis failover took back writes no replica had: the game goes on
+from the older version with other events, and a process that cached the lost history must not fold the new
+events onto it (it checks the head hash, not just the version)."""
+
+from __future__ import annotations
+
+from tests.support.stack import make_session_app
+from tests.support.toy import GAME
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play(client, game, command):
+    state = client.get(f"/v1/games/{game['id']}/state").json
+    seat = state["to_act"][0]
+    reply = client.post(f"/v1/games/{game['id']}/commands", headers=auth(game["seats"][seat]["token"]),
+                        json={"command": command, "expected_version": state["version"]})
+    assert reply.status_code == 200, reply.json
+
+
+def test_a_cached_state_whose_history_a_failover_took_back_is_not_used(fake_redis, prefix):
+    first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    second, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    a, b = first.test_client(), second.test_client()
+    game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    store = first.extensions["tables"].store
+    replicated = fake_redis.hgetall(store.key(game["id"], "meta"))  # what the replica had
+    for _ in range(2):
+        play(a, game, {"type": "draw_card"})  # acknowledged, cached by the first process, then lost
+    # The failover: the replica becomes the primary with the log and meta as they were before those two.
+    events = store.key(game["id"], "events")
+    kept = fake_redis.xrange(events, "-", f"{replicated[b'version'].decode()}-0")
+    fake_redis.delete(events, store.key(game["id"], "meta"))
+    for entry_id, fields in kept:
+        fake_redis.xadd(events, fields, id=entry_id)
+    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    for _ in range(3):  # the game goes on through the other process, with other events, past the lost version
+        hand = b.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json
+        plays = [c for c in hand["legal_commands"] if c["type"] == "play_card"]
+        play(b, game, plays[0] if plays else {"type": "draw_card"})
+    fresh, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    truth = fresh.test_client().get(f"/v1/games/{game['id']}/state?seat=0", headers=auth(game["seats"][0]["token"])).json
+    seen = a.get(f"/v1/games/{game['id']}/state?seat=0", headers=auth(game["seats"][0]["token"])).json
+    assert seen == truth

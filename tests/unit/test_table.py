@@ -1,0 +1,127 @@
+"""The table around every game: opening, joining, starting, resigning, aborting, abandoning, and the end."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from shared.kernel import RuleViolation, entropy_for
+from shared.kernel.game import GameOver
+from shared.kernel.table import Seating, Status, Table, TableEnd, table_batch, without_resigned
+from shared.kernel.outcome import Outcome
+from tests.support.toy import GAME
+
+SEATING = Seating(GAME)
+SEED = b"table-seed"
+
+
+def setup(players, options):
+    return GAME.start(players, options, entropy_for(SEED, 0))[1]
+
+
+def batch(table, command, seat=None):
+    events = table_batch(SEATING, table, command, seat, setup)
+    return SEATING.fold(table, events), events
+
+
+def opened(*seats, visibility="public"):
+    return batch(None, {"type": "open_table", "game_id": "g_1", "seats": list(seats), "options": {}, "visibility": visibility})
+
+
+def play(table, seat, command):
+    SEATING.check_game_command(table)
+    events = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+    events = SEATING.game_command(table, events)
+    return SEATING.fold(table, events), events
+
+
+def test_a_full_table_is_set_up_in_the_same_batch_that_opens_it():
+    table, events = opened({"name": "Ada"}, {"name": "Bo"})
+    assert [e.type for e in events][0] == "table_opened" and events[-1].type == "table_started"
+    assert table.status == Status.ACTIVE and table.game is not None and not table.moved
+    assert table.game_events == len(events) - 2 == table.setup_events
+
+
+def test_a_table_with_an_open_seat_waits_and_deals_nothing_until_it_is_taken():
+    table, events = opened({"name": "Ada"}, {"open": True})
+    assert [e.type for e in events] == ["table_opened"]
+    assert table.status == Status.WAITING and table.game is None and table.open_seats == [1]
+    assert SEATING.waits_on(table) == frozenset()
+    with pytest.raises(RuleViolation) as refused:
+        SEATING.check_game_command(table)
+    assert refused.value.code == "rules/not_started"
+    table, events = batch(table, {"type": "join", "seat": 1, "name": "Cy", "player": "p_cy", "ai": None})
+    assert [e.type for e in events][:1] == ["table_seat_joined"] and events[-1].type == "table_started"
+    assert table.status == Status.ACTIVE and table.seats[1].player == "p_cy"
+
+
+def test_a_taken_seat_cannot_be_joined_and_a_player_sits_once():
+    table, _ = opened({"name": "Ada", "player": "p_ada"}, {"open": True}, {"open": True})
+    for command, code in (({"type": "join", "seat": 0, "name": "X"}), "rules/seat_taken"), \
+                         (({"type": "join", "seat": 1, "name": "X", "player": "p_ada"}), "rules/already_seated"):
+        with pytest.raises(RuleViolation) as refused:
+            batch(table, command)
+        assert refused.value.code == code
+
+
+def test_starting_early_fills_every_open_seat_with_the_ai():
+    table, _ = opened({"name": "Ada"}, {"open": True}, {"open": True})
+    table, events = batch(table, {"type": "start", "ai": "random"})
+    assert [s.ai for s in table.seats] == [None, "random", "random"] and table.status == Status.ACTIVE
+
+
+def test_a_resignation_with_one_opponent_left_ends_the_game_for_that_opponent():
+    table, _ = opened({"name": "Ada"}, {"name": "Bo"})
+    table, events = batch(table, {"type": "resign", "ai": "random"}, seat=0)
+    assert [e.type for e in events] == ["table_seat_resigned", "table_ended"]
+    assert table.status == Status.FINISHED and SEATING.outcome(table).winners == (1,)
+    assert SEATING.outcome(table).reason == TableEnd.RESIGNATION
+
+
+def test_a_resigned_seat_is_played_by_the_ai_and_can_never_win():
+    table, _ = opened({"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"})
+    table, events = batch(table, {"type": "resign", "ai": "random"}, seat=1)
+    assert [e.type for e in events] == ["table_seat_resigned"] and table.seats[1].ai == "random"
+    assert without_resigned(Outcome("points", (1,), (3, 9, 5)), frozenset({1})).winners == (2,)
+    assert without_resigned(Outcome("points", (1,), None), frozenset({1})).winners == ()
+    with pytest.raises(RuleViolation):
+        batch(table, {"type": "resign", "ai": "random"}, seat=1)
+
+
+def test_a_table_can_be_aborted_before_its_first_move_only():
+    table, _ = opened({"name": "Ada"}, {"name": "Bo"})
+    aborted, events = batch(table, {"type": "abort"}, seat=1)
+    assert aborted.status == Status.ABORTED and [e.type for e in events] == ["table_aborted"]
+    with pytest.raises(GameOver):
+        SEATING.check_game_command(aborted)
+    moved, _ = play(table, 0, {"type": "draw_card"})
+    with pytest.raises(RuleViolation) as refused:
+        batch(moved, {"type": "abort"}, seat=1)
+    assert refused.value.code == "rules/already_moved"
+
+
+def test_an_abandoned_table_ends_with_no_winner():
+    table, _ = opened({"name": "Ada"}, {"name": "Bo"})
+    table, events = batch(table, {"type": "abandon", "idle_s": 600})
+    assert [e.type for e in events] == ["table_abandoned", "table_ended"]
+    assert SEATING.outcome(table).winners == () and table.status == Status.FINISHED
+
+
+def test_the_game_s_last_command_is_followed_by_game_ended_with_its_outcome():
+    table, _ = opened({"name": "Ada"}, {"name": "Bo"})
+    seat = 0
+    for _ in range(100):
+        if table.status == Status.FINISHED:
+            break
+        table, events = play(table, seat, GAME.legal_commands(table.game, seat)[-1])
+        seat = 1 - seat
+    assert events[-1].type == "table_ended"
+    assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.outcome(table.game).to_json()))
+
+
+def test_a_table_survives_the_snapshot_codec():
+    table, _ = opened({"name": "Ada"}, {"open": True})
+    table, _ = batch(table, {"type": "join", "seat": 1, "name": "Cy", "player": None, "ai": None})
+    table, _ = batch(table, {"type": "resign", "ai": "random"}, seat=0)
+    again = SEATING.codec.decode(orjson.loads(orjson.dumps(SEATING.codec.encode(table))))
+    assert again == table and isinstance(again, Table)
