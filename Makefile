@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test test-fast bench soak balance lint clean
+.PHONY: install browser run cluster test test-fast bench ai-table soak balance lint clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -20,14 +20,30 @@ install: $(STAMP)
 run: install
 	$(BIN)/mythos run
 
-test: install
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+# The scaled stack on this machine: Redis Cluster (3 primaries + 3 replicas), 2 rules, 2 session, 2 workers, and
+# HAProxy (installed from Debian's packages if missing) serving the API on PORT (8000) as `make run` does.
+cluster: install
+	$(BIN)/mythos cluster
+
+# The browser tests drive Debian's headless Chromium through its ChromeDriver: installed here when missing.
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver) \
+		|| echo "could not install Chromium here: the browser tests will fail and say how to install it"; \
+	fi
+
+test: install browser
+	MYTHOS_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test-fast: install
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not e2e"
 
 bench: install
 	$(BIN)/python -m bench
+
+# The AI strength table of docs/ai.md (levels against random and the level below, per game): long, not in test.
+ai-table: install
+	$(BIN)/python -m bench.ai_strength --jobs 2 --write-docs
 
 soak: install
 	MYTHOS_SOAK=1 $(BIN)/python -m pytest tests/soak -q
@@ -36,8 +52,10 @@ balance: install
 	$(BIN)/python -m tests.balance_rise_of_cthulhu
 	$(BIN)/python -m tests.balance_great_old_one
 
+# ruff on every Python file .gitignore leaves, mypy on shared/ and both services; settings in pyproject.toml.
 lint: install
-	$(BIN)/python -m compileall -q shared rules_service session_service tests
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) var .pytest_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
