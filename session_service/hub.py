@@ -62,13 +62,17 @@ class Watch:
     def close(self) -> None:
         self.hub.unwatch(self)
 
-    def _deliver(self, game_id: str, records: list[dict[str, Any]]) -> bool:
-        """Hand over the records past this watch's cursor (the hub reads from the lowest cursor, so no gap)."""
-        fresh = [r for r in records if r["v"] > self.cursors[game_id]]
-        if not fresh:
+    def _deliver(self, game_id: str, since: int, records: list[dict[str, Any]]) -> bool:
+        """Hand over the records past this watch's cursor, read from version ``since`` on. False when the watch
+        is behind ``since`` (it began after the read's cursors were taken): handing it these would skip the
+        versions between, so it gets nothing now and the hub reads again from its cursor."""
+        cursor = self.cursors[game_id]
+        if cursor < since:
             return False
-        self.cursors[game_id] = fresh[-1]["v"]
-        self._inbox.put((game_id, fresh))
+        fresh = [r for r in records if r["v"] > cursor]
+        if fresh:
+            self.cursors[game_id] = fresh[-1]["v"]
+            self._inbox.put((game_id, fresh))
         return True
 
     def _close(self) -> None:
@@ -235,7 +239,6 @@ class Hub:
                 continue
             with self._lock:
                 watchers = list(self._watches.get(game_id, ()))
-            for watch in watchers:
-                watch._deliver(game_id, records)
-            if len(records) == PAGE:
-                self._due.put((game_id, None))  # a long backlog: the next page in the next round
+            behind = [watch for watch in watchers if not watch._deliver(game_id, cursors[game_id], records)]
+            if behind or len(records) == PAGE:
+                self._due.put((game_id, None))  # a late watch, or a long backlog: read again in the next round

@@ -59,6 +59,33 @@ def test_a_watch_from_an_older_version_is_handed_the_backlog_first(store):
     hub.shutdown()
 
 
+def test_a_watch_that_begins_while_a_read_is_under_way_is_handed_no_gap(store):
+    """The read for a game starts from the lowest cursor of the watches it knows; a watch from an older version
+    that begins while that read is in flight must not be handed its later records as if they followed on (CI
+    once saw a resumed stream skip two events this way)."""
+    first = new_game(store, "g1")
+    batch = records(2, first[-1]["hash"], n=4)  # versions 3..6
+    store.append("g1", 2, batch, {})
+    hub = Hub(store, recheck_s=30)
+    ahead = hub.watch({"g1": 4})
+    assert collect(ahead, {"g1": 6}) == {"g1": [5, 6]}
+    late: list = []
+    real = store.records_after
+
+    def read_then_a_watch_begins(cursors, limit=None):
+        found = real(cursors, limit)
+        if not late:
+            late.append(hub.watch({"g1": 2}))  # begins after the cursors were taken, before the hand-over
+        return found
+
+    store.records_after = read_then_a_watch_begins
+    store.append("g1", 6, records(6, batch[-1]["hash"], n=1), {})  # version 7
+    assert collect(ahead, {"g1": 7}) == {"g1": [7]}
+    store.records_after = real
+    assert collect(late[0], {"g1": 7}) == {"g1": [3, 4, 5, 6, 7]}
+    hub.shutdown()
+
+
 def test_one_watch_follows_several_games(store):
     a, b = new_game(store, "ga"), new_game(store, "gb")
     hub = Hub(store, recheck_s=30)
