@@ -160,6 +160,8 @@ def test_the_per_client_cap_counts_across_processes_and_forgets_a_dead_process(s
     keys[2] = two.admit("token-a")  # a closed stream gives its place back
     # the first process dies without releasing: once its lease (3 keep-alive periods) runs out, its two go
     one.shutdown()
+    one._renewer.join(10)  # a renewal under way when it shut down would otherwise set the lease again below
+    assert not one._renewer.is_alive()
     store.redis.delete(store._process_key(one.process))  # as its lease running out would
     time.sleep(0.6)  # what the others knew of its lease is kept for a keep-alive period
     two.admit("token-a")
