@@ -39,6 +39,7 @@ from session_service.tables import Scheduler, Tables
 log = logging.getLogger("mythos.session")
 COMMAND_ENDPOINT = "games.post_command"  # api.post_command, whose view reads the meta the rate limit read
 WINDOW_S = 60  # the rate limit's window
+clock = time.time  # the wall clock the rate windows are cut from (tests start each test at a window's start)
 
 
 def build_tables(config: Mapping[str, Any]) -> Tables:
@@ -150,7 +151,7 @@ def count_write(tables: Tables, limit: int, game_id: str | None, token: str | No
     """Count one write against its client's window (``_rate_limit``): the rate, and the meta of ``game_id`` read
     in the same round trip (None: no game id, or no such game); None when Redis is down (the request itself
     will report it). ``address``: the peer's (by default the request's)."""
-    window = time.time() / WINDOW_S
+    window = clock() / WINDOW_S
     counted = clients.token_client(token) if token is not None else clients.address_client(address)
     try:
         count, raw = tables.store.count_and_meta(_bucket(tables, counted, window), WINDOW_S + 30, game_id)
@@ -169,7 +170,7 @@ def over_limit(rate: Rate) -> ApiError | None:
     if count <= limit:
         return None
     return ApiError(429, "request/rate_limited", f"more than {limit} writes a minute; slow down", {"limit_per_minute": limit},
-                    headers={"Retry-After": str(60 - int(time.time()) % 60)})
+                    headers={"Retry-After": str(WINDOW_S - int(clock()) % WINDOW_S)})
 
 
 def rate_headers_of(rate: Rate, status: int) -> dict[str, str]:

@@ -74,6 +74,9 @@ class ScaledStack(Stack):
             self.start_worker(f"worker{i}")
         self.wait_ready()
         self._wait(lambda: all(self.serving(name) for name in self.session_names), "every session process")
+        # HAProxy checked the backends before they listened and took them out of rotation; it puts each back only
+        # after `rise` passing checks, seconds after the process itself serves. Ready means balanced.
+        self._wait(self.routed, "the balancer to route to every session process")
         return self
 
     def start_balancer(self, haproxy: str | None = None) -> None:
@@ -90,6 +93,15 @@ class ScaledStack(Stack):
         import requests
 
         return requests.get(f"http://127.0.0.1:{self.backend_ports[name]}/readyz", timeout=2).status_code == 200
+
+    def routed(self) -> bool:
+        """Does the balancer route to every session process? Round robin over the servers in rotation, so a few
+        requests in a row reach each of them once all are in."""
+        import requests
+
+        answered = {requests.get(self.url + "/healthz", timeout=2).headers.get("X-Mythos-Server")
+                    for _ in range(2 * self.sessions)}
+        return answered == set(self.session_names)
 
     def cluster_url(self) -> str:
         return self.cluster.url if self.cluster else "(not started)"

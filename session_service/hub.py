@@ -194,8 +194,8 @@ class Hub:
             try:
                 if EVERY in due or time.monotonic() >= next_recheck:
                     next_recheck = time.monotonic() + self.recheck_s
-                    self.figures["rechecks"] += 1
                     games = self._behind(list(self._watches))
+                    self.figures["rechecks"] += 1  # counted once its read is back: what it read is what it found
                 else:
                     games = self._lagging(item for item in due if item is not EVERY)
                 if games:

@@ -71,6 +71,7 @@ class Streams:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _leases: dict[str, tuple[bool, float]] = field(default_factory=dict)  # other processes: (alive, known until)
     _leasing: bool = False
+    _renewer: threading.Thread | None = None  # renews the lease until the hub closes (then it ends by itself)
 
     @property
     def open(self) -> int:
@@ -140,7 +141,8 @@ class Streams:
                 except redis.RedisError as exc:
                     log.warning("could not renew the stream lease: %s", exc)
 
-        threading.Thread(target=renew, name="streams-lease", daemon=True).start()
+        self._renewer = threading.Thread(target=renew, name="streams-lease", daemon=True)
+        self._renewer.start()
 
     def shutdown(self) -> None:
         """Refuse new streams and end the open ones with a reconnect hint."""

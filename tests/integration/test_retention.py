@@ -39,14 +39,15 @@ def open_table(client, seats) -> dict:
 
 
 def keys_of(tables, game_id: str) -> list[str]:
-    """Every key that names the game: its own, and its entries in the listing's indexes and the active set."""
+    """Every key that names the game: its own, and its entries in the listing's indexes and the active set (sorted
+    and once each: SCAN's order changes whenever Redis resizes or rehashes its table, and it may repeat a key)."""
     store = tables.store
     own = [part for part in ("events", "meta", "snap", "cmds") if store.redis.exists(store.key(game_id, part))]
     shard = store.shard_of(game_id)
-    listed = [key.decode() for key in store.redis.scan_iter(match=f"{store.prefix}:{{shard-{shard}}}:*", count=1000)
+    listed = {key.decode() for key in store.redis.scan_iter(match=f"{store.prefix}:{{shard-{shard}}}:*", count=1000)
               if (store.redis.type(key) == b"zset" and store.redis.zscore(key, game_id) is not None)
-              or (store.redis.type(key) == b"set" and store.redis.sismember(key, game_id))]
-    return own + listed
+              or (store.redis.type(key) == b"set" and store.redis.sismember(key, game_id))}
+    return own + sorted(listed)
 
 
 def finished_game(client, scheduler) -> dict:

@@ -115,8 +115,8 @@ def test_records_appended_without_a_notice_arrive_by_the_periodic_recheck(store)
     first = new_game(store, "g1")
     hub = Hub(store, recheck_s=0.5)
     watch = hub.watch({"g1": 2})
-    time.sleep(0.3)
-    rechecks = hub.figures["rechecks"]
+    settled(hub)  # its catch-up read is done: nothing but a recheck reads the game again
+    rechecks = hub.figures["rechecks"]  # a recheck counted here read the versions before the append below
     Silent(store.redis, store.prefix).append("g1", 2, records(2, first[-1]["hash"], n=2), {})
     assert collect(watch, {"g1": 4}) == {"g1": [3, 4]}
     assert hub.figures["rechecks"] > rechecks
@@ -160,6 +160,8 @@ def test_the_per_client_cap_counts_across_processes_and_forgets_a_dead_process(s
     keys[2] = two.admit("token-a")  # a closed stream gives its place back
     # the first process dies without releasing: once its lease (3 keep-alive periods) runs out, its two go
     one.shutdown()
+    one._renewer.join(10)  # a renewal under way when it shut down would otherwise set the lease again below
+    assert not one._renewer.is_alive()
     store.redis.delete(store._process_key(one.process))  # as its lease running out would
     time.sleep(0.6)  # what the others knew of its lease is kept for a keep-alive period
     two.admit("token-a")

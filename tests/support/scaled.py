@@ -57,7 +57,8 @@ def healed(scaled: ScaledStack) -> None:
     for port, proc in list(scaled.cluster.processes.items()):
         if proc.poll() is not None:
             scaled.cluster.start_node(port)  # it rejoins as a replica of whoever took over its slots
-    scaled._wait(lambda: all(scaled.serving(n) for n in scaled.session_names) and scaled.cluster.healthy(), "the stack to heal", 60)
+    scaled._wait(lambda: all(scaled.serving(n) for n in scaled.session_names) and scaled.cluster.healthy() and scaled.routed(),
+                 "the stack to heal", 60)
 
 
 def store_of(stack: ScaledStack) -> EventStore:

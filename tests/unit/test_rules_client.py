@@ -126,19 +126,34 @@ class RawServer:
     def _serve(self):
         while self.scripts:
             conn, _ = self.sock.accept()
-            for answer in self.scripts.pop(0):
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    data += conn.recv(65536)
-                head, _, body = data.partition(b"\r\n\r\n")
-                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
-                while len(body) < length:
-                    body += conn.recv(65536)
-                self.requests.append((head.split(b"\r\n")[0], json.loads(body) if body else None))
-                if answer is None:
-                    break
-                conn.sendall(answer)
-            conn.close()
+            with conn:
+                for answer in self.scripts.pop(0):
+                    request = self._read(conn)
+                    if request is None:
+                        break  # the client closed the connection: nothing more to read on it
+                    self.requests.append(request)
+                    if answer is None:
+                        break
+                    conn.sendall(answer)
+
+    @staticmethod
+    def _read(conn):
+        """One request (its request line and JSON body), or None once the client has closed the connection (a
+        closed socket reads b"" for ever: looping on it spun a core for the rest of the test process)."""
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return None
+            body += chunk
+        return head.split(b"\r\n")[0], json.loads(body) if body else None
 
 
 def answer(body: bytes, *extra: bytes) -> bytes:
@@ -169,7 +184,7 @@ def test_a_new_connection_closed_without_an_answer_is_unavailable_and_not_sent_a
     b"SSH-2.0-OpenSSH\r\n\r\n",  # not HTTP
 ])
 def test_an_answer_cut_short_or_not_http_is_unavailable_and_not_sent_again(reply):
-    server = RawServer([[reply, None], [answer(EVENTS)]])
+    server = RawServer([[reply], [answer(EVENTS)]])  # the reply, then the connection closed
     with pytest.raises(Unavailable):
         HttpRules(server.url).decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01")
     assert len(server.requests) == 1
