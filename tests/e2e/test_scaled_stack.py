@@ -94,7 +94,12 @@ def test_losing_the_redis_primary_of_a_busy_game_loses_no_acknowledged_command(s
     stop = threading.Event()
     with ThreadPoolExecutor(len(players)) as pool:
         running = [pool.submit(p.play, stop) for p in players]
-        time.sleep(1.5)
+        # Kill once every game is under way, not after a fixed time: on a quiet machine the short games could all
+        # end within 1.5 s, and then no write was left to resume (CI saw exactly that).
+        deadline = time.monotonic() + 30
+        while not all(len(p.acks) >= 3 for p in players):
+            assert time.monotonic() < deadline, [len(p.acks) for p in players]
+            time.sleep(0.02)
         killed_at = time.monotonic()
         cluster.kill(primary)
         resumed = until_ack_after(players, killed_at, 45)
