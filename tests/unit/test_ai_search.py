@@ -152,13 +152,6 @@ def test_arkham_ritual_judges_the_sanity_left_by_the_chance_of_being_among_the_w
     for doom, competitive in [(1, False), (3, False), (0, True)]:
         chances = win_chances((6, 4, 4), 2, doom, competitive)
         assert all(0.0 <= c <= 1.0 for c in chances) and chances[0] > chances[1] == pytest.approx(chances[2])
-    # at a table too large for the model (its recursion would cost seconds), the Sanity ratio judges
-    from shared.games.arkham_ritual.policy import MODEL_SEATS, sanity_ratios
-
-    game = GAMES["arkham-ritual"]
-    play = random_playout(game, MODEL_SEATS + 1, 7, keep_states=True)
-    later = [s for s in play.states[1:] if game.playout_value(play.states[1], s) is not None]
-    assert later and all(game.playout_value(play.states[1], s) == sanity_ratios(s.sanity) for s in later)
 
 
 def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():

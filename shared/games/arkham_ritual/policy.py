@@ -17,11 +17,6 @@ Against random play at three players (300 games, seeds 0-299), a round left no s
 third of rounds cost two seats the same amount: ``FAIL`` = 1/2 fits both. It ignores the Great Old One and the
 Investigator, which move a round's losses by a Sanity or so.
 
-The recursion grows with the table: its first call costs ~0.05 s at five players, 0.5 s at seven and 2.5 s at
-seven with the Doom Track (then cached for the process). Above ``MODEL_SEATS`` (seats, plus one with the Doom
-Track) a playout is judged as before, by ``sanity / (sanity + the lowest other's)`` (in the competitive variant,
-the highest other's).
-
 It reads only the Sanity markers and the Doom Track, which are public.
 """
 
@@ -34,31 +29,17 @@ from math import comb
 from shared.games.arkham_ritual.state import ArkhamRitualState, Drawing
 
 FAIL = 0.5  # a participant's chance of failing a round's ritual, in the model of the rounds to come
-MODEL_SEATS = 5  # the largest table (seats, +1 with the Doom Track) judged by the model; larger ones by a ratio
 DOOM_CAP = 8  # the Doom Track's spot beyond which the model stops advancing it (7 consumes anyone)
 
 
 def playout_value(start: ArkhamRitualState, state: ArkhamRitualState) -> list[float] | None:
     """Each seat's reward once a round has ended since ``start`` (the next one dealt), else ``None``: its
-    chance of winning from the Sanity left (``win_chances``; a ratio of Sanity at large tables)."""
+    chance of winning from the Sanity left (``win_chances``)."""
     if not isinstance(state.phase, Drawing) or state.round is None or start.round is None:
         return None
     if state.round.number <= start.round.number:
         return None
-    if state.players + state.doom_track > MODEL_SEATS:
-        return sanity_ratios(state.sanity, state.competitive)
     return win_chances(state.sanity, state.dummy_count, state.doom if state.doom_track else 0, state.competitive)
-
-
-def sanity_ratios(sanity: tuple[int, ...], competitive: bool = False) -> list[float]:
-    """Each seat's Sanity against its rival's: the lowest other's (the first to run out loses), or in the
-    competitive variant the highest other's."""
-    out = []
-    for seat, mine in enumerate(sanity):
-        others = [left for s, left in enumerate(sanity) if s != seat]
-        rival = max(others) if competitive else min(others)
-        out.append(0.5 if mine + rival == 0 else mine / (mine + rival))
-    return out
 
 
 def win_chances(sanity: tuple[int, ...], dummies: int, doom: int = 0, competitive: bool = False) -> list[float]:
