@@ -133,27 +133,6 @@ def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_lef
     assert judged >= 1
 
 
-def test_arkham_ritual_judges_the_sanity_left_by_the_chance_of_being_among_the_winners():
-    """The model of the rounds to come (``policy.win_chances``): chances, more Sanity never worse, a table the same
-    for every seat up to their order; a seat far behind is all but lost, and a low table is worse for everyone
-    than a high one (all may run out together)."""
-    from shared.games.arkham_ritual.policy import win_chances
-
-    for sanity in [(7, 7, 7), (2, 7, 7), (5, 3, 6), (1, 1, 4), (7, 6, 5, 4, 3)]:
-        dummies = max(0, 5 - len(sanity))
-        chances = win_chances(sanity, dummies)
-        assert all(0.0 <= c <= 1.0 for c in chances)
-        order = sorted(range(len(sanity)), key=lambda s: sanity[s])
-        assert [chances[s] for s in order] == sorted(chances)
-        flipped = win_chances(tuple(reversed(sanity)), dummies)
-        assert flipped == pytest.approx(list(reversed(chances)))
-    assert win_chances((2, 7, 7), 2)[0] < 0.1 < 0.8 < win_chances((2, 7, 7), 2)[1]
-    assert win_chances((2, 2, 2), 2)[0] < win_chances((7, 7, 7), 2)[0]
-    for doom, competitive in [(1, False), (3, False), (0, True)]:
-        chances = win_chances((6, 4, 4), 2, doom, competitive)
-        assert all(0.0 <= c <= 1.0 for c in chances) and chances[0] > chances[1] == pytest.approx(chances[2])
-
-
 def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():
     from shared.games.great_old_one import policy
     from shared.games.great_old_one.cards import GREAT_OLD_ONE
