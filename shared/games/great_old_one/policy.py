@@ -5,7 +5,8 @@ turns after a move out at random to the end. Those turns mostly add noise: the m
 in the next few turns. So a two-player playout stops once ``HORIZON`` turns have begun since the world it began
 from, and judges each seat there by its chance of winning as random play goes on from such a position: a
 logistic model (``COEFFICIENTS``) of the public tally and of who holds the Great Old One, fitted to random games
-by ``python -m bench.ai_value_fit`` (the numbers below are its output, with the seeds and counts it used).
+by ``python -m bench.ai_value_fit`` (the numbers below are its output for seeds 0-1999: even seeds fitted, odd
+ones held out).
 
 The features (``features``) are a seat's lead in points and in pairs over its best rival, how far the game has
 run (the deck drawn, the most pairs down, of seven), who holds the Great Old One (which loses at the end unless
@@ -24,6 +25,7 @@ from itertools import combinations
 from shared.games.great_old_one.cards import (
     CENTRE_SIZE, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, PAIRS_TO_END, STORY_CARDS, pair_connections,
 )
+from shared.games.great_old_one.rules import score
 from shared.games.great_old_one.state import GreatOldOneState, Phase
 
 HORIZON = 4  # turns begun after the drawn world's before a playout is judged
@@ -50,11 +52,6 @@ COEFFICIENTS = {  # python -m bench.ai_value_fit --games 2000: held-out log loss
 }
 
 
-def _score(state: GreatOldOneState, seat: int) -> int:
-    area = state.areas[seat]
-    return sum(2 if p.matched else 1 for p in area.pairs) + len(area.horrors) - (1 if area.cultist else 0)
-
-
 def _ready(hand: tuple[int, ...]) -> int:
     """Pairs the hand could lay now (overlapping: a count of chances, not a plan)."""
     stories = [c for c in hand if c in STORY_CARDS]
@@ -64,7 +61,7 @@ def _ready(hand: tuple[int, ...]) -> int:
 def features(state: GreatOldOneState, seat: int) -> list[float]:
     """``seat``'s features (in ``FEATURES`` order) against its best rival (the highest score, then most pairs)."""
     players = state.players
-    scores = [_score(state, s) for s in range(players)]
+    scores = [score(area) for area in state.areas]
     pairs = [len(a.pairs) for a in state.areas]
     ready = [_ready(h) for h in state.hands]
     rival = max((s for s in range(players) if s != seat), key=lambda s: (scores[s], pairs[s]))
