@@ -131,3 +131,38 @@ def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_lef
         order = sorted(range(3), key=lambda s: state.sanity[s])
         assert [value[s] for s in order] == sorted(value)  # more Sanity, never a worse judgement
     assert judged >= 1
+
+
+def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():
+    from shared.games.great_old_one import policy
+    from shared.games.great_old_one.cards import GREAT_OLD_ONE
+    from shared.games.great_old_one.state import Phase
+
+    game = GAMES["great-old-one"]
+    play = random_playout(game, 2, 48, keep_states=True)
+    start, judged = play.states[0], 0
+    for state in play.states:
+        value = game.playout_value(start, state)
+        if state.phase is not Phase.DRAW or state.turn_number < start.turn_number + policy.HORIZON:
+            assert value is None
+            continue
+        judged += 1
+        assert len(value) == 2 and all(0.0 <= v <= 1.0 for v in value) and sum(value) == pytest.approx(1.0)
+        assert len(policy.features(state, 0)) == len(policy.FEATURES)
+    assert judged >= 1
+    three = random_playout(game, 3, 41, keep_states=True)
+    assert all(game.playout_value(three.states[0], s) is None for s in three.states)
+    # late in the game (the deck cut to ten cards), no Cultist in play: the seat holding the Great Old One is judged
+    # worse off than when it swaps that card for one of its rival's
+    from shared.kernel import replace
+
+    late = next(s for s in reversed(play.states) if s.phase is Phase.DRAW and not any(a.cultist for a in s.areas)
+                and any(GREAT_OLD_ONE in h for h in s.hands) and all(s.hands))
+    holder = next(seat for seat in range(2) if GREAT_OLD_ONE in late.hands[seat])
+    other = late.hands[1 - holder][0]
+    hands = list(late.hands)
+    hands[holder] = tuple(sorted(other if c == GREAT_OLD_ONE else c for c in hands[holder]))
+    hands[1 - holder] = tuple(sorted(GREAT_OLD_ONE if c == other else c for c in hands[1 - holder]))
+    late = replace(late, deck=late.deck[:10])
+    swapped = replace(late, hands=tuple(hands))
+    assert policy.win_chance(late, holder) < policy.win_chance(swapped, holder)
