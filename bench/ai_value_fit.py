@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from typing import Any
 
 from shared.games import GAMES
 from shared.games.great_old_one import policy
