@@ -194,6 +194,11 @@ def start_position(api, game: Game, rand: random.Random) -> dict[str, Any]:
     raise AssertionError(f"{game.id}: no running position after 20 tries")
 
 
+def snapshot_version(r, prefix: str, game_id: str) -> int:
+    """The version of a stored game's latest snapshot (0 without one)."""
+    return int(r.hget(key(prefix, game_id, "snap"), "version") or 0)
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize("seed", HTTP_SEEDS)
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -229,8 +234,14 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         events = pair.same_json("the observer's events since the fork", [
             api.get(f"/v1/games/{gid}/events", token, after=pair.base_version) for gid in (a, b)])
         figures["events_compared"] += len(events["events"])
+        # A twin's hidden state lives only in its snapshots (its log holds the source game's secrets up to the fork).
+        # A stream resumed from before the latest snapshot is folded from the start of the log, as it should be
+        # in a real game, whose snapshots agree with its log; for a twin that would fold the source's world and
+        # cache it (CI saw the next command refused: the mixed position breaks the invariants). So resume from
+        # the fork or the latest snapshot, whichever is later.
+        since = max([pair.base_version, *(snapshot_version(trust_redis, trust_stack.key_prefix, gid) for gid in (a, b))])
         for viewer in (token, None) if streams_too else ():
-            streams = [[sse_json(m) for m in api.sse(gid, viewer, pair.base_version, events["version"])] for gid in (a, b)]
+            streams = [[sse_json(m) for m in api.sse(gid, viewer, since, events["version"])] for gid in (a, b)]
             assert streams[0] == streams[1], f"{game_id}: the SSE stream differs between the twins"
             figures["sse_messages_compared"] += len(streams[0])
         return resource
