@@ -165,6 +165,15 @@ class Twins:
         records = stored_records(self.redis, self.prefix, self.ids[0])
         return entropy_for(self.seed, sum(1 for r in records if event_of(r).type not in TABLE_FACTS))
 
+    def stream_from(self) -> int:
+        """Where a stream of both twins may resume: the fork, or the latest snapshot if later. A twin's hidden state
+        lives only in its snapshots (its log holds the source game's secrets up to the fork). A stream resumed
+        before the latest snapshot is folded from the start of the log, as it should be in a real game, whose
+        snapshots agree with its log; for a twin that folds the source's world, and the process caches it (CI saw
+        the next lockstep command refused: the mixed position broke the game's invariants)."""
+        snapshots = [int(self.redis.hget(key(self.prefix, gid, "snap"), "version") or 0) for gid in self.ids]
+        return max(self.base_version, *snapshots)
+
     def states(self) -> list[Any]:
         """Each twin's full state now: its forked state folded with what was appended since the fork."""
         return [fold(self.game, [event_of(r) for r in stored_records(self.redis, self.prefix, gid)[self.base_version:]], base)
@@ -192,11 +201,6 @@ def start_position(api, game: Game, rand: random.Random) -> dict[str, Any]:
         if api.get(f"/v1/games/{created['id']}").json()["status"] == "active":
             return created
     raise AssertionError(f"{game.id}: no running position after 20 tries")
-
-
-def snapshot_version(r, prefix: str, game_id: str) -> int:
-    """The version of a stored game's latest snapshot (0 without one)."""
-    return int(r.hget(key(prefix, game_id, "snap"), "version") or 0)
 
 
 @pytest.mark.e2e
@@ -234,14 +238,8 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         events = pair.same_json("the observer's events since the fork", [
             api.get(f"/v1/games/{gid}/events", token, after=pair.base_version) for gid in (a, b)])
         figures["events_compared"] += len(events["events"])
-        # A twin's hidden state lives only in its snapshots (its log holds the source game's secrets up to the fork).
-        # A stream resumed from before the latest snapshot is folded from the start of the log, as it should be
-        # in a real game, whose snapshots agree with its log; for a twin that would fold the source's world and
-        # cache it (CI saw the next command refused: the mixed position breaks the invariants). So resume from
-        # the fork or the latest snapshot, whichever is later.
-        since = max([pair.base_version, *(snapshot_version(trust_redis, trust_stack.key_prefix, gid) for gid in (a, b))])
         for viewer in (token, None) if streams_too else ():
-            streams = [[sse_json(m) for m in api.sse(gid, viewer, since, events["version"])] for gid in (a, b)]
+            streams = [[sse_json(m) for m in api.sse(gid, viewer, pair.stream_from(), events["version"])] for gid in (a, b)]
             assert streams[0] == streams[1], f"{game_id}: the SSE stream differs between the twins"
             figures["sse_messages_compared"] += len(streams[0])
         return resource

@@ -142,7 +142,7 @@ def test_http_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_to
         events = pair.same_json("the observer's events since the fork", [
             api.get(f"/v1/games/{gid}/events", token, after=pair.base_version) for gid in (a, b)])
         for viewer in (token, None):
-            streams = [[sse_json(m) for m in api.sse(gid, viewer, pair.base_version, events["version"])] for gid in (a, b)]
+            streams = [[sse_json(m) for m in api.sse(gid, viewer, pair.stream_from(), events["version"])] for gid in (a, b)]
             assert streams[0] == streams[1], f"{rite}: the SSE stream differs between the twins"
 
     compare()
