@@ -9,8 +9,13 @@ as our Redis's). ``bench/peer/load.js`` drives them as boardgame.io's own client
 the Lobby API, each seat on its own socket.io connection, moves as its transport sends them, counting only
 moves seen applied. The Mythos side is the command path's client (``bench.load.ReplayClient``).
 
-At each level, ``rounds`` times: Mythos, boardgame.io in memory, boardgame.io FlatFile, back to back with the
-same warm-up and window, the load generator on the same two cores for all three. Server CPU is user+system
+Beside them runs the **floor**: the command path's two hops as plain WSGI callables doing nothing (no Flask, no
+Redis, no rules; ``bench.echo.bare_front`` and ``bare_back`` under the same gunicorn settings), driven as the
+echo is. It is not a target but the bound on one: no command, which must also read, decide and durably append,
+can be faster or cheaper than the two hops it travels, so a target past the floor is past this design.
+
+At each level, ``rounds`` times: Mythos, the floor, boardgame.io in memory, boardgame.io FlatFile, back to back
+with the same warm-up and window, the load generator on the same two cores for all. Server CPU is user+system
 time from ``/proc`` over the window (every process of our stack: Redis, both services, the worker; the peer's
 one Node process), divided by the moves or commands counted.
 """
@@ -34,7 +39,7 @@ from session_service.devstack import Stack, free_port
 
 from bench import load
 from bench.command_path import combine, replays, table_mix
-from bench.procs import cpu_seconds
+from bench.procs import EchoPair, cpu_seconds
 from bench.report import Report
 
 SECTION = "peer"
@@ -188,25 +193,30 @@ def measure(report: Report, stack: Stack, tmp: Path, levels: list[int], warmup_s
     mix = table_mix()
     pool = replays(mix, seeds)
     stack_pids = [p.pid for p in stack.processes.values()]
-    servers = {}
+    servers, floor = {}, EchoPair(tmp, bare=True).start()
+    floor_pids = [p.pid for p in floor.processes.values()]
     try:
         for store in STORES:
             servers[store] = PeerServer(tmp, store).start()
         for level in levels:
-            ours, theirs, clients = [], {store: [] for store in STORES}, []
+            ours, floors, theirs, clients = [], [], {store: [] for store in STORES}, []
             for _ in range(rounds):
                 players = [load.ReplayClient(stack.url, i, pool[mix[i % len(mix)]]) for i in range(level)]
                 ours.append(load.run(players, warmup_s, measure_s, lambda: cpu_seconds(stack_pids)))
                 clients.extend(players)
+                floors.append(load.run([load.EchoClient(floor.url, i) for i in range(level)], warmup_s, measure_s,
+                                       lambda: cpu_seconds(floor_pids)))
                 for store in STORES:
                     theirs[store].append(peer_round(servers, store, level, warmup_s, measure_s, tmp))
             mythos = combine(ours)
             mythos.extra = {"unexpected": dict(sum((c.unexpected for c in clients), start=Counter()))}
-            peer = {store: added(results) for store, results in theirs.items()}
-            details["levels"][str(level)] = {"rounds": rounds, "mythos": mythos.to_json(),
+            peer, bare = {store: added(results) for store, results in theirs.items()}, combine(floors)
+            details["levels"][str(level)] = {"rounds": rounds, "mythos": mythos.to_json(), "floor": bare.to_json(),
                                              **{STORES[store]: result.to_json() for store, result in peer.items()}}
             judge(report, level, mythos, peer["memory"], peer["flatfile"])
+            bound(report, level, mythos, bare, peer["memory"])
     finally:
+        floor.stop()
         for server in servers.values():
             server.stop()
 
@@ -241,3 +251,15 @@ def judge(report: Report, level: int, mythos: load.LoadResult, memory: load.Load
                  note="all our server processes (Redis, both services, worker) against the peer's one Node process")
     report.compare(SECTION, f"{name}: server CPU per command vs FlatFile", mythos.cpu_ms_per_write, "ms",
                    flatfile.cpu_ms_per_write, "FlatFile CPU/move")
+
+
+def bound(report: Report, level: int, mythos: load.LoadResult, floor: load.LoadResult, memory: load.LoadResult) -> None:
+    """The floor beside the targets: what the two bare hops reach against boardgame.io in memory, and how much of
+    a command's cost is above them (ours to cut) rather than in them (the serving stack's)."""
+    name = f"{level} game{'s' if level > 1 else ''}"
+    report.compare(SECTION, f"{name}: floor (two bare hops) ops/s vs in-memory", floor.rate, "/s", memory.rate,
+                   "in-memory moves/s", note="no target: the most any command through two hops could reach")
+    report.compare(SECTION, f"{name}: floor server CPU per op", floor.cpu_ms_per_write, "ms", memory.cpu_ms_per_write,
+                   "in-memory CPU/move", note="the two hops alone, no framework and no work")
+    report.compare(SECTION, f"{name}: server CPU per command vs the floor's", mythos.cpu_ms_per_write, "ms",
+                   floor.cpu_ms_per_write, "floor CPU/op")

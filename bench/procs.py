@@ -107,10 +107,11 @@ def rss_bytes(pid: int) -> int:
 
 
 class EchoPair:
-    """The two echo apps under gunicorn, with the session's and the rules' settings respectively."""
+    """The two echo apps under gunicorn, with the session's and the rules' settings respectively; ``bare``:
+    the floor's plain WSGI pair instead of the Flask one (bench/echo.py)."""
 
-    def __init__(self, tmp: Path):
-        self.tmp = tmp
+    def __init__(self, tmp: Path, bare: bool = False):
+        self.tmp, self.bare = tmp, bare
         self.port, self.back_port = free_port(), free_port()
         self.processes: dict[str, subprocess.Popen] = {}
 
@@ -120,8 +121,10 @@ class EchoPair:
 
     def start(self) -> EchoPair:
         env = {**os.environ, **BENCH_ENV, "ECHO_BACK_URL": f"http://127.0.0.1:{self.back_port}"}
-        for name, config, port, app in (("echo-back", "gunicorn_rules.py", self.back_port, "bench.echo:create_back()"),
-                                        ("echo-front", "gunicorn_session.py", self.port, "bench.echo:create_front()")):
+        apps = ("bench.echo:bare_back", "bench.echo:bare_front") if self.bare else ("bench.echo:create_back()", "bench.echo:create_front()")
+        kind = "floor" if self.bare else "echo"
+        for name, config, port, app in ((f"{kind}-back", "gunicorn_rules.py", self.back_port, apps[0]),
+                                        (f"{kind}-front", "gunicorn_session.py", self.port, apps[1])):
             log = open(self.tmp / f"{name}.log", "ab")
             self.processes[name] = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / config), "--bind", f"127.0.0.1:{port}", app],
@@ -140,7 +143,7 @@ class EchoPair:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("the echo baseline did not start")
+        raise RuntimeError(f"the {'floor' if self.bare else 'echo'} baseline did not start")
 
     def stop(self) -> None:
         for proc in self.processes.values():

@@ -52,6 +52,7 @@ def test_the_quick_bench_runs_every_section_and_reports_every_target(tmp_path):
     if "peer" in measured:  # both sides played: every command and every move sent was accepted
         for level in result["details"]["peer"]["levels"].values():
             assert level["mythos"]["writes"] > 0 and level["mythos"]["unexpected"] == {}
+            assert level["floor"]["writes"] > 0  # the two bare hops, beside them (bench/echo.py)
             for peer in ("boardgame.io in-memory", "boardgame.io FlatFile"):
                 assert level[peer]["writes"] > 0 and level[peer]["accepted"] >= level[peer]["writes"]
                 assert level[peer]["refused"] == 0 and level[peer]["unanswered"] == 0
