@@ -40,8 +40,9 @@ RETRIES_WITHOUT_EXPECTED_VERSION = 8
 REPLICATED = "_replicated"
 SERVER_MOVES = frozenset({"ai", "timeout", "server"})  # who made a batch (its cause's ``by``), besides seat and lobby
 PAGE_SLACK = 50  # index entries a page may pass over (games whose status moved on) before it answers short
-# What decides a batch: given the position, the events to append (a game command's, or the table's own).
-Decider = Callable[[Position], list[Event]]
+# What decides a batch: given the position, the events to append (a game command's, or the table's own), with the
+# table they leave when the decider has folded them already (else None: the write folds them).
+Decider = Callable[[Position], tuple[list[Event], Table | None]]
 
 
 @dataclass
@@ -242,12 +243,12 @@ class Tables:
         """Decide a game ``command`` for ``seat`` through the rules service and append its events, all or nothing
         (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it."""
 
-        def decide(pos: Position) -> list[Event]:
+        def decide(pos: Position) -> tuple[list[Event], Table]:
             pos.seating.check_game_command(pos.table)
             if by == "seat" and seat in pos.table.resigned:
                 raise RuleViolation("rules/resigned", "this seat has resigned: the table's AI plays it now")
             entropy = entropy_for(pos.meta.seed, pos.table.game_events)
-            return pos.seating.game_command(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
+            return pos.seating.played(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
 
         return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta)
 
@@ -259,8 +260,8 @@ class Tables:
         the kernel's ``Seating``, with the game's setup when it fills the table; ``tokens(position, events)``:
         the secrets (seat tokens, player keys) of seats the batch fills, whose hashes join the meta."""
 
-        def decide(pos: Position) -> list[Event]:
-            return table_batch(pos.seating, pos.table, command, seat, self._setup(pos.game, pos.meta.seed))
+        def decide(pos: Position) -> tuple[list[Event], None]:
+            return table_batch(pos.seating, pos.table, command, seat, self._setup(pos.game, pos.meta.seed)), None
 
         return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, tokens, digest)
 
@@ -285,14 +286,15 @@ class Tables:
                 raise Finished() if meta.over else VersionConflict(meta.version)
             pos = self.position(game_id, meta)
             try:
-                events = decide(pos)
+                events, folded = decide(pos)
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
                     return self._answer(game_id, seat, prior, asked)
                 if isinstance(refused, RuleViolation):
                     self.on_command(meta.game, refused.code)
                 raise
-            appended = self._append(pos, seat, command, events, idem, by, tokens(pos, events) if tokens else {}, digest, asked)
+            appended = self._append(pos, seat, command, events, folded, idem, by, tokens(pos, events) if tokens else {},
+                                    digest, asked)
             if appended is None:  # another command got there first
                 self.on_command(meta.game, "conflict")
                 if expected_version is not None:
@@ -301,13 +303,15 @@ class Tables:
             return appended
         raise VersionConflict(self.meta(game_id).version, "the game is too busy right now; try again")
 
-    def _append(self, pos: Position, seat: int | None, command: Mapping[str, Any], events: Sequence[Event], idem: str,
-                by: str, tokens: Mapping[int, str], digest: str, asked: str | None) -> dict[str, Any] | None:
-        """Append one decided batch; the answer, or None when the game moved first (a version conflict)."""
+    def _append(self, pos: Position, seat: int | None, command: Mapping[str, Any], events: Sequence[Event],
+                folded: Table | None, idem: str, by: str, tokens: Mapping[int, str], digest: str,
+                asked: str | None) -> dict[str, Any] | None:
+        """Append one decided batch (``folded``: the table it leaves, when the decider folded it already); the
+        answer, or None when the game moved first (a version conflict)."""
         meta, moment = pos.meta, now()
         records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause_of(seat, command["type"], by),
                                command=command, at=iso(moment), rules_version=pos.game.rules_version)
-        table = pos.seating.fold(pos.table, events)
+        table = folded if folded is not None else pos.seating.fold(pos.table, events)
         seats = seats_of(table, meta.seats, tokens) if table.seats != pos.table.seats else None
         progress = self.progress(pos.seating, table, records, moment, meta.turn_timeout_s, seats)
         moves = progress["status"] != meta.status

@@ -236,11 +236,17 @@ class Seating:
 
     def game_command(self, table: Table, events: Sequence[Event]) -> list[Event]:
         """A game command's events as the table records them: followed by ``table_ended`` when they end the game."""
+        return self.played(table, events)[0]
+
+    def played(self, table: Table, events: Sequence[Event]) -> tuple[list[Event], Table]:
+        """``game_command``'s events with the table they leave: finding the ending folds them anyway, and the
+        session service would otherwise fold them again for its cache (one fold per command, not two)."""
         after = self.fold(table, events)
         final = self.outcome(after)
         if final is None or table.legacy:
-            return list(events)
-        return [*events, TableEnded(outcome=_json(final)).event()]
+            return list(events), after
+        ended = TableEnded(outcome=_json(final)).event()
+        return [*events, ended], self.evolve(after, ended)
 
     def check_game_command(self, table: Table) -> None:
         """A game command needs a game in play."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import orjson
 import pytest
 
+from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for
 from shared.kernel.game import GameOver
 from shared.kernel.table import Seating, Status, Table, TableEnd, table_batch, without_resigned
@@ -125,3 +128,25 @@ def test_a_table_survives_the_snapshot_codec():
     table, _ = batch(table, {"type": "resign", "ai": "random"}, seat=0)
     again = SEATING.codec.decode(orjson.loads(orjson.dumps(SEATING.codec.encode(table))))
     assert again == table and isinstance(again, Table)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id):
+    """``Seating.played`` hands back the table its events leave, which the session service caches instead of
+    folding the events a second time: it must be exactly the fold, the ending's ``table_ended`` included."""
+    game, rng = GAMES[game_id], random.Random(game_id)
+    seating = Seating(game)
+    seats = [{"name": f"p{i}"} for i in range(game.min_players)]
+    start = table_batch(seating, None, {"type": "open_table", "game_id": "g_1", "seats": seats, "options": {},
+                                        "visibility": "public"}, None,
+                        lambda players, options: game.start(players, options, entropy_for(SEED, 0))[1])
+    table = seating.fold(None, start)
+    while seating.outcome(table) is None:
+        seat = sorted(seating.waits_on(table))[0]
+        command = rng.choice(seating.legal_commands(table, seat))
+        decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+        events, after = seating.played(table, decided)
+        assert events == seating.game_command(table, decided)
+        assert after == seating.fold(table, events)
+        table = after
+    assert events[-1].type == "table_ended" and after.ended is not None
