@@ -50,7 +50,7 @@ def redecide(game: Game, seed: bytes, records: Sequence[Mapping[str, Any]]) -> d
         seating = seatings.setdefault(version, Seating(rules))
         command = first.get("command")
         try:
-            events = recorded_decision(seating, table, first["cause"]["type"], command, first["cause"]["seat"], seed)
+            events, folded = recorded_decision(seating, table, first["cause"]["type"], command, first["cause"]["seat"], seed)
         except (RuleViolation, MalformedCommand, GameOver, KeyError, TypeError, ValueError, AssertionError) as exc:
             return {"version": first["v"], "problem": "the recorded command is not accepted by the rules", "expected": None,
                     "found": {"command": command, "refused": getattr(exc, "code", type(exc).__name__)}}
@@ -61,13 +61,15 @@ def redecide(game: Game, seed: bytes, records: Sequence[Mapping[str, Any]]) -> d
             got = found[offset] if offset < len(found) else None
             if want != got:
                 return {"version": first["v"] + offset, "problem": "event differs from the rules' decision", "expected": want, "found": got}
-        table = seating.fold(table, events)
+        table = folded if folded is not None else seating.fold(table, events)
     return None
 
 
-def recorded_decision(seating: Seating, table: Table | None, kind: str, command: Any, seat: int | None, seed: bytes) -> list[Event]:
+def recorded_decision(seating: Seating, table: Table | None, kind: str, command: Any, seat: int | None,
+                      seed: bytes) -> tuple[list[Event], Table | None]:
     """What the rules decide for one recorded command: a table command (with the game's setup when it fills
-    the table), the setup of a log from before tables, or a game command with the game's own entropy."""
+    the table), the setup of a log from before tables, or a game command with the game's own entropy; with the
+    table the events leave when deciding folded them already (a game command's), else None."""
     game = seating.game
     if not isinstance(command, Mapping):
         raise TypeError("a batch without its command")
@@ -76,13 +78,12 @@ def recorded_decision(seating: Seating, table: Table | None, kind: str, command:
         return game.start(players, options, entropy_for(seed, 0))[1]
 
     if kind == "setup":  # record format 1: the game's setup is the first batch
-        return setup(command["players"], command["options"])
+        return setup(command["players"], command["options"]), None
     if command.get("type") in TABLE_COMMANDS:
-        return table_batch(seating, table, command, seat, setup)
+        return table_batch(seating, table, command, seat, setup), None
     assert table is not None, "a game command before any table"
     seating.check_game_command(table)
-    events = game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events))
-    return seating.game_command(table, events)
+    return seating.played(table, game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events)))
 
 
 def audit_records(

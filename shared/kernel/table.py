@@ -234,13 +234,10 @@ class Seating:
         ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
         return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=_json(ending)).event()]
 
-    def game_command(self, table: Table, events: Sequence[Event]) -> list[Event]:
-        """A game command's events as the table records them: followed by ``table_ended`` when they end the game."""
-        return self.played(table, events)[0]
-
     def played(self, table: Table, events: Sequence[Event]) -> tuple[list[Event], Table]:
-        """``game_command``'s events with the table they leave: finding the ending folds them anyway, and the
-        session service would otherwise fold them again for its cache (one fold per command, not two)."""
+        """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
+        with the table they leave: finding the ending folds them anyway, so the session's cache and the audit's
+        replay take this table rather than fold them a second time."""
         after = self.fold(table, events)
         final = self.outcome(after)
         if final is None or table.legacy:

@@ -34,8 +34,8 @@ def opened(*seats, visibility="public"):
 def play(table, seat, command):
     SEATING.check_game_command(table)
     events = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
-    events = SEATING.game_command(table, events)
-    return SEATING.fold(table, events), events
+    events, after = SEATING.played(table, events)
+    return after, events
 
 
 def test_a_full_table_is_set_up_in_the_same_batch_that_opens_it():
@@ -132,8 +132,8 @@ def test_a_table_survives_the_snapshot_codec():
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id):
-    """``Seating.played`` hands back the table its events leave, which the session service caches instead of
-    folding the events a second time: it must be exactly the fold, the ending's ``table_ended`` included."""
+    """``Seating.played`` hands back the table its events leave, which the session's cache and the audit's replay
+    take instead of folding the events a second time: it must be exactly the fold, ``table_ended`` included."""
     game, rng = GAMES[game_id], random.Random(game_id)
     seating = Seating(game)
     seats = [{"name": f"p{i}"} for i in range(game.min_players)]
@@ -146,7 +146,6 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
         command = rng.choice(seating.legal_commands(table, seat))
         decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
         events, after = seating.played(table, decided)
-        assert events == seating.game_command(table, decided)
         assert after == seating.fold(table, events)
         table = after
     assert events[-1].type == "table_ended" and after.ended is not None
