@@ -96,41 +96,45 @@ def test_a_playout_stops_where_the_game_judges_the_position_and_scores_that_judg
     assert result.iterations == 40 and all(0.25 <= mean <= 0.75 for _, mean in result.root.values())
 
 
+def judgements(game, start, states, due) -> list:
+    """(state, judgement) for each of ``states`` at which ``due(start, state)`` says a playout begun at ``start``
+    may be judged; everywhere else the game must not judge it (``playout_value`` is None)."""
+    found = []
+    for state in states:
+        value = game.playout_value(start, state)
+        if due(start, state):
+            found.append((state, value))
+        else:
+            assert value is None
+    return found
+
+
 def test_rites_of_cthulhu_judges_a_playout_once_a_rite_has_ended_by_the_lead_in_points():
     from shared.games.rites_of_cthulhu.artifacts import points
     from shared.games.rites_of_cthulhu.state import Choosing
 
     game = GAMES["rites-of-cthulhu"]
     play = random_playout(game, 2, 23, keep_states=True)
-    start, judged = play.states[0], 0
-    for state in play.states:
-        value = game.playout_value(start, state)
-        if not isinstance(state.stage, Choosing) or len(state.played) == len(start.played):
-            assert value is None
-            continue
-        judged += 1
+    judged = judgements(game, play.states[0], play.states,
+                        lambda start, s: isinstance(s.stage, Choosing) and len(s.played) != len(start.played))
+    for state, value in judged:
         scores = [points(state, s) for s in range(2)]
         assert all(0.0 <= v <= 1.0 for v in value) and value[0] + value[1] == pytest.approx(1.0)
         assert (value[0] > value[1]) == (scores[0] > scores[1]) and (value[0] == value[1]) == (scores[0] == scores[1])
-    assert judged >= 1
+    assert judged
 
 
 def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_left():
     game = GAMES["arkham-ritual"]
     play = random_playout(game, 3, 29, keep_states=True)
-    start, judged = play.states[1], 0
-    for state in play.states[1:]:
-        value = game.playout_value(start, state)
-        if state.round is None or state.round.number == start.round.number or game.outcome(state) is not None:
-            assert value is None
-            continue
-        if value is None:
-            continue  # a later round, between two turns' draws
-        judged += 1
+    later_round = judgements(game, play.states[1], play.states[1:], lambda start, s: s.round is not None
+                             and s.round.number != start.round.number and game.outcome(s) is None)
+    judged = [(state, value) for state, value in later_round if value is not None]  # else between two turns' draws
+    for state, value in judged:
         assert all(0.0 <= v <= 1.0 for v in value)
         order = sorted(range(3), key=lambda s: state.sanity[s])
         assert [value[s] for s in order] == sorted(value)  # more Sanity, never a worse judgement
-    assert judged >= 1
+    assert judged
 
 
 def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():
@@ -140,16 +144,12 @@ def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding
 
     game = GAMES["great-old-one"]
     play = random_playout(game, 2, 48, keep_states=True)
-    start, judged = play.states[0], 0
-    for state in play.states:
-        value = game.playout_value(start, state)
-        if state.phase is not Phase.DRAW or state.turn_number < start.turn_number + policy.HORIZON:
-            assert value is None
-            continue
-        judged += 1
+    judged = judgements(game, play.states[0], play.states,
+                        lambda start, s: s.phase is Phase.DRAW and s.turn_number >= start.turn_number + policy.HORIZON)
+    for state, value in judged:
         assert len(value) == 2 and all(0.0 <= v <= 1.0 for v in value) and sum(value) == pytest.approx(1.0)
         assert len(policy.features(state, 0)) == len(policy.FEATURES)
-    assert judged >= 1
+    assert judged
     three = random_playout(game, 3, 41, keep_states=True)
     assert all(game.playout_value(three.states[0], s) is None for s in three.states)
     # late in the game (the deck cut to ten cards), no Cultist in play: the seat holding the Great Old One is judged
