@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 from rq import SimpleWorker
 
-from session_service import jobs
-from session_service.store import EventStore
+from session_service.worker import jobs
+from session_service.storage.store import EventStore
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 

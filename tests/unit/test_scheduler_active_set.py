@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from rq import Queue
 
-from session_service.jobs import RqScheduler
-from session_service.store import EventStore
-from session_service.meta import Meta
+from session_service.worker.jobs import RqScheduler
+from session_service.storage.store import EventStore
+from session_service.use_cases.meta import Meta
 
 
 def meta(game_id: str, version: int, status: str = "active") -> Meta:

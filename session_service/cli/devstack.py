@@ -29,9 +29,9 @@ from pathlib import Path
 
 import requests
 
-from session_service import redis_clients
+from session_service.storage import redis_clients
 
-DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 RUN_HEADER = "Mythos-Run"  # the header carrying MYTHOS_RUN_ID on /healthz and /readyz (shared/wire/flaskapp.py)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 PR_SET_PDEATHSIG = 1
@@ -47,7 +47,7 @@ class Stopping(BaseException):
     Exception`` on the way swallows it)."""
 
 # A development stack (make dev, the test suites' stacks, the bench) opens tables by the hundred from one
-# address: its per-client quotas are off unless the environment sets them (session_service/quotas.py).
+# address: its per-client quotas are off unless the environment sets them (session_service/use_cases/quotas.py).
 DEV_QUOTAS = {"OPEN_TABLES_PER_CLIENT": "0", "TABLES_PER_CLIENT_PER_HOUR": "0", "AI_TABLES_PER_CLIENT_PER_HOUR": "0",
               "AI_MOVES_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0"}
 
@@ -167,10 +167,10 @@ class Stack:
 
     def start_session(self, name: str = "session", port: int | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_session.py"),
-                           "--bind", f"127.0.0.1:{port or self.port}", "session_service.app:create_app()"])
+                           "--bind", f"127.0.0.1:{port or self.port}", "session_service.http.app:create_app()"])
 
     def start_worker(self, name: str = "worker") -> None:
-        self._spawn(name, [sys.executable, "-m", "session_service.worker"])
+        self._spawn(name, [sys.executable, "-m", "session_service.worker.main"])
 
     def wait_ready(self, timeout_s: float = 60) -> None:
         self._wait(lambda: self.ours(self.rules_url + "/healthz"), "the rules service", timeout_s)

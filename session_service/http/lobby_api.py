@@ -10,15 +10,15 @@ from flask import current_app, g, request, url_for
 from shared.wire import lobby as schemas
 from shared.wire.schemas import CommandResult
 from shared.wire.flaskapp import Blueprint, documented_errors
-from session_service import clients
-from session_service.api import IDEMPOTENCY, MAX_KEEPALIVE_S, checked_idempotency_key
-from session_service.clients import bearer
-from session_service.errors import MissingToken
-from session_service.lobby import Caller, Lobby
-from session_service.meta import Meta
-from session_service.player_live import PlayerStream
-from session_service.players import Player, Players, is_player_key
-from session_service.streaming import NDJSON, SSE, Streams
+from session_service.http import clients
+from session_service.http.api import IDEMPOTENCY, MAX_KEEPALIVE_S, checked_idempotency_key
+from session_service.http.clients import bearer
+from session_service.use_cases.errors import MissingToken
+from session_service.use_cases.lobby import Caller, Lobby
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.player_live import PlayerStream
+from session_service.use_cases.players import Player, Players, is_player_key
+from session_service.http.streaming import NDJSON, SSE, Streams
 
 blp = Blueprint("lobby", __name__, url_prefix="/v1", description="Players, open tables, joining, resigning, aborting")
 PLAYER: list[dict[str, list[str]]] = [{"seatToken": []}]

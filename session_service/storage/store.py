@@ -7,7 +7,7 @@ Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Clus
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
-walks is one such part (``active``); the listing's indexes are others (``session_service/index.py``).
+walks is one such part (``active``); the listing's indexes are others (``session_service/storage/index.py``).
 
 Durability: with ``replicas`` > 0 every append is followed, on the same connection to the game's primary, by
 ``WAIT replicas replica_wait_ms``; ``Appended.replicated`` says whether a replica confirmed it (README:
@@ -67,7 +67,7 @@ class EventStore:
         self.prefix = prefix
         self.shards = shards
         self.replicas, self.replica_wait_ms, self.retry_s = replicas, replica_wait_ms, retry_s
-        self._append_lua = resources.files("session_service").joinpath("append.lua").read_text()
+        self._append_lua = resources.files("session_service.storage").joinpath("append.lua").read_text()
         self._append_sha = hashlib.sha1(self._append_lua.encode()).hexdigest()
         self._snapshot = client.register_script(SNAPSHOT_IF_NEWER)
 

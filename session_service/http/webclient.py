@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, send_from_directory
 
-WEB = Path(__file__).resolve().parent / "web"
+WEB = Path(__file__).resolve().parents[1] / "web"
 ASSET_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 MAX_AGE_S = 300  # short: a redeploy reaches players within minutes
 

@@ -25,13 +25,13 @@ from shared.kernel.entropy import commitment
 from shared.kernel.game import GameOver
 from shared.kernel.table import Seating, Status, Table, table_batch
 from shared.records import GENESIS, client_event, make_records
-from session_service import index
-from session_service.errors import (BadRequest, BadToken, Finished, IdempotencyKeyReused, NotFinished, NotFound,
+from session_service.storage import index
+from session_service.use_cases.errors import (BadRequest, BadToken, Finished, IdempotencyKeyReused, NotFinished, NotFound,
                                     VersionConflict)
-from session_service.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
-from session_service.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
-from session_service.positions import Position, Positions
-from session_service.store import Appended, EventStore
+from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
+from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
+from session_service.use_cases.positions import Position, Positions
+from session_service.storage.store import Appended, EventStore
 
 log = logging.getLogger("mythos.tables")
 RETRIES_WITHOUT_EXPECTED_VERSION = 8
@@ -61,7 +61,7 @@ class Tables:
     snapshot_every: int = 50
     cache_size: int = 2000
     allow_client_seed: bool = False
-    quotas: Any = None  # session_service/quotas.py: what one client may open and make the worker play
+    quotas: Any = None  # session_service/use_cases/quotas.py: what one client may open and make the worker play
     on_command: Callable[[str, str], None] = lambda game, result: None
 
     def __post_init__(self) -> None:
@@ -104,7 +104,7 @@ class Tables:
             "created_at": iso(moment), **(extra or {}),
             **self.progress(seating, table, records, moment, body.get("turn_timeout_s"), seats_of(table, [], {**tokens, **keys})),
         }
-        # Listed before it is written: a listing shows only games whose meta exists (session_service/index.py).
+        # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
         self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"]))
         if self.store.create(game_id, meta, records).status == "ok":
             self.positions.remember(game_id, len(records), records[-1]["hash"], table)
@@ -158,7 +158,7 @@ class Tables:
     def page(self, status: str | None, game: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
         """A page of the listing, newest first, from the one index that answers these filters: the work is
         bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on), never by the
-        number of stored games. The meta decides what is shown (session_service/index.py)."""
+        number of stored games. The meta decides what is shown (session_service/storage/index.py)."""
         name = index.name_for(status, game)
         after = self.index.position(cursor) if cursor else None
         found: list[dict[str, Any]] = []
@@ -315,7 +315,7 @@ class Tables:
         seats = seats_of(table, meta.seats, tokens) if table.seats != pos.table.seats else None
         progress = self.progress(pos.seating, table, records, moment, meta.turn_timeout_s, seats)
         moves = progress["status"] != meta.status
-        if moves:  # listed under the new status before the write that gives it (session_service/index.py)
+        if moves:  # listed under the new status before the write that gives it (session_service/storage/index.py)
             self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"]))
         answer = dumps({"from": pos.version + 1, "to": pos.version + len(records), "digest": digest})
         appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from session_service.hub import Hub
-from session_service.live import KEEPALIVE, Message
-from session_service.meta import Meta
-from session_service.players import Player, Players
-from session_service.tables import Tables
+from session_service.use_cases.live import KEEPALIVE, Message
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.players import Player, Players
+from session_service.use_cases.tables import Tables
 
 WATCHED = 200  # the newest tables of a player not over that a stream follows
 

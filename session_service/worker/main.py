@@ -12,7 +12,7 @@ import redis
 from rq import SimpleWorker
 
 from shared.wire import logs
-from session_service import jobs
+from session_service.worker import jobs
 
 
 log = logging.getLogger("mythos.worker")

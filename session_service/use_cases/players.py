@@ -19,9 +19,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from session_service.errors import BadToken
-from session_service.meta import iso, now, token_hash
-from session_service.store import EventStore
+from session_service.use_cases.errors import BadToken
+from session_service.use_cases.meta import iso, now, token_hash
+from session_service.storage.store import EventStore
 
 KEY_PREFIX = "pk_"  # a player key's first characters: a bearer token that starts so is looked up as a player
 KNOWN_KEYS = 10_000  # key hash → player id, remembered per process (a player's key never changes)

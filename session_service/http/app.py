@@ -21,19 +21,20 @@ from shared.games import GAMES
 from shared.wire.errors import ApiError, body
 from shared.wire import logs
 from shared.wire.flaskapp import make_api, ops_blueprint
-from session_service import api, clients, lobby_api, redis_clients, webclient
+from session_service.http import api, clients, lobby_api, webclient
+from session_service.storage import redis_clients
 from session_service.config import from_env
-from session_service.errors import Refused, UnsupportedMediaType, http_status
-from session_service.lobby import Lobby
-from session_service.players import Players
+from session_service.use_cases.errors import Refused, UnsupportedMediaType, http_status
+from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.players import Players
 from session_service.hub import Hub
-from session_service.jobs import RqScheduler, make_queue
+from session_service.worker.jobs import RqScheduler, make_queue
 from session_service.rules_client import HttpRules
-from session_service.quotas import Limits, Quotas
-from session_service.store import EventStore
-from session_service.streaming import Streams
-from session_service.meta import Meta, plausible_id
-from session_service.tables import Scheduler, Tables
+from session_service.use_cases.quotas import Limits, Quotas
+from session_service.storage.store import EventStore
+from session_service.http.streaming import Streams
+from session_service.use_cases.meta import Meta, plausible_id
+from session_service.use_cases.tables import Scheduler, Tables
 
 
 log = logging.getLogger("mythos.session")
@@ -98,10 +99,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_.register_blueprint(lobby_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
-    from session_service.lean import LeanCommand  # it reuses this module's rate limit
+    from session_service.http.lean import LeanCommand  # it reuses this module's rate limit
 
     app.wsgi_app = LeanCommand(app, app.wsgi_app)  # type: ignore[method-assign]  # Flask's way
-    if app.config.get("TRUSTED_PROXIES"):  # see session_service/clients.py; outermost, so both paths see its address
+    if app.config.get("TRUSTED_PROXIES"):  # see session_service/http/clients.py; outermost, so both paths see its address
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])  # type: ignore[method-assign]
     return app
 

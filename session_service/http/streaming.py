@@ -26,7 +26,7 @@ from flask import Response
 
 from shared.wire.errors import ApiError
 from session_service.hub import Closed, Hub
-from session_service.live import Message
+from session_service.use_cases.live import Message
 
 log = logging.getLogger("mythos.streams")
 SSE = "text/event-stream"

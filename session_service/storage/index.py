@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 import redis
 
-from session_service.store import EventStore
+from session_service.storage.store import EventStore
 
 log = logging.getLogger("mythos.index")
 

@@ -37,10 +37,10 @@ from typing import Any
 
 from flask import has_request_context
 
-from session_service import clients
-from session_service.errors import RateLimited
-from session_service.meta import Meta, OVER
-from session_service.store import EventStore
+from session_service.http import clients
+from session_service.use_cases.errors import RateLimited
+from session_service.use_cases.meta import Meta, OVER
+from session_service.storage.store import EventStore
 
 HOUR_S = 3600
 OPEN_GRACE_MS = 60_000  # an id in ``open`` with no meta yet may be a table being written right now

@@ -44,9 +44,9 @@ def audit_file(path: str, commitment: str | None = None, head: str | None = None
 
 
 def rules_in_use() -> int:
-    from session_service.app import build_tables
+    from session_service.http.app import build_tables
     from session_service.config import from_env
-    from session_service.upgrades import report
+    from session_service.use_cases.upgrades import report
 
     config = from_env()
     tables = build_tables({**config, "SCHEDULER": None})
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     audit.add_argument("file")
     audit.add_argument("--commitment", help="the seed commitment you saw when the game was created (hex)")
     audit.add_argument("--head", help="the head hash you saw when the game ended")
-    from session_service.play import add_parser, run as play
+    from session_service.cli.play import add_parser, run as play
 
     add_parser(sub)
     args = parser.parse_args(argv)
@@ -79,9 +79,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "rules-in-use":
         sys.exit(rules_in_use())
     if args.command == "cluster":
-        from session_service.clusterstack import run as run_stack
+        from session_service.cli.clusterstack import run as run_stack
     else:
-        from session_service.devstack import run as run_stack
+        from session_service.cli.devstack import run as run_stack
     run_stack(args.port, args.rules_port)
 
 

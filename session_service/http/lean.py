@@ -36,8 +36,8 @@ from typing import Any
 import orjson
 from flask import Flask, Response, g
 
-from session_service import api, clients
-from session_service.app import count_write, over_limit, rate_headers_of
+from session_service.http import api, clients
+from session_service.http.app import count_write, over_limit, rate_headers_of
 from shared.wire import logs
 from shared.wire.errors import ApiError, not_found
 from shared.wire.flaskapp import JSON_OPTIONS, RequestMetrics
@@ -45,7 +45,7 @@ from shared.wire.flaskapp import JSON_OPTIONS, RequestMetrics
 COMMAND_PATH = re.compile(r"/v1/games/([A-Za-z0-9_-]{1,64})/commands")
 ROUTE = "/v1/games/<game_id>/commands"  # the route's rule, as Flask names it in metrics and logs
 ANSWER_OPTIONS = JSON_OPTIONS | orjson.OPT_APPEND_NEWLINE  # what the app's JSON provider writes (flaskapp.py)
-# The hooks this path stands in for, by name (shared/wire/flaskapp.py, shared/wire/logs.py, session_service/app.py):
+# The hooks this path stands in for, by name (shared/wire/flaskapp.py, shared/wire/logs.py, session_service/http/app.py):
 # a hook added to the app is one this path would skip, so the test that reads these fails until it is added here.
 BEFORE_HOOKS = ("url_length", "start_timer", "assign_id", "check_media_type", "check_rate")
 AFTER_HOOKS = ("standard_headers", "count", "log_request", "rate_headers")

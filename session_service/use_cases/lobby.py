@@ -24,12 +24,12 @@ import orjson
 
 from shared.kernel import RuleViolation
 from shared.kernel.table import SeatJoined, Status
-from session_service.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
+from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
                                     InviteRequired, MissingToken, NotCreator, NotFound, VersionConflict)
-from session_service.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
-from session_service.players import Player, Players, seat_token
-from session_service.positions import Position
-from session_service.tables import Tables, body_digest, new_game_id
+from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
+from session_service.use_cases.players import Player, Players, seat_token
+from session_service.use_cases.positions import Position
+from session_service.use_cases.tables import Tables, body_digest, new_game_id
 
 CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
 RETRIES = 8  # joins that lose their seat to another joiner, before the answer is "full"

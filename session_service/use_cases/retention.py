@@ -33,8 +33,8 @@ from typing import Any
 
 import orjson
 
-from session_service.meta import Meta, parse_iso
-from session_service.tables import Tables
+from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.tables import Tables
 
 log = logging.getLogger("mythos.retention")
 DAY_S = 24 * 3600

@@ -23,9 +23,9 @@ import orjson
 from shared.kernel import Game
 from shared.kernel.table import Seating, Table
 from shared.records import event_of
-from session_service.errors import RulesRetired
-from session_service.meta import Meta
-from session_service.store import EventStore
+from session_service.use_cases.errors import RulesRetired
+from session_service.use_cases.meta import Meta
+from session_service.storage.store import EventStore
 
 log = logging.getLogger("mythos.positions")
 

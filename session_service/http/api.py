@@ -11,12 +11,12 @@ from shared.wire import schemas
 from shared.wire.catalog import catalog
 from shared.wire.errors import ApiError, malformed, not_found
 from shared.wire.flaskapp import Blueprint, documented_errors
-from session_service import clients
-from session_service.clients import bearer
-from session_service.streaming import NDJSON, SSE, Streams
-from session_service import live
-from session_service.meta import Meta
-from session_service.tables import REPLICATED, Tables
+from session_service.http import clients
+from session_service.http.clients import bearer
+from session_service.http.streaming import NDJSON, SSE, Streams
+from session_service.use_cases import live
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.tables import REPLICATED, Tables
 
 COMMAND_REQUEST = schemas.CommandRequest()
 COMMAND_FIELDS = (frozenset({"command"}), frozenset({"command", "expected_version"}))
@@ -28,7 +28,7 @@ def plainly_valid_command(data: bytes) -> dict[str, Any] | None:
     else None.
 
     marshmallow's load and dump were about a tenth of the session service's CPU per command (docs/performance.md,
-    issue 20): the lean command path (session_service/lean.py) plays a body this accepts without them. These
+    issue 20): the lean command path (session_service/http/lean.py) plays a body this accepts without them. These
     checks only ever accept: whatever they do not goes to Flask and the schema as before, so every refusal, and
     its message, is the schema's (tests/unit/test_session_command_fast.py)."""
     try:
@@ -147,7 +147,7 @@ def get_catalog() -> dict[str, Any]:
 @documented_errors(401, 422)
 def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Open a table: named seats, AI seats, open seats for others to join, or (player key) your own."""
-    from session_service.lobby_api import lobby, who
+    from session_service.http.lobby_api import lobby, who
 
     resource = lobby().create(body, who(), checked_idempotency_key())
     return resource, 201, {"Location": url_for("games.get_game", game_id=resource["id"])}
@@ -206,7 +206,7 @@ def commanding(seat: int | None) -> int:
 def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempotency_key: str | None,
          meta: Meta) -> tuple[dict[str, Any], dict[str, str]]:
     """A command's answer and its headers, once the caller's seat is known (``post_command``, and the lean path
-    of session_service/lean.py)."""
+    of session_service/http/lean.py)."""
     result = tables.command(game_id, seat, body["command"], body["expected_version"], idempotency_key, meta=meta)
     replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
     return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})

@@ -13,10 +13,10 @@ from typing import Any
 
 from shared.kernel import viewer_for
 from shared.records import client_event
-from session_service.errors import BadRequest
+from session_service.use_cases.errors import BadRequest
 from session_service.hub import Hub
-from session_service.meta import Meta, parse_iso
-from session_service.tables import Tables, standing_of
+from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.tables import Tables, standing_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import hashlib
 from flask import request
 
 from shared.wire.errors import ApiError
-from session_service.meta import Meta, seat_holding
+from session_service.use_cases.meta import Meta, seat_holding
 
 
 def bearer() -> str | None:

@@ -24,12 +24,12 @@ from rq.serializers import JSONSerializer
 from shared.ai import LEVELS, SeatKnowledge, choose
 from shared.kernel import seat_rng
 from shared.wire import logs
-from session_service import retention
-from session_service.errors import Finished, NotFound, Refused, VersionConflict
-from session_service.lobby import Lobby
-from session_service.players import Players
-from session_service.meta import Meta
-from session_service.tables import Scheduler, Tables
+from session_service.use_cases import retention
+from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
+from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.players import Players
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.tables import Scheduler, Tables
 
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
@@ -231,7 +231,7 @@ def worker_tables() -> Tables:
     """The worker process's one Tables, built from the environment on first use."""
     global _TABLES, _SCHEDULER, _RETENTION
     if _TABLES is None:
-        from session_service.app import build_tables
+        from session_service.http.app import build_tables
         from session_service.config import from_env
 
         config = from_env()

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shared.kernel import Game
-from session_service.store import EventStore
+from session_service.storage.store import EventStore
 
 BATCH = 500  # metas read per round trip
 

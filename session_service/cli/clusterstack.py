@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from session_service.devstack import DEPLOY, Stack, free_port, serve
-from session_service.rediscluster import RedisClusterNodes
+from session_service.cli.devstack import DEPLOY, Stack, free_port, serve
+from session_service.cli.rediscluster import RedisClusterNodes
 
 INSTALL_HAPROXY = ["apt-get", "install", "-y", "--no-install-recommends", "haproxy"]
 
