@@ -23,14 +23,14 @@ collect_ignore = [] if os.environ.get("MYTHOS_SOAK") == "1" else ["soak"]
 
 @pytest.fixture(autouse=True)
 def rate_window_from_the_test_start(monkeypatch):
-    """The write rate limit counts in fixed one-minute windows of the wall clock (session_service/http/app.py). A test
-    that fills a limit and expects the next write refused got a fresh window instead whenever a minute turned in
-    between (14 tests, ~2 s of them a run: about one run in forty). In-process apps count on a clock that puts
+    """The write rate limit counts in fixed one-minute windows of the wall clock (session_service/http/ratelimit.py).
+    A test that fills a limit and expects the next write refused got a fresh window instead whenever a minute turned
+    in between (14 tests, ~2 s of them a run: about one run in forty). In-process apps count on a clock that puts
     the test's start one second into a window, so a window does not turn within any test shorter than a minute."""
-    from session_service.http import app
+    from session_service.http import ratelimit
 
-    shift = time.time() % app.WINDOW_S - 1
-    monkeypatch.setattr(app, "clock", lambda: time.time() - shift)
+    shift = time.time() % ratelimit.WINDOW_S - 1
+    monkeypatch.setattr(ratelimit, "clock", lambda: time.time() - shift)
 
 
 @pytest.fixture(scope="session")

@@ -44,7 +44,7 @@ def audit_file(path: str, commitment: str | None = None, head: str | None = None
 
 
 def rules_in_use() -> int:
-    from session_service.http.app import build_tables
+    from session_service.bootstrap import build_tables
     from session_service.config import from_env
     from session_service.use_cases.upgrades import report
 

@@ -12,9 +12,10 @@ from shared.wire.catalog import catalog
 from shared.wire.errors import ApiError, malformed, not_found
 from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
-from session_service.http.clients import bearer
+from session_service.http.clients import bearer, who
 from session_service.http.streaming import NDJSON, SSE, Streams
 from session_service.use_cases import live
+from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.tables import REPLICATED, Tables
 
@@ -47,7 +48,6 @@ def plainly_valid_command(data: bytes) -> dict[str, Any] | None:
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")
 SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
-MAX_KEEPALIVE_S = 15
 # The stream's messages, documented as the schema of each framing (OpenAPI 3.0 describes a streamed body by one
 # message). The same messages in both: SSE `event:` = NDJSON `type`, SSE `id:` = NDJSON `id`, `data` alike.
 MESSAGE_DATA = (
@@ -120,9 +120,14 @@ def tables() -> Tables:
     return found
 
 
+def lobby() -> Lobby:
+    found: Lobby = current_app.extensions["lobby"]
+    return found
+
+
 def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | None]:
     """The game and the caller's seat (None for a spectator); a seat may only ask for itself."""
-    read = g.pop("meta_read", None)  # the rate limit's round trip read it already (app.py); None: no such game
+    read = g.pop("meta_read", None)  # the rate limit's round trip read it already (ratelimit.py); None: no such game
     meta = read[1] if read is not None and read[0] == game_id else tables().meta(game_id)
     if meta is None:
         raise not_found()
@@ -147,8 +152,6 @@ def get_catalog() -> dict[str, Any]:
 @documented_errors(401, 422)
 def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Open a table: named seats, AI seats, open seats for others to join, or (player key) your own."""
-    from session_service.http.lobby_api import lobby, who
-
     resource = lobby().create(body, who(), checked_idempotency_key())
     return resource, 201, {"Location": url_for("games.get_game", game_id=resource["id"])}
 
@@ -238,7 +241,7 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """The game live: state, events, turn and end messages (SSE or NDJSON)."""
     meta, seat = caller(game_id)
     after = resume_point(query.get("after"))
-    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
+    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
     streams: Streams = current_app.extensions["streams"]
     messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta)

@@ -1,4 +1,5 @@
-"""Who is asking: one answer for the write rate limit, the per-client stream caps and the lobby's quotas.
+"""Who is asking, from the request: one answer for the write rate limit, the per-client stream caps and the lobby's
+quotas, which the edge passes to the use cases (``who``).
 
 A client is the seat whose token it presents, when that token holds for the game it asks about (one token is one
 client however its header is spelled: the scheme in any case, spaces around the token); otherwise it is its
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import request
+from flask import current_app, request
 
 from shared.wire.errors import ApiError
+from session_service.use_cases.lobby import Caller
 from session_service.use_cases.meta import Meta, seat_holding
+from session_service.use_cases.players import Players, is_player_key
 
 
 def bearer() -> str | None:
@@ -58,3 +61,14 @@ def client(meta: Meta | None, token: str | None = None, address: str | None = No
     if token is not None and meta is not None and seat_holding(meta, token) is not None:
         return token_client(token)
     return address_client(address)
+
+
+def who(meta: Meta | None = None) -> Caller:
+    """The caller, for the lobby: its player (a player key's), its key, its client identity (for retries and limits)
+    and its address (for the quotas)."""
+    token = bearer()
+    if is_player_key(token):
+        players: Players = current_app.extensions["players"]
+        player = players.by_key(token)
+        return Caller(f"player:{player.id}", player, token, address_client())
+    return Caller(client(meta, token) if token else address_client(), address=address_client())

@@ -12,7 +12,7 @@ address is the one Flask would see) and plays a command that is plainly the comm
 
 Anything else goes to Flask whole, before anything is counted or read. A command taken here runs the same
 steps in the same order, with the same functions, as the hooks and the view: the write is counted and the
-meta read in one round trip (``app.count_write``; 429 past the limit), the caller's seat is resolved
+meta read in one round trip (``ratelimit.count_write``; 429 past the limit), the caller's seat is resolved
 (``Tables.seat_of``, ``api.commanding``), the command is played (``api.play``). Its answer carries what
 Flask's would: the body bytes of the app's JSON provider, ``Mythos-Replicated``, the RateLimit-* headers,
 ``X-Request-Id`` and ``X-Content-Type-Options``, with the same metrics and log line (and the lines logged
@@ -37,7 +37,7 @@ import orjson
 from flask import Flask, Response, g
 
 from session_service.http import api, clients
-from session_service.http.app import count_write, over_limit, rate_headers_of
+from session_service.http.ratelimit import count_write, over_limit, rate_headers_of
 from shared.wire import logs
 from shared.wire.errors import ApiError, not_found
 from shared.wire.flaskapp import JSON_OPTIONS, RequestMetrics
@@ -45,8 +45,8 @@ from shared.wire.flaskapp import JSON_OPTIONS, RequestMetrics
 COMMAND_PATH = re.compile(r"/v1/games/([A-Za-z0-9_-]{1,64})/commands")
 ROUTE = "/v1/games/<game_id>/commands"  # the route's rule, as Flask names it in metrics and logs
 ANSWER_OPTIONS = JSON_OPTIONS | orjson.OPT_APPEND_NEWLINE  # what the app's JSON provider writes (flaskapp.py)
-# The hooks this path stands in for, by name (shared/wire/flaskapp.py, shared/wire/logs.py, session_service/http/app.py):
-# a hook added to the app is one this path would skip, so the test that reads these fails until it is added here.
+# The hooks this path stands in for, by name (shared/wire/flaskapp.py, shared/wire/logs.py, app.py, ratelimit.py): a
+# hook added to the app is one this path would skip, so the test that reads these fails until it is added here.
 BEFORE_HOOKS = ("url_length", "start_timer", "assign_id", "check_media_type", "check_rate")
 AFTER_HOOKS = ("standard_headers", "count", "log_request", "rate_headers")
 StartResponse = Callable[..., Any]

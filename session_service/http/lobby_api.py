@@ -1,5 +1,5 @@
 """The lobby over HTTP (API.md, "Lobby and players"): players, joining, starting, resigning, aborting, and a
-player's own tables and stream. Thin views over ``Lobby``; who asks is worked out here, once."""
+player's own tables and stream. Thin views over ``Lobby``; who asks is ``clients.who``'s answer."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from shared.wire import lobby as schemas
 from shared.wire.schemas import CommandResult
 from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
-from session_service.http.api import IDEMPOTENCY, MAX_KEEPALIVE_S, checked_idempotency_key
-from session_service.http.clients import bearer
+from session_service.http.api import IDEMPOTENCY, checked_idempotency_key, lobby
+from session_service.http.clients import bearer, who
 from session_service.use_cases.errors import MissingToken
-from session_service.use_cases.lobby import Caller, Lobby
+from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.player_live import PlayerStream
 from session_service.use_cases.players import Player, Players, is_player_key
@@ -32,23 +32,9 @@ state) to play: this one says where to look. Counted against the caller's addres
 key is no client of its own: one request makes a player)."""
 
 
-def lobby() -> Lobby:
-    found: Lobby = current_app.extensions["lobby"]
-    return found
-
-
 def players() -> Players:
     found: Players = current_app.extensions["players"]
     return found
-
-
-def who(meta: Meta | None = None) -> Caller:
-    """The caller: its player (a player key's), its key and its client identity (for retries and limits)."""
-    token = bearer()
-    if is_player_key(token):
-        player = players().by_key(token)
-        return Caller(f"player:{player.id}", player, token)
-    return Caller(clients.client(meta, token) if token else clients.address_client())
 
 
 def the_player() -> tuple[Player, str]:
@@ -75,7 +61,7 @@ def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Make a player: a name and a key, shown once, that acts for every seat the player holds (at most
     PLAYERS_PER_CLIENT_PER_HOUR from one address)."""
     if lobby().tables.quotas is not None:
-        lobby().tables.quotas.admit_player()
+        lobby().tables.quotas.admit_player(clients.address_client())
     player, key = players().make(body["name"], body["bot"])
     return {**player.to_json(), "key": key}
 

@@ -30,6 +30,7 @@ class Message:
 
 
 KEEPALIVE = Message("keepalive")
+MAX_KEEPALIVE_S = 15  # a keep-alive at least this often, whatever SSE_KEEPALIVE_S asks (API.md)
 TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline")
 
 

@@ -38,11 +38,13 @@ RETRY_WAIT_S = 5.0  # how long a retried create waits for its first attempt's ta
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who asks: the player (with a player key), its key, and the client the request comes from."""
+    """Who asks: the player (with a player key), its key, the client the request comes from, and its network
+    address (what the quotas count: a player key is no client of its own, one request makes a player)."""
 
     client: str
     player: Player | None = None
     key: str | None = None
+    address: str | None = None
 
 
 def derived(secret: str, purpose: str) -> str:
@@ -103,7 +105,7 @@ class Lobby:
         if invite is not None:
             extra["invite_hash"] = token_hash(invite)
         resource = self.tables.create({**body, "seats": seats}, extra=extra, players=players, keys=keys, game_id=game_id,
-                                      token_for=lambda seat: seat_token(derived(secret, f"seat:{seat}")))
+                                      token_for=lambda seat: seat_token(derived(secret, f"seat:{seat}")), client=caller.address)
         created_ms = epoch_ms(parse_iso(resource["created_at"]))
         for player_id in {*players.values()}:
             self.players.remember_game(player_id, resource["id"], created_ms)
@@ -124,7 +126,7 @@ class Lobby:
         digest = body_digest(dict(body))
         token = caller.key if player is not None else seat_token(
             derived(meta.extra.get("join_secret", secrets.token_hex(16)), key) if key else secrets.token_urlsafe(24))
-        assert token is not None  # a Caller with a player has its key (lobby_api.who)
+        assert token is not None  # a Caller with a player has its key (clients.who)
         for _ in range(RETRIES):
             if key and (prior := self.tables.store.idempotent_answer(game_id, idempotency_field(None, key, "lobby"))):
                 return self._joined(game_id, self.tables._answer(game_id, None, prior, digest), player, token, meta)

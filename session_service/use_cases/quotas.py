@@ -1,7 +1,7 @@
 """Quotas per client on the work one cheap request buys: tables opened, and the AI moves they make the worker play.
 
 ``POST /v1/games`` costs one write of the rate limit, but an all-AI table then makes the worker decide and write
-600–700 events (~390 KB) on its own. So each client (``clients.client``: the validated client; opening a table
+600–700 events (~390 KB) on its own. So each client (``http/clients.py``: the validated client; opening a table
 has no game yet, so its address, or the outermost trusted proxy's view of it; a player key makes no other client,
 since one request makes a player) gets, shared by every process:
 
@@ -35,9 +35,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import has_request_context
-
-from session_service.http import clients
 from session_service.use_cases.errors import RateLimited
 from session_service.use_cases.meta import Meta, OVER
 from session_service.storage.store import EventStore
@@ -110,13 +107,11 @@ class Quotas:
 
     # -- opening a table ------------------------------------------------------------------------------
     def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None) -> dict[str, str]:
-        """Count the table ``game_id`` (``body`` as ``POST /v1/games`` takes it) against its client's quotas, or
-        refuse it (``RateLimited``) with nothing counted. Answers the meta fields to write with the table. Outside
-        a request (the server's own tables) there is no client, and no quota."""
+        """Count the table ``game_id`` (``body`` as ``POST /v1/games`` takes it) against the quotas of its client
+        ``who`` (the address the HTTP edge saw), or refuse it (``RateLimited``) with nothing counted. Answers the
+        meta fields to write with the table. With no client (the server's own tables) there is no quota."""
         if who is None:
-            if not has_request_context():
-                return {}
-            who = clients.client(None)
+            return {}
         digest = hashlib.sha256(who.encode()).hexdigest()[:24]  # Redis keeps no address in the clear
         now = self.clock()
         hour = int(now // HOUR_S)
@@ -154,12 +149,12 @@ class Quotas:
                            retry_after_s=retry_after_s)
 
     # -- making a player --------------------------------------------------------------------------------
-    def admit_player(self) -> None:
-        """Count one more player made by the request's client (its address), or refuse it with nothing counted."""
+    def admit_player(self, who: str) -> None:
+        """Count one more player made by the client ``who`` (its address), or refuse it with nothing counted."""
         if self.limits.players_per_hour <= 0:
             return
         now = self.clock()
-        digest = hashlib.sha256(clients.address_client().encode()).hexdigest()[:24]
+        digest = hashlib.sha256(who.encode()).hexdigest()[:24]
         key = self.key(digest, f"players:{int(now // HOUR_S)}")
         if not self._spend(keys=[key], args=[self.limits.players_per_hour, HOUR_S + 60]):
             raise self.refusal("players_per_hour", max(1, HOUR_S - int(now) % HOUR_S))

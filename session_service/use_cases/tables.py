@@ -47,7 +47,8 @@ Decider = Callable[[Position], tuple[list[Event], Table | None]]
 
 @dataclass
 class Scheduler:
-    """Where the service hands off follow-up work (AI turns, turn timers). The real one enqueues RQ jobs."""
+    """Where the service hands off follow-up work (AI turns, turn timers). The real one enqueues RQ jobs
+    (``session_service.scheduler``)."""
 
     after_change: Callable[[Meta], None] = lambda meta: None
 
@@ -71,13 +72,15 @@ class Tables:
     # -- opening a table --------------------------------------------------------------------------
     def create(self, body: Mapping[str, Any], extra: Mapping[str, str] | None = None,
                players: Mapping[int, str] | None = None, keys: Mapping[int, str] | None = None,
-               game_id: str | None = None, token_for: Callable[[int], str] | None = None) -> dict[str, Any]:
+               game_id: str | None = None, token_for: Callable[[int], str] | None = None,
+               client: str | None = None) -> dict[str, Any]:
         """Open a table: ``body`` as ``POST /v1/games`` takes it, its seats ``{name, ai}`` or ``{open: true}`` (the
         lobby resolves ``me``). A seat held by a person who is not a player gets a token, answered once here;
         ``players``: seat → player id (of a seat a player holds, or one kept open for them), ``keys``: seat →
         that player's key (its hash checks the seat like a token's). A table with no open seat is set up at once.
         ``extra``: the lobby's meta fields; ``game_id`` and ``token_for``: an idempotent retry's (the same id and
-        tokens again; a table that exists already is answered as it stands)."""
+        tokens again; a table that exists already is answered as it stands); ``client``: who opens it, for the
+        quotas (None: the server itself, no quota)."""
         game = self.games.get(body["game"])
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
@@ -97,7 +100,7 @@ class Tables:
         table = seating.fold(None, events)
         token_for = token_for or (lambda seat: seat_token(secrets.token_urlsafe(24)))
         tokens = {i: token_for(i) for i, s in enumerate(seats) if s["name"] is not None and s["ai"] is None and i not in players}
-        extra = {**(extra or {}), **(self.quotas.admit(game_id, body) if self.quotas else {})}  # refused: nothing written
+        extra = {**(extra or {}), **(self.quotas.admit(game_id, body, client) if self.quotas else {})}  # refused: nothing written
         meta = {
             "game": game.id, "seed": seed.hex(), "seed_commitment": commitment(seed), "options": dumps(table.options),
             "turn_timeout_s": str(body.get("turn_timeout_s") or ""), "rules_version": game.rules_version,

@@ -12,34 +12,26 @@ import logging
 import os
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 import redis
-from rq import Queue, Retry
-from rq.exceptions import NoSuchJobError
-from rq.job import Job
-from rq.serializers import JSONSerializer
 
 from shared.ai import LEVELS, SeatKnowledge, choose
 from shared.kernel import seat_rng
 from shared.wire import logs
+from session_service import bootstrap
+from session_service.config import from_env
+from session_service.scheduler import STALLED_AFTER_S
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
-from session_service.use_cases.meta import Meta
-from session_service.use_cases.tables import Scheduler, Tables
+from session_service.use_cases.tables import Tables
 
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
-STALLED_AFTER_S = float(os.environ.get("STALLED_AFTER_S", "10"))
 IDLE_TABLE_S = int(os.environ.get("IDLE_TABLE_S", str(7 * 86400)))  # see config.py
-MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, before it starts afresh
-# Nobody reads a turn's result (the sweeper asks a job's status only while it is pending), and RQ kept each
-# finished job ~500 s at ~7 KB (bench.abuse --only tables: 44 MB of queue Redis for 20 all-AI tables whose own
-# keys held 6 MB), failed ones a year: a finished turn leaves nothing, a failed one a day for whoever looks.
-KEEP = {"result_ttl": 0, "failure_ttl": 24 * 3600}
 
 
 def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
@@ -117,7 +109,7 @@ def sweep_once() -> dict[str, int]:
     """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, and end the
     tables nobody plays (``Lobby.end_if_idle``)."""
     tables, started = worker_tables(), time.perf_counter()
-    lobby = Lobby(tables, Players(tables.store))
+    lobby = _LOBBY
     counts = {"games": 0, "requeued": 0, "idle_ended": 0}
     cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
     for game_id in tables.store.active_ids():
@@ -141,107 +133,25 @@ def sweep_once() -> dict[str, int]:
     return counts
 
 
-class RqScheduler(Scheduler):
-    """Hands AI turns and turn timers to RQ after every change of a game."""
-
-    def __init__(self, queue: Queue, store: Any):
-        self.queue, self.store = queue, store
-        self.after_change = self.schedule_or_leave
-        # Games this process has put in the active set. A game leaves the set only when it is over or gone (see
-        # sweep_once), so after the first SADD the rest of its commands need not pay that round trip each.
-        self.marked: set[str] = set()
-
-    def schedule_or_leave(self, meta: Meta) -> None:
-        """Schedule after a change; if the queue cannot be reached, leave it to the sweeper (what was written
-        stays written, and its writer still gets its answer rather than a 503 that would say nothing was)."""
-        try:
-            self.schedule(meta)
-        except redis.RedisError:
-            log.warning("could not schedule follow-up work for %s; the sweeper will", meta.id, exc_info=True)
-
-    def schedule(self, meta: Meta, force: bool = False) -> int:
-        if meta.over:
-            self.store.mark_finished(meta.id)
-            self.marked.discard(meta.id)
-            return 0
-        if force or meta.id not in self.marked:
-            self.store.mark_active(meta.id)
-            if len(self.marked) >= MARKED_HELD:
-                self.marked.clear()
-            self.marked.add(meta.id)
-        queued = 0
-        for seat in meta.to_act:
-            job_id = f"-{meta.id}-{seat}-{meta.version}"
-            if meta.seats[seat]["ai"]:
-                queued += self._enqueue("ai" + job_id, ai_turn, meta, seat, force)
-            elif meta.deadline:
-                when = datetime.fromisoformat(meta.deadline.replace("Z", "+00:00"))
-                if force and when <= datetime.now(when.tzinfo):
-                    queued += self._enqueue("timeout" + job_id, turn_timeout, meta, seat, force)
-                elif not force:
-                    self.queue.enqueue_at(when, turn_timeout, meta.id, seat, meta.version, job_id="timeout" + job_id, **KEEP)
-                    queued += 1
-        return queued
-
-    def _enqueue(self, job_id: str, func: Any, meta: Meta, seat: int, force: bool) -> int:
-        if force:
-            job = self.queue.fetch_job(job_id)
-            if job is not None and _alive(job):
-                return 0
-        self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]), **KEEP)
-        return 1
-
-
-def _alive(job: Job) -> bool:
-    """Will this job still run by itself? A turn takes milliseconds, so a job that should have run a while ago
-    and has not is an orphan: taken off the queue by a worker that then died, started by a worker killed
-    mid-turn, or scheduled (a retry, a timer) while RQ's scheduler is held up, as it is for minutes after a
-    killed worker leaves its lock behind. Running an orphan again is safe: its idempotency key says so."""
-    status = job.get_status(refresh=False)
-    queue: Queue = _SCHEDULER.queue
-    overdue = timedelta(seconds=STALLED_AFTER_S)
-    if status == "queued":
-        return job.origin != queue.name or queue.get_job_position(job.id) is not None
-    if status == "scheduled":
-        try:
-            scheduled: datetime = queue.scheduled_job_registry.get_scheduled_time(job)  # rq leaves the property untyped
-            return datetime.now(timezone.utc) - scheduled < overdue
-        except NoSuchJobError:
-            return False
-    if status == "started":
-        started = job.started_at
-        if started is None:
-            return True
-        if started.tzinfo is None:
-            started = started.replace(tzinfo=timezone.utc)
-        return datetime.now(timezone.utc) - started < overdue
-    return status == "deferred"
-
-
-def make_queue(connection: Any, name: str) -> Queue:
-    return Queue(name, connection=connection, serializer=JSONSerializer)
-
-
 _TABLES: Tables | None = None
 _SCHEDULER: Any = None
+_LOBBY: Any = None
 _RETENTION = retention.Policy()  # off until the worker reads its configuration
 
 
 def worker_tables() -> Tables:
-    """The worker process's one Tables, built from the environment on first use."""
-    global _TABLES, _SCHEDULER, _RETENTION
+    """The worker process's one Tables, wired from the environment by the composition root on first use."""
     if _TABLES is None:
-        from session_service.http.app import build_tables
-        from session_service.config import from_env
-
         config = from_env()
-        _TABLES = build_tables(config)
-        _SCHEDULER = _TABLES.scheduler
-        _RETENTION = retention.Policy.from_config(config)
+        service = bootstrap.build(config)
+        use_tables(service.tables, retention.Policy.from_config(config), service.lobby)
+    assert _TABLES is not None
     return _TABLES
 
 
-def use_tables(tables: Tables, policy: retention.Policy | None = None) -> None:
-    """Run jobs against ``tables`` (the worker's own, or a test's), with a retention ``policy`` (default: off)."""
-    global _TABLES, _SCHEDULER, _RETENTION
+def use_tables(tables: Tables, policy: retention.Policy | None = None, lobby: Lobby | None = None) -> None:
+    """Run jobs against ``tables`` (the worker's own, or a test's), with a retention ``policy`` (default: off) and
+    the ``lobby`` that ends idle tables (default: one over ``tables``)."""
+    global _TABLES, _SCHEDULER, _LOBBY, _RETENTION
     _TABLES, _SCHEDULER, _RETENTION = tables, tables.scheduler, policy or retention.Policy()
+    _LOBBY = lobby or Lobby(tables, Players(tables.store))

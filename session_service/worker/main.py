@@ -12,6 +12,7 @@ import redis
 from rq import SimpleWorker
 
 from shared.wire import logs
+from session_service.scheduler import RqScheduler
 from session_service.worker import jobs
 
 
@@ -33,7 +34,7 @@ def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
     logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
     tables = jobs.worker_tables()
-    assert isinstance(tables.scheduler, jobs.RqScheduler)  # build_tables gives a worker RQ's scheduler
+    assert isinstance(tables.scheduler, RqScheduler)  # bootstrap gives a worker RQ's scheduler
     queue = tables.scheduler.queue
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
