@@ -106,6 +106,10 @@ class ScaledStack(Stack):
     def cluster_url(self) -> str:
         return self.cluster.url if self.cluster else "(not started)"
 
+    def ready_line(self) -> str:
+        return (f"ready: the API is at {self.url} through HAProxy; Redis Cluster {self.cluster_url()}; "
+                f"logs in {self.log_dir}/; Ctrl-C stops")
+
     def stop(self) -> None:
         super().stop()
         if self.cluster:
@@ -120,5 +124,4 @@ def run(port: int, rules_port: int) -> None:
     print("starting the scaled stack: Redis Cluster (3 primaries, 3 replicas), a Redis for RQ, 2 rules, 2 session, "
           "2 workers, HAProxy …", flush=True)
     here.mkdir(parents=True, exist_ok=True)
-    sys.exit(serve(stack, f"ready: the API is at {stack.url} through HAProxy; Redis Cluster {stack.cluster_url()}; "
-                          f"logs in {stack.log_dir}/; Ctrl-C stops"))
+    sys.exit(serve(stack))

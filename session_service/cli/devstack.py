@@ -94,6 +94,10 @@ class Stack:
     def effective_redis_url(self) -> str:
         return self.redis_url or f"redis://127.0.0.1:{self.redis_port}/0"
 
+    def ready_line(self) -> str:
+        """What ``serve`` prints once the stack is ready (so it can name what ``start`` made)."""
+        return f"ready: the API is at {self.url}  (OpenAPI {self.url}/openapi.json, docs {self.url}/docs); Ctrl-C stops"
+
     def env(self) -> dict[str, str]:
         return {
             **DEV_QUOTAS,
@@ -300,8 +304,8 @@ def _die_with_parent() -> None:
         pass
 
 
-def serve(stack: Stack, ready_message: str) -> int:
-    """Start ``stack``, print ``ready_message`` once it is ready, and run until a stop signal or a part exits;
+def serve(stack: Stack) -> int:
+    """Start ``stack``, print its ``ready_line`` once it is ready, and run until a stop signal or a part exits;
     always stop every part. Returns the exit status: 0 after a stop signal, 1 if a part exited, 2 if a port was
     taken or the stack did not start."""
     received: list[int] = []
@@ -319,7 +323,7 @@ def serve(stack: Stack, ready_message: str) -> int:
     try:
         try:
             stack.start()
-            print(ready_message, flush=True)
+            print(stack.ready_line(), flush=True)
             while all(p.poll() is None for p in stack.processes.values()):
                 time.sleep(0.2)
             exited = ", ".join(f"{n} ({p.returncode})" for n, p in stack.processes.items() if p.poll() is not None)
@@ -352,5 +356,4 @@ def run(port: int, rules_port: int) -> None:
     stack = Stack(port=port, rules_port=rules_port, redis_url=os.environ.get("REDIS_URL") or None,
                   redis_port=int(os.environ.get("REDIS_PORT", "6390")))
     print(f"starting Mythos Tables (Redis: {stack.redis_url or 'embedded, data in ./var/redis'}) …", flush=True)
-    sys.exit(serve(stack, f"ready: the API is at {stack.url}  (OpenAPI {stack.url}/openapi.json, docs {stack.url}/docs); "
-                          "Ctrl-C stops"))
+    sys.exit(serve(stack))
