@@ -19,11 +19,11 @@ from shared.wire import logs
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import from_env
-from session_service.http import api, lobby_api, ratelimit, webclient
+from session_service.http import api, lobby_api, ratelimit, refusals, webclient
 from session_service.http.lean import LeanCommand
 from session_service.http.streaming import Streams
 from session_service.storage import redis_clients
-from session_service.use_cases.errors import Refused, UnsupportedMediaType, http_status
+from session_service.use_cases.errors import UnsupportedMediaType
 from session_service.use_cases.tables import Tables
 
 
@@ -57,7 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _stream_gauges(app.extensions["streams"], metrics.registry)
     _json_bodies_only(app)
     ratelimit.install(app, tables)
-    _refusals(app)
+    refusals.install(app)
     _storage_errors(app)
     api_.register_blueprint(api.blp)
     api_.register_blueprint(lobby_api.blp)
@@ -113,17 +113,6 @@ def _json_bodies_only(app: Flask) -> None:
     def check_media_type() -> None:
         if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
             raise UnsupportedMediaType()
-
-
-def _refusals(app: Flask) -> None:
-    """The use cases' refusals (``errors.Refused``) leave as the API's error body with their HTTP status."""
-
-    @app.errorhandler(Refused)
-    def refused(exc: Refused) -> ResponseReturnValue:
-        reply = jsonify(body(exc.code, exc.message, exc.details))
-        if exc.retry_after_s is not None:
-            reply.headers["Retry-After"] = str(exc.retry_after_s)
-        return reply, http_status(exc)
 
 
 def _storage_errors(app: Flask) -> None:

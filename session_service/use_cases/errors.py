@@ -1,7 +1,7 @@
 """The session service's refusals: what a use case answers when it will not do what it was asked.
 
 Each carries the API's stable error code and a sentence a player understands; none knows HTTP. The HTTP edge
-(``app.py``) gives each its status, and the worker, which has no HTTP at all, catches them by type.
+(``http/refusals.py``) gives each its status, and the worker, which has no HTTP at all, catches them by type.
 """
 
 from __future__ import annotations
@@ -89,28 +89,6 @@ class RulesRetired(Unavailable):
                          {"rules_version": rules_version, "provided": provided}, retry_after_s=300)
 
 
-# The HTTP edge's statuses for each refusal (app.py installs the handler); a subclass takes its base's.
-HTTP_STATUS: dict[type[Refused], int] = {
-    BadRequest: 400,
-    MissingToken: 401,
-    BadToken: 401,
-    NotYourSeat: 403,
-    NotFound: 404,
-    VersionConflict: 409,
-    Finished: 409,
-    NotFinished: 409,
-    RateLimited: 429,
-    Unavailable: 503,
-}
-
-
-def http_status(refusal: Refused) -> int:
-    for kind in type(refusal).__mro__:
-        if kind in HTTP_STATUS:
-            return HTTP_STATUS[kind]
-    return 400
-
-
 class GameFull(Refused):
     code = "game/full"
     default = "no seat is open at this table"
@@ -139,7 +117,3 @@ class IdempotencyKeyReused(Refused):
 class UnsupportedMediaType(Refused):
     code = "request/unsupported_media_type"
     default = "send JSON bodies with 'Content-Type: application/json'"
-
-
-HTTP_STATUS.update({GameFull: 409, GameStarted: 409, InviteRequired: 403, NotCreator: 403, IdempotencyKeyReused: 422,
-                    UnsupportedMediaType: 415})
