@@ -60,4 +60,4 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
