@@ -52,10 +52,12 @@ balance: install
 	$(BIN)/python -m tests.balance_rise_of_cthulhu
 	$(BIN)/python -m tests.balance_great_old_one
 
-# ruff on every Python file .gitignore leaves, mypy on shared/ and both services; settings in pyproject.toml.
+# ruff on every Python file .gitignore leaves, mypy on shared/ and both services, and import-linter's contracts (no
+# import circle, the session service's layers); settings in pyproject.toml.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

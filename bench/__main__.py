@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from session_service import redis_clients
-from session_service.store import EventStore
+from session_service.storage import redis_clients
+from session_service.storage.store import EventStore
 
 from bench import append, boardgameio, command_path, memory, rebuild, rules, scaled, streams
 from bench.procs import EchoPair, start_stack, stop

@@ -10,7 +10,7 @@ from the source tree it runs in, so the code before a fix is measured by running
 2. Session service: how many writes one address gets in a window before its first 429, with made-up tokens, and
    with one real token spelled five ways (RATE_LIMIT_PER_MINUTE is set to ``--limit`` for the run).
 3. ``--only tables``: one address opens all-AI Rites of Cthulhu tables back to back for ``--seconds``, on a stack
-   with the per-client quotas off and on one with their defaults (session_service/quotas.py): tables admitted and
+   with the per-client quotas off and on one with their defaults (session_service/use_cases/quotas.py): tables admitted and
    refused; then, once the worker has played the admitted ones, the Redis bytes of their keys (``MEMORY USAGE``;
    and ``used_memory``, which also holds RQ's job records for a while) and the worker's CPU they cost (measured
    with the quotas on, where the worker can finish them; with them off, the admitted count times that cost per
@@ -30,8 +30,8 @@ from pathlib import Path
 import orjson
 import requests
 
-from session_service import redis_clients
-from session_service.devstack import Stack, free_port
+from session_service.storage import redis_clients
+from session_service.cli.devstack import Stack, free_port
 from shared.games import GAMES
 from tests.support.absurd import long_hands, mid_game, million_card_hands
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from session_service.index import GameIndex
-from session_service.store import EventStore
+from session_service.storage.index import GameIndex
+from session_service.storage.store import EventStore
 from shared.games import GAMES
 from shared.records import make_records
 

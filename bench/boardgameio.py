@@ -35,7 +35,7 @@ from typing import Any
 
 import requests
 
-from session_service.devstack import Stack, free_port
+from session_service.cli.devstack import Stack, free_port
 
 from bench import load
 from bench.command_path import combine, replays, table_mix

@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from session_service.devstack import Stack
-from session_service.store import EventStore
+from session_service.cli.devstack import Stack
+from session_service.storage.store import EventStore
 from shared.games import GAMES
 
 from bench import synthetic

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import requests
 
-from session_service.devstack import DEPLOY, Stack, free_port
+from session_service.cli.devstack import DEPLOY, Stack, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # The rate limit stays on (its Redis round trip is part of every write) but high enough never to trip.

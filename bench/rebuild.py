@@ -16,9 +16,9 @@ from typing import Any
 
 import orjson
 
-from session_service.index import GameIndex
-from session_service.store import EventStore
-from session_service.tables import Scheduler, Tables
+from session_service.storage.index import GameIndex
+from session_service.storage.store import EventStore
+from session_service.use_cases.tables import Scheduler, Tables
 from shared.games import GAMES
 from shared.kernel import Event, fold
 

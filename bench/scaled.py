@@ -1,6 +1,6 @@
 """Scaled: command throughput through HAProxy on the Redis Cluster stack, against the single-Redis stack.
 
-The scaled stack (``session_service.clusterstack``: a Redis Cluster of three primaries and three replicas,
+The scaled stack (``session_service.cli.clusterstack``: a Redis Cluster of three primaries and three replicas,
 two session and two rules processes of one gunicorn worker each, HAProxy, two workers) and the single-Redis
 stack of the command section (one session and one rules gunicorn of two workers each: the same number of
 worker processes) replay the same seeded games, back to back in alternating rounds. On one machine of two
@@ -16,9 +16,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from session_service.clusterstack import ScaledStack
-from session_service.devstack import Stack, free_port
-from session_service.rediscluster import RedisClusterNodes
+from session_service.cli.clusterstack import ScaledStack
+from session_service.cli.devstack import Stack, free_port
+from session_service.cli.rediscluster import RedisClusterNodes
 
 from bench import command_path, load
 from bench.procs import BENCH_ENV, cpu_seconds, stop
@@ -143,9 +143,9 @@ def _measure(report: Report, single: Stack, scaled: ScaledStack, levels: list[in
 
 
 def scaled_store_games(stack: ScaledStack):
-    from session_service import redis_clients
-    from session_service.index import GameIndex
-    from session_service.store import EventStore
+    from session_service.storage import redis_clients
+    from session_service.storage.index import GameIndex
+    from session_service.storage.store import EventStore
 
     store = EventStore(redis_clients.connect(stack.cluster.url), stack.key_prefix)
     index = GameIndex(store)

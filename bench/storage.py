@@ -18,8 +18,10 @@ import uuid
 
 import orjson
 
-from session_service import jobs, redis_clients
-from session_service.app import create_app
+from session_service.worker import jobs
+
+from session_service.storage import redis_clients
+from session_service.http.app import create_app
 from session_service.rules_client import LocalRules
 from shared.games import GAMES
 from tests.support.redis_server import PrivateRedis

@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 
-from session_service.store import EventStore
-from session_service.index import GameIndex, names_for
-from session_service.meta import Meta, epoch_ms, iso, token_hash
+from session_service.storage.store import EventStore
+from session_service.storage.index import GameIndex, names_for
+from session_service.use_cases.meta import Meta, epoch_ms, iso, token_hash
 from shared.kernel import Event, Game, entropy_for, fold
 from shared.kernel.entropy import commitment
 from shared.kernel.table import Seating

@@ -13,21 +13,20 @@ of CPU (issue 16); docs/reliability.md has the figures.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
-import orjson
 from flask import Flask, Response, current_app, jsonify, request
 
 from shared.games import GAMES
-from shared.kernel import Event, Game, RuleViolation
-from shared.kernel.codec import Bounds, TooLarge, check_bounds
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel import Game
+from shared.kernel.codec import Bounds
 from shared.wire import logs, schemas
 from shared.wire.catalog import catalog
-from shared.wire.errors import ApiError, body as error_body, malformed
+from shared.wire.errors import body as error_body
 from shared.wire.flaskapp import Blueprint, documented_errors, make_api, ops_blueprint
+from rules_service.decisions import decision, entropy_of, game_at, guarded, position
+from rules_service.lean import LeanDecide
 
 # Every real position of every game holds under 330 values and no integer over 160 (random playouts at the
 # largest tables; tests/unit/test_position_bounds.py keeps each under a quarter of these bounds). Positions past
@@ -39,34 +38,6 @@ MAX_ANSWER_BYTES = int(os.environ.get("MAX_ANSWER_BYTES", str(128 * 1024)))
 POSITION_ENDPOINTS = frozenset({"rules.decide", "rules.legal_commands"})
 
 DECIDE_REQUEST = schemas.DecideRequest()
-DECIDE_FIELDS = frozenset({"game", "state", "command", "seat", "entropy"})
-VERSIONED_DECIDE_FIELDS = DECIDE_FIELDS | {"rules_version"}  # what the session service sends (docs/operations.md)
-HEX_ENTROPY = re.compile(r"[0-9a-f]{2,128}")  # schemas.HEX, matched whole
-
-
-def plainly_valid_decide(data: bytes) -> dict[str, Any] | None:
-    """The body of a decide request (its raw JSON) when it is plainly one ``schemas.DecideRequest`` loads as it is
-    (the session service's kind: a state, a command, a seat in range, hex entropy, nothing else), else None.
-
-    On the rules service's hottest path marshmallow's load and dump cost about as much as the decision itself
-    (docs/performance.md, issue 20): the lean decide (rules_service/lean.py) decides a body this accepts without
-    them. These checks only ever accept: anything they do not goes to Flask and the schema as before, so every
-    refusal, and its message, is the schema's."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(body) is not dict or body.keys() not in (DECIDE_FIELDS, VERSIONED_DECIDE_FIELDS):
-        return None
-    version = body.get("rules_version", "")
-    if type(version) is not str or len(version) > 64:
-        return None
-    game, seat, entropy = body["game"], body["seat"], body["entropy"]
-    if (type(game) is str and 0 < len(game) <= 64 and type(body["command"]) is dict and type(seat) is int
-            and 0 <= seat <= 64 and type(entropy) is str and HEX_ENTROPY.fullmatch(entropy)):
-        return body
-    return None
-
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Set up games, decide commands, list legal commands")
 
@@ -76,70 +47,9 @@ def _registry() -> Mapping[str, Game]:
     return games
 
 
-def _game(game_id: str, rules_version: str | None = None, registry: Mapping[str, Game] | None = None) -> Game:
-    """The game's rules at ``rules_version`` (an in-flight game keeps the version it started under)."""
-    registry = _registry() if registry is None else registry
-    game = registry.get(game_id)
-    if game is None:
-        raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(registry)})
-    rules = game.at_version(rules_version)
-    if rules is None:
-        raise RuleViolation("rules/unknown_rules_version", "this rules service does not provide that rules version",
-                            {"provided": game.rules_versions})
-    return rules
-
-
-def _entropy(hex_text: str) -> bytes:
-    return bytes.fromhex(hex_text) if len(hex_text) % 2 == 0 else malformed_entropy()
-
-
-def malformed_entropy() -> bytes:
-    raise malformed("entropy must be an even number of hex digits")
-
-
-def position(game: Game, body: Mapping[str, Any], bounds: Bounds | None = None) -> Any:
-    """The state a request describes, from an encoded state or from its events, within the bounds (the app's
-    unless given) and the game's invariant. A position that does not decode or fold is the caller's error,
-    never a crash."""
-    if ("state" in body) == ("events" in body):
-        raise malformed("give exactly one of state or events")
-    bounds = _bounds() if bounds is None else bounds
-    try:
-        if "state" in body:
-            state = game.codec.decode(body["state"], bounds)
-        else:
-            check_bounds(body["events"], bounds)
-            state = game.replay(Event.from_json(e) for e in body["events"])
-    except TooLarge:
-        raise ApiError(413, "request/too_large", f"a position may hold at most {bounds.items} values and no integer "
-                       f"beyond ±{bounds.integer}", {"max_items": bounds.items, "max_integer": bounds.integer}) from None
-    except (RuleViolation, ApiError):
-        raise
-    except Exception as exc:
-        raise malformed("the position does not decode to a state of this game", reason=type(exc).__name__) from None
-    try:
-        game.invariant(state)
-    except Exception:  # an AssertionError, or whatever the check trips on in a state no game builds
-        raise malformed("the position breaks this game's invariants: it is not one the game can reach", reason="invariant") from None
-    return state
-
-
 def _bounds() -> Bounds:
     bounds: Bounds = current_app.config["POSITION_BOUNDS"]
     return bounds
-
-
-_T = TypeVar("_T")
-
-
-def _guarded(call: Callable[..., _T], *args: Any) -> _T:
-    """Run game code on a caller-supplied position: a crash there means the position was not a real one."""
-    try:
-        return call(*args)
-    except (RuleViolation, MalformedCommand, GameOver, ApiError):
-        raise
-    except Exception as exc:
-        raise malformed("the position is not one this game can reach", reason=type(exc).__name__) from None
 
 
 @blp.route("/catalog")
@@ -153,8 +63,8 @@ def get_catalog() -> dict[str, Any]:
 @blp.response(200, schemas.SetupResult)
 @documented_errors(422)
 def setup(body: dict[str, Any]) -> dict[str, Any]:
-    game = _game(body["game"], body.get("rules_version"))
-    options, events = game.start(body["players"], body["options"], _entropy(body["entropy"]))
+    game = game_at(body["game"], body.get("rules_version"), _registry())
+    options, events = game.start(body["players"], body["options"], entropy_of(body["entropy"]))
     return {"options": options, "events": [e.to_json() for e in events], "rules_version": game.rules_version}
 
 
@@ -167,24 +77,16 @@ def decide(body: dict[str, Any]) -> Response:
     return cast(Response, current_app.json.response(decision(body, _registry(), _bounds())))
 
 
-def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Bounds) -> dict[str, Any]:
-    """The answer to a decide request whose body the schema (or ``plainly_valid_decide``) has let through."""
-    game = _game(body["game"], body.get("rules_version"), registry)
-    state = position(game, body, bounds)
-    events = _guarded(game.checked_decide, state, body["command"], body["seat"], _entropy(body["entropy"]))
-    return {"events": [e.to_json() for e in events], "rules_version": game.rules_version}
-
-
 @blp.route("/legal-commands", methods=["POST"])
 @blp.arguments(schemas.LegalRequest())
 @blp.response(200, schemas.LegalResult)
 @documented_errors(422)
 def legal_commands(body: dict[str, Any]) -> dict[str, Any]:
-    game = _game(body["game"], body.get("rules_version"))
-    state = position(game, body)
+    game = game_at(body["game"], body.get("rules_version"), _registry())
+    state = position(game, body, _bounds())
     return {
-        "legal_commands": _guarded(game.legal_commands, state, body["seat"]),
-        "to_act": sorted(_guarded(game.waits_on, state)),
+        "legal_commands": guarded(game.legal_commands, state, body["seat"]),
+        "to_act": sorted(guarded(game.waits_on, state)),
     }
 
 
@@ -214,8 +116,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(blp)
     api.register_blueprint(ops_blueprint(lambda: {"games": bool(app.extensions["games"])}))
     _cap_answers(app)
-    from rules_service.lean import LeanDecide  # it reuses this module's checks and decision
-
     app.wsgi_app = LeanDecide(app, app.wsgi_app)  # type: ignore[method-assign]  # Flask's way
     return app
 

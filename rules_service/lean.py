@@ -24,7 +24,7 @@ import orjson
 from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES
 
-from rules_service import app as rules
+from rules_service import decisions
 from shared.wire import logs
 from shared.wire.errors import refusal
 from shared.wire.flaskapp import JSON_OPTIONS, RETRY_AFTER_S, RequestMetrics
@@ -81,12 +81,12 @@ class LeanDecide:
     def answer(self, data: bytes) -> tuple[int, bytes, dict[str, str], str | None] | None:
         """The status, body bytes (as the app's JSON provider writes them), headers and error code of the answer,
         or None: let Flask answer."""
-        body = rules.plainly_valid_decide(data)
+        body = decisions.plainly_valid_decide(data)
         if body is None:
             return None
         try:
             try:
-                answer = orjson.dumps(rules.decision(body, self.games, self.bounds), option=ANSWER_OPTIONS)
+                answer = orjson.dumps(decisions.decision(body, self.games, self.bounds), option=ANSWER_OPTIONS)
             except Exception as exc:
                 refused = refusal(exc)
                 if refused is None:

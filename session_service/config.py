@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from session_service.redis_clients import is_cluster
+from session_service.storage.redis_clients import is_cluster
 
 
 def from_env() -> dict[str, Any]:
@@ -34,13 +34,13 @@ def from_env() -> dict[str, Any]:
         "RATE_LIMIT_PER_MINUTE": int(env.get("RATE_LIMIT_PER_MINUTE", "1200")),
         # How many proxies in front of the service append to X-Forwarded-For (0: the peer is the client).
         "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES", "0")),
-        # Quotas per client on tables and AI work (session_service/quotas.py; 0 turns one off).
+        # Quotas per client on tables and AI work (session_service/use_cases/quotas.py; 0 turns one off).
         "OPEN_TABLES_PER_CLIENT": int(env.get("OPEN_TABLES_PER_CLIENT", "20")),
         "TABLES_PER_CLIENT_PER_HOUR": int(env.get("TABLES_PER_CLIENT_PER_HOUR", "120")),
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
         "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
-        # Retention of ended games (session_service/retention.py): export, then delete; 0 days keeps every game.
+        # Retention of ended games (session_service/use_cases/retention.py): export, then delete; 0 days keeps every game.
         "RETENTION_DAYS": float(env.get("RETENTION_DAYS", "0")),
         "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", ""),
         "RETENTION_EVERY_S": float(env.get("RETENTION_EVERY_S", "300")),

@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 
-from session_service.store import EventStore
+from session_service.storage.store import EventStore
 
 log = logging.getLogger("mythos.hub")
 EVERY = object()  # in the due queue: re-read the versions of every watched game

@@ -16,7 +16,7 @@ import orjson
 from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.game import GameOver, MalformedCommand
 from shared.wire import logs
-from session_service.errors import BadRequest, Unavailable
+from session_service.use_cases.errors import BadRequest, Unavailable
 
 
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; gunicorn's own answers are far shorter

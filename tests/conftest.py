@@ -12,8 +12,8 @@ from pathlib import Path
 import fakeredis
 import pytest
 
-from session_service import redis_clients
-from session_service.rediscluster import RedisClusterNodes
+from session_service.storage import redis_clients
+from session_service.cli.rediscluster import RedisClusterNodes
 from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
 
 # The soak runs raise the trust suites' scale when imported, so `make test` must not even collect them;
@@ -23,14 +23,14 @@ collect_ignore = [] if os.environ.get("MYTHOS_SOAK") == "1" else ["soak"]
 
 @pytest.fixture(autouse=True)
 def rate_window_from_the_test_start(monkeypatch):
-    """The write rate limit counts in fixed one-minute windows of the wall clock (session_service/app.py). A test
-    that fills a limit and expects the next write refused got a fresh window instead whenever a minute turned in
-    between (14 tests, ~2 s of them a run: about one run in forty). In-process apps count on a clock that puts
+    """The write rate limit counts in fixed one-minute windows of the wall clock (session_service/http/ratelimit.py).
+    A test that fills a limit and expects the next write refused got a fresh window instead whenever a minute turned
+    in between (14 tests, ~2 s of them a run: about one run in forty). In-process apps count on a clock that puts
     the test's start one second into a window, so a window does not turn within any test shorter than a minute."""
-    from session_service import app
+    from session_service.http import ratelimit
 
-    shift = time.time() % app.WINDOW_S - 1
-    monkeypatch.setattr(app, "clock", lambda: time.time() - shift)
+    shift = time.time() % ratelimit.WINDOW_S - 1
+    monkeypatch.setattr(ratelimit, "clock", lambda: time.time() - shift)
 
 
 @pytest.fixture(scope="session")

@@ -192,7 +192,7 @@ def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
     """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text).
 
     Started by ``mythos run``, both answer its run's nonce (``MYTHOS_RUN_ID``) as ``Mythos-Run``: the launcher
-    waits for its own processes, never for another server that answers on the port (session_service/devstack.py)."""
+    waits for its own processes, never for another server that answers on the port (session_service/cli/devstack.py)."""
     blp = Blueprint("operations", __name__, description="Health, readiness and metrics")
     run = {"Mythos-Run": os.environ["MYTHOS_RUN_ID"]} if os.environ.get("MYTHOS_RUN_ID") else {}
 

@@ -31,7 +31,7 @@ log = logging.getLogger("mythos.request")
 jobs_log = logging.getLogger("mythos.job")
 
 
-# The id of a request answered outside Flask's dispatch (rules_service/lean.py, session_service/lean.py), for the
+# The id of a request answered outside Flask's dispatch (rules_service/lean.py, session_service/http/lean.py), for the
 # lines logged while it is handled; a context variable, so each thread or greenlet has its own.
 LEAN_REQUEST_ID: ContextVar[str | None] = ContextVar("lean_request_id", default=None)
 

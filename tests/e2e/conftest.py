@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from session_service.devstack import Stack, free_port
+from session_service.cli.devstack import Stack, free_port
 from tests.support.redis_server import delete_prefix, external_url
 
 
@@ -38,7 +38,7 @@ def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
     finally:
         live.stop()
         if external_url():
-            from session_service import redis_clients
+            from session_service.storage import redis_clients
 
             delete_prefix(redis_clients.connect(external_url()), prefix)
 

@@ -13,7 +13,7 @@ import pytest
 from shared.games import GAMES
 from shared.kernel import EVERYONE, Event
 from shared.kernel.table import Seating
-from session_service.tables import view_of
+from session_service.use_cases.tables import view_of
 from tests.support.client import ApiClient
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +39,7 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
     export = api.get(f"/v1/games/{created['id']}/export").json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(export))
-    verified = subprocess.run([sys.executable, "-m", "session_service.cli", "audit", str(path)], capture_output=True, text=True)
+    verified = subprocess.run([sys.executable, "-m", "session_service.cli.main", "audit", str(path)], capture_output=True, text=True)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "VERIFIED" in verified.stdout
 
@@ -60,7 +60,7 @@ def test_a_tampered_export_is_not_verified(api, tmp_path):
     export["events"][2]["data"]["tampered"] = True
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(export))
-    verified = subprocess.run([sys.executable, "-m", "session_service.cli", "audit", str(path)], capture_output=True, text=True)
+    verified = subprocess.run([sys.executable, "-m", "session_service.cli.main", "audit", str(path)], capture_output=True, text=True)
     assert verified.returncode == 1
     assert "hash chain broken at version 3" in verified.stdout
 

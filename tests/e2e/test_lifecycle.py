@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from session_service.devstack import PortTaken, Stack, free_port, port_taken
+from session_service.cli.devstack import PortTaken, Stack, free_port, port_taken
 
 pytestmark = pytest.mark.e2e
 START_S = 90  # generous: the box is shared; nothing here asserts a duration
@@ -32,7 +32,7 @@ def launch(tmp: Path, settings: dict[str, int], in_background_shell: bool = Fals
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     env.update({k: str(v) for k, v in settings.items()})
     env.update(SESSION_WORKERS="1", RULES_WORKERS="1", MYTHOS_STOP_GRACE_S="10", PYTHONUNBUFFERED="1")
-    command = [sys.executable, "-m", "session_service.cli", "run"]
+    command = [sys.executable, "-m", "session_service.cli.main", "run"]
     if in_background_shell:
         command = ["sh", "-c", '"$@" & echo "pid $!"; wait', "sh", *command]
     return subprocess.Popen(command, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from session_service.devstack import Stack, free_port
+from session_service.cli.devstack import Stack, free_port
 from tests.support.client import ApiClient
 from tests.support.redis_server import delete_prefix, external_url
 from tests.support.streams import StreamReader

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 pytestmark = pytest.mark.e2e
-MYTHOS = [sys.executable, "-c", "from session_service.cli import main; main()"]
+MYTHOS = [sys.executable, "-c", "from session_service.cli.main import main; main()"]
 
 
 class Terminal:

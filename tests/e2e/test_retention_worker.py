@@ -13,7 +13,7 @@ import orjson
 import pytest
 import requests
 
-from session_service.devstack import Stack, free_port
+from session_service.cli.devstack import Stack, free_port
 from shared.audit import verify_export
 from shared.games import GAMES
 from tests.support.redis_server import delete_prefix, external_url
@@ -37,7 +37,7 @@ def retaining_stack():
     finally:
         live.stop()
         if external_url():
-            from session_service import redis_clients
+            from session_service.storage import redis_clients
 
             delete_prefix(redis_clients.connect(external_url()), prefix)
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from session_service import jobs, quotas
+from session_service.worker import jobs
+
+from session_service.use_cases import quotas
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 

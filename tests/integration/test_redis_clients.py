@@ -7,8 +7,8 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from session_service import redis_clients
-from session_service.app import create_app
+from session_service.storage import redis_clients
+from session_service.http.app import create_app
 
 
 def test_a_cluster_url_names_several_nodes_any_of_which_will_do(redis_cluster):

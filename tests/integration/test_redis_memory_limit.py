@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from session_service import redis_clients
+from session_service.storage import redis_clients
 from tests.support.redis_server import PrivateRedis
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME

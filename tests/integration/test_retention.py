@@ -9,9 +9,11 @@ import time
 import orjson
 import pytest
 
-from session_service import jobs, retention
-from session_service.lobby import Lobby
-from session_service.players import Players
+from session_service.worker import jobs
+
+from session_service.use_cases import retention
+from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.players import Players
 from shared.audit import verify_export
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME

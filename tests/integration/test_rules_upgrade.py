@@ -13,7 +13,7 @@ from rules_service.app import create_app as rules_app
 from shared.audit import verify_export
 from shared.games.toy.v2 import GAME as TOY_2, GAME_V1 as TOY_1, HAND_LIMIT
 from shared.kernel import entropy_for
-from session_service import upgrades
+from session_service.use_cases import upgrades
 from tests.support.stack import make_session_app
 
 SEATS = [{"name": "Ada"}, {"name": "Bo"}]

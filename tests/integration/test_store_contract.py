@@ -9,8 +9,8 @@ import orjson
 import pytest
 import redis
 
-from session_service.index import GameIndex, names_for, status_names
-from session_service.store import EventStore
+from session_service.storage.index import GameIndex, names_for, status_names
+from session_service.storage.store import EventStore
 from shared.records import GENESIS, first_broken_link, make_records
 from shared.kernel import ev
 

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from session_service.hub import Closed, Hub
-from session_service.store import EventStore
-from session_service.streaming import Streams
+from session_service.storage.store import EventStore
+from session_service.http.streaming import Streams
 from shared.records import GENESIS
 from shared.wire.errors import ApiError
 from tests.integration.test_store_contract import records

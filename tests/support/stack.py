@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from session_service import jobs
-from session_service.app import create_app
+from session_service.worker import jobs
+from session_service.http.app import create_app
 from session_service.rules_client import LocalRules
-from session_service.meta import Meta
-from session_service.tables import Scheduler
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.tables import Scheduler
 
 
 @dataclass

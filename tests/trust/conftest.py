@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from session_service import redis_clients
-from session_service.devstack import Stack, free_port
+from session_service.storage import redis_clients
+from session_service.cli.devstack import Stack, free_port
 from shared.games import GAMES
 from tests.support.redis_server import delete_prefix, external_url
 from tests.trust.helpers import Api

@@ -152,10 +152,10 @@ def test_a_token_is_compared_with_every_seat_in_constant_time(monkeypatch):
     """Every seat's hash is compared with hmac.compare_digest, whichever seat matches or none: no early exit."""
     import hmac
 
-    from session_service import meta as meta_module
-    from session_service.errors import BadToken
-    from session_service.meta import Meta, token_hash
-    from session_service.tables import Tables
+    from session_service.use_cases import meta as meta_module
+    from session_service.use_cases.errors import BadToken
+    from session_service.use_cases.meta import Meta, token_hash
+    from session_service.use_cases.tables import Tables
 
     calls, real = [], hmac.compare_digest
     monkeypatch.setattr(meta_module.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))

@@ -18,9 +18,9 @@ import pytest
 import redis
 import requests
 
-from session_service import redis_clients
-from session_service.index import GameIndex
-from session_service.store import EventStore
+from session_service.storage import redis_clients
+from session_service.storage.index import GameIndex
+from session_service.storage.store import EventStore
 from shared.games import GAMES
 from tests.trust.conftest import GAME_IDS, finish, make_stack, start
 from tests.trust.helpers import Api, record_figures, stored_records

@@ -8,8 +8,8 @@ import json
 import pytest
 import requests
 
-from session_service.index import GameIndex
-from session_service.store import EventStore
+from session_service.storage.index import GameIndex
+from session_service.storage.store import EventStore
 from shared.games import GAMES
 from tests.support.absurd import long_hands, million_card_hands
 from tests.trust.conftest import GAME_IDS

@@ -152,7 +152,7 @@ def test_the_same_idempotency_key_sent_by_many_clients_at_once_writes_once(api, 
 
 def run_ai_job(env: dict[str, str], game_id: str, seat: int, version: int, barrier) -> str:
     os.environ.update(env)
-    from session_service import jobs
+    from session_service.worker import jobs
 
     jobs.worker_tables()
     barrier.wait()
@@ -162,7 +162,7 @@ def run_ai_job(env: dict[str, str], game_id: str, seat: int, version: int, barri
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis, game_id):
     """The job carries an idempotency key bound to its version: whichever worker comes second finds it done."""
-    from session_service.app import build_tables
+    from session_service.bootstrap import build_tables
     from tests.support.stack import RecordingScheduler
 
     game = GAMES[game_id]

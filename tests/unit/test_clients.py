@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from session_service import clients
+from session_service.http import clients
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 

@@ -112,7 +112,7 @@ def test_behind_the_balancer_each_client_is_still_its_own_address(tmp_path):
     """Rate limits, table quotas, stream caps and the scope of a retried create or join go by the client's address:
     behind HAProxy (make cluster, compose) or ingress-nginx (k8s) the session processes must take it from the
     X-Forwarded-For the balancer writes, or every client is the balancer and they all share one of each."""
-    from session_service.clusterstack import ScaledStack
+    from session_service.cli.clusterstack import ScaledStack
 
     haproxy = (DEPLOY / "haproxy.cfg").read_text()
     api_frontend = haproxy.split("frontend api", 1)[1].split("frontend ", 1)[0]

@@ -71,7 +71,7 @@ def test_a_retry_after_the_game_ended_gets_the_first_answer_and_a_new_command_do
 def test_a_seat_cannot_swallow_its_timers_move_by_sending_the_timers_key_first(client, game):
     """The timer's key lives in a namespace no client key can spell (it once was ``timeout:<version>``, the same
     namespace as the seat's own keys: a seat that sent that key first made itself immune to its timer)."""
-    from session_service import jobs
+    from session_service.worker import jobs
 
     start = version(client, game)
     final = start + 2 * 3  # the version at which the timer will act, after the three rounds below

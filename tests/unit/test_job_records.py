@@ -7,15 +7,16 @@ from datetime import datetime, timedelta, timezone
 
 from rq import SimpleWorker
 
-from session_service import jobs
-from session_service.store import EventStore
+from session_service import scheduler as rq_scheduler
+from session_service.worker import jobs
+from session_service.storage.store import EventStore
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
 
 def test_a_played_turn_leaves_no_job_record_and_a_timer_keeps_none_either(fake_redis, prefix):
-    queue = jobs.make_queue(fake_redis, prefix)
-    scheduler = jobs.RqScheduler(queue, EventStore(fake_redis, prefix))
+    queue = rq_scheduler.make_queue(fake_redis, prefix)
+    scheduler = rq_scheduler.RqScheduler(queue, EventStore(fake_redis, prefix))
     app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SCHEDULER=scheduler)
     game = app.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada", "ai": "random"}, {"name": "Bo"}]}).json
     tables = app.extensions["tables"]
@@ -28,7 +29,7 @@ def test_a_played_turn_leaves_no_job_record_and_a_timer_keeps_none_either(fake_r
     SimpleWorker([queue], connection=fake_redis, serializer=queue.serializer).work(burst=True)
     assert tables.meta(game["id"]).version > meta.version  # the turn was played
     assert queue.fetch_job(job_id) is None  # and nothing of its job is kept
-    timed = jobs.RqScheduler(queue, tables.store)
+    timed = rq_scheduler.RqScheduler(queue, tables.store)
     soon = datetime.now(timezone.utc) + timedelta(hours=1)
     with_deadline = meta.advanced(meta.version, {"status": "active", "head_hash": meta.head_hash, "to_act": "[1]",
                                                  "outcome": "null", "deadline": soon.isoformat(), "updated_at": meta.updated_at})

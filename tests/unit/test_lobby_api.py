@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-from session_service import jobs, lobby, player_live
+from session_service.worker import jobs
+
+from session_service.use_cases import lobby, player_live
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 

@@ -146,7 +146,7 @@ def test_json_makes_gunicorns_own_lines_json_and_text_leaves_them_alone(monkeypa
 
 
 def test_a_quiet_sweep_is_one_line_at_debug(app_and_scheduler, captured):
-    from session_service import jobs
+    from session_service.worker import jobs
 
     counts = jobs.sweep_once()
     assert {k: counts[k] for k in ("games", "requeued", "idle_ended")} == {"games": 0, "requeued": 0, "idle_ended": 0}

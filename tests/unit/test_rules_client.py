@@ -12,7 +12,7 @@ import pytest
 
 from shared.kernel import RuleViolation
 from shared.kernel.game import GameOver, MalformedCommand
-from session_service.errors import Unavailable
+from session_service.use_cases.errors import Unavailable
 from session_service.rules_client import HttpRules
 from tests.support.toy import GAME
 

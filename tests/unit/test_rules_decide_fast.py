@@ -1,5 +1,5 @@
 """The check that lets the rules service's lean decide (rules_service/lean.py) skip marshmallow
-(rules_service.app.plainly_valid_decide): what it accepts, the schema loads to the same body; what it does not
+(rules_service.decisions.plainly_valid_decide): what it accepts, the schema loads to the same body; what it does not
 goes to Flask and the schema refuses it; and the answer is the shape ``DecideResult`` dumps. That the lean
 path answers byte for byte as Flask would is tests/unit/test_rules_lean.py's matter."""
 
@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 import rules_service.app as rules_app
+from rules_service import decisions
 from shared.games import GAMES
 from shared.kernel import entropy_for
 from shared.wire import schemas
@@ -38,7 +39,7 @@ def client():
 @pytest.mark.parametrize("index", range(len(BODIES)))
 def test_a_session_service_body_is_taken_as_the_schema_loads_it_and_answered_as_the_schema_dumps(client, index):
     body = BODIES[index]
-    assert rules_app.plainly_valid_decide(orjson.dumps(body)) == schemas.DecideRequest().load(body)
+    assert decisions.plainly_valid_decide(orjson.dumps(body)) == schemas.DecideRequest().load(body)
     reply = client.post("/v1/decide", json=body)
     assert reply.status_code == 200, reply.json
     assert schemas.DecideResult().dump(reply.json) == reply.json and reply.json["events"]
@@ -72,7 +73,7 @@ def variants() -> list[tuple[str, object]]:
 @pytest.mark.parametrize("name, body", variants(), ids=[name for name, _ in variants()])
 def test_anything_else_goes_to_the_schema_and_is_answered_as_before(client, name, body):
     data = body if isinstance(body, bytes) else orjson.dumps(body)
-    assert rules_app.plainly_valid_decide(data) is None
+    assert decisions.plainly_valid_decide(data) is None
     reply = client.post("/v1/decide", data=data, content_type="application/json")
     if name.startswith(("events", "entropy one")):
         return  # valid to the schema; refused or decided further on

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from rq import Queue
 
-from session_service.jobs import RqScheduler
-from session_service.store import EventStore
-from session_service.meta import Meta
+from session_service.scheduler import RqScheduler
+from session_service.storage.store import EventStore
+from session_service.use_cases.meta import Meta
 
 
 def meta(game_id: str, version: int, status: str = "active") -> Meta:
@@ -50,3 +50,13 @@ def test_the_sweeper_s_forced_schedule_marks_again_and_a_fresh_process_marks_aga
     fake_redis.delete(store.active_key("g1"))
     RqScheduler(Queue(prefix, connection=fake_redis), store).schedule(meta("g1", 3))
     assert sorted(store.active_ids()) == ["g1"] and store.sadds == 3
+
+
+def test_the_jobs_it_schedules_are_the_worker_s_job_functions():
+    """The scheduler names its jobs by import path, so the app never imports the worker: each name must be the job."""
+    from rq.utils import import_attribute
+
+    from session_service.scheduler import AI_TURN, TURN_TIMEOUT
+    from session_service.worker import jobs
+
+    assert import_attribute(AI_TURN) is jobs.ai_turn and import_attribute(TURN_TIMEOUT) is jobs.turn_timeout

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from shared.kernel import seat_rng
-from session_service.jobs import choose_random
+from session_service.worker.jobs import choose_random
 
 LEGAL = {"legal_commands": [{"type": "play_card", "card": c} for c in range(40)]}
 

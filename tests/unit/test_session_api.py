@@ -7,8 +7,8 @@ import orjson
 import pytest
 import redis
 
-from session_service.app import create_app
-from session_service.devstack import free_port
+from session_service.http.app import create_app
+from session_service.cli.devstack import free_port
 from session_service.rules_client import HttpRules
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
@@ -164,7 +164,7 @@ def test_ai_seats_play_by_themselves_to_the_end(app_and_scheduler):
 
 
 def test_a_stale_ai_job_does_nothing(app_and_scheduler):
-    from session_service import jobs
+    from session_service.worker import jobs
 
     app, scheduler = app_and_scheduler
     game = create(app.test_client(), seats=[{"name": "A", "ai": "random"}, {"name": "B"}])

@@ -1,7 +1,7 @@
-"""The session service's command route without marshmallow on plainly valid bodies (session_service.api
+"""The session service's command route without marshmallow on plainly valid bodies (session_service.http.api
 .plainly_valid_command), and its answer not dumped through ``schemas.CommandResult``: what the check accepts the
 schema loads to the same body; what it does not goes to Flask and the schema refuses it (that the lean path,
-session_service/lean.py, answers as Flask would is tests/unit/test_session_lean.py's matter); and every answer of real games is the shape ``CommandResult`` dumps, its events exactly
+session_service/http/lean.py, answers as Flask would is tests/unit/test_session_lean.py's matter); and every answer of real games is the shape ``CommandResult`` dumps, its events exactly
 what the seat's own event log shows (so no less redacted)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-import session_service.api as api
+import session_service.http.api as api
 from shared.games import GAMES
 from shared.wire import schemas
 from tests.support.properties import random_playout

@@ -1,4 +1,4 @@
-"""The session service's command route without Flask's dispatch (session_service/lean.py): the same script of
+"""The session service's command route without Flask's dispatch (session_service/http/lean.py): the same script of
 requests, played against the service as deployed (the lean path in front) and against Flask alone, gets the same
 answers (status, headers in order, body; only times, hashes and the rate window's clock may differ), the same log
 lines and the same metrics; the lean path does play the plainly put commands itself, refusals included, and
@@ -16,9 +16,9 @@ import orjson
 import pytest
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-import session_service.tables as tables_module
-from session_service.players import KEY_PREFIX
-from session_service.lean import AFTER_HOOKS, BEFORE_HOOKS, LeanCommand
+import session_service.use_cases.tables as tables_module
+from session_service.use_cases.players import KEY_PREFIX
+from session_service.http.lean import AFTER_HOOKS, BEFORE_HOOKS, LeanCommand
 from shared.wire import logs
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME

@@ -1,0 +1,65 @@
+"""The composition root: the session service's parts wired from configuration, in one place, for every entry point
+(the Flask app factory, the RQ worker, the ``mythos`` command). Nothing is created at import time.
+
+``config`` is the dict of ``config.from_env`` (or a test's): ``REDIS``, ``RQ_REDIS``, ``RULES``, ``GAMES`` and
+``SCHEDULER`` put in objects of a test's own instead of the ones the URLs would make (``SCHEDULER: None`` schedules
+nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shared.games import GAMES
+from session_service.hub import Hub
+from session_service.rules_client import HttpRules
+from session_service.scheduler import RqScheduler, make_queue
+from session_service.storage import redis_clients
+from session_service.storage.store import EventStore
+from session_service.use_cases.live import MAX_KEEPALIVE_S
+from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.players import Players
+from session_service.use_cases.quotas import Limits, Quotas
+from session_service.use_cases.tables import Scheduler, Tables
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    """One process's session service: the use cases over one store, and the hub that wakes its live streams."""
+
+    tables: Tables
+    players: Players
+    lobby: Lobby
+    hub: Hub
+
+
+def build(config: Mapping[str, Any]) -> Service:
+    """The use cases wired from ``config``; the hub starts its reader only when a stream first waits."""
+    tables = build_tables(config)
+    players = Players(tables.store)
+    return Service(tables=tables, players=players, lobby=Lobby(tables, players, config.get("TAKEOVER_AI", "medium")),
+                   hub=Hub(tables.store, recheck_s=min(config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)))
+
+
+def build_tables(config: Mapping[str, Any]) -> Tables:
+    """Tables wired from ``config``: Redis store, rules client, RQ scheduler (unless given others)."""
+    client = config.get("REDIS") or redis_clients.connect(config["REDIS_URL"], pool_size=config.get("REDIS_POOL_SIZE", 64))
+    store = EventStore(client, config.get("KEY_PREFIX", "mt"), shards=config.get("KEY_SHARDS", 16),
+                       replicas=config.get("REPLICA_ACKS", 0), replica_wait_ms=config.get("REPLICA_WAIT_MS", 50),
+                       retry_s=config.get("APPEND_RETRY_S", 10.0))
+    if "SCHEDULER" in config:
+        scheduler = config["SCHEDULER"]
+    else:
+        rq_client = config.get("RQ_REDIS") or redis_clients.queue_client(config["RQ_REDIS_URL"])
+        scheduler = RqScheduler(make_queue(rq_client, config.get("QUEUE_NAME", "mythos")), store)
+    return Tables(
+        store=store,
+        rules=config.get("RULES") or HttpRules(config["RULES_URL"]),
+        games=config.get("GAMES", GAMES),
+        scheduler=scheduler or Scheduler(),
+        snapshot_every=config.get("SNAPSHOT_EVERY", 50),
+        cache_size=config.get("STATE_CACHE_SIZE", 2000),
+        allow_client_seed=config.get("ALLOW_CLIENT_SEED", False),
+        quotas=Quotas(store, Limits.from_config(config)),
+    )

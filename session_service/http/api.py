@@ -1,0 +1,288 @@
+"""The public HTTP API (the contract in API.md): thin views over ``Tables``."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import orjson
+from flask import Response, current_app, g, request, url_for
+
+from shared.wire import schemas
+from shared.wire.catalog import catalog
+from shared.wire.errors import ApiError, malformed, not_found
+from shared.wire.flaskapp import Blueprint, documented_errors
+from session_service.http import clients
+from session_service.http.clients import bearer, who
+from session_service.http.streaming import NDJSON, SSE, Streams
+from session_service.use_cases import live
+from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.tables import REPLICATED, Tables
+
+COMMAND_REQUEST = schemas.CommandRequest()
+COMMAND_FIELDS = (frozenset({"command"}), frozenset({"command", "expected_version"}))
+
+
+def plainly_valid_command(data: bytes) -> dict[str, Any] | None:
+    """A command body as ``schemas.CommandRequest`` loads it, when it is plainly one (a command that is an
+    object nested no deeper than the schema allows, an optional ``expected_version`` in range, nothing else),
+    else None.
+
+    marshmallow's load and dump were about a tenth of the session service's CPU per command (docs/performance.md,
+    issue 20): the lean command path (session_service/http/lean.py) plays a body this accepts without them. These
+    checks only ever accept: whatever they do not goes to Flask and the schema as before, so every refusal, and
+    its message, is the schema's (tests/unit/test_session_command_fast.py)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if type(body) is not dict or body.keys() not in COMMAND_FIELDS:
+        return None
+    command, version = body["command"], body.get("expected_version")
+    if type(command) is not dict or not schemas.shallow(command):
+        return None
+    if version is not None and not (type(version) is int and 0 <= version <= schemas.MAX_VERSION):
+        return None
+    return {"command": command, "expected_version": version}
+
+
+blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
+# The stream's messages, documented as the schema of each framing (OpenAPI 3.0 describes a streamed body by one
+# message). The same messages in both: SSE `event:` = NDJSON `type`, SSE `id:` = NDJSON `id`, `data` alike.
+MESSAGE_DATA = (
+    "`state`: the caller's full state as GET /state answers it (first message, only when not resuming; its id "
+    "is its version). `event`: one event as GET /events gives it, id = its version. `turn`: after each batch "
+    "of events, `{version, status, to_act, legal_commands, deadline}` for the caller (`to_act`: the seats the "
+    "game waits on; `legal_commands`: what the caller may post now, each postable as it is). `end`: "
+    "`{version, outcome}` once the game is over; the stream then closes. `retry` (NDJSON; SSE uses its own "
+    "`retry:` field): the process is going away, `{retry_ms}`: reconnect (resuming) after that long."
+)
+SSE_MESSAGE = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["state", "event", "turn", "end"]},
+        "id": {"type": "string", "description": "the version the message brings the caller to (state and event messages)"},
+        "data": {"type": "string", "description": "JSON. " + MESSAGE_DATA},
+        "retry": {"type": "integer", "description": "sent alone just before the process closes the stream: reconnect after this many ms"},
+    },
+}
+REPLICATED_HEADER = {"Mythos-Replicated": {
+    "description": "On a deployment that waits for Redis replicas: true when a replica had the command before this "
+                   "answer (it survives the loss of its Redis primary), false when none confirmed it in time (it is "
+                   "applied, and survives the primary's restart but not its loss). README: Durability.",
+    "schema": {"type": "string", "enum": ["true", "false"]}}}
+NDJSON_MESSAGE = {
+    "type": "object",
+    "required": ["type", "data"],
+    "properties": {
+        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "retry"]},
+        "id": {"type": "integer", "description": "the version the message brings the caller to (state and event messages)"},
+        "data": {"type": "object", "description": MESSAGE_DATA},
+    },
+}
+STREAM_DESCRIPTION = """The game live, for the caller's seat (or a spectator), as Server-Sent Events or, with
+`Accept: application/x-ndjson`, as one JSON object per line.
+
+**Start**: a `state` message (the caller's full state), then every event after it as it is appended. After each
+batch of events a `turn` message says where the game stands for the caller, so a bot needs nothing else: act when
+your seat is in `to_act` (post one of `legal_commands` with `expected_version` = the turn's `version`). When the
+game is over the last messages are its final `turn` and `end` (with the outcome), and the stream closes.
+
+**Resume**: with `Last-Event-ID: N` (what EventSource sends by itself) or `?after=N` (the header wins), the stream
+replays every event after version N (then a `turn`), then goes on live, with no `state` first: events are
+delivered exactly once and in order across reconnects. With nothing to replay (N is the head) the first message
+is a `turn`, so a client always learns where the game stands. N past the game's head is a 400 (`request/malformed`, with
+`details.current_version`). `Last-Event-ID` is ASCII digits only.
+
+**Keep-alive**: an SSE comment (`: keep-alive`) or an empty NDJSON line whenever nothing else was sent for the
+keep-alive period (10 s by default, never more than 15 s).
+
+**Limits**: at most `STREAMS_PER_CLIENT` (20) open streams per client (its bearer token, else its address) on one
+process: 429 `request/rate_limited` past it; at most `STREAMS_PER_PROCESS` (10,000) streams on one process: 503
+`service/unavailable` past it. Both carry `Retry-After`. When a process shuts down, each of its streams ends
+with a reconnect hint (SSE `retry: <ms>`, NDJSON a `retry` line): reconnect, resuming, to another process."""
+# Listed here with Last-Event-ID: flask-smorest would otherwise drop StreamQuery's `after` from the document.
+AFTER = {"in": "query", "name": "after", "required": False,
+         "schema": {"type": "integer", "minimum": 0, "maximum": schemas.MAX_VERSION},
+         "description": "resume after this version: replay the events after it, then go on live (no `state` first)"}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
+                 "description": "resume after this version (as `after`; this header wins)"}
+IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 128}, "required": False,
+               "description": "the same key and body sent again answer the first answer and write nothing; the same key "
+                              "with another body is a 422 request/idempotency_key_reused"}
+
+
+def tables() -> Tables:
+    found: Tables = current_app.extensions["tables"]
+    return found
+
+
+def lobby() -> Lobby:
+    found: Lobby = current_app.extensions["lobby"]
+    return found
+
+
+def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | None]:
+    """The game and the caller's seat (None for a spectator); a seat may only ask for itself."""
+    read = g.pop("meta_read", None)  # the rate limit's round trip read it already (ratelimit.py); None: no such game
+    meta = read[1] if read is not None and read[0] == game_id else tables().meta(game_id)
+    if meta is None:
+        raise not_found()
+    seat = g.log_seat = tables().seat_of(meta, bearer())
+    if asked_seat is not None and asked_seat != seat:
+        raise ApiError(403, "auth/not_your_seat", "a token reads and acts for its own seat only")
+    return meta, seat
+
+
+@blp.route("/catalog")
+@blp.response(200, schemas.Catalog)
+@blp.doc(operationId="getCatalog")
+def get_catalog() -> dict[str, Any]:
+    """Every game type: options, commands (JSON schemas with descriptions), AI levels, card data."""
+    return catalog(tables().games)
+
+
+@blp.route("/games", methods=["POST"])
+@blp.arguments(schemas.CreateGame())
+@blp.response(201, schemas.GameResource)
+@blp.doc(operationId="createGame", parameters=[IDEMPOTENCY])
+@documented_errors(401, 422)
+def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Open a table: named seats, AI seats, open seats for others to join, or (player key) your own."""
+    resource = lobby().create(body, who(), checked_idempotency_key())
+    return resource, 201, {"Location": url_for("games.get_game", game_id=resource["id"])}
+
+
+@blp.route("/games")
+@blp.arguments(schemas.GamesQuery(), location="query")
+@blp.response(200, schemas.GamePage)
+@blp.doc(operationId="listGames")
+def list_games(query: dict[str, Any]) -> dict[str, Any]:
+    """A page of tables, newest first (status waiting lists public tables with open seats)."""
+    return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"])
+
+
+@blp.route("/games/<game_id>")
+@blp.response(200, schemas.GameResource)
+@documented_errors(404)
+@blp.doc(operationId="getGame")
+def get_game(game_id: str) -> dict[str, Any]:
+    """The table: status, seats, who the game waits on, outcome; the seed once it is over."""
+    return tables().resource(game_id)
+
+
+@blp.route("/games/<game_id>/state")
+@blp.arguments(schemas.StateQuery(), location="query")
+@blp.response(200, schemas.State)
+@blp.doc(operationId="getState", security=SEAT)
+@documented_errors(401, 403, 404)
+def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """What the caller's seat may know now (or at version `at`), and every command it may post."""
+    meta, seat = caller(game_id, query.get("seat"))
+    return tables().state(game_id, seat, query.get("at"), meta=meta)
+
+
+@blp.route("/games/<game_id>/commands", methods=["POST"])
+@blp.arguments(COMMAND_REQUEST)
+@blp.response(200, schemas.CommandResult, headers=REPLICATED_HEADER)
+@blp.doc(operationId="postCommand", security=[{"seatToken": []}], parameters=[IDEMPOTENCY])
+@documented_errors(401, 404, 409, 422)
+def post_command(body: dict[str, Any], game_id: str) -> tuple[Response, int, dict[str, str]]:
+    """Play a command for the caller's seat, all or nothing."""
+    meta, seat = caller(game_id)
+    result, headers = play(tables(), game_id, commanding(seat), body, checked_idempotency_key(), meta)
+    # Answered as it is, not dumped: ``schemas.CommandResult`` would dump this very shape, each event being
+    # shared.records.client_event's (already redacted for the seat; tests/unit/test_session_command_fast.py).
+    return cast(Response, current_app.json.response(result)), 200, headers
+
+
+def commanding(seat: int | None) -> int:
+    """The seat a command is played for: a spectator (no token, or a player key of no seat here) plays none."""
+    if seat is None:
+        raise ApiError(401, "auth/missing_token", "commands need a seat token: 'Authorization: Bearer <token>'")
+    return seat
+
+
+def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempotency_key: str | None,
+         meta: Meta) -> tuple[dict[str, Any], dict[str, str]]:
+    """A command's answer and its headers, once the caller's seat is known (``post_command``, and the lean path
+    of session_service/http/lean.py)."""
+    result = tables.command(game_id, seat, body["command"], body["expected_version"], idempotency_key, meta=meta)
+    replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
+    return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
+
+
+@blp.route("/games/<game_id>/events")
+@blp.arguments(schemas.EventsQuery(), location="query")
+@blp.response(200, schemas.EventPage)
+@blp.doc(operationId="getEvents", security=SEAT)
+@documented_errors(401, 404)
+def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The log's events after a version, redacted for the caller."""
+    _, seat = caller(game_id)
+    return tables().events(game_id, seat, query["after"], query["limit"])
+
+
+@blp.route("/games/<game_id>/events/stream")
+@blp.arguments(schemas.StreamQuery(), location="query")
+@blp.doc(
+    operationId="streamEvents",
+    security=SEAT,
+    description=STREAM_DESCRIPTION,
+    parameters=[AFTER, LAST_EVENT_ID],
+    responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
+                       "content": {SSE: {"schema": SSE_MESSAGE}, NDJSON: {"schema": NDJSON_MESSAGE}}}},
+)
+@documented_errors(401, 404)
+def stream_events(query: dict[str, Any], game_id: str) -> Response:
+    """The game live: state, events, turn and end messages (SSE or NDJSON)."""
+    meta, seat = caller(game_id)
+    after = resume_point(query.get("after"))
+    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
+    framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+    streams: Streams = current_app.extensions["streams"]
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta)
+    label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
+    return streams.respond(messages, clients.client(meta), framing, label)
+
+
+def checked_idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not plausible_idempotency_key(key):
+        raise malformed("Idempotency-Key must be 1 to 128 characters")
+    return key
+
+
+def plausible_idempotency_key(key: str) -> bool:
+    return 0 < len(key) <= 128
+
+
+def resume_point(after: int | None) -> int | None:
+    """Where a stream resumes: ``Last-Event-ID`` (ASCII digits only) over ``?after``, else None (a fresh start)."""
+    last = request.headers.get("Last-Event-ID")
+    if last is None:
+        return after
+    if not (last.isascii() and last.isdigit()) or len(last) > 10:
+        raise malformed("Last-Event-ID must be a version number (ASCII digits)")
+    return int(last)
+
+
+@blp.route("/games/<game_id>/audit")
+@blp.response(200, schemas.Audit)
+@documented_errors(404)
+@blp.doc(operationId="getAudit")
+def get_audit(game_id: str) -> dict[str, Any]:
+    """Check the hash chain and, once the game is over, re-decide every command from the seed."""
+    return tables().audit(game_id)
+
+
+@blp.route("/games/<game_id>/export")
+@blp.response(200, schemas.Export)
+@documented_errors(404, 409)
+@blp.doc(operationId="getExport")
+def get_export(game_id: str) -> dict[str, Any]:
+    """The portable record of a finished game, verifiable offline with `mythos audit`."""
+    return tables().export(game_id)

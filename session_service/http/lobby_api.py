@@ -1,0 +1,146 @@
+"""The lobby over HTTP (API.md, "Lobby and players"): players, joining, starting, resigning, aborting, and a
+player's own tables and stream. Thin views over ``Lobby``; who asks is ``clients.who``'s answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, request, url_for
+
+from shared.wire import lobby as schemas
+from shared.wire.schemas import CommandResult
+from shared.wire.flaskapp import Blueprint, documented_errors
+from session_service.http import clients
+from session_service.http.api import IDEMPOTENCY, checked_idempotency_key, lobby
+from session_service.http.clients import bearer, who
+from session_service.use_cases.errors import MissingToken
+from session_service.use_cases.live import MAX_KEEPALIVE_S
+from session_service.use_cases.meta import Meta
+from session_service.use_cases.player_live import PlayerStream
+from session_service.use_cases.players import Player, Players, is_player_key
+from session_service.http.streaming import NDJSON, SSE, Streams
+
+blp = Blueprint("lobby", __name__, url_prefix="/v1", description="Players, open tables, joining, resigning, aborting")
+PLAYER: list[dict[str, list[str]]] = [{"seatToken": []}]
+PLAYER_STREAM = """The caller's tables live (player key), as Server-Sent Events or, with `Accept: application/x-ndjson`,
+one JSON object per line. First a `tables` message: `{tables: [{game, type, status, version, seat, to_act, deadline,
+your_turn, invited}]}` for every table of the player that is not over, and a `your_turn` for each of them that
+waits on the player. Then, as they happen: `invited` `{game, type, seat, version}` (a seat kept for the player),
+`game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}` and `game_finished`
+`{game, status, version, seat, outcome}`; keep-alives as on a game's stream. Open a game's own stream (or GET its
+state) to play: this one says where to look. Counted against the caller's address for `STREAMS_PER_CLIENT` (a player
+key is no client of its own: one request makes a player)."""
+
+
+def players() -> Players:
+    found: Players = current_app.extensions["players"]
+    return found
+
+
+def the_player() -> tuple[Player, str]:
+    token = bearer()
+    if not is_player_key(token):
+        raise MissingToken("this needs your player key: 'Authorization: Bearer <player key>' (POST /v1/players makes one)")
+    return players().by_key(token), token
+
+
+def seat_of_caller(game_id: str) -> tuple[Meta, int]:
+    meta = lobby().tables.meta(game_id)
+    seat = g.log_seat = lobby().tables.seat_of(meta, bearer())
+    if seat is None:
+        raise MissingToken("this needs the seat's token or its player's key: 'Authorization: Bearer <token>'")
+    return meta, seat
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(schemas.PlayerRequest())
+@blp.response(201, schemas.Player)
+@blp.doc(operationId="createPlayer")
+@documented_errors(429)
+def create_player(body: dict[str, Any]) -> dict[str, Any]:
+    """Make a player: a name and a key, shown once, that acts for every seat the player holds (at most
+    PLAYERS_PER_CLIENT_PER_HOUR from one address)."""
+    if lobby().tables.quotas is not None:
+        lobby().tables.quotas.admit_player(clients.address_client())
+    player, key = players().make(body["name"], body["bot"])
+    return {**player.to_json(), "key": key}
+
+
+@blp.route("/games/<game_id>/join", methods=["POST"])
+@blp.arguments(schemas.JoinRequest())
+@blp.response(200, schemas.JoinResult)
+@blp.doc(operationId="joinGame", parameters=[IDEMPOTENCY])
+@documented_errors(401, 403, 404, 409, 422)
+def join_game(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Take an open seat (a private table needs its invite); the seat's token is answered once."""
+    result = lobby().join(game_id, body, who(), checked_idempotency_key())
+    return result, 200, {"Location": url_for("games.get_game", game_id=game_id)}
+
+
+@blp.route("/games/<game_id>/start", methods=["POST"])
+@blp.arguments(schemas.StartRequest())
+@blp.response(200, CommandResult)
+@blp.doc(operationId="startGame", security=PLAYER)
+@documented_errors(401, 403, 404, 409, 422)
+def start_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The creator fills the open seats with AI seats and starts the game."""
+    return lobby().start(game_id, who(), bearer(), body["ai"])
+
+
+@blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="resignGame", security=PLAYER)
+@documented_errors(401, 404, 409, 422)
+def resign_game(game_id: str) -> dict[str, Any]:
+    """Concede: the table's AI plays the seat from now on, and it can never win."""
+    meta, seat = seat_of_caller(game_id)
+    return lobby().resign(game_id, seat, meta)
+
+
+@blp.route("/games/<game_id>/abort", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="abortGame", security=PLAYER)
+@documented_errors(401, 404, 409, 422)
+def abort_game(game_id: str) -> dict[str, Any]:
+    """Call the table off, before its first move."""
+    meta, seat = seat_of_caller(game_id)
+    return lobby().abort(game_id, seat, meta)
+
+
+@blp.route("/me")
+@blp.response(200, schemas.Player)
+@blp.doc(operationId="getMe", security=PLAYER)
+@documented_errors(401)
+def get_me() -> dict[str, Any]:
+    """Who a player key belongs to (its id is the ``player`` of the seats it holds); the key itself is never shown."""
+    player, _ = the_player()
+    return player.to_json()
+
+
+@blp.route("/me/games")
+@blp.arguments(schemas.MyGamesQuery(), location="query")
+@blp.response(200, schemas.MyGames)
+@blp.doc(operationId="listMyGames", security=PLAYER)
+@documented_errors(401)
+def my_games(query: dict[str, Any]) -> dict[str, Any]:
+    """The caller's tables, newest first (player key)."""
+    player, _ = the_player()
+    return lobby().my_games(player, query.get("status"), query.get("cursor"), query["limit"])
+
+
+@blp.route("/me/stream")
+@blp.doc(operationId="streamMyTables", security=PLAYER, description=PLAYER_STREAM,
+         responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
+                            "content": {SSE: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "object"}}}}})
+@documented_errors(401, 429)
+def my_stream() -> Any:
+    """One stream of the caller's tables: started, your turn, finished, invited (player key)."""
+    player, _ = the_player()
+    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
+    streams: Streams = current_app.extensions["streams"]
+    framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+    messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive).messages()
+    # Counted against the address, not the key: a player costs one request to make, so a key per stream would
+    # lift the per-client cap (and let one address fill the process's ceiling). As quotas.py counts tables.
+    return streams.respond(messages, clients.address_client(), framing, f"player {player.id}")
+

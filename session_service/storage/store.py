@@ -1,0 +1,303 @@
+"""The Redis event store: one stream per game, appended only through one Lua script.
+
+Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Cluster slot:
+``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
+``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
+``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer).
+
+What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
+``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
+walks is one such part (``active``); the listing's indexes are others (``session_service/storage/index.py``).
+
+Durability: with ``replicas`` > 0 every append is followed, on the same connection to the game's primary, by
+``WAIT replicas replica_wait_ms``; ``Appended.replicated`` says whether a replica confirmed it (README:
+"Durability"). An append whose reply is lost (the connection dropped, the primary failed over) is sent again
+for up to ``retry_s``: the script's version check makes a re-sent append land at most once, and a conflict
+whose first record carries this append's cause id is this append, found in the log.
+
+Every append PUBLISHes ``"<game id> <new version>"`` on ``<prefix>:appended`` (from the script, so the notice
+follows the write or nothing): the one thing a session process listens to, whatever it watches (see hub.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, cast
+
+import orjson
+import redis
+from redis import exceptions as rx
+from redis.cluster import RedisCluster
+
+log = logging.getLogger("mythos.store")
+
+SNAPSHOT_IF_NEWER = """
+local current = tonumber(redis.call("HGET", KEYS[1], "version") or "-1")
+if tonumber(ARGV[1]) > current then
+  redis.call("HSET", KEYS[1], "version", ARGV[1], "state", ARGV[2])
+  return 1
+end
+return 0
+"""
+CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
+# Errors after which an append may or may not have landed, or may land if sent again (a new primary, a slot
+# moved, a node loading its data): send it again, the version check decides.
+AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedError, rx.AskError,
+             rx.TryAgainError, rx.ReadOnlyError, rx.MasterDownError, rx.SlotNotCoveredError)
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    status: str  # ok | conflict | duplicate | missing
+    version: int = 0
+    prior: str | None = None
+    replicated: bool | None = None  # a replica confirmed the write (None: not asked, or not known)
+
+
+class EventStore:
+    def __init__(self, client: Any, prefix: str = "mt", *, shards: int = 16, replicas: int = 0,
+                 replica_wait_ms: int = 50, retry_s: float = 10.0):
+        self.redis = client
+        self.prefix = prefix
+        self.shards = shards
+        self.replicas, self.replica_wait_ms, self.retry_s = replicas, replica_wait_ms, retry_s
+        self._append_lua = resources.files("session_service.storage").joinpath("append.lua").read_text()
+        self._append_sha = hashlib.sha1(self._append_lua.encode()).hexdigest()
+        self._snapshot = client.register_script(SNAPSHOT_IF_NEWER)
+
+    @property
+    def cluster(self) -> bool:
+        return isinstance(self.redis, RedisCluster)
+
+    # -- keys -------------------------------------------------------------------------------------
+    def key(self, game_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{part}"
+
+    def shard_of(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % self.shards
+
+    def shard_key(self, shard: int, part: str) -> str:
+        return f"{self.prefix}:{{shard-{shard}}}:{part}"
+
+    def rate_key(self, who: str, window: int) -> str:
+        """A rate-limit counter: each client's in a slot of its own, so no one key counts every request."""
+        return f"{self.prefix}:rate:{{{who}}}:{window}"
+
+    @property
+    def notice_channel(self) -> str:
+        return f"{self.prefix}:appended"
+
+    # -- writing ----------------------------------------------------------------------------------
+    def create(self, game_id: str, meta: dict[str, str], records: list[dict[str, Any]]) -> Appended:
+        """Write a new game's meta and its setup records, all or nothing (one script call)."""
+        return self.append(game_id, CREATE, records, meta)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        records: list[dict[str, Any]],
+        meta: dict[str, str],
+        idempotency_field: str = "",
+        answer: str = "",
+    ) -> Appended:
+        """Append ``records`` if the game is at ``expected_version`` and the idempotency field is new."""
+        keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "cmds")]
+        flat = [x for pair in meta.items() for x in pair]
+        args = [expected_version, idempotency_field, answer, self.notice_channel, game_id, len(meta), *flat,
+                *(orjson.dumps(r) for r in records)]
+        deadline, pause = time.monotonic() + self.retry_s, 0.05
+        while True:
+            try:
+                reply, acked = self._run_append(keys, args)
+                break
+            except AMBIGUOUS:
+                if time.monotonic() + pause > deadline:
+                    raise
+                log.warning("append to %s got no answer; sending it again", game_id, exc_info=True)
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+                self._refresh_topology()
+        appended = _appended(reply, acked if self.replicas else None, self.replicas)
+        if appended.status == "conflict" and self._is_ours(game_id, max(expected_version, 0), records):
+            # A reply lost, then the re-sent append found its own records in the log.
+            return Appended("ok", version=max(expected_version, 0) + len(records))
+        return appended
+
+    def _run_append(self, keys: list[str], args: list[Any]) -> tuple[list[bytes], int]:
+        """The script, and WAIT when replicas are asked for, pipelined on one connection to the game's primary
+        (WAIT counts the writes of its own connection, so it must follow the script on the same one)."""
+        node = self._primary_for(keys[0])
+        for _ in range(2):
+            with node.pipeline(transaction=False) as pipe:
+                pipe.evalsha(self._append_sha, len(keys), *keys, *args)
+                if self.replicas:
+                    pipe.execute_command("WAIT", self.replicas, self.replica_wait_ms)
+                replies = pipe.execute(raise_on_error=False)
+            if isinstance(replies[0], rx.NoScriptError):
+                node.script_load(self._append_lua)  # a new primary, or a restarted one, has an empty script cache
+                continue
+            if isinstance(replies[0], Exception):
+                raise replies[0]
+            return replies[0], (replies[1] if self.replicas and isinstance(replies[1], int) else 0)
+        raise rx.NoScriptError("the append script could not be loaded")
+
+    def _primary_for(self, key: str) -> redis.Redis:
+        if not self.cluster:
+            return cast(redis.Redis, self.redis)
+        node = self.redis.get_node_from_key(key)
+        if node is None:
+            raise rx.SlotNotCoveredError(f"no primary serves the slot of {key}")
+        return cast(redis.Redis, self.redis.get_redis_connection(node))
+
+    def _refresh_topology(self) -> None:
+        if self.cluster:
+            try:
+                self.redis.nodes_manager.initialize()
+            except (rx.RedisError, rx.RedisClusterException):
+                pass  # no node reachable yet: the next attempt tries again
+
+    def _is_ours(self, game_id: str, after: int, records: list[dict[str, Any]]) -> bool:
+        logged = self.records(game_id, after=after, until=after + 1)
+        return bool(logged) and logged[0]["cause"]["id"] == records[0]["cause"]["id"]
+
+    def save_snapshot(self, game_id: str, version: int, state: bytes) -> None:
+        self._snapshot(keys=[self.key(game_id, "snap")], args=[version, state])
+
+    def delete_game(self, game_id: str) -> int:
+        """Delete every key of one game (one DEL: they share a slot). Retention's, after the game was exported."""
+        return int(self.redis.delete(*(self.key(game_id, part) for part in ("events", "meta", "snap", "cmds"))))
+
+    def set_meta(self, game_id: str, **fields: str) -> None:
+        self.redis.hset(self.key(game_id, "meta"), mapping=fields)
+
+    # -- reading ----------------------------------------------------------------------------------
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        return _meta(self.redis.hgetall(self.key(game_id, "meta")))
+
+    def metas(self, game_ids: list[str]) -> list[dict[str, str] | None]:
+        """Several games' metas in one pipeline (on a cluster: one round per node)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hgetall(self.key(game_id, "meta"))
+            return [_meta(raw) for raw in pipe.execute()]
+
+    def count_and_meta(self, counter: str, ttl_s: int, game_id: str | None) -> tuple[int, dict[str, str] | None]:
+        """Count one more in ``counter`` (expiring in ``ttl_s``) and, given a game, read its meta: one round trip."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.incr(counter).expire(counter, ttl_s)
+            if game_id is not None:
+                pipe.hgetall(self.key(game_id, "meta"))
+            replies = pipe.execute()
+        return replies[0], (_meta(replies[2]) if game_id is not None else None)
+
+    def recount(self, uncounted: str, counter: str, ttl_s: int) -> int:
+        """Move one count from ``uncounted`` to ``counter`` (expiring in ``ttl_s``); the new count of ``counter``."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.decr(uncounted).incr(counter).expire(counter, ttl_s)
+            count: int = pipe.execute()[1]
+            return count
+
+    def version(self, game_id: str) -> int | None:
+        raw = self.redis.hget(self.key(game_id, "meta"), "version")
+        return None if raw is None else int(raw)
+
+    def records(self, game_id: str, after: int = 0, until: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Records with ``after < version <= until``, oldest first."""
+        end = "+" if until is None else f"{until}-0"
+        entries = self.redis.xrange(self.key(game_id, "events"), f"({after}-0" if after else "-", end, count=limit)
+        return [orjson.loads(fields[b"r"]) for _, fields in entries]
+
+    def versions(self, game_ids: list[str]) -> list[int | None]:
+        """The current version of each game (None: no such game), in one pipelined round trip."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hget(self.key(game_id, "meta"), "version")
+            return [None if raw is None else int(raw) for raw in pipe.execute()]
+
+    def records_after(self, cursors: dict[str, int], limit: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each game's records after its cursor (at most ``limit`` each): one XRANGE per game, all in one
+        pipelined round trip."""
+        games = list(cursors)
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in games:
+                after = cursors[game_id]
+                pipe.xrange(self.key(game_id, "events"), f"({after}-0" if after else "-", "+", count=limit)
+            replies = pipe.execute()
+        return {game_id: [orjson.loads(fields[b"r"]) for _, fields in entries] for game_id, entries in zip(games, replies)}
+
+    def snapshot(self, game_id: str) -> tuple[int, bytes] | None:
+        raw = self.redis.hmget(self.key(game_id, "snap"), "version", "state")
+        return None if raw[0] is None else (int(raw[0]), raw[1])
+
+    def idempotent_answer(self, game_id: str, field: str) -> str | None:
+        raw = self.redis.hget(self.key(game_id, "cmds"), field)
+        return None if raw is None else raw.decode()
+
+    # -- open streams per client, across processes -----------------------------------------------------
+    def open_stream(self, client: str, process: str) -> dict[str, int]:
+        """Count one more stream of ``client`` on ``process``; answers every process's count for the client
+        (one round trip). The caller weighs them by whose lease is current, and takes its own back past a cap."""
+        key = f"{self.prefix}:streams:{client}"
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
+            counts = pipe.execute()[-1]
+        return {k.decode(): int(v) for k, v in counts.items()}
+
+    def leases(self, processes: list[str]) -> dict[str, bool]:
+        """Which of these processes hold a current lease (one round trip)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for process in processes:
+                pipe.exists(self._process_key(process))
+            return dict(zip(processes, map(bool, pipe.execute())))
+
+    def forget_streams(self, client: str, processes: list[str]) -> None:
+        """Drop the counts of processes whose lease ran out (they died without taking their streams back)."""
+        self.redis.hdel(f"{self.prefix}:streams:{client}", *processes)
+
+    def count_stream(self, client: str, process: str, delta: int) -> None:
+        key = f"{self.prefix}:streams:{client}"
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(key, process, delta).expire(key, 24 * 3600)
+            left = pipe.execute()[0]
+        if left <= 0:
+            self.redis.hdel(key, process)
+
+    def renew_process(self, process: str, ttl_s: int) -> None:
+        self.redis.set(self._process_key(process), "1", ex=ttl_s)
+
+    def _process_key(self, process: str) -> str:
+        return f"{self.prefix}:streamproc:{process}"
+
+    # -- the active games the sweeper walks -------------------------------------------------------
+    def active_key(self, game_id: str) -> str:
+        return self.shard_key(self.shard_of(game_id), "active")
+
+    def mark_active(self, game_id: str) -> None:
+        self.redis.sadd(self.active_key(game_id), game_id)
+
+    def mark_finished(self, game_id: str) -> None:
+        self.redis.srem(self.active_key(game_id), game_id)
+
+    def active_ids(self) -> Iterator[str]:
+        """Every active game, a shard at a time and a few hundred per round trip (SSCAN), never all at once."""
+        for shard in range(self.shards):
+            for game_id in self.redis.sscan_iter(self.shard_key(shard, "active"), count=500):
+                yield game_id.decode()
+
+
+def _meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:
+    return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
+
+
+def _appended(result: list[bytes], acked: int | None, wanted: int) -> Appended:
+    status, value = result[0].decode(), result[1].decode()
+    if status == "duplicate":
+        return Appended(status, prior=value)
+    return Appended(status, version=int(value), replicated=None if acked is None or status != "ok" else acked >= wanted)

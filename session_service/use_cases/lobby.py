@@ -1,0 +1,241 @@
+"""The lobby's use cases: open a table with open seats, join it, start it early, resign, abort, and the end of
+tables nobody plays. Each writes table commands the kernel decides (``shared.kernel.table``), so they are in the
+game's log and the audit re-decides them like any move; this module adds who may ask, invite codes, players'
+lists and safe retries.
+
+Safe retries: a create sent again with the same ``Idempotency-Key`` (by the same client) answers the same table,
+with the same tokens, however the first attempt ended; a join likewise (through the game's own idempotency
+record). Tokens of such requests are derived from a secret kept for the request, so the answer can be given
+again without ever storing a token.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from shared.kernel import RuleViolation
+from shared.kernel.table import SeatJoined, Status
+from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
+                                    InviteRequired, MissingToken, NotCreator, NotFound, VersionConflict)
+from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
+from session_service.use_cases.players import Player, Players, seat_token
+from session_service.use_cases.positions import Position
+from session_service.use_cases.tables import Tables, body_digest, new_game_id
+
+CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
+RETRIES = 8  # joins that lose their seat to another joiner, before the answer is "full"
+RETRY_WAIT_S = 5.0  # how long a retried create waits for its first attempt's table to be written
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks: the player (with a player key), its key, the client the request comes from, and its network
+    address (what the quotas count: a player key is no client of its own, one request makes a player)."""
+
+    client: str
+    player: Player | None = None
+    key: str | None = None
+    address: str | None = None
+
+
+def derived(secret: str, purpose: str) -> str:
+    """A token only the holder of ``secret`` can make again (for answering a retried request)."""
+    mac = hmac.new(bytes.fromhex(secret), purpose.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
+
+
+class Lobby:
+    def __init__(self, tables: Tables, players: Players, takeover_ai: str = "medium"):
+        self.tables, self.players, self.takeover_ai = tables, players, takeover_ai
+
+    # -- opening ----------------------------------------------------------------------------------------
+    def create(self, body: Mapping[str, Any], caller: Caller, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Open a table; with an ``Idempotency-Key`` a retry answers the same table (and a different body under
+        that key is refused)."""
+        if idempotency_key is None:
+            return self._create(body, caller, new_game_id(), secrets.token_hex(16))
+        store = self.tables.store
+        claim_key = f"{store.prefix}:{{create-{token_hash(caller.client)[:16]}}}:{token_hash(idempotency_key)[:32]}"
+        claim = {"digest": body_digest(body), "game_id": new_game_id(), "secret": secrets.token_hex(16)}
+        mine = bool(store.redis.set(claim_key, dumps(claim), nx=True, ex=CREATE_KEPT_S))
+        if not mine and (raw := store.redis.get(claim_key)) is not None:
+            first = orjson.loads(raw)
+            if first["digest"] != claim["digest"]:
+                raise IdempotencyKeyReused()
+            claim = first
+            deadline = time.monotonic() + RETRY_WAIT_S
+            while store.meta(claim["game_id"]) is None and time.monotonic() < deadline:
+                time.sleep(0.05)  # the first attempt is still writing; past the wait, write it here
+        try:
+            return self._create(body, caller, claim["game_id"], claim["secret"])
+        except Exception:
+            if mine and store.meta(claim["game_id"]) is None:  # refused before anything was written: the key is
+                store.redis.delete(claim_key)  # free again, for a corrected request
+            raise
+
+    def _create(self, body: Mapping[str, Any], caller: Caller, game_id: str, secret: str) -> dict[str, Any]:
+        seats, players = [], {}
+        keys: dict[int, str] = {}
+        for i, seat in enumerate(body["seats"]):
+            if seat.get("me"):
+                if caller.player is None or caller.key is None:
+                    raise MissingToken("a seat {\"me\": true} needs your player key: 'Authorization: Bearer <player key>'")
+                if keys:
+                    raise BadRequest("only one seat can be yours")
+                players[i], keys[i] = caller.player.id, caller.key
+                seats.append({"name": caller.player.name, "ai": None})
+            else:
+                if seat.get("player"):
+                    players[i] = seat["player"]  # a seat kept open for this player: an invitation
+                seats.append({k: v for k, v in seat.items() if k != "player"})
+        private = body.get("visibility") == "private"
+        extra = {"visibility": "private" if private else "public", "join_secret": secrets.token_hex(16),
+                 "creator": caller.player.id if caller.player else "",
+                 "creator_seats": dumps([i for i, s in enumerate(seats) if s.get("name") and not s.get("ai")])}
+        invite = derived(secret, "invite") if private else None
+        if invite is not None:
+            extra["invite_hash"] = token_hash(invite)
+        resource = self.tables.create({**body, "seats": seats}, extra=extra, players=players, keys=keys, game_id=game_id,
+                                      token_for=lambda seat: seat_token(derived(secret, f"seat:{seat}")), client=caller.address)
+        created_ms = epoch_ms(parse_iso(resource["created_at"]))
+        for player_id in {*players.values()}:
+            self.players.remember_game(player_id, resource["id"], created_ms)
+        if invite is not None:
+            resource["invite"] = invite
+        return resource
+
+    # -- joining ----------------------------------------------------------------------------------------
+    def join(self, game_id: str, body: Mapping[str, Any], caller: Caller, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Take an open seat: the one asked for, else one kept for the caller, else the first open one (if another
+        joiner takes it first, the next one)."""
+        player = caller.player
+        if player is None and not body.get("name"):
+            raise BadRequest("say who joins: a name, or your player key")
+        name = body.get("name") or player.name  # type: ignore[union-attr]
+        meta = self.tables.meta(game_id)
+        key = idempotency_key and f"join:{token_hash(caller.client)[:16]}:{idempotency_key}"
+        digest = body_digest(dict(body))
+        token = caller.key if player is not None else seat_token(
+            derived(meta.extra.get("join_secret", secrets.token_hex(16)), key) if key else secrets.token_urlsafe(24))
+        assert token is not None  # a Caller with a player has its key (clients.who)
+        for _ in range(RETRIES):
+            if key and (prior := self.tables.store.idempotent_answer(game_id, idempotency_field(None, key, "lobby"))):
+                return self._joined(game_id, self.tables._answer(game_id, None, prior, digest), player, token, meta)
+            pos = self.tables.position(game_id, meta)
+            command = self._join_command(pos, body, name, player)
+            try:
+                result = self.tables.table_command(game_id, None, command, idempotency_key=key, by="lobby", meta=meta,
+                                                   tokens=lambda p, events: {command["seat"]: token},  # noqa: B023 - called here
+                                                   digest=digest)
+            except RuleViolation as refused:
+                if refused.code != "rules/seat_taken" or body.get("seat") is not None:
+                    raise self._as_refusal(refused) from None
+                meta = self.tables.meta(game_id)  # another joiner took that seat first: choose again
+                continue
+            return self._joined(game_id, result, player, token, meta)
+        raise GameFull()
+
+    def _joined(self, game_id: str, result: Mapping[str, Any], player: Player | None, token: str | None,
+                meta: Meta) -> dict[str, Any]:
+        seat = next(e["data"]["seat"] for e in result["events"] if e["type"] == SeatJoined.TYPE)
+        answer: dict[str, Any] = {"game": game_id, "seat": seat, "version": result["version"]}
+        if player is None:
+            answer["token"] = token
+        else:
+            self.players.remember_game(player.id, game_id, epoch_ms(parse_iso(meta.created_at)))
+        return answer
+
+    @staticmethod
+    def _join_command(pos: Position, body: Mapping[str, Any], name: str, player: Player | None) -> dict[str, Any]:
+        """The join command for the seat this caller takes, or the reason it takes none."""
+        table, meta = pos.table, pos.meta
+        if table.status != Status.WAITING:
+            raise Finished() if meta.over else GameStarted()
+        kept = [i for i in table.open_seats if table.seats[i].player is not None]
+        mine = [i for i in kept if player is not None and table.seats[i].player == player.id]
+        free = [i for i in table.open_seats if i not in kept]
+        seat = body.get("seat")
+        if seat is None:
+            seat = next(iter(mine or free), None)
+        if seat is None or seat not in (*mine, *free):
+            raise GameFull(None if seat is None else f"seat {seat} is not open to you", {"open_seats": free})
+        if meta.extra.get("visibility") == "private" and seat not in mine:
+            if not hmac.compare_digest(token_hash(body.get("invite") or ""), meta.extra.get("invite_hash", "")):
+                raise InviteRequired()
+        return {"type": "join", "seat": seat, "name": name, "player": player.id if player else None, "ai": None}
+
+    @staticmethod
+    def _as_refusal(refused: RuleViolation) -> Exception:
+        if refused.code in ("rules/seat_taken", "rules/already_seated"):
+            return GameFull(refused.message, refused.details)
+        if refused.code == "rules/game_started":
+            return GameStarted()
+        return refused
+
+    # -- starting, resigning, aborting -----------------------------------------------------------------
+    def start(self, game_id: str, caller: Caller, token: str | None, ai: str) -> dict[str, Any]:
+        """The creator fills the open seats with AI seats at level ``ai`` and starts."""
+        meta = self.tables.meta(game_id)
+        if not self.is_creator(meta, caller, token):
+            raise NotCreator()
+        game = self.tables.games[meta.game]
+        if ai not in game.ai_levels:
+            raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai_levels)})
+        try:
+            return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
+        except RuleViolation as refused:
+            raise self._as_refusal(refused) from None
+
+    @staticmethod
+    def is_creator(meta: Meta, caller: Caller, token: str | None) -> bool:
+        if caller.player is not None and meta.extra.get("creator") == caller.player.id:
+            return True
+        seat = seat_holding(meta, token) if token else None
+        return seat is not None and seat in orjson.loads(meta.extra.get("creator_seats", "[]"))
+
+    def resign(self, game_id: str, seat: int, meta: Meta | None = None) -> dict[str, Any]:
+        """``seat`` concedes; the table's AI takes it over at the deployment's takeover level."""
+        meta = meta or self.tables.meta(game_id)
+        levels = self.tables.games[meta.game].ai_levels
+        ai = self.takeover_ai if self.takeover_ai in levels else levels[0]
+        return self.tables.table_command(game_id, seat, {"type": "resign", "ai": ai}, meta=meta)
+
+    def abort(self, game_id: str, seat: int, meta: Meta | None = None) -> dict[str, Any]:
+        return self.tables.table_command(game_id, seat, {"type": "abort"}, meta=meta)
+
+    # -- tables nobody plays ---------------------------------------------------------------------------
+    def end_if_idle(self, meta: Meta, idle_s: int, now_s: float) -> str | None:
+        """End a table nobody acted on for ``idle_s``: a waiting one is aborted (it never filled), an active one
+        whose waited seats are all people is abandoned. Answers what was done, or None."""
+        if meta.over or parse_iso(meta.updated_at).timestamp() > now_s - idle_s:
+            return None
+        if meta.status == Status.WAITING:
+            command: dict[str, Any] = {"type": "abort"}
+        elif meta.to_act and not any(meta.seats[s].get("ai") for s in meta.to_act):
+            command = {"type": "abandon", "idle_s": idle_s}
+        else:
+            return None
+        try:
+            self.tables.table_command(meta.id, None, command, expected_version=meta.version,
+                                      idempotency_key=str(meta.version), by="server", meta=meta)
+        except (Finished, NotFound, VersionConflict, RuleViolation):
+            return None
+        return str(command["type"])
+
+    # -- the player's tables ---------------------------------------------------------------------------
+    def my_games(self, player: Player, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+        ids = self.players.game_ids(player.id, limit, cursor)
+        found = []
+        for game_id, raw in zip(ids, self.tables.store.metas(ids)):
+            if raw is not None and (status is None or raw["status"] == status):
+                found.append(self.tables.resource_of(Meta.parse(game_id, raw)))
+        return {"games": found, "next": ids[-1] if len(ids) == limit else None}

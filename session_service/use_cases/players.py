@@ -1,0 +1,114 @@
+"""Players: a name and one key that acts for every seat the player holds, so a client keeps one secret.
+
+A player key is checked the way a seat token is: a seat the player holds keeps the key's hash as its
+``token_hash`` (``meta.seat_holding``), so every endpoint that takes a seat token takes the key, with the same
+constant-time comparison and no extra round trip. Only the lobby's own endpoints (make a table, join one, the
+player's list and stream) look the player up by its key.
+
+Keys (each player's own hash tag, so a Redis Cluster spreads them): ``<prefix>:{p_…}:player`` (hash: name,
+bot, created_at), ``<prefix>:{pk-<key hash>}:key`` (the player id; keys are never stored in the clear),
+``<prefix>:{p_…}:games`` (the player's tables, scored by creation time in ms) and ``<prefix>:{p_…}:live`` (the same,
+less the tables seen over: what the player's stream follows, so a run of tables that came and went, a stranger's
+invitations say, never pushes a table still in play out of its window).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from session_service.use_cases.errors import BadToken
+from session_service.use_cases.meta import iso, now, token_hash
+from session_service.storage.store import EventStore
+
+KEY_PREFIX = "pk_"  # a player key's first characters: a bearer token that starts so is looked up as a player
+KNOWN_KEYS = 10_000  # key hash → player id, remembered per process (a player's key never changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    bot: bool
+    created_at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "bot": self.bot, "created_at": self.created_at}
+
+
+def is_player_key(token: str | None) -> TypeGuard[str]:
+    return token is not None and token.startswith(KEY_PREFIX)
+
+
+def seat_token(drawn: str) -> str:
+    """A seat token from random URL-safe text: one that starts like a player key (once in 262,144 draws) would be
+    looked up as one and refused, so it gets another first letter (the same again for the same text, as the answer
+    to a retried request must be)."""
+    return "s" + drawn if drawn.startswith(KEY_PREFIX) else drawn
+
+
+class Players:
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._known: OrderedDict[str, Player] = OrderedDict()
+
+    def _key(self, player_id: str, part: str) -> str:
+        return f"{self.store.prefix}:{{{player_id}}}:{part}"
+
+    def _key_of(self, key: str) -> str:
+        return f"{self.store.prefix}:{{pk-{token_hash(key)[:40]}}}:key"
+
+    def make(self, name: str, bot: bool) -> tuple[Player, str]:
+        """A new player and its key (answered once: only its hash is kept)."""
+        player = Player("p_" + secrets.token_urlsafe(12), name, bot, iso(now()))
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        self.store.redis.hset(self._key(player.id, "player"),
+                              mapping={"name": name, "bot": "1" if bot else "", "created_at": player.created_at})
+        self.store.redis.set(self._key_of(key), player.id)
+        return player, key
+
+    def get(self, player_id: str) -> Player | None:
+        raw = self.store.redis.hgetall(self._key(player_id, "player"))
+        if not raw:
+            return None
+        fields = {k.decode(): v.decode() for k, v in raw.items()}
+        return Player(player_id, fields["name"], bool(fields["bot"]), fields["created_at"])
+
+    def by_key(self, key: str) -> Player:
+        """The player a key belongs to; refused (401) for a key of nobody."""
+        digest = token_hash(key)
+        if (known := self._known.get(digest)) is not None:
+            return known
+        raw = self.store.redis.get(self._key_of(key)) if len(key) <= 128 else None
+        player = self.get(raw.decode()) if raw is not None else None
+        if player is None:
+            raise BadToken("that player key belongs to no player")
+        self._known[digest] = player
+        if len(self._known) > KNOWN_KEYS:
+            self._known.popitem(last=False)
+        return player
+
+    # -- the player's tables ------------------------------------------------------------------------
+    def remember_game(self, player_id: str, game_id: str, created_ms: int) -> None:
+        self.store.redis.zadd(self._key(player_id, "games"), {game_id: created_ms})
+        self.store.redis.zadd(self._key(player_id, "live"), {game_id: created_ms})
+
+    def live_ids(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
+        """The player's newest tables not yet seen over (``forget_over`` drops those seen over)."""
+        key = self._key(player_id, "live")
+        return [g.decode() for g in self.store.redis.zrevrange(key, offset, offset + limit - 1)]
+
+    def forget_over(self, player_id: str, game_ids: list[str]) -> None:
+        if game_ids:
+            self.store.redis.zrem(self._key(player_id, "live"), *game_ids)
+
+    def game_ids(self, player_id: str, limit: int, before: str | None = None) -> list[str]:
+        """The player's tables, newest first; ``before``: a game id from the previous page."""
+        key = self._key(player_id, "games")
+        start = 0
+        if before is not None:
+            rank = self.store.redis.zrevrank(key, before)
+            start = 0 if rank is None else rank + 1
+        return [g.decode() for g in self.store.redis.zrevrange(key, start, start + limit - 1)]

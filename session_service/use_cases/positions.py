@@ -1,0 +1,133 @@
+"""Where a game stands: its table (``shared.kernel.table.Table``, the game's state inside), rebuilt by folding
+the log, from this process's cache, else the latest snapshot.
+
+The cache is trusted only where the log still says what it saw, its version *and* head hash: a Redis failover
+can take back writes no replica had, and the game then goes on from the older version with other events.
+Snapshots are speed only (the log is the truth): one that does not decode to a table is ignored.
+
+A game is played to its end by the rules version it started under (its meta's ``rules_version``), as long as
+the code provides it (``Game.retired``); a game whose version this server no longer provides is refused, with
+nothing written, until one that does is deployed (docs/operations.md, "Upgrades").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from shared.kernel import Game
+from shared.kernel.table import Seating, Table
+from shared.records import event_of
+from session_service.use_cases.errors import RulesRetired
+from session_service.use_cases.meta import Meta
+from session_service.storage.store import EventStore
+
+log = logging.getLogger("mythos.positions")
+
+
+@dataclass
+class Position:
+    game: Game
+    seating: Seating
+    meta: Meta
+    table: Table
+    version: int
+
+
+@dataclass
+class Positions:
+    store: EventStore
+    games: Mapping[str, Game]
+    size: int = 2000
+    _cache: OrderedDict[str, tuple[int, str, Table]] = field(default_factory=OrderedDict)  # version, head hash, table
+    _seatings: dict[tuple[str, str | None], Seating] = field(default_factory=dict)
+
+    def seating(self, game_type: str, rules_version: str | None = None) -> Seating:
+        """The table rules around ``game_type`` at ``rules_version`` (None: the current version)."""
+        seating = self._seatings.get((game_type, rules_version))
+        if seating is None:
+            rules = self.games[game_type].at_version(rules_version)
+            if rules is None:
+                raise RulesRetired(rules_version or "", self.games[game_type].rules_versions)
+            seating = self._seatings[(game_type, rules_version)] = Seating(rules)
+        return seating
+
+    def seating_of(self, meta: Meta) -> Seating:
+        """The rules ``meta``'s game is decided by: the version it started under."""
+        return self.seating(meta.game, meta.rules_version)
+
+    def at_head(self, meta: Meta) -> Position:
+        """The table at the version read with ``meta`` (not past it: a command appended since is not part of this
+        position, and a position ahead of the meta's head hash would chain new records onto a stale hash)."""
+        seating = self.seating_of(meta)
+        cached = self._cache.get(meta.id)
+        if cached and cached[:2] == (meta.version, meta.head_hash):
+            self._cache.move_to_end(meta.id)
+            return Position(seating.game, seating, meta, cached[2], cached[0])
+        tail = None
+        if cached and cached[0] < meta.version:
+            tail = self.store.records(meta.id, after=cached[0], until=meta.version)
+            version, table = cached[0], cached[2]
+            if not tail or tail[0]["prev"] != cached[1]:
+                tail = None
+        if tail is None:
+            version, table = self._from_snapshot(seating, meta.id, meta.version)
+            tail = self.store.records(meta.id, after=version, until=meta.version)
+        table = seating.fold(table, (event_of(r) for r in tail)) if tail else table
+        version = tail[-1]["v"] if tail else version
+        self.remember(meta.id, version, tail[-1]["hash"] if tail else meta.head_hash, table)
+        return Position(seating.game, seating, meta, table, version)
+
+    def at(self, meta: Meta, version: int) -> Table:
+        """The table as of ``version`` (time travel: folded from the start of the log)."""
+        return self.seating_of(meta).fold(None, (event_of(r) for r in self.store.records(meta.id, until=version)))
+
+    def through(self, meta: Meta, records: Sequence[Mapping[str, Any]]) -> Table:
+        """The table at the last of ``records`` (the newest of the log, in order), from the cache where it lies
+        on the chain these records continue: every stream of a game in this process wants the same version,
+        the first folds the new records in and the rest find it there."""
+        seating, last, first = self.seating_of(meta), records[-1], records[0]
+        cached = self._cache.get(meta.id)
+        if cached and cached[:2] == (last["v"], last["hash"]):
+            return cached[2]
+        on_chain = cached is not None and (
+            cached[:2] == (first["v"] - 1, first["prev"]) or any(cached[:2] == (r["v"], r["hash"]) for r in records))
+        if on_chain and cached is not None:
+            at, table = cached[0], cached[2]
+        else:
+            at, table = self._from_snapshot(seating, meta.id, first["v"] - 1)
+            earlier = self.store.records(meta.id, after=at, until=first["v"] - 1)
+            table = seating.fold(table, (event_of(r) for r in earlier)) if earlier else table
+            at = first["v"] - 1
+        table = seating.fold(table, (event_of(r) for r in records if r["v"] > at))
+        cached = self._cache.get(meta.id)
+        if cached is None or cached[0] < last["v"]:
+            self.remember(meta.id, last["v"], last["hash"], table)
+        return table
+
+    def remember(self, game_id: str, version: int, head_hash: str, table: Table) -> None:
+        self._cache[game_id] = (version, head_hash, table)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.size:
+            self._cache.popitem(last=False)
+
+    def snapshot(self, position: Position, version: int, table: Table) -> None:
+        self.store.save_snapshot(position.meta.id, version, orjson.dumps(position.seating.codec.encode(table)))
+
+    def _from_snapshot(self, seating: Seating, game_id: str, at_most: int) -> tuple[int, Any]:
+        snap = self.store.snapshot(game_id)
+        if snap is None or snap[0] > at_most:
+            return 0, None
+        try:
+            table = seating.codec.decode(orjson.loads(snap[1]))
+        except (ValueError, TypeError):
+            table = None
+        if not isinstance(table, Table):
+            log.warning("snapshot of %s is not a table this server reads; rebuilding from the log", game_id)
+            return 0, None
+        return snap[0], table

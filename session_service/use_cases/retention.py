@@ -1,0 +1,140 @@
+"""Retention: finished and abandoned games are exported, then removed from Redis, so storage stops growing with play.
+
+Without it every game stays in Redis for ever (an all-AI table is ~390 KB), and Redis runs with ``noeviction``
+(``deploy/redis.conf``): when memory is full, writes fail. The policy (``session_service/config.py``):
+
+- ``RETENTION_DAYS`` (0: keep every game, the default): a game over (finished or aborted) whose last write is
+  older than this is exported, then deleted.
+- ``RETENTION_EXPORT_DIR``: where the exports go, one ``<game id>.json`` each, the portable record of
+  ``GET /v1/games/{id}/export`` (``shared.audit.export_record``: ``mythos audit FILE`` verifies it with no server).
+  Without it nothing is ever deleted, whatever ``RETENTION_DAYS`` says: a game is deleted only after its export
+  was written, flushed to disk and read back identical.
+- Abandoned games are ended first by the sweep's idle rule (``IDLE_TABLE_S``: ``Lobby.end_if_idle`` aborts a table
+  that never filled and abandons one nobody plays, in its own log), so their record is a whole one; they are then
+  kept ``RETENTION_DAYS`` like any ended game.
+
+Deleting a game removes its keys (events, meta, snapshot, idempotency answers: one ``DEL``, one slot) and then
+its listing and active-set entries (a lost index update leaves an entry the listing filters out and read repair
+drops: ``index.py``). It runs in the worker's periodic sweep (``jobs.sweep_once``), at most once every
+``RETENTION_EVERY_S`` across all workers (a Redis lock), ``RETENTION_BATCH`` games a round at most, oldest first,
+from the listing's per-status indexes: its work is bounded by the batch, never by the number of games stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.tables import Tables
+
+log = logging.getLogger("mythos.retention")
+DAY_S = 24 * 3600
+clock = time.time  # what "now" is (tests move it)
+SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Policy:
+    days: float = 0
+    export_dir: Path | None = None
+    every_s: float = 300
+    batch: int = 100
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Policy:
+        export_dir = config.get("RETENTION_EXPORT_DIR") or None
+        return cls(days=float(config.get("RETENTION_DAYS", 0)), export_dir=Path(export_dir) if export_dir else None,
+                   every_s=float(config.get("RETENTION_EVERY_S", 300)), batch=int(config.get("RETENTION_BATCH", 100)))
+
+    @property
+    def deletes(self) -> bool:
+        return self.days > 0 and self.export_dir is not None
+
+
+def sweep(tables: Tables, policy: Policy, now: float | None = None, force: bool = False) -> dict[str, int]:
+    """One round of the policy, unless another worker ran one in the last ``every_s`` (``force``: run anyway).
+    Counts what it did (nothing when off, or when not its turn); a game that could not be exported is counted as
+    ``failed`` and left as it was."""
+    if not policy.deletes:
+        return {}
+    store = tables.store
+    if not force and not store.redis.set(f"{store.prefix}:retention:lock", "1", nx=True, ex=max(1, int(policy.every_s))):
+        return {}
+    counts = {"exported": 0, "failed": 0}
+    now = clock() if now is None else now
+    if policy.deletes and policy.export_dir is not None:
+        cutoff = now - policy.days * DAY_S
+        for meta in _candidates(tables, ("finished", "aborted"), cutoff, policy.batch):
+            counts["exported" if retire(tables, meta, policy.export_dir) else "failed"] += 1
+    return counts
+
+
+def _candidates(tables: Tables, statuses: tuple[str, ...], cutoff: float, batch: int) -> list[Meta]:
+    """Games listed under ``statuses`` created before ``cutoff`` (oldest first, ``batch`` per index at most) whose
+    meta says they still have one of those statuses and have not been written since ``cutoff``."""
+    store, found = tables.store, []
+    names = [f"status:{status}" for status in statuses]
+    with store.redis.pipeline(transaction=False) as pipe:
+        for name in names:
+            for shard in range(store.shards):
+                pipe.zrangebyscore(tables.index.key(shard, name), "-inf", int(cutoff * 1000), start=0, num=batch,
+                                   withscores=True)
+        replies = pipe.execute()
+    listed = sorted({(score, member.decode()) for reply in replies for member, score in reply})[:batch]
+    ids = [game_id for _, game_id in listed]
+    for game_id, raw in zip(ids, store.metas(ids)):
+        if raw is None or raw["status"] not in statuses:
+            continue  # gone, or moved on: the listing's read repair drops such entries
+        meta = Meta.parse(game_id, raw)
+        if parse_iso(meta.updated_at).timestamp() < cutoff:
+            found.append(meta)
+    return found
+
+
+def retire(tables: Tables, meta: Meta, export_dir: Path) -> bool:
+    """Export the game over ``meta``, then delete it; False (and the game left as it was) if the export could not
+    be made whole, written, flushed and read back identical."""
+    try:
+        record = tables.export(meta.id)
+        if len(record["events"]) != meta.version or record["head_hash"] != meta.head_hash:
+            raise ValueError("the log read is not the whole log the meta describes")
+        written = _write(export_dir, meta.id, orjson.dumps(record))
+    except Exception:  # noqa: BLE001 - any failure to export keeps the game: the next round tries again
+        log.warning("could not export %s; it is kept", meta.id, exc_info=True)
+        return False
+    if not written:
+        return False
+    tables.store.delete_game(meta.id)
+    tables.index.forget(meta.id, meta.game)
+    tables.store.mark_finished(meta.id)
+    log.info("retired %s (exported to %s)", meta.id, export_dir)
+    return True
+
+
+def _write(export_dir: Path, game_id: str, data: bytes) -> bool:
+    """Write ``data`` as ``<game_id>.json`` whole or not at all (a temporary file renamed over it, both flushed to
+    disk), and read it back. The server makes every game id, but a name is checked before it becomes a path."""
+    if not SAFE_NAME.fullmatch(game_id):
+        raise ValueError(f"{game_id!r} cannot name a file")
+    export_dir.mkdir(parents=True, exist_ok=True)
+    path, partial = export_dir / f"{game_id}.json", export_dir / f".{game_id}.json.partial"
+    with open(partial, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
+    directory = os.open(export_dir, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+    return path.read_bytes() == data

@@ -1,0 +1,1 @@
+"""The RQ worker: the jobs (AI turns, turn timeouts, the sweeper) and the process that runs them."""

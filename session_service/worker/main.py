@@ -1,0 +1,65 @@
+"""The RQ worker: runs AI turns, turn timeouts and the sweeper, with RQ's scheduler for timers."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from datetime import timedelta
+
+import redis
+from rq import SimpleWorker
+
+from shared.wire import logs
+from session_service.scheduler import RqScheduler
+from session_service.worker import jobs
+
+
+log = logging.getLogger("mythos.worker")
+
+
+def sweep_forever(stop: threading.Event) -> None:
+    """Sweep every SWEEP_EVERY_S in a thread of the worker itself. RQ's scheduler, which runs timed jobs, is held
+    up for minutes by the lock of a worker that was killed (the lock lives 60 s, a new worker asks again every
+    120 s); turns left pending by that very worker must not wait for it."""
+    while not stop.wait(jobs.SWEEP_EVERY_S):
+        try:
+            jobs.sweep_once()
+        except Exception:  # noqa: BLE001 - Redis restarting, the rules service down: try again next round
+            log.warning("sweep failed; trying again in %ss", jobs.SWEEP_EVERY_S, exc_info=True)
+
+
+def main() -> None:
+    """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
+    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
+    tables = jobs.worker_tables()
+    assert isinstance(tables.scheduler, RqScheduler)  # bootstrap gives a worker RQ's scheduler
+    queue = tables.scheduler.queue
+    queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
+    threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
+    while True:
+        worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
+        try:
+            worker.work(with_scheduler=True, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING").upper())
+        except redis.RedisError:
+            log.warning("the worker lost Redis", exc_info=True)
+        # RQ's work() quits on any error inside its loop (Redis restarting under a job is one): unless a stop
+        # was asked for (SIGTERM, Ctrl-C), wait for Redis and work on with a new worker.
+        if getattr(worker, "_shutdown_requested_date", True) is not None:
+            return
+        wait_for_redis(queue.connection)
+
+
+def wait_for_redis(connection: redis.Redis) -> None:
+    while True:
+        try:
+            if connection.ping():
+                return
+        except redis.RedisError:
+            pass
+        time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    main()
