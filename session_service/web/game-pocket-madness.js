@@ -71,7 +71,7 @@ export function makeGame(game) {
     }
     const stats = (n) => [pips("Madness", (v.madness || [])[n] || 0, v.madness_limit || 10, "madness"),
       ...(v.portals || []).filter((p) => p.owner === n).map((p) => el("span", { class: "tag", text: `${GLYPHS[p.portal]} ${p.name}` }))];
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: phaseWords(v, ctx) };
+    return { board, hand, handTitle: "Your hand", seat, stats, prompt: phaseWords(v, ctx) };
   }
 
   function move(c, ctx) {

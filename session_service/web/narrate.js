@@ -44,7 +44,7 @@ export function sentence(event, names, game) {
 
 function fallback(event, names, game) {
   const data = event.data || {};
-  const subject = Number.isInteger(data.seat) ? data.seat : Number.isInteger(event.seat) ? event.seat : null;
+  const subject = Number.isInteger(data.seat) ? data.seat : null;  // who did it, never who caused the batch
   const out = [];
   if (subject !== null && names[subject]) out.push(el("span", { class: "who", text: names[subject] }), ": ");
   out.push(human(event.type).toLowerCase().replace(/^./, (c) => c.toUpperCase()));

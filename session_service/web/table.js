@@ -70,14 +70,14 @@ export async function tablePage(main, gameId, seatWanted) {
     }
     if (page.status === "aborted") return "The table was called off.";
     if (page.status === "waiting") return "Waiting for players to take the open seats.";
-    const phase = drawn.phase ? ` (${drawn.phase})` : "";
+    const phase = drawn.phase || drawn.prompt ? ` (${drawn.phase || drawn.prompt})` : "";
     const waiting = page.toAct.filter((s) => s !== seat).map((s) => n[s]);
     const resigned = seat !== null && (page.seats[seat] || {}).resigned;
     if (resigned) return `You resigned: the AI plays your seat. Waiting on ${listWords(waiting) || "nobody"}${phase}.`;
     if (seat !== null && page.toAct.includes(seat) && page.legal.length) {
       const kinds = [...new Set(moves().map((m) => m.words.split(" ")[0].toLowerCase()))];
-      const what = drawn.phase || listWords(kinds.slice(0, 4)).replace(/ and ([^ ]+)$/, " or $1");
-      return `Your move: ${what}${waiting.length ? `; also waiting on ${listWords(waiting)}` : ""}.`;
+      const what = drawn.prompt || listWords(kinds.slice(0, 4)).replace(/ and ([^ ]+)$/, " or $1");
+      return `Your move: ${what}${drawn.phase ? ` (${drawn.phase})` : ""}${waiting.length ? `; also waiting on ${listWords(waiting)}` : ""}.`;
     }
     const also = page.legal.length ? " You may play out of turn." : "";
     return `Waiting on ${listWords(waiting) || "nobody"}${phase}.${also}`;
@@ -135,6 +135,11 @@ export async function tablePage(main, gameId, seatWanted) {
     allMoves.classList.toggle("hidden", seat === null || page.status !== "active");
   }
 
+  function showTargets() {  // a target off screen is brought into view, clear of the hand at the page's foot
+    const first = root.querySelector(".target");
+    if (first && first.scrollIntoView) first.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+
   function actOn(key) {
     const list = moves();
     if (page.selected) {
@@ -147,6 +152,7 @@ export async function tablePage(main, gameId, seatWanted) {
     if (starting.length === 1 && !starting[0].to) return post(starting[0].command);
     page.selected = key;
     mark();
+    showTargets();
     return true;
   }
 

@@ -97,12 +97,12 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
     return driver.current_url.split("#/table/")[1].split("/")[0]
 
 
-def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True) -> dict[str, int]:
+def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None) -> dict[str, int]:
     """Play seat 0 until the page says the game is over, as a person does: a click on a card or another place that
     starts a move (then on a highlighted target, or one of the choices it offers), or on a plain move button when
     no card starts one (seeded random choices; ``cards=False`` uses only the plain buttons). Returns the clicks
-    made by kind."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    made by kind, after ``stop_after`` clicks if given (mid-game)."""
+    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     rand = random.Random(seed)
@@ -113,10 +113,11 @@ def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True) -
 
     while sum(clicks.values()) < max_clicks:
         state = wait_for(lambda: ready(page_state(driver)), timeout_s=60, what="a move to make or the end")
-        if state["status"] in ("finished", "aborted"):
+        if state["status"] in ("finished", "aborted") or (stop_after is not None and sum(clicks.values()) >= stop_after):
             return clicks
         try:
             if not cards:
+                driver.execute_script("const all = document.getElementById('all-moves'); if (all) all.open = true")
                 kind, selector = "button", "button.command"
             elif state["targets"] and rand.random() < 0.7:
                 kind, selector = "target", ".target"
@@ -129,8 +130,11 @@ def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True) -
             found = [b for b in driver.find_elements(By.CSS_SELECTOR, selector) if b.is_enabled()]
             if not found:
                 continue
-            rand.choice(found).click()
-        except StaleElementReferenceException:
+            chosen = rand.choice(found)
+            # as a person scrolls: the place into the middle of the screen, clear of the hand kept at its foot
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chosen)
+            chosen.click()
+        except (StaleElementReferenceException, ElementClickInterceptedException):
             continue  # the stream redrew the table first: look again
         clicks[kind] += 1
 
