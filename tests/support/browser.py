@@ -161,14 +161,16 @@ def have_chromium() -> bool:
 
 def click(driver, selector: str, timeout_s: float = 30) -> None:
     """Click what ``selector`` finds, finding it again if the stream redrew it in between."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     def attempt():
         try:
-            driver.find_element(By.CSS_SELECTOR, selector).click()
+            found = driver.find_element(By.CSS_SELECTOR, selector)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)  # clear of the sticky bars
+            found.click()
             return True
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, ElementClickInterceptedException):
             return False
 
     wait_for(attempt, timeout_s, what=selector)
