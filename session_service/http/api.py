@@ -53,8 +53,10 @@ SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 MESSAGE_DATA = (
     "`state`: the caller's full state as GET /state answers it (first message, only when not resuming; its id "
     "is its version). `event`: one event as GET /events gives it, id = its version. `turn`: after each batch "
-    "of events, `{version, status, to_act, legal_commands, deadline}` for the caller (`to_act`: the seats the "
-    "game waits on; `legal_commands`: what the caller may post now, each postable as it is). `end`: "
+    "of events, `{version, status, to_act, legal_commands, deadline, outcome, view}` for the caller (`to_act`: "
+    "the seats the game waits on; `legal_commands`: what the caller may post now, each postable as it is; "
+    "`view`: the caller's view at that version, as GET /state gives it, so a client draws the table from its "
+    "stream alone). `end`: "
     "`{version, outcome}` once the game is over; the stream then closes. `retry` (NDJSON; SSE uses its own "
     "`retry:` field): the process is going away, `{retry_ms}`: reconnect (resuming) after that long."
 )

@@ -16,7 +16,7 @@ from shared.records import client_event
 from session_service.use_cases.errors import BadRequest
 from session_service.hub import Hub
 from session_service.use_cases.meta import Meta, parse_iso
-from session_service.use_cases.tables import Tables, standing_of
+from session_service.use_cases.tables import Tables, standing_of, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class Message:
 
 KEEPALIVE = Message("keepalive")
 MAX_KEEPALIVE_S = 15  # a keep-alive at least this often, whatever SSE_KEEPALIVE_S asks (API.md)
-TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline")
+TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")
 
 
 def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
@@ -41,8 +41,9 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     Without ``after``: a ``state`` message first (the caller's full state; its id is its version), then the
     events after it. With ``after`` (a resume): the events after that version, no ``state`` (with nothing to
     replay, a ``turn`` at once); a version past the head is refused here, before anything is sent. After each
-    batch of events a ``turn`` message (what the caller needs to act: version, status, seats waited on, its
-    legal commands, its deadline); once the game is over (after its last ``turn``) an ``end`` message with the
+    batch of events a ``turn`` message (what the caller needs to act and to draw the table: version, status,
+    seats waited on, its legal commands, its deadline, the outcome and its view, so no client reads ``GET
+    /state`` after a message); once the game is over (after its last ``turn``) an ``end`` message with the
     outcome, and the stream ends. ``keepalive`` when nothing happened for ``keepalive_s``. Raises ``hub.Closed``
     (from the iteration) when the process shuts down."""
     meta = meta or tables.meta(game_id)
@@ -90,15 +91,19 @@ def turn_now(tables: Tables, meta: Meta, seat: int | None) -> dict[str, Any]:
     pos = tables.positions.at_head(meta)
     legal = pos.seating.legal_commands(pos.table, seat)
     return {"version": meta.version, "status": meta.status, "to_act": meta.to_act, "legal_commands": legal,
-            "deadline": meta.deadline}
+            "deadline": meta.deadline, "outcome": meta.outcome,
+            "view": view_of(pos.seating, pos.table, viewer_for(seat, meta.over))}
 
 
 def turn(tables: Tables, meta: Meta, seat: int | None, records: list[dict[str, Any]]) -> dict[str, Any]:
     """Where the game stands for ``seat`` just after ``records`` (the newest records of the game's log, in
-    order): the fields the meta had at that version, plus the seat's legal commands."""
+    order): the fields the meta had at that version, plus the seat's legal commands and its view (redacted as
+    ``GET /state`` redacts it: every hand once the game is over)."""
     seating = tables.positions.seating_of(meta)
     table = tables.positions.through(meta, records)
     last = records[-1]
     standing = standing_of(seating, table, parse_iso(last["at"]), meta.turn_timeout_s)
-    legal = seating.legal_commands(table, seat) if standing["status"] == "active" else []
-    return {"version": last["v"], **standing, "legal_commands": legal}
+    active = standing["status"] == "active"
+    legal = seating.legal_commands(table, seat) if active else []
+    view = view_of(seating, table, viewer_for(seat, standing["status"] in ("finished", "aborted")))
+    return {"version": last["v"], **standing, "legal_commands": legal, "view": view}

@@ -7,34 +7,40 @@ import { replayPage } from "./replay.js";
 
 const main = () => document.getElementById("main");
 
-export function toast(message) {
+// A message at the foot of the page: a refusal or failure ("error", red) or news ("info", calm).
+export function toast(message, kind = "info") {
   const box = document.getElementById("toast");
   box.textContent = message;
+  box.className = "toast " + kind;
   box.dataset.count = String(Number(box.dataset.count || 0) + 1);
   box.classList.remove("hidden");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+  box.setAttribute("role", kind === "error" ? "alert" : "status");
 }
 
 async function lobby(root) {
   const games = await catalog();
   const ids = Object.keys(games);
   const gameSelect = el("select", { id: "game" }, ids.map((id) => el("option", { value: id, text: games[id].title })));
-  const nameInput = el("input", { id: "name", value: store.name() || "Ada", maxlength: "40", required: true });
+  const nameInput = el("input", { id: "name", form: "create-form", value: store.name() || "Ada", maxlength: "40", required: true, autocomplete: "nickname" });
   const seatsBox = el("div", { id: "seats" });
   const optionsBox = el("div", { id: "options" });
   const timeout = el("input", { id: "timeout", type: "number", min: "0", max: "86400", value: "0" });
 
+  // Each other seat: an AI of one of the catalogue's levels, a person you send a link, or an open seat.
   function seatRow(n) {
-    const kind = el("select", { class: "seat-kind", "data-seat": n },
-      el("option", { value: "ai", text: "AI (random)" }), el("option", { value: "human", text: "Another player (share a link)" }),
+    const levels = games[gameSelect.value].ai_levels || ["random"];
+    const kind = el("select", { class: "seat-kind", "data-seat": n, id: `seat-kind-${n}` },
+      levels.map((level) => el("option", { value: "ai:" + level, text: `AI, ${level}`, selected: level === levels[Math.min(1, levels.length - 1)] })),
+      el("option", { value: "human", text: "Another player (share a link)" }),
       el("option", { value: "open", text: "Open seat (anyone may join)" }));
-    return el("div", { class: "seat-row" }, el("span", { text: `Seat ${n}: ` }), kind);
+    return el("div", { class: "seat-row" }, el("label", { for: `seat-kind-${n}`, text: `Seat ${n + 1}: ` }), kind);
   }
   function drawSeats() {
     const game = games[gameSelect.value];
     const count = Number(countSelect.value);
-    seatsBox.replaceChildren(el("div", { class: "seat-row" }, el("span", { text: "Seat 0: you" })));
+    seatsBox.replaceChildren(el("div", { class: "seat-row" }, el("span", { text: "Seat 1: you" })));
     for (let n = 1; n < count; n++) seatsBox.append(seatRow(n));
     optionsBox.replaceChildren(...Object.entries(game.options || {}).map(([name, spec]) => {
       let input;
@@ -62,9 +68,9 @@ async function lobby(root) {
     const seats = [store.playerKey() ? { me: true } : { name: nameInput.value }];
     seatsBox.querySelectorAll(".seat-kind").forEach((select) => {
       const n = Number(select.dataset.seat);
-      if (select.value === "ai") seats.push({ name: `Bot ${n}`, ai: "random" });
+      if (select.value.startsWith("ai")) seats.push({ name: `Bot ${n}`, ai: select.value.split(":")[1] || "random" });
       else if (select.value === "open") seats.push({ open: true });
-      else seats.push({ name: `Player ${n}` });
+      else seats.push({ name: `Player ${n + 1}` });
     });
     const options = {};
     optionsBox.querySelectorAll("[data-option]").forEach((input) => {
@@ -91,7 +97,7 @@ async function lobby(root) {
         location.hash = `#/table/${created.id}/${mine ?? ""}`;
       }
     } catch (err) {
-      toast(err.message);
+      toast(err.message, "error");
     }
   }
 
@@ -106,11 +112,11 @@ async function lobby(root) {
       store.saveToken(gameId, answer.seat, answer.token || store.playerKey());
       location.hash = `#/table/${gameId}/${answer.seat}`;
     } catch (err) {
-      toast(err.message);
+      toast(err.message, "error");
     }
   }
-  const joinId = el("input", { id: "join-id", placeholder: "game id, e.g. g_…" });
-  const joinInvite = el("input", { id: "join-invite", placeholder: "invite code (private tables)" });
+  const joinId = el("input", { id: "join-id", placeholder: "game id, e.g. g_…", "aria-label": "game id to join" });
+  const joinInvite = el("input", { id: "join-invite", placeholder: "invite code (private tables)", "aria-label": "invite code" });
   const privateBox = el("input", { type: "checkbox", id: "private" });
   async function makePlayer() {
     try {
@@ -119,21 +125,22 @@ async function lobby(root) {
       store.setPlayerKey(player.key);
       toast(`You are now the player ${player.name}: this browser keeps your key.`);
       route();
-    } catch (err) { toast(err.message); }
+    } catch (err) { toast(err.message, "error"); }
   }
   const playerLine = store.playerKey()
     ? el("p", { class: "muted", id: "player-line", text: `You play as a player (${store.name()}); your key stays in this browser.` })
-    : el("p", {}, el("button", { type: "button", id: "make-player", onclick: makePlayer, text: "Make me a player" }),
+    : el("p", {}, el("button", { type: "button", id: "make-player", onclick: makePlayer, text: "Make me a player with this name" }),
         el("span", { class: "muted", text: " (optional: one key for all your seats and tables)" }));
-  const watchId = el("input", { id: "watch-id", placeholder: "game id" });
+  const watchId = el("input", { id: "watch-id", placeholder: "game id", "aria-label": "game id to watch" });
 
-  const mine = el("ul", { id: "my-games" }, store.games().map((id) => el("li", {}, el("a", { href: `#/table/${id}`, text: id }), " · ", el("a", { href: `#/replay/${id}`, text: "replay" }))));
+  const mine = el("ul", { id: "my-games" }, store.games().slice(0, 12).map((id) => el("li", {}, el("a", { href: `#/table/${id}`, text: `table ${id}` }), " · ", el("a", { href: `#/replay/${id}`, text: "replay" }))));
   const listBox = el("div", { id: "tables" }, el("p", { class: "muted", text: "Loading tables…" }));
   root.replaceChildren(
     el("section", { class: "panel" }, el("h2", { text: "Open a table" }),
+      el("label", {}, "Your name ", nameInput),
       playerLine,
       el("form", { id: "create-form", onsubmit: create },
-        el("label", {}, "Your name ", nameInput), el("label", {}, "Game ", gameSelect), el("label", {}, "Players ", countSelect),
+        el("label", {}, "Game ", gameSelect), el("label", {}, "Players ", countSelect),
         seatsBox, optionsBox, el("label", {}, "Turn timeout (s, 0 = none) ", timeout),
         el("label", {}, privateBox, " Private (joining needs the invite code)"),
         el("button", { type: "submit", id: "create", text: "Open the table" }))),
@@ -176,11 +183,13 @@ function followMyTables(key) {
     } else if (type === "game_finished") tables.delete(data.game);
     else return;
     draw();
-  }, (err) => toast(err.message));
+  }, (err) => toast(err.message, "error"));
 }
 
 async function loadTables(box) {
-  const row = (g) => el("li", {}, `${g.game} · ${g.status} · `, el("a", { href: `#/table/${g.id}/watch`, text: g.id }), " · ",
+  const games = await catalog();
+  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.name).join(", ");
+  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} · `, el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
     g.status === "finished" ? el("a", { href: `#/replay/${g.id}`, text: "replay" })
       : g.status === "waiting" ? el("a", { href: `#/table/${g.id}/watch`, class: "join-link", "data-game": g.id, text: "join" }) : "");
   const lists = [];

@@ -1,8 +1,12 @@
-// The replay of a game: every version (GET /state?at=N), every hand once the game is over, the audit verdict
-// and the export. While the game is on, the same viewer steps through what the caller may see.
+// The replay of a game by moves: the move list in words (each move the sentences of one command's events), a
+// step to the previous or next move or a jump to any, the table as it stood after it (GET /state?at=N: every hand
+// once the game is over), and the audit verdict and the export. While the game is on, the same viewer steps
+// through what the caller may see.
 
 import { call, catalog, store } from "./api.js";
-import { el, human, Renderer } from "./render.js";
+import { el } from "./render.js";
+import { layoutFor, seatPanels } from "./games.js";
+import { sentence } from "./narrate.js";
 import { toast } from "./app.js";
 
 // The seed commitment, checked in this browser: sha256(seed) must be the commitment published at creation.
@@ -25,36 +29,50 @@ async function allEvents(gameId, token) {
 }
 
 export async function replayPage(main, gameId) {
-  const [games, resource] = await Promise.all([catalog(), call("GET", `/v1/games/${encodeURIComponent(gameId)}`)]);
+  const path = `/v1/games/${encodeURIComponent(gameId)}`;
+  const [games, resource] = await Promise.all([catalog(), call("GET", path)]);
   const game = games[resource.game];
+  const layout = layoutFor(game);
   const over = resource.status === "finished";
   const tokens = store.tokens(gameId);
   const token = over ? null : Object.values(tokens)[0] || null;  // once over, everyone sees everything
-  const renderer = new Renderer(game, resource.seats);
+  const mySeat = over || !Object.keys(tokens).length ? null : Number(Object.keys(tokens)[0]);
+  const names = resource.seats.map((s, n) => s.name || `Seat ${n + 1}`);
   const events = await allEvents(gameId, token);
+  const moves = groupMoves(events);
   const head = resource.version;
   let at = head;
 
+  const list = el("ol", { class: "move-list", id: "moves" }, moves.map((m, i) => el("li", { "data-move": i, "data-version": m.last },
+    el("button", { type: "button", class: "move", "data-version": m.last, onclick: () => go(m.last) },
+      el("span", { class: "move-no", text: `${i + 1}.` }), " ",
+      m.events.map((e, j) => el("span", { class: "sentence" }, j ? " " : "", sentence(e, names, layout), "."))))));
+  const label = el("span", { id: "at-label", "aria-live": "polite" });
   const slider = el("input", { type: "range", min: "1", max: String(head), value: String(head), id: "scrub", "aria-label": "version" });
-  const label = el("span", { id: "at-label" });
-  const board = el("section", { class: "board", id: "replay-board" });
-  const eventBox = el("div", { class: "event-at", id: "event-at" });
+  const now = el("p", { class: "now", id: "replay-now" });
+  const seatsBox = el("section", { class: "seats", id: "replay-seats" });
+  const board = el("section", { class: "board", id: "replay-board", "aria-label": "the table at this move" });
   const audit = el("section", { class: "audit", id: "audit" }, el("p", { class: "muted", text: "Checking the audit…" }));
-  const button = (text, id, delta) => el("button", { id, onclick: () => go(delta === null ? head : delta === 0 ? 1 : at + delta) }, text);
+  const button = (text, id, aria, where) => el("button", { type: "button", id, "aria-label": aria, onclick: () => go(where()) }, text);
+  const moveIndex = () => moves.findIndex((m) => m.last >= at);
   main.replaceChildren(el("div", { class: "replay-page", "data-game": game.id },
     el("h2", {}, `Replay: ${game.title} `, el("small", { text: gameId })),
     el("p", { class: "links" }, el("a", { href: `#/table/${gameId}`, text: "Table" }), over ? " · " : "",
-      over ? el("a", { href: `/v1/games/${encodeURIComponent(gameId)}/export`, download: `${gameId}.json`, id: "export-link", text: "Download the export" }) : "",
+      over ? el("a", { href: `${path}/export`, download: `${gameId}.json`, id: "export-link", text: "Download the export" }) : "",
       over ? "" : el("span", { class: "muted", text: " · the game is still on: you see what your seat (or a spectator) may see; every hand shows once it is over." })),
-    el("p", { class: "seats" }, "Seats: ", resource.seats.map((s, n) => renderer.seatName(n) + (s.ai ? ` (AI ${s.ai})` : "")).join(", ")),
     audit,
-    el("div", { class: "scrubber" }, button("« first", "first", 0), button("◀", "prev", -1), slider, button("▶", "next", 1), button("last »", "last", null), label),
-    eventBox, board));
+    el("div", { class: "scrubber" }, button("« first", "first", "first move", () => 1),
+      button("◀ move", "prev", "previous move", () => { const i = moveIndex(); return i > 0 ? moves[i - 1].last : 1; }),
+      slider, button("move ▶", "next", "next move", () => { const i = moves.findIndex((m) => m.last > at); return i >= 0 ? moves[i].last : head; }),
+      button("last »", "last", "last move", () => head), label),
+    el("div", { class: "replay-body" }, el("div", { class: "replay-table" }, now, el("div", { class: "felt" }, seatsBox, board)),
+      el("section", { class: "moves-box", "aria-label": "moves" }, el("h3", { text: "Moves" }), list))));
   slider.addEventListener("input", () => go(Number(slider.value)));
-  const keys = (event) => {  // arrow keys step, as on an analysis board
+  const keys = (event) => {  // arrow keys step by move, as on an analysis board
     if (!document.body.contains(slider)) { document.removeEventListener("keydown", keys); return; }
     if (event.target.tagName === "INPUT" && event.target !== slider) return;
-    if (event.key === "ArrowLeft" || event.key === "ArrowRight") { event.preventDefault(); go(at + (event.key === "ArrowLeft" ? -1 : 1)); }
+    if (event.key === "ArrowLeft") { event.preventDefault(); document.getElementById("prev").click(); }
+    if (event.key === "ArrowRight") { event.preventDefault(); document.getElementById("next").click(); }
   };
   document.addEventListener("keydown", keys);
 
@@ -62,19 +80,25 @@ export async function replayPage(main, gameId) {
   async function go(n) {
     at = Math.max(1, Math.min(head, n));
     slider.value = String(at);
-    label.textContent = `version ${at} of ${head}`;
-    const event = events.find((e) => e.version === at);
-    eventBox.replaceChildren(event ? el("p", {}, el("b", { text: `${at}. ${human(event.type)}` }),
-      event.seat === null || event.seat === undefined ? "" : ` by ${renderer.seatName(event.seat)}`,
-      el("code", { text: " " + JSON.stringify(event.data).slice(0, 400) })) : "");
+    const i = moveIndex();
+    label.textContent = `move ${i + 1} of ${moves.length} · version ${at} of ${head}`;
+    list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", Number(li.dataset.move) === i));
+    const current = list.querySelector("li.current");
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
     const ticket = ++loading;
     try {
-      const state = await call("GET", `/v1/games/${encodeURIComponent(gameId)}/state`, { token, query: { at } });
+      const state = await call("GET", `${path}/state`, { token, query: { at } });
       if (ticket !== loading) return;
-      board.replaceChildren(renderer.scoreboard(state.view, state.to_act || [], null), renderer.object(state.view, ""));
+      const ctx = { view: state.view || {}, seat: mySeat, names, legal: [], toAct: state.to_act || [], over: state.status === "finished", outcome: state.outcome };
+      const drawn = state.view && !state.view.open_seats ? layout.table(ctx) : { board: el("p", { class: "muted", text: "Seats are still open." }), seat: () => [], stats: () => [], hand: [] };
+      seatsBox.replaceChildren(...seatPanels(drawn, { names, seats: resource.seats, toAct: state.to_act || [], me: ctx.seat,
+        winners: state.outcome ? state.outcome.winners || [] : [], used: new Set() }));
+      board.replaceChildren(drawn.board);
+      now.textContent = state.outcome ? `Game over: ${(state.outcome.winners || []).map((s) => names[s]).join(" and ") || "nobody"} won.`
+        : `Waiting on ${(state.to_act || []).map((s) => names[s]).join(" and ") || "nobody"}${drawn.phase ? ` (${drawn.phase})` : ""}.`;
       board.dataset.version = String(at);
     } catch (err) {
-      toast(err.message);
+      toast(err.message, "error");
     }
   }
   go(head);
@@ -93,4 +117,15 @@ export async function replayPage(main, gameId) {
   } catch (err) {
     audit.replaceChildren(el("p", { class: "bad", text: "Audit unavailable: " + err.message }));
   }
+}
+
+// A move: the events one command wrote (one batch: the same moment, the same seat and the same kind of cause).
+function groupMoves(events) {
+  const moves = [];
+  for (const e of events) {
+    const last = moves[moves.length - 1];
+    if (last && last.at === e.at && last.seat === e.seat && last.by === e.by) { last.events.push(e); last.last = e.version; }
+    else moves.push({ at: e.at, seat: e.seat, by: e.by, events: [e], last: e.version });
+  }
+  return moves;
 }

@@ -1,184 +1,333 @@
-// A live table: a seat plays it (with its token) or a spectator watches it, both from the event stream.
+// A live table: a seat plays it (with its token) or a spectator watches it, drawn from the event stream alone
+// (each `turn` message carries the reader's view: no GET /state per message). The game's own layout
+// (games.js) draws the board, the seats' public cards and your hand; this page adds what every table has: the
+// line that says what happens now, the seats' panels, moves by clicks on cards (then on a target) with every
+// legal command also a plain button, the table's own controls, the log in sentences and the end of the game.
 
 import { call, catalog, follow, store } from "./api.js";
-import { el, human, Renderer } from "./render.js";
+import { el, human } from "./render.js";
+import { cardEl, listWords } from "./cards.js";
+import { layoutFor, seatPanels } from "./games.js";
+import { logEntry } from "./narrate.js";
 import { toast } from "./app.js";
 
 export async function tablePage(main, gameId, seatWanted) {
-  const [games, resource] = await Promise.all([catalog(), call("GET", `/v1/games/${encodeURIComponent(gameId)}`)]);
+  const path = `/v1/games/${encodeURIComponent(gameId)}`;
+  const [games, resource] = await Promise.all([catalog(), call("GET", path)]);
   const game = games[resource.game];
+  const layout = layoutFor(game);
   const tokens = store.tokens(gameId);
   const mySeats = Object.keys(tokens).map(Number).sort();
   const seat = seatWanted === "watch" ? null : seatWanted !== null && tokens[seatWanted] ? seatWanted : mySeats.length ? mySeats[0] : null;
   const token = seat === null ? null : tokens[seat];
-  const renderer = new Renderer(game, resource.seats);
   const page = {
     version: resource.version, status: resource.status, toAct: resource.to_act || [], legal: [], view: null,
-    deadline: null, outcome: resource.outcome, log: [], busy: false,
+    deadline: null, outcome: resource.outcome, busy: false, selected: null, moved: false, confirming: false,
+    seats: resource.seats, resource, logged: new Set(), wasMine: false,
   };
+  const names = () => page.seats.map((s, n) => s.name || `Open seat ${n + 1}`);
 
-  const title = el("h2", {}, `${game.title} `, el("small", { text: gameId }));
-  const status = el("p", { class: "status", id: "status" });
-  const clock = el("span", { class: "clock", id: "clock" });
-  const board = el("section", { class: "board", id: "board" });
-  const controls = el("section", { class: "controls", id: "controls" });
-  const actions = el("p", { class: "table-actions", id: "table-actions" });
-  let resourceNow = resource;
+  const status = el("p", { class: "now", id: "status", "aria-live": "polite" });
+  const clock = el("span", { class: "clock", id: "clock", role: "timer" });
+  const actions = el("div", { class: "table-actions", id: "table-actions" });
+  const seatsBox = el("section", { class: "seats", id: "seats", "aria-label": "the seats" });
+  const board = el("section", { class: "board", id: "board", "aria-label": "the table" });
+  const handBox = el("div", { class: "hand-row", id: "hand" });
+  const handTitle = el("h3", { class: "hand-title", id: "hand-title" });
+  const info = el("p", { class: "card-info", id: "card-info", "aria-live": "polite" });
+  const choices = el("div", { class: "choices", id: "choices" });
+  const moveButtons = el("div", { class: "move-buttons", id: "actions" });
+  const controls = el("div", { class: "controls", id: "controls" });
+  const allMoves = el("details", { class: "all-moves", id: "all-moves" }, el("summary", { text: "Every move as a button" }), controls);
+  const result = el("section", { class: "result hidden", id: "result", "aria-live": "polite" });
   const log = el("ol", { class: "log", id: "log", reversed: true });
+  const mine = el("section", { class: "my-area" + (seat === null ? " hidden" : ""), id: "my-area", "aria-label": "your hand and moves" },
+    el("div", { class: "my-head" }, handTitle, info), handBox, choices, moveButtons, allMoves);
   const seatPicker = mySeats.length > 1 ? el("p", {}, "Your seats: ", mySeats.map((n) =>
-    el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", text: renderer.seatName(n) + " " }))) : null;
-  const links = el("p", { class: "links" },
-    el("a", { href: `#/replay/${gameId}`, id: "replay-link", text: "Replay" }), " · ",
-    el("a", { href: `#/table/${gameId}/watch`, text: "Watch as spectator" }), " · ",
-    el("span", { text: seat === null ? "You are watching (spectator)." : `You play ${renderer.seatName(seat)}.`, id: "role" }));
+    el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", text: names()[n] + " " }))) : null;
   const root = el("div", { class: "table-page", "data-game": game.id, "data-seat": seat === null ? "spectator" : seat },
-    title, links, seatPicker, el("div", { class: "statusline" }, status, clock), actions, controls, board,
-    el("details", { class: "events", open: true }, el("summary", { text: "Events" }), log));
+    el("div", { class: "table-head" },
+      el("h2", {}, game.title, " ", el("small", { text: gameId })),
+      el("p", { class: "links" }, el("a", { href: `#/replay/${gameId}`, id: "replay-link", text: "Replay" }), " · ",
+        el("a", { href: `#/table/${gameId}/watch`, text: "Watch as spectator" }), " · ",
+        el("span", { id: "role", text: seat === null ? "You are watching." : `You play ${names()[seat]}.` })), seatPicker),
+    el("div", { class: "nowbar" }, status, clock), actions, result,
+    el("div", { class: "felt" }, seatsBox, board), mine,
+    el("details", { class: "events", open: true }, el("summary", { text: "Log" }), log));
   main.replaceChildren(root);
 
-  function drawStatus() {
+  const ctx = () => ({ view: page.view || {}, seat, names: names(), legal: page.legal, toAct: page.toAct, over: page.status === "finished", outcome: page.outcome });
+  const moves = () => page.legal.map((command, index) => ({ command, index, ...layout.move(command, ctx()) }))
+    .map((m) => ({ ...m, words: m.words || human(m.command.type) }));
+  const isMine = () => seat !== null && page.status === "active" && page.legal.length > 0;
+
+  function nowWords(drawn) {
+    const n = names();
     if (page.status === "finished") {
       const o = page.outcome || {};
-      const winners = (o.winners || []).map((n) => renderer.seatName(n)).join(", ") || "nobody";
-      status.textContent = `Game over (${human(o.reason || "finished")}). Winners: ${winners}.`;
-      status.className = "status over";
-    } else if (page.status === "aborted") {
-      status.textContent = "The table was called off.";
-      status.className = "status over";
-    } else if (page.status === "waiting") {
-      status.textContent = "Waiting for players to take the open seats.";
-    } else {
-      const waiting = page.toAct.map((n) => renderer.seatName(n)).join(", ") || "nobody";
-      const mine = seat !== null && page.toAct.includes(seat);
-      status.textContent = `Version ${page.version}. ${mine ? "Your move." : "Waiting on " + waiting + "."}`;
-      status.className = "status" + (mine ? " mine" : "");
+      const winners = (o.winners || []).map((s) => s === seat ? "you" : n[s]);
+      return `Game over: ${winners.length ? listWords(winners) + (winners.length === 1 && winners[0] !== "you" ? " wins" : " win") : "nobody wins"}${o.reason ? ` (${human(o.reason).toLowerCase()})` : ""}.`;
     }
+    if (page.status === "aborted") return "The table was called off.";
+    if (page.status === "waiting") return "Waiting for players to take the open seats.";
+    const phase = drawn.phase || drawn.prompt ? ` (${drawn.phase || drawn.prompt})` : "";
+    const waiting = page.toAct.filter((s) => s !== seat).map((s) => n[s]);
+    const resigned = seat !== null && (page.seats[seat] || {}).resigned;
+    if (resigned) return `You resigned: the AI plays your seat. Waiting on ${listWords(waiting) || "nobody"}${phase}.`;
+    if (seat !== null && page.toAct.includes(seat) && page.legal.length) {
+      const kinds = [...new Set(moves().map((m) => m.words.split(" ")[0].toLowerCase()))];
+      const what = drawn.prompt || listWords(kinds.slice(0, 4)).replace(/ and ([^ ]+)$/, " or $1");
+      return `Your move: ${what}${drawn.phase ? ` (${drawn.phase})` : ""}${waiting.length ? `; also waiting on ${listWords(waiting)}` : ""}.`;
+    }
+    const also = page.legal.length ? " You may play out of turn." : "";
+    return `Waiting on ${listWords(waiting) || "nobody"}${phase}.${also}`;
   }
 
   function drawClock() {
     if (!page.deadline || page.status !== "active") { clock.textContent = ""; return; }
     const left = Math.max(0, Math.round((Date.parse(page.deadline) - Date.now()) / 1000));
-    clock.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for this turn`;
+    clock.textContent = `◷ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for this turn`;
     clock.className = "clock" + (left <= 10 ? " urgent" : "");
   }
   const ticker = setInterval(() => { if (!document.body.contains(clock)) clearInterval(ticker); else drawClock(); }, 1000);
 
-  function drawBoard() {
-    if (!page.view) return;
-    board.replaceChildren(renderer.scoreboard(page.view, page.toAct, seat), renderer.object(page.view, ""));
+  function drawSeats(drawn, used) {
+    seatsBox.replaceChildren(...seatPanels(drawn, { names: names(), seats: page.seats, toAct: page.status === "active" ? page.toAct : [],
+      me: seat, winners: page.status === "finished" ? (page.outcome || {}).winners || [] : [], used }));
   }
 
-  // What a seat may do to the table itself (resign, abort, start) and, at a waiting table, joining an open seat.
-  function drawTableActions() {
-    actions.replaceChildren();
-    const act = (id, text, path, body) => el("button", { id, class: "table-action", onclick: async () => {
-      try { await call("POST", `/v1/games/${encodeURIComponent(gameId)}/${path}`, { token, body }); await reload(); } catch (err) { toast(err.message); }
+  function drawHand(drawn) {
+    handTitle.textContent = drawn.handTitle || "Your hand";
+    handBox.replaceChildren(...(drawn.hand.length ? drawn.hand.map((c) => cardEl(c, { clickable: true })) : [el("span", { class: "muted", text: "no cards" })]));
+  }
+
+  // Moves on the page: what a click on each element does, the cards that may be played stand out, the rest dim.
+  function mark() {
+    const list = moves();
+    const sel = page.selected;
+    const starts = new Set(list.map((m) => m.on).filter(Boolean));
+    const targets = new Set(sel ? list.filter((m) => m.on === sel && m.to).map((m) => m.to) : []);
+    root.querySelectorAll("[data-key]").forEach((node) => {
+      const key = node.dataset.key;
+      const playable = !page.busy && (starts.has(key) || targets.has(key));
+      node.classList.toggle("playable", playable && !targets.has(key));
+      node.classList.toggle("target", targets.has(key));
+      node.classList.toggle("selected", key === sel);
+      node.classList.toggle("dim", !playable && handBox.contains(node) && isMine());
+      if (node.tagName === "BUTTON") {
+        if (playable) node.removeAttribute("aria-disabled");
+        else if (!handBox.contains(node)) node.setAttribute("aria-disabled", "true");
+      } else if (playable) {
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "0");
+      }
+    });
+    choices.replaceChildren();
+    if (sel) {
+      const mineNow = list.filter((m) => m.on === sel);
+      choices.append(el("p", { class: "muted", text: targets.size ? "Choose a highlighted target, or:" : "Choose:" }),
+        ...mineNow.map((m) => el("button", { type: "button", class: "choice", "data-index": m.index, onclick: () => post(m.command) }, m.words)),
+        el("button", { type: "button", class: "choice-cancel", onclick: () => { page.selected = null; mark(); } }, "Cancel"));
+    }
+    moveButtons.replaceChildren(...list.filter((m) => !m.on).map((m) => el("button", { type: "button", class: "action", "data-index": m.index, disabled: page.busy, onclick: () => post(m.command) }, m.words)));
+    controls.replaceChildren(...(list.length ? list.map((m) => el("button", { type: "button", class: "command", "data-index": m.index, "data-type": m.command.type, disabled: page.busy, onclick: () => post(m.command) }, m.words))
+      : [el("p", { class: "muted", text: seat === null ? "Spectators watch." : "Nothing to do right now." })]));
+    allMoves.classList.toggle("hidden", seat === null || page.status !== "active");
+  }
+
+  function showTargets() {  // a target off screen is brought into view, clear of the hand at the page's foot
+    const first = root.querySelector(".target");
+    if (first && first.scrollIntoView) first.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+
+  function actOn(key) {
+    const list = moves();
+    if (page.selected) {
+      const chosen = list.filter((m) => m.on === page.selected && m.to === key);
+      if (chosen.length === 1) return post(chosen[0].command);
+      if (chosen.length > 1) { page.selected = key; return mark(); }
+    }
+    const starting = list.filter((m) => m.on === key);
+    if (!starting.length) return false;
+    if (starting.length === 1 && !starting[0].to) return post(starting[0].command);
+    page.selected = key;
+    mark();
+    showTargets();
+    return true;
+  }
+
+  function onActivate(event) {
+    let node = event.target.closest("[data-key]");
+    const inner = node;
+    while (node && root.contains(node)) {
+      if (node.classList.contains("playable") || node.classList.contains("target")) { event.preventDefault(); actOn(node.dataset.key); return; }
+      node = node.parentElement && node.parentElement.closest("[data-key]");
+    }
+    if (inner && inner.classList.contains("card")) {  // a card you cannot play now: its text, one tap away
+      info.textContent = inner.getAttribute("title") || inner.getAttribute("aria-label") || "";
+    }
+  }
+  root.addEventListener("click", onActivate);
+  root.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && event.target.getAttribute("role") === "button") onActivate(event);
+  });
+
+  function drawActions() {
+    const act = (id, text, pathTail, body, cls = "table-action") => el("button", { type: "button", id, class: cls, onclick: async () => {
+      try { await call("POST", `${path}/${pathTail}`, { token, body }); await reload(); } catch (err) { toast(err.message, "error"); }
     } }, text);
-    if (seat !== null && page.status === "waiting") actions.append(act("start", "Start now (AI takes the open seats)", "start", { ai: "random" }));
-    if (seat !== null && ["waiting", "active"].includes(page.status)) actions.append(act("abort", "Call the table off", "abort"));
-    if (seat !== null && page.status === "active") actions.append(act("resign", "Resign", "resign"));
+    const out = [];
+    const resigned = seat !== null && (page.seats[seat] || {}).resigned;
+    if (seat !== null && page.status === "waiting") {
+      const level = el("select", { id: "start-ai", "aria-label": "AI level for the open seats" }, (game.ai_levels || ["random"]).map((l) => el("option", { value: l, text: `AI: ${l}` })));
+      out.push(level, el("button", { type: "button", id: "start", class: "table-action", onclick: async () => {
+        try { await call("POST", `${path}/start`, { token, body: { ai: level.value } }); await reload(); } catch (err) { toast(err.message, "error"); }
+      } }, "Start now (AI takes the open seats)"));
+    }
+    if (seat !== null && (page.status === "waiting" || (page.status === "active" && !page.moved))) out.push(act("abort", "Call the table off", "abort"));
+    if (seat !== null && page.status === "active" && !resigned) {
+      if (page.confirming) {
+        out.push(el("span", { class: "confirm", text: "Resign this game? The AI takes your seat. " }),
+          act("resign-yes", "Yes, resign", "resign", undefined, "table-action danger"),
+          el("button", { type: "button", id: "resign-no", class: "table-action", onclick: () => { page.confirming = false; drawActions(); } }, "Keep playing"));
+      } else {
+        out.push(el("button", { type: "button", id: "resign", class: "table-action", onclick: () => { page.confirming = true; drawActions(); } }, "Resign"));
+      }
+    }
+    if (seat !== null && page.status === "active" && "Notification" in window && Notification.permission === "default") {
+      out.push(el("button", { type: "button", id: "notify", class: "table-action", onclick: () => Notification.requestPermission().then(drawActions) }, "Tell me when it is my turn"));
+    }
     if (page.status === "waiting") {
-      resourceNow.seats.forEach((s, n) => {
-        if (s.open && !(n in tokens)) actions.append(el("button", { class: "join-seat", "data-seat": n, onclick: () => joinSeat(n) }, `Take seat ${n}`));
+      page.seats.forEach((s, n) => {
+        if (s.open && !(n in tokens)) out.push(el("button", { type: "button", class: "join-seat", "data-seat": n, onclick: () => joinSeat(n) }, `Take seat ${n + 1}`));
       });
     }
+    actions.replaceChildren(...out);
+  }
+
+  function drawResult() {
+    if (page.status !== "finished" && page.status !== "aborted") { result.classList.add("hidden"); return; }
+    const o = page.outcome || {};
+    const n = names();
+    const scores = o.scores || [];
+    result.classList.remove("hidden");
+    result.replaceChildren(el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
+      page.status === "finished" ? el("p", { class: "winners", text: `Winner${(o.winners || []).length === 1 ? "" : "s"}: ${listWords((o.winners || []).map((s) => n[s])) || "nobody"}.` }) : null,
+      scores.length ? el("table", { class: "scores" }, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Final score" })),
+        scores.map((sc, s) => el("tr", { class: (o.winners || []).includes(s) ? "winner" : "" }, el("td", { text: n[s] + (s === seat ? " (you)" : "") }), el("td", { text: String(sc) })))) : null,
+      page.status === "finished" ? el("p", { class: "muted", text: "Every hand is face up on the table now." }) : null,
+      el("p", {}, el("a", { href: `#/replay/${gameId}`, id: "result-replay", text: "Replay this game" }),
+        seat !== null && page.status === "finished" ? el("button", { type: "button", id: "rematch", class: "table-action", onclick: rematch }, "Rematch") : null));
+  }
+
+  async function rematch() {
+    try {
+      const answer = await call("POST", `${path}/rematch`, { token });
+      const r = answer.rematch || {};
+      if (r.game) location.hash = `#/table/${r.game}`;
+      else toast("Rematch offered: waiting for the other players to accept.", "info");
+    } catch (err) { toast(err.message, "error"); }
+  }
+
+  function drawAll() {
+    root.dataset.version = String(page.version);
+    root.dataset.status = page.status;
+    const drawn = page.view && !page.view.open_seats ? layout.table(ctx())
+      : { board: el("p", { class: "muted", text: "The cards are dealt when every seat is taken." }), hand: [], seat: () => [], stats: () => [], phase: "" };
+    const used = new Set(moves().flatMap((m) => [m.on, m.to]).filter(Boolean));
+    if (page.selected && !moves().some((m) => m.on === page.selected)) page.selected = null;
+    board.replaceChildren(drawn.board);
+    drawSeats(drawn, used);
+    drawHand(drawn);
+    status.textContent = nowWords(drawn);
+    status.className = "now" + (isMine() && page.toAct.includes(seat) ? " mine" : "") + (page.status === "finished" || page.status === "aborted" ? " over" : "");
+    drawActions(); drawResult(); drawClock(); mark();
+    signalTurn();
+  }
+
+  // Your turn in the tab's title and, with permission and the page hidden, a notification.
+  function signalTurn() {
+    const yours = isMine() && page.toAct.includes(seat);
+    document.title = yours ? `▶ Your move · ${game.title}` : page.status === "finished" ? `Game over · ${game.title}` : `${game.title} · Mythos Tables`;
+    if (yours && !page.wasMine && document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification(`Your move at ${game.title}`); } catch (exc) { /* a browser without page notifications */ }
+    }
+    page.wasMine = yours;
   }
 
   async function joinSeat(n) {
     const key = store.playerKey();
     try {
-      const answer = await call("POST", `/v1/games/${encodeURIComponent(gameId)}/join`,
-        { token: key || undefined, body: key ? { seat: n } : { seat: n, name: store.name() || "Guest" } });
+      const answer = await call("POST", `${path}/join`, { token: key || undefined, body: key ? { seat: n } : { seat: n, name: store.name() || "Guest" } });
       store.saveToken(gameId, answer.seat, answer.token || key);
       location.hash = `#/table/${gameId}/${answer.seat}`;
-    } catch (err) { toast(err.message); }
+    } catch (err) { toast(err.message, "error"); }
   }
 
-  async function reload() {
-    resourceNow = await call("GET", `/v1/games/${encodeURIComponent(gameId)}`);
-    renderer.seats = resourceNow.seats;
-    page.status = resourceNow.status;
-    root.dataset.status = page.status;
-    drawStatus(); drawTableActions(); drawBoard();
-  }
-
-  function drawControls() {
-    controls.replaceChildren();
-    drawTableActions();
-    if (seat === null || page.status !== "active") return;
-    if (!page.legal.length) {
-      controls.append(el("p", { class: "muted", text: "Nothing to do right now." }));
-      return;
-    }
-    const groups = {};
-    page.legal.forEach((command, index) => (groups[command.type] = groups[command.type] || []).push([command, index]));
-    for (const [type, list] of Object.entries(groups)) {
-      const schema = (game.commands || {})[type] || {};
-      controls.append(el("div", { class: "command-group", "data-type": type },
-        el("h4", { title: schema.description || "", text: human(type) }),
-        list.map(([command, index]) => el("button", {
-          class: "command", "data-index": index, "data-type": type, title: schema.description || "",
-          onclick: () => post(command), disabled: page.busy,
-        }, renderer.commandLabel(command) || human(type)))));
-    }
+  async function reload() {  // the table's own resource (names, seats, status): after a table event, not per move
+    page.resource = await call("GET", path);
+    page.seats = page.resource.seats;
+    if (page.status === "waiting" || page.resource.status === "finished" || page.resource.status === "aborted") page.status = page.resource.status;
+    page.confirming = false;
+    drawAll();
   }
 
   async function post(command) {
     if (page.busy) return;
     page.busy = true;
-    drawControls();
+    page.selected = null;
+    info.textContent = "";
+    mark();
     try {
-      await call("POST", `/v1/games/${encodeURIComponent(gameId)}/commands`, { token, body: { command, expected_version: page.version } });
+      await call("POST", `${path}/commands`, { token, body: { command, expected_version: page.version } });
     } catch (err) {
-      toast(err.message);
+      toast(err.message, "error");
       page.busy = false;
-      await refresh();
-    }
-  }
-
-  async function refresh() {
-    try {
-      const state = await call("GET", `/v1/games/${encodeURIComponent(gameId)}/state`, { token });
-      apply(state);
-      page.view = state.view;
-      drawBoard();
-    } catch (err) {
-      toast(err.message);
+      mark();
     }
   }
 
   function apply(turn) {
     page.version = turn.version;
-    root.dataset.version = String(turn.version);
-    root.dataset.status = turn.status;
     page.status = turn.status;
     page.toAct = turn.to_act || [];
     page.legal = turn.legal_commands || [];
     page.deadline = turn.deadline;
     if (turn.outcome !== undefined) page.outcome = turn.outcome;
+    if (turn.view !== undefined) page.view = turn.view;
     page.busy = false;
-    drawStatus(); drawClock(); drawControls();
+    drawAll();
   }
 
   function logEvent(event) {
-    const who = event.seat === null || event.seat === undefined ? "" : renderer.seatName(event.seat) + ": ";
-    const details = Object.entries(event.data || {}).filter(([k]) => !["game_id", "seats", "options"].includes(k))
-      .map(([k, v]) => `${human(k).toLowerCase()} ${typeof v === "object" ? JSON.stringify(v) : v}`).join("; ");
-    log.prepend(el("li", { "data-version": event.version }, el("b", { text: `${event.version}. ${who}${human(event.type)}` }),
-      details ? el("span", { class: "muted", text: " " + details.slice(0, 240) }) : null));
-    while (log.children.length > 200) log.lastChild.remove();
+    if (page.logged.has(event.version)) return;
+    page.logged.add(event.version);
+    if (event.by !== "server" && !String(event.type).startsWith("table_")) page.moved = true;
+    const entry = logEntry(event, names(), layout);
+    const newer = [...log.children].find((li) => Number(li.dataset.version) < event.version);  // newest first
+    log.insertBefore(entry, newer || null);
   }
 
-  drawStatus();
-  const stream = follow(gameId, token, (type, data) => {
-    if (type === "state") { apply(data); page.view = data.view; drawBoard(); }
-    else if (type === "event") { logEvent(data); }
-    else if (type === "turn") {
-      const was = resourceNow.status;
-      apply(data); refresh();
-      if (was !== data.status) reload();
+  async function history(upTo) {  // the events before the stream's first state, once, so the log holds them all
+    let after = 0;
+    while (after < upTo) {
+      const got = await call("GET", `${path}/events`, { token, query: { after, limit: 500 } });
+      if (!got.events.length) break;
+      got.events.filter((e) => e.version <= upTo).forEach(logEvent);
+      after = got.events[got.events.length - 1].version;
     }
-    else if (type === "end") { page.status = "finished"; root.dataset.status = "finished"; page.outcome = data.outcome; drawStatus(); drawControls(); refresh(); }
-  }, (err) => toast(err.message));
+    drawActions();
+  }
+
+  drawAll();
+  const tableEvents = /^table_/;
+  const stream = follow(gameId, token, (type, data) => {
+    if (type === "state") { apply(data); history(data.version).catch((err) => toast(err.message, "error")); }
+    else if (type === "event") {
+      logEvent(data);
+      if (tableEvents.test(data.type)) reload().catch((err) => toast(err.message, "error"));
+    } else if (type === "turn") apply(data);
+    else if (type === "end") { if (page.status !== "aborted") page.status = "finished"; page.outcome = data.outcome; drawAll(); }
+  }, (err) => toast(err.message, "error"));
   window.addEventListener("hashchange", () => stream.stop(), { once: true });
 }

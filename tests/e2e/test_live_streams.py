@@ -115,9 +115,11 @@ def test_ndjson_carries_the_same_messages_one_per_line_with_empty_keepalive_line
                 break
         assert [m.id for m in got if m.kind == "event"] == list(range(state["version"] + 1, reply["version"] + 1))
         turn = got[-1].data
-        assert turn["version"] == reply["version"] and set(turn) == {"version", "status", "to_act", "legal_commands", "deadline"}
+        assert turn["version"] == reply["version"]
+        assert set(turn) == {"version", "status", "to_act", "legal_commands", "deadline", "outcome", "view"}
         mine = api.get(f"/v1/games/{game['id']}/state", tokens[1]).json()
         assert turn["to_act"] == mine["to_act"] and turn["legal_commands"] == mine["legal_commands"]
+        assert turn["view"] == mine["view"]  # the seat's own view, redacted as GET /state redacts it
 
 
 def play_from_the_stream(base: str, game_id: str, seat: int, token: str, ndjson: bool, drop_after: int,

@@ -59,13 +59,16 @@ def wait_for(check, timeout_s: float = 30, what: str = "the page"):
 
 
 def page_state(driver) -> dict:
-    """What the table page shows: its version, status, enabled command buttons and how many errors it showed."""
+    """What the table page shows: its version, status, what may be clicked now (cards and other places that start
+    a move, targets, choices, plain move buttons) and how many errors it showed."""
     return driver.execute_script("""
         const root = document.querySelector('.table-page');
         if (!root) return null;
-        const buttons = [...document.querySelectorAll('button.command')].filter(b => !b.disabled);
+        const count = (sel) => [...document.querySelectorAll(sel)].filter(b => !b.disabled).length;
         return {version: Number(root.dataset.version || 0), status: root.dataset.status || '',
-                buttons: buttons.length, toasts: Number(document.getElementById('toast').dataset.count || 0)};
+                buttons: count('button.command'), playable: count('.playable'), targets: count('.target'),
+                choices: count('#choices button.choice'), actions: count('#actions button.action'),
+                toasts: Number(document.getElementById('toast').dataset.count || 0)};
     """)
 
 
@@ -83,7 +86,7 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
     for select, kind in zip(driver.find_elements(By.CSS_SELECTOR, ".seat-kind"), kinds or ["ai"] * (players - 1)):
-        Select(select).select_by_value(kind)
+        Select(select).select_by_value("ai:random" if kind == "ai" else kind)
     if turn_timeout_s:
         driver.find_element(By.ID, "timeout").clear()
         driver.find_element(By.ID, "timeout").send_keys(str(turn_timeout_s))
@@ -94,28 +97,51 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
     return driver.current_url.split("#/table/")[1].split("/")[0]
 
 
-def play_to_end(driver, seed: int, max_clicks: int = 4000) -> int:
-    """Click legal commands (at random, seeded) until the page says the game is over; returns the clicks made."""
-    from selenium.common.exceptions import StaleElementReferenceException
+def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None) -> dict[str, int]:
+    """Play seat 0 until the page says the game is over, as a person does: a click on a card or another place that
+    starts a move (then on a highlighted target, or one of the choices it offers), or on a plain move button when
+    no card starts one (seeded random choices; ``cards=False`` uses only the plain buttons). Returns the clicks
+    made by kind, after ``stop_after`` clicks if given (mid-game)."""
+    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     rand = random.Random(seed)
-    clicks = 0
-    while clicks < max_clicks:
-        state = wait_for(lambda: (s := page_state(driver)) and (s["status"] == "finished" or s["buttons"]) and s,
-                         timeout_s=60, what="a move to make or the end")
-        if state["status"] == "finished":
+    clicks = {"card": 0, "target": 0, "choice": 0, "button": 0}
+
+    def ready(s):
+        return s and (s["status"] in ("finished", "aborted") or s["playable"] or s["buttons"] or s["choices"] or s["actions"]) and s
+
+    while sum(clicks.values()) < max_clicks:
+        state = wait_for(lambda: ready(page_state(driver)), timeout_s=60, what="a move to make or the end")
+        if state["status"] in ("finished", "aborted") or (stop_after is not None and sum(clicks.values()) >= stop_after):
             return clicks
         try:
-            buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "button.command") if b.is_enabled()]
-            if not buttons:
+            if not cards:
+                driver.execute_script("const all = document.getElementById('all-moves'); if (all) all.open = true")
+                kind, selector = "button", "button.command"
+            elif state["targets"] and rand.random() < 0.7:
+                kind, selector = "target", ".target"
+            elif state["choices"]:
+                kind, selector = "choice", "#choices button.choice"
+            elif state["playable"] and (not state["actions"] or rand.random() < 0.8):
+                kind, selector = "card", ".playable"
+            else:
+                kind, selector = "button", "#actions button.action"
+            found = [b for b in driver.find_elements(By.CSS_SELECTOR, selector) if b.is_enabled()]
+            if not found:
                 continue
-            rand.choice(buttons).click()
-        except StaleElementReferenceException:
-            continue  # the stream redrew the controls first: look again
-        clicks += 1
-        wait_for(lambda: (s := page_state(driver)) and (s["version"] != state["version"] or s["toasts"] != state["toasts"]
-                                                         or s["status"] == "finished"), what="the move to land")
+            chosen = rand.choice(found)
+            # as a person scrolls: the place into the middle of the screen, clear of the hand kept at its foot
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chosen)
+            chosen.click()
+        except (StaleElementReferenceException, ElementClickInterceptedException):
+            continue  # the stream redrew the table first: look again
+        clicks[kind] += 1
+
+        def moved(s):
+            return s and (s["version"] != state["version"] or s["toasts"] != state["toasts"] or s["status"] == "finished"
+                          or s["choices"] != state["choices"] or s["targets"] != state["targets"])
+        wait_for(lambda: moved(page_state(driver)), what="the move to land")
     raise AssertionError(f"no end after {max_clicks} clicks")
 
 
@@ -135,14 +161,16 @@ def have_chromium() -> bool:
 
 def click(driver, selector: str, timeout_s: float = 30) -> None:
     """Click what ``selector`` finds, finding it again if the stream redrew it in between."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     def attempt():
         try:
-            driver.find_element(By.CSS_SELECTOR, selector).click()
+            found = driver.find_element(By.CSS_SELECTOR, selector)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)  # clear of the sticky bars
+            found.click()
             return True
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, ElementClickInterceptedException):
             return False
 
     wait_for(attempt, timeout_s, what=selector)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.stack import make_session_app
+from shared.games import GAMES
 from tests.support.toy import GAME
 
 WEB = Path(__file__).resolve().parents[2] / "session_service" / "web"
@@ -51,8 +52,9 @@ def test_the_page_loads_its_modules_and_style_from_the_service_under_its_policy(
         assert url.startswith("/web/"), url
         modules.add(url.removeprefix("/web/"))
     for source in WEB.glob("*.js"):  # every import is a relative module the service serves
-        modules |= set(re.findall(r'from "\./([\w.]+)"', source.read_text()))
-    assert modules >= {"app.js", "api.js", "render.js", "table.js", "replay.js", "style.css"}
+        modules |= set(re.findall(r'from "\./([\w.-]+)"', source.read_text()))
+    assert modules >= {"app.js", "api.js", "render.js", "table.js", "replay.js", "style.css", "cards.js", "games.js", "narrate.js"}
+    assert {f"game-{game}.js" for game in GAMES} <= modules  # one table layout per game
     for name in modules:
         asset = client.get(f"/web/{name}")
         assert asset.status_code == 200, name

@@ -1,0 +1,79 @@
+// The Great Old One's table: the centre of three Story cards, each seat's area of pairs (matched or linked, by
+// connection), its Horror cards, the Cultist, its ward and score, hand sizes as backs; Signs as the holder sees
+// them (in its own hand). Story cards carry their year and connections on the card.
+
+import { el } from "./render.js";
+import { backs, cardEl, pileEl, row, stat, zone } from "./cards.js";
+
+const KIND = { story: ["§", "story"], horror: ["☣", "horror"], sign: ["✴", "sign"], cultist: ["☨", "the cultist"], great_old_one: ["♆", "the Great Old One"] };
+
+export function makeGame(game) {
+  const data = game.card_data || {};
+  const cards = {}, stories = {}, connections = {};
+  for (const c of data.cards || []) cards[c.id] = c;
+  for (const s of data.stories || []) stories[s.key] = s;
+  for (const c of data.connections || []) connections[c.key] = c;
+  const conn = (k) => (connections[k] || {}).name || k;
+  const nameOf = (id) => (cards[id] || {}).name || "a card";
+  const card = (id, extra = {}) => {
+    const c = cards[id] || {};
+    const [glyph, kind] = KIND[c.kind] || ["◆", c.kind || "card"];
+    const text = c.kind === "story" ? `${(c.connections || []).map(conn).join(" · ")}` : c.kind === "horror" ? `${conn(c.connection)}. ${c.text || ""}` : c.text || "";
+    return { name: c.name || "a card", value: c.kind === "story" ? c.year : null, suit: { glyph, name: kind, cls: "kind-" + (c.kind || "card") }, text, ...extra };
+  };
+  const cardName = (field, value) => {
+    if (["card", "cards", "centre_card", "chosen", "take", "centre", "hand", "returned", "horrors"].includes(field) && Number.isInteger(value) && cards[value]) return nameOf(value);
+    if (field === "story" && stories[value]) return stories[value].name;
+    if (field === "connections" && connections[value]) return conn(value);
+    return null;
+  };
+
+  function table(ctx) {
+    const v = ctx.view;
+    const mine = ctx.seat;
+    const seats = v.seats || [];
+    const hand = (v.hand || []).map((id) => card(id, { key: `hand:${id}` }));
+    const board = el("div", { class: "goo-board" },
+      el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1), stat("Phase", String(v.phase || "").replace(/_/g, " ")),
+        stat("Pairs to end the game", v.pairs_to_end), v.final_round ? el("span", { class: "warning", text: "Final round" }) : null),
+      el("div", { class: "centre-row" }, pileEl("Deck", v.deck_size || 0, "deck"),
+        zone("The centre", el("div", { class: "card-row" }, (v.centre || []).map((id) => cardEl(card(id, { key: `centre:${id}` }), { clickable: true }))))),
+      (v.removed || []).length ? el("details", { class: "zone" }, el("summary", { text: `Removed from the game (${v.removed.length})` }), row(v.removed.map((id) => card(id)), { small: true })) : null);
+
+    function seat(n) {
+      const s = seats[n] || {};
+      return [
+        n === mine ? null : s.hand ? row(s.hand.map((id) => card(id)), { small: true, cls: "revealed-hand" }) : backs(s.hand_size || 0),
+        el("div", { class: "pairs" }, (s.pairs || []).length ? s.pairs.map((p) => el("div", { class: "pair" + (p.matched ? " matched" : "") },
+          el("span", { class: "muted", text: `${p.matched ? "Matched" : "Linked"}: ${p.connections.map(conn).join(", ")}` }),
+          row(p.cards.map((id) => card(id)), { small: true }))) : el("span", { class: "muted", text: "no pairs" })),
+        (s.horrors || []).length ? el("div", { class: "horrors" }, el("span", { class: "muted", text: "Horrors: " }),
+          row(s.horrors.map((id) => card(id, { key: `horror:${id}` })), { small: true, clickable: true })) : null,
+        s.cultist ? el("span", { class: "tag", text: "☨ the Cultist" }) : null,
+      ];
+    }
+    const stats = (n) => { const s = seats[n] || {}; return [stat("Score", s.score ?? 0), stat("Pairs", (s.pairs || []).length), s.warded ? el("span", { class: "tag ward", text: "✠ warded" }) : null]; };
+    return { board, hand, handTitle: "Your hand", seat, stats, phase: String(v.phase || "").replace(/_/g, " ") };
+  }
+
+  function move(c, ctx) {
+    const target = c.target !== null && c.target !== undefined ? ` at ${ctx.names[c.target]}` : "";
+    const chosen = c.chosen !== null && c.chosen !== undefined ? `, choosing ${nameOf(c.chosen)}` : "";
+    const centre = c.centre !== null && c.centre !== undefined ? ` for ${nameOf(c.centre)} in the centre` : "";
+    switch (c.type) {
+      case "finish_opening": return { on: null, words: "Finish the opening" };
+      case "play_pair": return { on: `hand:${c.cards[0]}`, to: `hand:${c.cards[1]}`, words: `Lay ${nameOf(c.cards[0])} with ${nameOf(c.cards[1])}${c.take !== null && c.take !== undefined ? `, taking ${nameOf(c.take)}` : ""}` };
+      case "draw_card": return { on: "deck", words: "Draw a card" };
+      case "call_story": return { on: `seat:${c.target}`, words: `Ask ${ctx.names[c.target]} for ${(stories[c.story] || {}).name || c.story}` };
+      case "pass_call": return { on: null, words: "Call no story" };
+      case "recruit_swap": return { on: `hand:${c.card}`, to: `centre:${c.centre_card}`, words: `Swap ${nameOf(c.card)} for ${nameOf(c.centre_card)} in the centre` };
+      case "recruit_draw": return { on: "deck", words: "Recruit: draw a card" };
+      case "pass_recruit": return { on: null, words: "Recruit nothing" };
+      case "play_horror": return { on: `hand:${c.card}`, to: c.target !== null && c.target !== undefined ? `seat:${c.target}` : null, words: `Play ${nameOf(c.card)}${target}${chosen}${centre}` };
+      case "play_sign": return { on: `hand:${c.card}`, to: c.target !== null && c.target !== undefined ? `seat:${c.target}` : null, words: `Play ${nameOf(c.card)}${target}${chosen}${centre}` };
+      case "end_turn": return { on: null, words: "End your turn" };
+      default: return { on: null, words: null };
+    }
+  }
+  return { cardName, table, move };
+}

@@ -1,0 +1,54 @@
+// Each game's table layout, by game id: one module per game (game-<id>.js), built from the seat's view and the
+// catalogue's card data. A game without one gets a plain layout: its hand as cards by number and its public
+// numbers in words (never JSON).
+
+import { el, human } from "./render.js";
+import { row, stat } from "./cards.js";
+import { makeGame as pocketMadness } from "./game-pocket-madness.js";
+import { makeGame as arkhamRitual } from "./game-arkham-ritual.js";
+import { makeGame as riseOfCthulhu } from "./game-rise-of-cthulhu.js";
+import { makeGame as greatOldOne } from "./game-great-old-one.js";
+import { makeGame as ritesOfCthulhu } from "./game-rites-of-cthulhu.js";
+
+const LAYOUTS = {
+  "pocket-madness": pocketMadness, "arkham-ritual": arkhamRitual, "rise-of-cthulhu": riseOfCthulhu,
+  "great-old-one": greatOldOne, "rites-of-cthulhu": ritesOfCthulhu,
+};
+
+// The seats' panels, in turn order from the seat after yours: name, AI level, the game's numbers, backs and
+// public cards; marked when the game waits on them or they won; a "Choose" button when a move targets the seat.
+export function seatPanels(drawn, { names, seats, toAct, me, winners, used }) {
+  const order = [...seats.keys()];
+  const start = me === null ? 0 : me + 1;
+  order.sort((a, b) => ((a - start + order.length) % order.length) - ((b - start + order.length) % order.length));
+  return order.map((s) => {
+    const info = seats[s] || {};
+    const waited = toAct.includes(s);
+    const won = winners.includes(s);
+    return el("article", { class: ["seat-panel", waited ? "waiting" : "", s === me ? "mine" : "", won ? "winner" : ""].join(" "), "data-seat": s, "aria-label": names[s] },
+      el("header", { class: "seat-head" },
+        el("span", { class: "seat-name", text: names[s] + (s === me ? " (you)" : "") }),
+        info.ai ? el("span", { class: "tag ai", text: `AI · ${info.ai}` }) : null,
+        info.resigned ? el("span", { class: "tag", text: "resigned" }) : null,
+        waited ? el("span", { class: "tag turn", text: "▶ to act" }) : null,
+        won ? el("span", { class: "tag win", text: "★ winner" }) : null,
+        used.has(`seat:${s}`) ? el("button", { type: "button", class: "seat-target", "data-key": `seat:${s}`, text: `Choose ${names[s]}` }) : null),
+      el("div", { class: "seat-stats" }, drawn.stats(s)),
+      el("div", { class: "seat-cards" }, drawn.seat(s)));
+  });
+}
+
+export function layoutFor(game) {
+  return (LAYOUTS[game.id] || plain)(game);
+}
+
+function plain() {
+  const table = (ctx) => {
+    const v = ctx.view || {};
+    const hand = Array.isArray(v.hand) ? v.hand.map((c) => ({ key: `hand:${c}`, name: `Card ${c}`, value: c })) : [];
+    const facts = Object.entries(v).filter(([, x]) => typeof x === "number" || typeof x === "string").map(([k, x]) => stat(human(k), x));
+    return { board: el("div", { class: "board-info" }, facts), hand, handTitle: "Your hand", seat: () => [], stats: () => [], phase: "" };
+  };
+  const move = (c) => ({ on: c.card !== undefined ? `hand:${c.card}` : null, words: human(c.type) });
+  return { cardName: () => null, table, move, row };
+}
