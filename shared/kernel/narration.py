@@ -16,6 +16,7 @@ line says "a card" or counts. Sentences are in the past tense ("Ada drew 2 cards
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,21 +40,38 @@ class Text:
 def render(template: str, args: Mapping[str, Any]) -> str:
     """The plain words of ``template`` with each ``{name}`` replaced by its argument's words; the sentence starts
     with a capital. Raises ``KeyError`` for a placeholder without an argument."""
-
-    def word(match: re.Match[str]) -> str:
-        value = args[match.group(1)]
-        if match.group(2):
-            return "your" if _is_reader(value) else f"{words(value)}'s"
-        return words(value)
-
-    plain = PLACEHOLDER.sub(word, template)
+    literals, slots, _ = _parsed(template)
+    out = [literals[0]]
+    for (name, possessive), literal in zip(slots, literals[1:]):
+        value = args[name]
+        if possessive:
+            out.append("your" if _is_reader(value) else f"{words(value)}'s")
+        else:
+            out.append(words(value))
+        out.append(literal)
+    plain = "".join(out)
     return plain[:1].upper() + plain[1:]
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(template: str) -> tuple[tuple[str, ...], tuple[tuple[str, bool], ...], frozenset[str]]:
+    """A template as its literal pieces, its placeholders (name, possessive) between them, and their names: a game
+    tells the same few hundred templates over and over."""
+    literals: list[str] = []
+    slots: list[tuple[str, bool]] = []
+    at = 0
+    for match in PLACEHOLDER.finditer(template):
+        literals.append(template[at : match.start()])
+        slots.append((match.group(1), bool(match.group(2))))
+        at = match.end()
+    literals.append(template[at:])
+    return tuple(literals), tuple(slots), frozenset(name for name, _ in slots)
 
 
 def words(value: Any) -> str:
     """An argument as words: a seat's name ("you" for the reader), a thing's name, a list joined "A, B and C"."""
-    if isinstance(value, Mapping):
-        return "you" if _is_reader(value) else str(value["name"])
+    if isinstance(value, dict):
+        return "you" if value.get("you") is True else str(value["name"])
     if isinstance(value, (list, tuple)):
         return joined([words(v) for v in value])
     return str(value)
@@ -69,13 +87,13 @@ def joined(items: Sequence[str]) -> str:
 
 
 def _is_reader(value: Any) -> bool:
-    return isinstance(value, Mapping) and value.get("you") is True
+    return isinstance(value, dict) and value.get("you") is True
 
 
 def say(template: str, **args: Any) -> Text:
     """A sentence from its template and arguments: ``say("{seat} drew {count} cards", seat=..., count=2)``. An
     argument the template does not name is left out (a line may offer one a plural form does not use)."""
-    used = {match.group(1) for match in PLACEHOLDER.finditer(template)}
+    used = _parsed(template)[2]
     kept = {name: value for name, value in args.items() if name in used}
     return Text(template, kept, render(template, kept))
 
@@ -139,7 +157,7 @@ Line = Callable[[Mapping[str, Any], Voice], Text]
 """One event type's sentence: from the event's redacted data and the voice."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Narrator:
     """A game's sentences, one ``Line`` per event type; ``|`` joins two (the table's and the game's). An event type
     it has no line for (a retired rules version's) reads as its type in words."""

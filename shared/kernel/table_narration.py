@@ -3,6 +3,7 @@ game's whole log: the table's sentences with the game's own (``shared.kernel.nar
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,8 +70,17 @@ TABLE_NARRATOR = Narrator({
 
 def voice_for(game: Game, reader: int | None, names: Sequence[str | None]) -> Voice:
     """How ``game``'s log reads to ``reader`` (a seat, or None for a spectator) at a table whose seats are called
-    ``names``: the table's sentences and the game's own."""
-    return Voice(TABLE_NARRATOR | (game.narrator or Narrator()), reader, tuple(names))
+    ``names`` (one per seat): the table's sentences and the game's own."""
+    return Voice(_with_table(game.narrator or NO_SENTENCES), reader, tuple(names))
+
+
+NO_SENTENCES = Narrator()
+
+
+@functools.cache
+def _with_table(narrator: Narrator) -> Narrator:
+    """The table's sentences and ``narrator``'s, joined once per game (a narrator hashes by identity)."""
+    return TABLE_NARRATOR | narrator
 
 
 def heard(voice: Voice, event_type: str, data: Mapping[str, Any]) -> Voice:
