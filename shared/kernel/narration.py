@@ -125,8 +125,9 @@ def named(kind: str, key: Any, name: str) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """Who a game's sentences are told to: the ``reader``'s seat (None for a spectator) and the seats' names.
-    ``tell`` gives one event's sentence from its data as redacted for that reader."""
+    """Who a game's sentences are told to: the ``reader``'s seat (None for a spectator) and the seats' names, one
+    per seat (a seat without a name reads "Seat N"). ``tell`` gives one event's sentence from its data as redacted
+    for that reader."""
 
     narrator: Narrator
     reader: int | None = None

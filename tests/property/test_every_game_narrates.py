@@ -159,7 +159,7 @@ def test_a_seat_reads_its_own_secrets_and_the_others_read_a_count():
     for_ada = voice_for(game, 0, NAMES[:2]).tell(drawn.type, redact(drawn, 0))
     for_bot = voice_for(game, 1, NAMES[:2]).tell(drawn.type, redact(drawn, 1))
     assert for_ada.plain == "You drew R'lyeh, Innsmouth and Underworld"
-    assert for_bot.plain == "Ada drew R'lyeh and 2 face-down cards"
+    assert for_bot.plain == "Ada drew R'lyeh, plus 2 face-down cards"
     assert for_ada.args["seat"] == {"seat": 0, "name": "Ada", "you": True}
     assert for_bot.args["cards"] == [{"card": 6, "name": "R'lyeh"}]
 

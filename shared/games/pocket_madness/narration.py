@@ -59,7 +59,7 @@ def _drew(data: Data, voice: Voice) -> Text:
     unseen = plural(hidden, "a face-down card", "{hidden} face-down cards")
     if not revealed:
         return say("{seat} drew " + unseen, seat=seat, hidden=hidden)
-    return say("{seat} drew {cards} and " + unseen, seat=seat, cards=cards(revealed), hidden=hidden)
+    return say("{seat} drew {cards}, plus " + unseen, seat=seat, cards=cards(revealed), hidden=hidden)
 
 
 def _claimed(data: Data, voice: Voice) -> Text:
