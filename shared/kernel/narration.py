@@ -120,6 +120,20 @@ def named(kind: str, key: Any, name: str) -> dict[str, Any]:
     return {kind: key, "name": name}
 
 
+def changed_hands(template: str, other: str, field: str, thing: Callable[[Any], dict[str, Any]]) -> Line:
+    """The line of a card that changed hands between ``seat`` and the seat in ``other``, named (``thing`` of the
+    data's ``field``) where the data holds it, the two seats' secret, else "a card": ``changed_hands("{seat} gave
+    {card} to {other}", "to", "card", card)``."""
+
+    def line(data: Mapping[str, Any], voice: Voice) -> Text:
+        args = {"seat": voice.seat(data["seat"]), "other": voice.seat(data[other])}
+        if field in data:
+            return say(template, card=thing(data[field]), **args)
+        return say(template.replace("{card}", "a card"), **args)
+
+    return line
+
+
 # -- who reads -----------------------------------------------------------------------------------------------
 
 

@@ -16,11 +16,6 @@ def app(fake_redis, prefix):
     return make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)[0]
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
@@ -34,7 +29,8 @@ def two_seats(client):
     return game, [seat["token"] for seat in game["seats"]]
 
 
-def test_the_events_endpoint_tells_each_reader_its_own_sentences(client):
+def test_the_events_endpoint_tells_each_reader_its_own_sentences(app):
+    client = app.test_client()
     game, (ada, bo) = two_seats(client)
     told = {reader: {e["type"] + str(e["data"].get("seat", "")): e["text"] for e in events(client, game["id"], token)}
             for reader, token in (("ada", ada), ("bo", bo), ("spectator", None))}
@@ -48,7 +44,8 @@ def test_the_events_endpoint_tells_each_reader_its_own_sentences(client):
     assert told["spectator"]["table_started"]["plain"] == "The game began"
 
 
-def test_a_commands_answer_tells_its_events_to_the_seat_that_played_it(client):
+def test_a_commands_answer_tells_its_events_to_the_seat_that_played_it(app):
+    client = app.test_client()
     game, (ada, _) = two_seats(client)
     reply = client.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}}, headers=auth(ada))
     assert reply.status_code == 200, reply.json
@@ -58,7 +55,8 @@ def test_a_commands_answer_tells_its_events_to_the_seat_that_played_it(client):
     assert later["text"]["plain"] == "Ada drew a card" and "card" not in later["data"]
 
 
-def test_once_the_game_is_over_the_replay_names_every_card_and_still_reads_you_for_the_reader(client):
+def test_once_the_game_is_over_the_replay_names_every_card_and_still_reads_you_for_the_reader(app):
+    client = app.test_client()
     game, (ada, bo) = two_seats(client)
     for turn in range(40):
         state = client.get(f"/v1/games/{game['id']}/state", headers=auth(ada if turn % 2 == 0 else bo)).json
@@ -74,8 +72,9 @@ def test_once_the_game_is_over_the_replay_names_every_card_and_still_reads_you_f
                                                                                  "The game ended with no winner")
 
 
-def test_a_stream_opened_before_a_seat_was_taken_names_that_seat_once_it_is(app, client):
+def test_a_stream_opened_before_a_seat_was_taken_names_that_seat_once_it_is(app):
     """The stream reads the seats' names when it opens; a seat taken later is named by the join itself."""
+    client = app.test_client()
     game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"open": True}]}).json
     tables = app.extensions["tables"]
     before = tables.meta(game["id"])

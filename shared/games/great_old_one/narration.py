@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.kernel.narration import Narrator, Text, Voice, named, say
+from shared.kernel.narration import Narrator, Text, Voice, changed_hands, named, say
 
 from shared.games.great_old_one.cards import CARDS, CONNECTIONS, HAND_SIZE, STORIES
 from shared.games.great_old_one.events import (CallPassed, CardDrawn, CardGiven, CardsDealt, CardTaken,
@@ -47,18 +47,6 @@ def _pair(data: Data, voice: Voice) -> Text:
     kind = "a Matched pair" if data["matched"] else "a Linked pair"
     return say("{seat} played " + kind + ", {cards}, naming {connections}", seat=voice.seat(data["seat"]),
                cards=cards(data["cards"]), connections=connections)
-
-
-def _secret_card(verb: str, other: str, preposition: str, how: str = ""):
-    """A card that moved between two seats (named to those two only)."""
-
-    def line(data: Data, voice: Voice) -> Text:
-        args = {"seat": voice.seat(data["seat"]), "other": voice.seat(data[other])}
-        if "card" in data:
-            return say(f"{{seat}} {verb} {{card}}{how} {preposition} {{other}}", card=card(data["card"]), **args)
-        return say(f"{{seat}} {verb} a card{how} {preposition} {{other}}", **args)
-
-    return line
 
 
 def _drew(data: Data, voice: Voice) -> Text:
@@ -114,8 +102,8 @@ NARRATOR = Narrator({
                                                  card=card(data["card"])),
     SignPlayed.TYPE: lambda data, voice: say("{seat} played {card}", seat=voice.seat(data["seat"]), card=card(data["card"])),
     WardRaised.TYPE: lambda data, voice: say("{seat} warded the hand until the next turn", seat=voice.seat(data["seat"])),
-    CardTaken.TYPE: _secret_card("took", "from_seat", "from", " at random"),
-    CardGiven.TYPE: _secret_card("gave", "to_seat", "to"),
+    CardTaken.TYPE: changed_hands("{seat} took {card} at random from {other}", "from_seat", "card", card),
+    CardGiven.TYPE: changed_hands("{seat} gave {card} to {other}", "to_seat", "card", card),
     FinalRoundBegan.TYPE: lambda data, voice: say("{seat} played a seventh pair: the final round began",
                                                   seat=voice.seat(data["seat"])),
     TurnEnded.TYPE: lambda data, voice: say("{seat} ended the turn", seat=voice.seat(data["seat"])),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.kernel.narration import Narrator, Text, Voice, clauses, named, plural, say
+from shared.kernel.narration import Narrator, Text, Voice, changed_hands, clauses, named, plural, say
 
 from shared.games.pocket_madness.cards import LOCATION_NAMES, PORTAL_NAMES
 from shared.games.pocket_madness.events import (CardDiscarded, CardGiven, CardsDrawn, CardTaken, DeckCardTaken,
@@ -70,18 +70,6 @@ def _claimed(data: Data, voice: Voice) -> Text:
                previous=voice.seat(data["previous_owner"]))
 
 
-def _moved(verb: str, other: str, preposition: str):
-    """A card that changed hands between two seats (seen by those two only)."""
-
-    def line(data: Data, voice: Voice) -> Text:
-        args = {"seat": voice.seat(data["seat"]), "other": voice.seat(data[other])}
-        if "location" in data:
-            return say(f"{{seat}} {verb} {{card}} {preposition} {{other}}", card=card(data["location"]), **args)
-        return say(f"{{seat}} {verb} a card {preposition} {{other}}", **args)
-
-    return line
-
-
 def _looked(data: Data, voice: Voice) -> Text:
     args = {"seat": voice.seat(data["seat"]), "target": voice.seat(data["target"])}
     if "cards" in data:
@@ -125,9 +113,9 @@ NARRATOR = Narrator({
     TurnPassed.TYPE: lambda data, voice: say("{seat} passed the turn (Gug)", seat=voice.seat(data["seat"])),
     CardDiscarded.TYPE: lambda data, voice: say("Azathoth made {seat} discard {card} face up", seat=voice.seat(data["seat"]),
                                                 card=card(data["card"])),
-    CardGiven.TYPE: _moved("gave", "to", "to"),
+    CardGiven.TYPE: changed_hands("{seat} gave {card} to {other}", "to", "location", card),
     HandLookedAt.TYPE: _looked,
-    CardTaken.TYPE: _moved("took", "target", "from"),
+    CardTaken.TYPE: changed_hands("{seat} took {card} from {other}", "target", "location", card),
     DeckCardTaken.TYPE: _deck_card,
     PowerResolved.TYPE: lambda data, voice: say("{seat} finished the {portal} power", seat=voice.seat(data["seat"]),
                                                 portal=portal(data["portal"])),
