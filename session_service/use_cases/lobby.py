@@ -129,7 +129,7 @@ class Lobby:
         assert token is not None  # a Caller with a player has its key (clients.who)
         for _ in range(RETRIES):
             if key and (prior := self.tables.store.idempotent_answer(game_id, idempotency_field(None, key, "lobby"))):
-                return self._joined(game_id, self.tables._answer(game_id, None, prior, digest), player, token, meta)
+                return self._joined(game_id, self.tables._answer(meta, None, prior, digest), player, token, meta)
             pos = self.tables.position(game_id, meta)
             command = self._join_command(pos, body, name, player)
             try:

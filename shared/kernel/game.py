@@ -33,6 +33,8 @@ A game module builds one ``Game`` value from pure functions:
   judges at the end of the round the search is about, rather than playing out rounds it cannot yet influence);
   ``None`` plays on. It may read only ``state`` and ``start`` (worlds the searching seat drew), like the policy.
 - ``ai_levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
+- ``narrator`` (optional): the game's sentences, one per event type (``shared.kernel.narration``, in the game's
+  ``narration.py``): what each reader's log says of an event, from the event as redacted for that reader.
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
 and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
@@ -52,6 +54,7 @@ from shared.kernel.codec import StateCodec
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
 from shared.kernel.facts import Fact, Facts
+from shared.kernel.narration import Narrator
 from shared.kernel.outcome import Outcome
 
 
@@ -135,6 +138,7 @@ class Game:
     retired: tuple[Game, ...] = ()
     rollout_policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
     playout_value: Callable[[Any, Any], list[float] | None] | None = None
+    narrator: Narrator | None = None
 
     @functools.cached_property
     def codec(self) -> StateCodec:

@@ -178,13 +178,30 @@ class CommandRequest(Schema):
     expected_version = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
 
 
+class Text(Schema):
+    """An event in words for its reader, redacted exactly as the event is (shared/kernel/narration.py)."""
+
+    template = fields.String(required=True, metadata={
+        "description": "the sentence with {named} placeholders, each an entry of args; `{seat}'s` reads \"your\" for the "
+                       "reader's own seat", "example": "{seat} drew {cards}"})
+    args = fields.Dict(required=True, metadata={
+        "description": "each placeholder's value: a number, a word, a seat {seat, name, you?}, a named thing such as a "
+                       "card {card, name}, or a list of those",
+        "example": {"seat": {"seat": 1, "name": "Bot 1"}, "cards": [{"card": 13, "name": "Shoggoth"}]}})
+    plain = fields.String(required=True, metadata={
+        "description": "the sentence in plain words: names, never ids", "example": "Bot 1 drew Shoggoth"})
+
+
 class Event(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     at = fields.String(required=True)
-    seat = fields.Integer(allow_none=True, required=True)
+    seat = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the seat whose command caused the event (null: the server); the seat the event is about is in "
+                       "its data and its text"})
     by = fields.String(required=True, metadata={"description": "seat, ai, timeout (the turn timer moved for the seat) or server"})
     data = fields.Dict(required=True)
+    text = fields.Nested(Text, required=True, metadata={"description": "the event as a sentence for the reader"})
     hash = fields.String(required=True)
     prev_hash = fields.String(required=True)
 

@@ -2,7 +2,7 @@
 ``Game``, so the overarching game (``rules.py``) calls every rite the same way and never looks inside one.
 
 Every rite is a subpackage of the same shape as a game (``cards.py``, ``state.py``, ``events.py``,
-``commands.py``, ``rules.py``, ``views.py``, and ``__init__.py`` building its ``RITE``), registered in
+``commands.py``, ``rules.py``, ``views.py``, ``narration.py``, and ``__init__.py`` building its ``RITE``), registered in
 ``rites/__init__.py``. The rite owns its board and turn structure (its state, a frozen dataclass); the shared
 ``Tabletop`` (hands, pile, artifact modifiers) belongs to the game and changes only through ``rites/table.py``.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import ModuleType
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 from marshmallow import Schema
 
 from shared.kernel import Decision, Fact
+from shared.kernel.narration import Narrator
 from shared.kernel.events import Viewer
 
 from shared.games.rites_of_cthulhu.state import Tabletop
@@ -128,6 +129,8 @@ class Rite:
     """False where power-plays draw no replacements (Out of the Aeons deals out every card)."""
     revealed_by_begin: frozenset[int] = frozenset()
     """Cards whose place choosing this rite makes public (the Dunwich twins, handed over from hands)."""
+    narrator: Narrator = field(default_factory=Narrator)
+    """The rite's own events in words (its ``narration.py``, beside its views)."""
 
 
 RULES = ("initial", "waits_on", "legal_commands", "decide", "evolve", "result")

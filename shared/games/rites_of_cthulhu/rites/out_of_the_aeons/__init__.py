@@ -7,6 +7,7 @@ from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import rules, views
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import FACTS
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import STATE_TYPES
 
 RITE = assemble(
@@ -22,5 +23,6 @@ RITE = assemble(
     draws_replacements=False,
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )
