@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from session_service import live
+from session_service.use_cases import live
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
