@@ -234,3 +234,21 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
                     (LINDI, card("Robert Harrison Blake")))
     assert rite(state).forcing == CHUCK and len(GAME.legal_commands(state, CHUCK)) > 1
     assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
+
+
+def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_green_in_the_first_gate():
+    """Issue 27, freeze 1: "follow the dominant cult if you can, else play any card"; Cthulhu stays in hand
+    through gate 1, so a cultist whose only green card is Cthulhu cannot follow a green lead and plays any
+    other card. The rite used to offer those cards and then refuse each of them: the game waited for ever."""
+    hands = {CHUCK: ["Dagon", "Mother Hydra", "Bukrog", "Deep One", "Lobon"],  # nothing but green: may lead it
+             NATALIE: ["Cthulhu", "Nasht", "Kamog", "Shoggoth", "Yeb"],  # Cthulhu is her only green card
+             MARK: ["Pharaoh Khafra", "Pnakotic Fragments", "Walter Gilman", "Dhole", "Hastur"],
+             LINDI: ["Robert Harrison Blake", "Zadok Allen", "Nug", "Edward Pickman Derby", "Nightgaunt"]}
+    state = given(GAME, *position(4, CHUCK, hands, rite="cthulhu_rises")).state
+    state, _ = play(state, (CHUCK, card("Dagon")))
+    legal = GAME.legal_commands(state, NATALIE)
+    assert legal and card("Cthulhu") not in legal
+    for command in legal:
+        GAME.checked_decide(state, command, NATALIE, ENTROPY)
+    after, _ = play(state, (NATALIE, card("Nasht")))
+    assert (NATALIE, E("Nasht")) in rite(after).gate
