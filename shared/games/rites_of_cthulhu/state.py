@@ -49,6 +49,7 @@ class Tabletop:
     peeks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     """(knower, seat, cards): the knower looked at that seat's hand this rite (the Mirror of Nitocris)."""
     moves: int = 0
+    """The rite's facts since it began that were a cultist's move (not what the rite does by itself, ``Rite.not_moves``)."""
     face_down: tuple[tuple[int, int], ...] = ()
     """Set-aside cards nobody else saw: (card, the one seat that knows it, or -1 for nobody)."""
 
