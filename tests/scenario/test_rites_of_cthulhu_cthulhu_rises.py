@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
@@ -252,3 +253,57 @@ def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_gree
         GAME.checked_decide(state, command, NATALIE, ENTROPY)
     after, _ = play(state, (NATALIE, card("Nasht")))
     assert (NATALIE, E("Nasht")) in rite(after).gate
+
+
+def where_cthulhu_lies(state, seat, worlds, seed):
+    """Over ``worlds`` worlds ``seat`` cannot tell from ``state`` (one fixed random stream): how often Cthulhu lies
+    in each other hand (by seat), the pile ("pile") and the cards set aside unseen ("aside")."""
+    rand, places = random.Random(seed), Counter()
+    for _ in range(worlds):
+        table = GAME.resample(state, seat, rand).table
+        holder = next((s for s, hand in enumerate(table.hands) if CTHULHU in hand), None)
+        places[holder if holder is not None else "pile" if CTHULHU in table.pile else "aside"] += 1
+    return places
+
+
+def within(count, worlds, p, sigmas=5):
+    """``count`` of ``worlds`` is within ``sigmas`` standard deviations of a share ``p`` (the random stream is fixed,
+    so the test is deterministic; the bound says the frequencies follow the intended shares, not luck)."""
+    return abs(count / worlds - p) <= sigmas * (p * (1 - p) / worlds) ** 0.5
+
+
+def test_an_ai_seat_draws_cthulhus_place_from_every_hand_it_cannot_rule_out_in_proportion():
+    """Issue 27, item 5: an AI may know only what its seat knows. Before any spell nothing shows where Cthulhu is:
+    each other hand holds him in proportion to its unseen cards, the pile in proportion to its own (he used to stay in
+    his real holder's hand in every world)."""
+    state = example()  # Natalie (seat 1) holds Cthulhu; 4 players, nothing set aside
+    worlds = 4000
+    places = where_cthulhu_lies(state, CHUCK, worlds, seed=27)
+    unseen = 3 * 5 + len(state.table.pile)
+    for seat in (NATALIE, MARK, LINDI):
+        assert within(places[seat], worlds, 5 / unseen), places
+    assert within(places["pile"], worlds, len(state.table.pile) / unseen), places
+    assert places[CHUCK] == 0 and places["aside"] == 0
+    # Natalie knows where he is: her worlds keep him in her hand.
+    assert where_cthulhu_lies(state, NATALIE, 50, seed=1) == {NATALIE: 50}
+
+
+def test_after_a_failed_summoning_a_hand_may_hold_cthulhu_only_through_cards_drawn_since():
+    """A failed spell shows everyone that no hand held Cthulhu (he was in the pile or set aside): at once no world
+    puts him in a hand; once a cultist has drawn a card since, her hand holds him in proportion to that one card."""
+    hands = {CHUCK: ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"],
+             NATALIE: ["Walter Gilman", "Lavinia Whateley", "Umr At-Tawil", "George Gammell Angell", "Mother Hydra"],
+             MARK: EXAMPLE_HANDS[MARK], LINDI: EXAMPLE_HANDS[LINDI]}
+    state, _ = play(example(hands), (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
+                    (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")),
+                    (CHUCK, {"type": "decline_trade"}))
+    state, events = play(state, (CHUCK, card("Henry Anthony Wilcox")))
+    assert "summoning_failed" in [e.type for e in events]
+    worlds = 2000
+    assert where_cthulhu_lies(state, LINDI, worlds, seed=5) == {"pile": worlds}
+    state, _ = play(state, (NATALIE, card("George Gammell Angell")))  # she draws one card since the spell
+    places = where_cthulhu_lies(state, LINDI, worlds, seed=6)
+    pile = len(state.table.pile)
+    assert places[MARK] == places[CHUCK] == 0
+    assert within(places[NATALIE], worlds, 1 / (pile + 1)) and places[NATALIE] > 0, places
+    assert places["pile"] == worlds - places[NATALIE]

@@ -52,6 +52,8 @@ class Tabletop:
     """The rite's facts since it began that were a cultist's move (not what the rite does by itself, ``Rite.not_moves``)."""
     face_down: tuple[tuple[int, int], ...] = ()
     """Set-aside cards nobody else saw: (card, the one seat that knows it, or -1 for nobody)."""
+    drawn: tuple[int, ...] = ()
+    """How many cards each seat has drawn since the deal (public; empty before the first draw)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,7 +114,8 @@ def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
     """Fold one of the table's facts (every rite and the overarching game may emit these)."""
     match fact:
         case CardsDrawn(seat=seat, cards=cards):
-            table = replace(table, pile=table.pile[len(cards):])
+            drawn = table.drawn or (0,) * table.players
+            table = replace(table, pile=table.pile[len(cards):], drawn=replace_at(drawn, seat, drawn[seat] + len(cards)))
             return with_hand(table, seat, table.hands[seat] + tuple(cards))
         case HandCardsSetAside(seat=seat, cards=cards):
             return replace(without(table, seat, cards), set_aside=table.set_aside + tuple(cards))
@@ -230,45 +231,41 @@ def return_card(d: Decision, card: int) -> None:
 # -- hidden information --------------------------------------------------------------------------------------------
 
 
-def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterable[int] = ()) -> Tabletop:
-    """The table with everything ``seat`` cannot know redistributed: other hands, the pile, unseen cards.
+Slot = tuple[str, int]
+"""A place a card may lie unseen: ("hand", seat), ("pile", index), ("face_down", index) or ("trade", 0)."""
 
-    Kept in place: ``seat``'s hand, open hands, cards ``seat`` knows the place of (``table.known``), cards in
-    ``keep`` (public or known to ``seat`` by rite-specific means), cards set aside face down from an open hand, and
-    a forced card ``seat`` gave or that left an open hand.
-    """
+
+def unseen_slots(table: Tabletop, seat: int, keep: Iterable[int] = ()) -> list[tuple[Slot, int]]:
+    """Every place whose card ``seat`` cannot see, with the card lying there now.
+
+    Not unseen: ``seat``'s hand, open hands, cards ``seat`` knows the place of (``table.known``), cards in ``keep``
+    (public or known to ``seat`` by rite-specific means), cards set aside face down from an open hand or by
+    ``seat``, a forced card ``seat`` gave or that left an open hand, and the pile under open hands (every draw is
+    public then, so its order would show through other seats' draws)."""
     keep = set(keep)
     keep |= {c for knower, c in table.known if knower == seat}
-    hidden_hands = [s for s in range(table.players) if s != seat and not table.mods.open_hands]
-    pool: list[int] = []
-    slots: list[tuple[str, int]] = []  # ("hand", seat) / ("pile", index) / ("face_down", index) / ("trade", 0)
-    new_hands = [list(h) for h in table.hands]
-    for s in hidden_hands:
-        movable = [c for c in table.hands[s] if c not in keep]
-        new_hands[s] = [c for c in table.hands[s] if c in keep]
-        pool += movable
-        slots += [("hand", s)] * len(movable)
-    # With open hands every draw is public, so the pile order would show through other seats' draws: it stays.
-    pile = list(table.pile)
+    out: list[tuple[Slot, int]] = []
     if not table.mods.open_hands:
-        for i, c in enumerate(table.pile):
-            if c not in keep:
-                pool.append(c)
-                slots.append(("pile", i))
-    face_down = list(table.face_down)
-    for i, (c, knower) in enumerate(face_down):
-        if knower not in (seat, EVERYBODY) and c not in keep:
-            pool.append(c)
-            slots.append(("face_down", i))
+        for s in range(table.players):
+            if s != seat:
+                out += [(("hand", s), c) for c in table.hands[s] if c not in keep]
+        out += [(("pile", i), c) for i, c in enumerate(table.pile) if c not in keep]
+    out += [(("face_down", i), c) for i, (c, knower) in enumerate(table.face_down)
+            if knower not in (seat, EVERYBODY) and c not in keep]
     trade = table.trade
     if trade is not None and trade.giver != seat and trade.card not in keep and not table.mods.open_hands:
-        pool.append(trade.card)
-        slots.append(("trade", 0))
-    pool.sort()  # what the seat cannot tell apart must resample alike: the unseen cards, not where they were
-    rng.shuffle(pool)
-    for (kind, s), c in zip(slots, pool):
+        out.append((("trade", 0), trade.card))
+    return out
+
+
+def with_cards_at(table: Tabletop, unseen: Sequence[tuple[Slot, int]], cards: Sequence[int]) -> Tabletop:
+    """``table`` with the places of ``unseen`` (from ``unseen_slots``) holding ``cards`` instead, one each in order."""
+    leaving = {c for (kind, _), c in unseen if kind == "hand"}
+    hands = [[c for c in hand if c not in leaving] for hand in table.hands]
+    pile, face_down, trade = list(table.pile), list(table.face_down), table.trade
+    for ((kind, s), _), c in zip(unseen, cards, strict=True):
         if kind == "hand":
-            new_hands[s].append(c)
+            hands[s].append(c)
         elif kind == "pile":
             pile[s] = c
         elif kind == "face_down":
@@ -276,8 +273,17 @@ def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterabl
         else:
             assert trade is not None
             trade = replace(trade, card=c)
-    return replace(table, hands=tuple(tuple(h) for h in new_hands), pile=tuple(pile), trade=trade,
+    return replace(table, hands=tuple(tuple(h) for h in hands), pile=tuple(pile), trade=trade,
                    face_down=tuple(face_down))
+
+
+def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterable[int] = ()) -> Tabletop:
+    """The table with everything ``seat`` cannot know redistributed: the cards of ``unseen_slots`` shuffled among
+    those places (other hands, the pile, unseen set-aside cards, a forced card in transit)."""
+    unseen = unseen_slots(table, seat, keep)
+    pool = sorted(c for _, c in unseen)  # what the seat cannot tell apart must resample alike: the cards, not where
+    rng.shuffle(pool)
+    return with_cards_at(table, unseen, pool)
 
 
 def resample_hands_and_pile(table: Tabletop, state: Any, seat: int, rng: random.Random,

@@ -214,7 +214,7 @@ def evolve(table: Tabletop, state: CthulhuRisesState, fact: Fact) -> tuple[Table
                 table = without(table, seat, [CTHULHU])
             return table, replace(state, center=True, captor=None)
         case SummoningFailed():
-            return table, state
+            return table, replace(state, drawn_at_failure=table.drawn or (0,) * table.players)
         case ForcedTradeOffered() | ForcedTradeDeclined():
             return table, replace(state, forcing=None)
     raise TypeError(f"Cthulhu Rises has no fact {fact!r}")
