@@ -39,7 +39,7 @@ function resolvers(gameId, data) {
     return {
       fields: { card: entity, cards: entity, book: entity, ridge_card: entity, hand: entity, hands: entity, captured: entity,
         first_draws: entity, set_aside: entity, thrown_out: entity, peeked: entity, ridge: entity, played: entity, trick: entity,
-        deck: entity, pile_order: entity, face_down: entity, gate: entity, taken: entity,
+        deck: entity, pile_order: entity, face_down: entity, set_aside_face_down_seen: entity, gate: entity, taken: entity,
         artifact: artifact, artifact_deck: artifact, coveted: artifact, give: artifact, take: artifact, artifacts: artifact },
       strings: (s) => rites[s] && { kind: "rite", id: s, name: rites[s].title, text: rites[s].summary, cls: "rite" },
       seatFields: ["seat"],

@@ -307,3 +307,20 @@ def test_after_a_failed_summoning_a_hand_may_hold_cthulhu_only_through_cards_dra
     assert places[MARK] == places[CHUCK] == 0
     assert within(places[NATALIE], worlds, 1 / (pile + 1)) and places[NATALIE] > 0, places
     assert places["pile"] == worlds - places[NATALIE]
+
+
+def test_a_cultist_no_longer_knows_where_her_traded_card_is_once_it_leaves_that_hand_unseen():
+    """Lindi forced Wilbur Whateley on Chuck and knows he holds it; when Chuck then slides a card face down to Mark
+    (the Scroll of T'yog), Lindi cannot tell which card went: her worlds must not all keep Wilbur where he really is
+    (they did: the knowledge outlived the unseen move)."""
+    state, _ = gates_one_and_two(example(artifacts=[11]))
+    assert E("Wilbur Whateley") in state.table.hands[CHUCK]
+    state, _ = play(state, (CHUCK, {"type": "invoke_artifact", "artifact": 11, "card": E("Wilbur Whateley"),
+                                    "seat": MARK, "target": None}))
+    rand, places = random.Random(3), Counter()
+    for _ in range(300):
+        table = GAME.resample(state, LINDI, rand).table
+        places["trade" if table.trade.card == E("Wilbur Whateley") else "elsewhere"] += 1
+    assert places["trade"] < 300 and places["elsewhere"] > 0, places
+    # Chuck knows what he forced; Mark, who never knew, still sees nothing.
+    assert GAME.view(state, CHUCK)["table"]["trade"]["card"] == E("Wilbur Whateley")

@@ -110,6 +110,20 @@ def note_known(known: tuple[tuple[int, int], ...], knower: int, cards: Iterable[
     return known + tuple((knower, c) for c in cards if (knower, c) not in known)
 
 
+def unseen_from_hand(table: Tabletop, seat: int, seen_by: Iterable[int] = ()) -> Tabletop:
+    """A card is about to leave ``seat``'s hand face down: whoever else knew where a card of that hand was (a forced
+    trade, a peek) cannot tell which one left, so forgets them all (``seen_by`` saw which). Open hands hide nothing."""
+    if table.mods.open_hands:
+        return table
+    hand, kept = set(table.hands[seat]), {seat, *seen_by}
+    return replace(table, known=tuple((k, c) for k, c in table.known if k in kept or c not in hand))
+
+
+def sealed_from_hand(table: Tabletop, seat: int, cards: Iterable[int]) -> Tabletop:
+    """``table`` with ``cards`` taken out of ``seat``'s hand face down (a sealed bid or henchman)."""
+    return without(unseen_from_hand(table, seat), seat, cards)
+
+
 def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
     """Fold one of the table's facts (every rite and the overarching game may emit these)."""
     match fact:
@@ -121,18 +135,22 @@ def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
             return replace(without(table, seat, cards), set_aside=table.set_aside + tuple(cards))
         case HandCardsSetAsideFaceDown(seat=seat, cards=cards):
             knower = EVERYBODY if table.mods.open_hands else seat
-            return replace(without(table, seat, cards), face_down=table.face_down + tuple((c, knower) for c in cards))
+            return replace(sealed_from_hand(table, seat, cards),
+                           face_down=table.face_down + tuple((c, knower) for c in cards))
         case PileCardsSetAside(cards=cards):
             return replace(table, pile=table.pile[len(cards):],
                            face_down=table.face_down + tuple((c, NOBODY) for c in cards))
         case CardForced(giver=giver, receiver=receiver, card=card):
-            return replace(without(table, giver, [card]), trade=Trade(giver, receiver, card))
+            return replace(sealed_from_hand(table, giver, [card]), trade=Trade(giver, receiver, card))
         case CardReturned(giver=giver, receiver=receiver, card=card, received=received):
+            table = unseen_from_hand(table, receiver, seen_by=[giver])
             table = with_hand(table, receiver, remove_cards(table.hands[receiver], [card]) + (received,))
             table = with_hand(table, giver, table.hands[giver] + (card,))
             # both now know where the two traded cards are
             known = note_known(note_known(table.known, giver, [received]), receiver, [card])
-            return replace(table, trade=None, known=known)
+            seen_by = (EVERYBODY, EVERYBODY) if table.mods.open_hands else (giver, receiver)
+            traded = table.traded + ((seen_by[0], received, receiver), (seen_by[1], card, giver))
+            return replace(table, trade=None, known=known, traded=traded)
         case CardsKnown(seat=seat, of_seat=of_seat, cards=cards):
             return replace(table, known=note_known(table.known, seat, cards),
                            peeks=table.peeks + ((seat, of_seat, tuple(cards)),))
@@ -325,6 +343,8 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         "pile": len(table.pile),
         "set_aside": sorted(table.set_aside),
         "set_aside_face_down": len(table.face_down),
+        "set_aside_face_down_seen": sorted(c for c, knower in table.face_down if _saw(viewer, knower)),
+        "traded": [{"card": card, "seat": s} for knower, card, s in table.traded if _saw(viewer, knower)],
         "modifiers": asdict(table.mods),
         "peeked": [{"seat": of_seat, "cards": list(cards)} for knower, of_seat, cards in table.peeks
                    if sees(viewer, [knower])],
@@ -335,3 +355,8 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         if sees(viewer, [t.giver]):
             out["trade"]["card"] = t.card
     return out
+
+
+def _saw(viewer: Viewer, knower: int) -> bool:
+    """Did ``viewer`` see what ``knower`` saw (``knower`` a seat, ``EVERYBODY`` or ``NOBODY``)?"""
+    return knower == EVERYBODY or (knower != NOBODY and sees(viewer, [knower]))

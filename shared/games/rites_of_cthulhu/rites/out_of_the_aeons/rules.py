@@ -44,8 +44,8 @@ from shared.games.rites_of_cthulhu.rites.table import (
     first_in_order,
     hand_audience,
     opener,
+    sealed_from_hand,
     turn_order,
-    without,
 )
 from shared.games.rites_of_cthulhu.state import Tabletop
 
@@ -212,7 +212,7 @@ def evolve(table: Tabletop, state: AeonsState, fact: Fact) -> tuple[Tabletop, Ae
             assert isinstance(state.phase, Bidding)
             bids = tuple(sorted(state.bids + ((seat, card),)))
             shown = state.open_bids | {seat} if table.mods.open_hands else state.open_bids
-            return without(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
+            return sealed_from_hand(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
                                                          phase=Bidding(state.phase.waiting - {seat}))
         case BidPassed(seat=seat):
             assert isinstance(state.phase, Bidding)
