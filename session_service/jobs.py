@@ -28,13 +28,15 @@ from session_service import retention
 from session_service.errors import Finished, NotFound, Refused, VersionConflict
 from session_service.lobby import Lobby
 from session_service.players import Players
-from session_service.meta import Meta
+from session_service.meta import STUCK_AT, Meta
 from session_service.tables import Scheduler, Tables
 
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
 STALLED_AFTER_S = float(os.environ.get("STALLED_AFTER_S", "10"))
 IDLE_TABLE_S = int(os.environ.get("IDLE_TABLE_S", str(7 * 86400)))  # see config.py
+STUCK = "stuck: nothing to play"
+"""A job's outcome where the game waits on a seat that has nothing to play (``_stuck``)."""
 MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, before it starts afresh
 # Nobody reads a turn's result (the sweeper asks a job's status only while it is pending), and RQ kept each
 # finished job ~500 s at ~7 KB (bench.abuse --only tables: 44 MB of queue Redis for 20 all-AI tables whose own
@@ -67,7 +69,7 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
     else:
         command = pos.game.timeout_choice(pos.table.game, seat, seat_rng(meta.seed, "timeout", seat, version))
     if command is None:
-        return "no legal command"
+        return _stuck(tables, meta, seat)
     started = time.perf_counter()
     try:
         tables.command(game_id, seat, command, expected_version=version, idempotency_key=str(version), by=by)
@@ -77,6 +79,19 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
         tables.store.redis.hincrbyfloat(tables.store.key("stats", "ai"), "seconds", time.perf_counter() - started)
         tables.store.redis.hincrby(tables.store.key("stats", "ai"), "moves", 1)
     return "played"
+
+
+def _stuck(tables: Tables, meta: Meta, seat: int) -> str:
+    """The game waits on ``seat``, which has nothing to play: a defect of the game's rules (the kernel's liveness
+    guarantee is broken). Logged once a version with public facts only, and marked on the table (``Meta.stuck``)
+    so its seats are told; nobody can move it, so the idle rule ends it (``Lobby.end_if_idle``)."""
+    if not meta.stuck:
+        tables.store.set_meta(meta.id, **{STUCK_AT: str(meta.version)})
+        log.error("liveness defect: %s waits on seat %d at version %d, which has nothing to play", meta.id, seat,
+                  meta.version, extra={"fields": {"event": "liveness_defect", "game_id": meta.id, "game": meta.game,
+                                                  "rules_version": meta.rules_version, "version": meta.version,
+                                                  "seat": seat}})
+    return STUCK
 
 
 def ai_turn(game_id: str, seat: int, version: int) -> str:
@@ -102,7 +117,7 @@ def _logged(kind: str, game_id: str, seat: int, version: int, by: str) -> str:
     except Exception:
         logs.job_line(kind, started, "failed", logging.ERROR, **ids)
         raise
-    logs.job_line(kind, started, outcome, **ids)
+    logs.job_line(kind, started, outcome, logging.ERROR if outcome == STUCK else logging.INFO, **ids)
     return outcome
 
 
@@ -169,6 +184,8 @@ class RqScheduler(Scheduler):
             if len(self.marked) >= MARKED_HELD:
                 self.marked.clear()
             self.marked.add(meta.id)
+        if meta.stuck:
+            return 0  # nothing can be played: the idle rule ends it
         queued = 0
         for seat in meta.to_act:
             job_id = f"-{meta.id}-{seat}-{meta.version}"

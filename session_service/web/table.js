@@ -14,7 +14,7 @@ export async function tablePage(main, gameId, seatWanted) {
   const renderer = new Renderer(game, resource.seats);
   const page = {
     version: resource.version, status: resource.status, toAct: resource.to_act || [], legal: [], view: null,
-    deadline: null, outcome: resource.outcome, log: [], busy: false,
+    deadline: null, outcome: resource.outcome, log: [], busy: false, stuck: Boolean(resource.stuck),
   };
 
   const title = el("h2", {}, `${game.title} `, el("small", { text: gameId }));
@@ -52,6 +52,11 @@ export async function tablePage(main, gameId, seatWanted) {
       const mine = seat !== null && page.toAct.includes(seat);
       status.textContent = `Version ${page.version}. ${mine ? "Your move." : "Waiting on " + waiting + "."}`;
       status.className = "status" + (mine ? " mine" : "");
+      if (page.stuck) {  // a defect the server found and logged: say so rather than wait for ever
+        status.textContent = `Version ${page.version}. This game cannot go on: it waits on ${waiting}, who has nothing ` +
+          "to play (a fault in the game's rules, reported). You may resign; the table ends by itself once idle.";
+        status.className = "status over";
+      }
     }
   }
 
@@ -156,6 +161,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.legal = turn.legal_commands || [];
     page.deadline = turn.deadline;
     if (turn.outcome !== undefined) page.outcome = turn.outcome;
+    page.stuck = turn.stuck === true;  // the state answer says; a turn message means the game moved on
     page.busy = false;
     drawStatus(); drawClock(); drawControls();
   }
