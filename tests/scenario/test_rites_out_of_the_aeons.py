@@ -12,6 +12,7 @@ from shared.games.rites_of_cthulhu.cards import cult, entity
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
+from shared.games.rites_of_cthulhu.state import Choosing
 from shared.kernel import ev, fold, redact
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
@@ -347,3 +348,18 @@ def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_thoug
     moved, _ = play(state, (0, KEEP))
     assert reverse not in GAME.legal_commands(moved, 1)
     given_state(GAME, moved).when(1, reverse).raises("rules/artifact_not_invocable")
+
+
+def test_when_power_plays_empty_every_hand_before_the_bidding_the_rite_ends_instead_of_waiting_on_nobody():
+    """Found by the liveness suite at the soak scale (issue 27): "until either the players have depleted their hands
+    …": both cultists spend their last two cards on power-plays while the Grand Cultist considers the revealed card;
+    keeping it opened a bidding with no bidder, and the game waited on nobody for ever. Nobody can bid: the card is
+    discarded and the rite ends."""
+    hands = {0: ["Pnakotic Fragments", "Zadok Allen"], 1: ["Liber Ivonis", "Swami Chandraputra"]}
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
+    state, _ = play(state, (0, EXCAVATE_GREEN), (1, {"type": "excavate_artifact", "cult": "blue"}))
+    assert state.table.hands == ((), ()) and GAME.waits_on(state) == {0}
+    state, events = play(state, (0, KEEP))
+    types = [e.type for e in events]
+    assert "aeons_ended" in types and types.index("yellow_card_tied") < types.index("aeons_ended")
+    assert isinstance(state.stage, Choosing) and GAME.waits_on(state) == {state.grand_cultist}
