@@ -81,16 +81,17 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
     return "played"
 
 
-def _stuck(tables: Tables, meta: Meta, seat: int) -> str:
-    """The game waits on ``seat``, which has nothing to play: a defect of the game's rules (the kernel's liveness
-    guarantee is broken). Logged once a version with public facts only, and marked on the table (``Meta.stuck``)
-    so its seats are told; nobody can move it, so the idle rule ends it (``Lobby.end_if_idle``)."""
+def _stuck(tables: Tables, meta: Meta, seat: int | None) -> str:
+    """The game waits on ``seat``, which has nothing to play, or (``None``) waits on nobody while it runs: a defect of
+    the game's rules (the kernel's liveness guarantee is broken). Logged once a version with public facts only, and
+    marked on the table (``Meta.stuck``) so its seats are told; nobody can move it, so the idle rule ends it
+    (``Lobby.end_if_idle``)."""
     if not meta.stuck:
         tables.store.set_meta(meta.id, **{STUCK_AT: str(meta.version)})
-        log.error("liveness defect: %s waits on seat %d at version %d, which has nothing to play", meta.id, seat,
-                  meta.version, extra={"fields": {"event": "liveness_defect", "game_id": meta.id, "game": meta.game,
-                                                  "rules_version": meta.rules_version, "version": meta.version,
-                                                  "seat": seat}})
+        waits = ("nobody at version %d", ()) if seat is None else ("seat %d at version %d, which has nothing to play", (seat,))
+        log.error("liveness defect: %s waits on " + waits[0], meta.id, *waits[1], meta.version,
+                  extra={"fields": {"event": "liveness_defect", "game_id": meta.id, "game": meta.game,
+                                    "rules_version": meta.rules_version, "version": meta.version, "seat": seat}})
     return STUCK
 
 
@@ -129,8 +130,8 @@ def sweep() -> dict[str, int]:
 
 
 def sweep_once() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, and end the
-    tables nobody plays (``Lobby.end_if_idle``)."""
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, report a game in
+    play that waits on nobody (``_stuck``), and end the tables nobody plays (``Lobby.end_if_idle``)."""
     tables, started = worker_tables(), time.perf_counter()
     lobby = Lobby(tables, Players(tables.store))
     counts = {"games": 0, "requeued": 0, "idle_ended": 0}
@@ -142,6 +143,8 @@ def sweep_once() -> dict[str, int]:
             tables.store.mark_finished(game_id)
             continue
         counts["games"] += 1
+        if meta.status == "active" and not meta.to_act:
+            _stuck(tables, meta, None)  # no turn of anyone's will find it
         if meta.over:
             tables.store.mark_finished(game_id)
         elif lobby.end_if_idle(meta, IDLE_TABLE_S, time.time()) is not None:

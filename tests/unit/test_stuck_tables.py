@@ -83,3 +83,24 @@ def test_an_ai_seat_with_nothing_to_play_is_reported_and_its_table_ends_as_aband
     assert jobs.sweep_once()["idle_ended"] == 1
     ended = client.get(f"/v1/games/{game['id']}").json
     assert ended["status"] == "finished" and ended["outcome"]["reason"] == "abandoned" and ended["stuck"] is False
+
+
+def test_a_game_in_play_that_waits_on_nobody_is_reported_and_ends_as_abandoned_when_idle(fake_redis, prefix,
+                                                                                      monkeypatch, caplog):
+    """The other shape of a freeze (found in Out of the Aeons by the liveness suite): no seat to wait on, so no turn
+    of anyone's finds it. The sweeper does, and the idle rule ends it."""
+    nobody = dataclasses.replace(GAME, waits_on=lambda state: frozenset())
+    app, _ = make_session_app(fake_redis, prefix, {"toy": nobody}, RATE_LIMIT_PER_MINUTE=0)
+    client = app.test_client()
+    game = create(client, [{"name": "Ada"}, {"name": "Bo"}])
+    assert game["status"] == "active" and game["to_act"] == []
+    app.extensions["tables"].store.mark_active(game["id"])
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(jobs, "IDLE_TABLE_S", 60)
+    assert jobs.sweep_once()["idle_ended"] == 0  # not idle yet: reported, and marked
+    [line] = defects(caplog)
+    assert line.fields["seat"] is None and "waits on nobody" in line.getMessage()
+    assert client.get(f"/v1/games/{game['id']}").json["stuck"] is True
+    monkeypatch.setattr(time, "time", lambda real=time.time: real() + 120)
+    assert jobs.sweep_once()["idle_ended"] == 1
+    assert client.get(f"/v1/games/{game['id']}").json["outcome"]["reason"] == "abandoned"
