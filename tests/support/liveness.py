@@ -1,8 +1,9 @@
 """Liveness, the kernel's guarantee that no game can freeze (docs: ARCHITECTURE.md "Liveness"), checked over playouts.
 
 At every position of a running game: the game waits on some seat; each seat it waits on has an ordinary command
-(one that is not an out-of-turn play), and the turn timer's choice for it is one of those and does not raise;
-and every command ``legal_commands`` lists, for any seat, is accepted by the kernel's ``checked_decide``.
+(one that is not an out-of-turn play), and the turn timer's choice for it is one of those and does not raise (a
+seat it does not wait on may only play out of turn: ``properties.check_who_may_act``); and every command
+``legal_commands`` lists, for any seat, is accepted by the kernel's ``checked_decide``.
 
 ``liveness_playout`` checks every position of one playout, moving either at random (a random acting seat, then a
 random command, as ``properties.random_playout``) or with a bias towards the rare positions where a game could
@@ -21,6 +22,7 @@ from typing import Any
 
 from shared.kernel import Event, RuleViolation, entropy_for, fold
 from shared.kernel.game import Game
+from tests.support.properties import check_who_may_act
 
 Decided = list[tuple[int, dict[str, Any], list[Event]]]
 """Every (seat, command, events) a position offers, each decided."""
@@ -49,20 +51,17 @@ class Coverage:
 
 def check_liveness(game: Game, state: Any, entropy: bytes, rand: random.Random, where: str = "") -> Decided:
     """The liveness properties at one position (nothing to check once the game is over); every command offered,
-    with the events deciding it gives."""
+    with the events deciding it gives. ``where`` says which playout and step, for the failure message."""
     if game.outcome(state) is not None:
         return []
-    waited = game.waits_on(state)
-    assert waited, f"{game.id}{where}: the game is running but waits on nobody"
+    assert game.waits_on(state), f"{game.id}{where}: the game is running but waits on nobody"
     decided: Decided = []
     for seat in range(game.players(state)):
         legal = game.legal_commands(state, seat)
-        if seat in waited:
-            ordinary = [c for c in legal if c["type"] not in game.out_of_turn]
-            assert ordinary, (f"{game.id}{where}: the game waits on seat {seat}, which has no command to play "
-                              f"(legal: {legal})")
-            choice = game.timeout_choice(state, seat, random.Random(rand.random()))
-            assert choice in ordinary, f"{game.id}{where}: the timer's choice {choice} for seat {seat} is not among {ordinary}"
+        try:
+            check_who_may_act(game, state, seat, legal, rand)
+        except AssertionError as breach:
+            raise AssertionError(f"{breach}{where} (legal: {legal})") from None
         for command in legal:
             try:
                 events = game.checked_decide(state, command, seat, entropy)
