@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from session_service import redis_clients
-from session_service.store import EventStore
+from session_service.storage.store import EventStore
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.rites.table import without
 from shared.games.rites_of_cthulhu.state import Trade

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from session_service import jobs
+from session_service.worker import jobs
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
