@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from session_service import redis_clients
+from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.rites.table import without
