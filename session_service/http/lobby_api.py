@@ -94,17 +94,42 @@ def start_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 def resign_game(game_id: str) -> dict[str, Any]:
     """Concede: the table's AI plays the seat from now on, and it can never win."""
     meta, seat = seat_of_caller(game_id)
-    return lobby().resign(game_id, seat, meta)
+    return lobby().resign(game_id, seat, meta, who(meta))
 
 
 @blp.route("/games/<game_id>/abort", methods=["POST"])
 @blp.response(200, CommandResult)
 @blp.doc(operationId="abortGame", security=PLAYER)
-@documented_errors(401, 404, 409, 422)
+@documented_errors(401, 403, 404, 409, 422)
 def abort_game(game_id: str) -> dict[str, Any]:
-    """Call the table off, before its first move."""
+    """Call the table off, before its first move. Only its creator may (the player who opened it, or a seat it was
+    opened with a name for: 403 `auth/not_your_seat` for a seat that joined it, which leaves while the table waits
+    and resigns once it has started), so a stranger who joins a public table cannot end it."""
     meta, seat = seat_of_caller(game_id)
-    return lobby().abort(game_id, seat, meta)
+    return lobby().abort(game_id, seat, meta, who(meta), bearer())
+
+
+@blp.route("/games/<game_id>/leave", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="leaveGame", security=PLAYER)
+@documented_errors(401, 404, 409, 422)
+def leave_game(game_id: str) -> dict[str, Any]:
+    """Give your seat back while the table waits (`table_seat_left` in its log): it opens again, for anyone. The
+    creator leaving calls the table off (`table_aborted`). Once the game has started: 409 `game/started` (resign)."""
+    meta, seat = seat_of_caller(game_id)
+    return lobby().leave(game_id, seat, meta, who(meta), bearer())
+
+
+@blp.route("/games/<game_id>/decline", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="declineGame", security=PLAYER)
+@documented_errors(401, 403, 404, 409)
+def decline_game(game_id: str) -> dict[str, Any]:
+    """Turn down the open seat kept for you (player key; `table_seat_declined` in the log): it opens for anyone, and
+    the players at the table read it on their streams (`seat_declined`). 403 `game/not_invited` when no open seat
+    here is kept for you."""
+    player, _ = the_player()
+    return lobby().decline(game_id, player)
 
 
 @blp.route("/me")

@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
-                                              IdempotencyKeyReused, InviteRequired, MissingToken, NotCreator,
+                                              IdempotencyKeyReused, InviteRequired, MissingToken, NotCreator, NotInvited,
                                               NotFinished, NotFound, NotYourSeat, RateLimited, Refused,
                                               Unavailable, UnsupportedMediaType, VersionConflict)
 
@@ -20,6 +20,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     NotYourSeat: 403,
     InviteRequired: 403,
     NotCreator: 403,
+    NotInvited: 403,
     NotFound: 404,
     VersionConflict: 409,
     Finished: 409,

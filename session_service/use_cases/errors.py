@@ -104,6 +104,11 @@ class InviteRequired(Refused):
     default = "this table is private: joining needs its invite code"
 
 
+class NotInvited(Refused):
+    code = "game/not_invited"
+    default = "no open seat at this table is kept for you"
+
+
 class NotCreator(Refused):
     code = "auth/not_your_seat"
     default = "only the table's creator may start it early"

@@ -104,6 +104,11 @@ class Players:
         if game_ids:
             self.store.redis.zrem(self._key(player_id, "live"), *game_ids)
 
+    def forget_game(self, player_id: str, game_id: str) -> None:
+        """The player holds no seat at ``game_id`` any more (it left, or declined): off its lists and its stream."""
+        self.store.redis.zrem(self._key(player_id, "games"), game_id)
+        self.store.redis.zrem(self._key(player_id, "live"), game_id)
+
     def game_ids(self, player_id: str, limit: int, before: str | None = None) -> list[str]:
         """The player's tables, newest first; ``before``: a game id from the previous page."""
         key = self._key(player_id, "games")

@@ -396,7 +396,9 @@ def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[i
     seats = []
     for i, seat in enumerate(table.seats):
         before = kept.get(i, {})
-        token = token_hash(tokens[i]) if i in tokens else before.get("token_hash")
+        # a seat given back (left, declined) keeps no token: whoever held it holds nothing here any more
+        held = seat.name is not None or table.legacy
+        token = token_hash(tokens[i]) if i in tokens else before.get("token_hash") if held else None
         name = before.get("name") if table.legacy else seat.name  # a log from before tables names no seat
         seats.append({"seat": i, "name": name, "ai": seat.ai or (before.get("ai") if table.legacy else None),
                       "token_hash": token, "player": seat.player,
