@@ -163,8 +163,10 @@ def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, st
 @blp.response(200, schemas.GamePage)
 @blp.doc(operationId="listGames")
 def list_games(query: dict[str, Any]) -> dict[str, Any]:
-    """A page of tables, newest first (status waiting lists public tables with open seats)."""
-    return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"])
+    """A page of public tables, newest first (status waiting: tables with open seats; `open_seats`: at least that
+    many), each with its host, its seats (names, open, AI levels), its turn time limit and how many watch. A private
+    table is never listed, nor does it take a place in a page."""
+    return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"], query["open_seats"])
 
 
 @blp.route("/games/<game_id>")
@@ -248,7 +250,8 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     streams: Streams = current_app.extensions["streams"]
     messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta)
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
-    return streams.respond(messages, clients.client(meta), framing, label)
+    watching = (tables().watchers, game_id) if seat is None else None  # the resource's `watchers`
+    return streams.respond(messages, clients.client(meta), framing, label, watching)
 
 
 def checked_idempotency_key() -> str | None:

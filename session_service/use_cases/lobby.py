@@ -314,8 +314,6 @@ class Lobby:
     # -- the player's tables ---------------------------------------------------------------------------
     def my_games(self, player: Player, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
         ids = self.players.game_ids(player.id, limit, cursor)
-        found = []
-        for game_id, raw in zip(ids, self.tables.store.metas(ids)):
-            if raw is not None and (status is None or raw["status"] == status):
-                found.append(self.tables.resource_of(Meta.parse(game_id, raw)))
-        return {"games": found, "next": ids[-1] if len(ids) == limit else None}
+        found = [Meta.parse(game_id, raw) for game_id, raw in zip(ids, self.tables.store.metas(ids))
+                 if raw is not None and (status is None or raw["status"] == status)]
+        return {"games": self.tables.resources_of(found), "next": ids[-1] if len(ids) == limit else None}

@@ -31,6 +31,7 @@ from session_service.use_cases.errors import (BadRequest, BadToken, Finished, Id
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
 from session_service.use_cases.positions import Position, Positions
+from session_service.use_cases.watchers import Leases, Watchers
 from session_service.storage.store import Appended, EventStore
 
 log = logging.getLogger("mythos.tables")
@@ -68,6 +69,7 @@ class Tables:
     def __post_init__(self) -> None:
         self.index = index.GameIndex(self.store)
         self.positions = Positions(self.store, self.games, self.cache_size)
+        self.watchers = Watchers(self.store, Leases(self.store))
 
     # -- opening a table --------------------------------------------------------------------------
     def create(self, body: Mapping[str, Any], extra: Mapping[str, str] | None = None,
@@ -108,7 +110,7 @@ class Tables:
             **self.progress(seating, table, records, moment, body.get("turn_timeout_s"), seats_of(table, [], {**tokens, **keys})),
         }
         # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
-        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"]))
+        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command["visibility"] == "private"))
         if self.store.create(game_id, meta, records).status == "ok":
             self.positions.remember(game_id, len(records), records[-1]["hash"], table)
             created = self.meta(game_id)
@@ -144,27 +146,38 @@ class Tables:
         return Meta.parse(game_id, raw)
 
     def resource(self, game_id: str) -> dict[str, Any]:
-        return self.resource_of(self.meta(game_id))
+        return self.resources_of([self.meta(game_id)])[0]
 
-    def resource_of(self, meta: Meta) -> dict[str, Any]:
+    def resources_of(self, metas: Sequence[Meta]) -> list[dict[str, Any]]:
+        """The game resources of ``metas``, with how many watch each (one round trip for them all)."""
+        counts = self.watchers.counts([meta.id for meta in metas]) if metas else []
+        return [self.resource_of(meta, watchers) for meta, watchers in zip(metas, counts)]
+
+    def resource_of(self, meta: Meta, watchers: int = 0) -> dict[str, Any]:
+        """The game resource (``watchers``: the spectator streams open on it, when the caller has counted them)."""
         resource = {
             "id": meta.id, "game": meta.game, "status": meta.status, "version": meta.version,
-            "visibility": meta.extra.get("visibility", "public"),
+            "visibility": meta.extra.get("visibility", "public"), "host": host_of(meta),
             "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
             "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
             "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
+            "watchers": watchers,
         }
         if meta.over:
             resource["seed"] = meta.seed.hex()
+        if rematch_of := meta.extra.get("rematch_of"):
+            resource["rematch_of"] = rematch_of
         return resource
 
-    def page(self, status: str | None, game: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
-        """A page of the listing, newest first, from the one index that answers these filters: the work is
-        bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on), never by the
-        number of stored games. The meta decides what is shown (session_service/storage/index.py)."""
+    def page(self, status: str | None, game: str | None, cursor: str | None, limit: int,
+             open_seats: int = 0) -> dict[str, Any]:
+        """A page of the public listing, newest first, from the one index that answers these filters: the work is
+        bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on, or with fewer than
+        ``open_seats`` open seats), never by the number of stored games. The meta decides what is shown
+        (session_service/storage/index.py)."""
         name = index.name_for(status, game)
         after = self.index.position(cursor) if cursor else None
-        found: list[dict[str, Any]] = []
+        found: list[Meta] = []
         passed, more = 0, True
         while more and len(found) < limit and passed <= PAGE_SLACK:
             wanted = limit - len(found)
@@ -172,14 +185,17 @@ class Tables:
             more = len(window) == wanted
             for position, raw in zip(window, self.store.metas([game_id for _, game_id in window])):
                 after = position
-                if (raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game)
-                        and raw.get("visibility") != "private"):  # private: never listed, whatever its status
-                    found.append(self.resource_of(Meta.parse(position[1], raw)))
-                    continue
-                passed += 1
-                if self.index.stale(name, position, raw):
-                    self.index.drop(name, position[1])
-        return {"games": found, "next": after[1] if more and after else None}
+                if raw and raw.get("visibility") == "private":  # never listed: kept in indexes of its own now
+                    passed += 1
+                    self.index.move_private(name, position)
+                elif (raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game)
+                        and open_seats <= sum(1 for s in orjson.loads(raw["seats"]) if s.get("open"))):
+                    found.append(Meta.parse(position[1], raw))
+                else:
+                    passed += 1
+                    if self.index.stale(name, position, raw):
+                        self.index.drop(name, position[1])
+        return {"games": self.resources_of(found), "next": after[1] if more and after else None}
 
     def seat_of(self, meta: Meta, token: str | None) -> int | None:
         """The seat a bearer token (a seat token, or a player key) belongs to; None for no token (a spectator);
@@ -319,7 +335,7 @@ class Tables:
         progress = self.progress(pos.seating, table, records, moment, meta.turn_timeout_s, seats)
         moves = progress["status"] != meta.status
         if moves:  # listed under the new status before the write that gives it (session_service/storage/index.py)
-            self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"]))
+            self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"], private(meta)))
         answer = dumps({"from": pos.version + 1, "to": pos.version + len(records), "digest": digest})
         appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)
         if appended.status == "duplicate":
@@ -337,7 +353,7 @@ class Tables:
                       progress: dict[str, str], moved: bool) -> None:
         """What follows a written batch: the index, the cache, a snapshot now and then, metrics, follow-up work."""
         if moved:
-            self.index.leave(meta.id, index.status_names(meta.game, meta.status))
+            self.index.leave(meta.id, index.status_names(meta.game, meta.status, private(meta)))
         self.positions.remember(meta.id, appended.version, records[-1]["hash"], table)
         if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
             self.positions.snapshot(pos, appended.version, table)
@@ -419,6 +435,20 @@ def cause_of(seat: int | None, kind: str, by: str) -> dict[str, Any]:
     """A batch's cause. Its id is random and 128 bits long: a record's hash covers its secret fields, and without
     something unguessable in it a seat could try each possible hidden card until the public hash matched."""
     return {"id": secrets.token_hex(16), "seat": seat, "type": kind, "by": by}
+
+
+def host_of(meta: Meta) -> dict[str, Any]:
+    """Who opened the table, by name (and player id, when a player did): the lobby records both; a table opened before
+    it did is hosted by its first seat held by a person, as its creator named it."""
+    name = meta.extra.get("host_name") or next((s["name"] for s in meta.seats if s.get("name") and not s.get("ai")), "")
+    host: dict[str, Any] = {"name": name or "a guest"}
+    if creator := meta.extra.get("creator"):
+        host["player"] = creator
+    return host
+
+
+def private(meta: Meta) -> bool:
+    return meta.extra.get("visibility") == "private"
 
 
 def created_ms(meta: Meta) -> int:
