@@ -133,9 +133,11 @@ def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | Non
     meta = read[1] if read is not None and read[0] == game_id else tables().meta(game_id)
     if meta is None:
         raise not_found()
-    seat = g.log_seat = tables().seat_of(meta, bearer())
+    token = bearer()
+    seat = g.log_seat = tables().seat_of(meta, token)
     if asked_seat is not None and asked_seat != seat:
         raise ApiError(403, "auth/not_your_seat", "a token reads and acts for its own seat only")
+    lobby().check_watcher(meta, seat, token)  # a private table is watched by those it was opened for
     return meta, seat
 
 
@@ -223,7 +225,7 @@ def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempote
 @blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventPage)
 @blp.doc(operationId="getEvents", security=SEAT)
-@documented_errors(401, 404)
+@documented_errors(401, 403, 404)
 def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The log's events after a version, redacted for the caller."""
     _, seat = caller(game_id)
@@ -240,7 +242,7 @@ def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
                        "content": {SSE: {"schema": SSE_MESSAGE}, NDJSON: {"schema": NDJSON_MESSAGE}}}},
 )
-@documented_errors(401, 404)
+@documented_errors(401, 403, 404)
 def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """The game live: state, events, turn and end messages (SSE or NDJSON)."""
     meta, seat = caller(game_id)
@@ -286,8 +288,10 @@ def get_audit(game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/export")
 @blp.response(200, schemas.Export)
-@documented_errors(404, 409)
-@blp.doc(operationId="getExport")
+@documented_errors(401, 403, 404, 409)
+@blp.doc(operationId="getExport", security=SEAT)
 def get_export(game_id: str) -> dict[str, Any]:
-    """The portable record of a finished game, verifiable offline with `mythos audit`."""
+    """The portable record of a finished game, verifiable offline with `mythos audit` (a private table's: for its
+    seats, the players invited to it and holders of its invite code)."""
+    caller(game_id)
     return tables().export(game_id)

@@ -32,9 +32,9 @@ from shared.kernel.table import SeatJoined, Status
 from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
                                     InviteRequired, MissingToken, NotCreator, NotFound, NotInvited, VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
-from session_service.use_cases.players import Player, Players, seat_token
+from session_service.use_cases.players import Player, Players, is_player_key, seat_token
 from session_service.use_cases.positions import Position
-from session_service.use_cases.tables import Tables, body_digest, new_game_id
+from session_service.use_cases.tables import Tables, body_digest, holds_invite, new_game_id
 
 CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
 RETRIES = 8  # joins that lose their seat to another joiner, before the answer is "full"
@@ -225,6 +225,26 @@ class Lobby:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
         except RuleViolation as refused:
             raise self._as_refusal(refused) from None
+
+    def may_watch(self, meta: Meta, token: str | None) -> bool:
+        """Who may watch a table without a seat: anyone, at a public one; at a private one only the players a seat is
+        kept for and whoever holds its invite code (``Authorization: Bearer <invite>``). Seats always may."""
+        if meta.extra.get("visibility") != "private":
+            return True
+        if token is None:
+            return False
+        if holds_invite(meta, token):
+            return True
+        if is_player_key(token):
+            player = self.players.by_key(token)
+            return any(s.get("player") == player.id for s in meta.seats)
+        return False
+
+    def check_watcher(self, meta: Meta, seat: int | None, token: str | None) -> None:
+        """Refuse a spectator a private table's view, events, streams, chat and export (``may_watch``)."""
+        if seat is None and not self.may_watch(meta, token):
+            raise InviteRequired("this table is private: watching it needs a seat at it, an invitation to it, or its "
+                                 "invite code ('Authorization: Bearer <invite>')")
 
     @staticmethod
     def is_creator(meta: Meta, caller: Caller, token: str | None) -> bool:

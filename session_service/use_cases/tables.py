@@ -10,6 +10,7 @@ Nothing here knows HTTP: refusals are ``errors.Refused``, and live streams are i
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -203,9 +204,9 @@ class Tables:
         if token is None:
             return None
         seat = seat_holding(meta, token)
-        if seat is None and not token.startswith(PLAYER_KEY_PREFIX):
+        if seat is None and not token.startswith(PLAYER_KEY_PREFIX) and not holds_invite(meta, token):
             raise BadToken()
-        return seat  # a player key of no seat here reads as a spectator
+        return seat  # a player key of no seat here, or a private table's invite code, reads as a spectator
 
     def position(self, game_id: str, meta: Meta | None = None) -> Position:
         return self.positions.at_head(meta or self.meta(game_id))
@@ -445,6 +446,12 @@ def host_of(meta: Meta) -> dict[str, Any]:
     if creator := meta.extra.get("creator"):
         host["player"] = creator
     return host
+
+
+def holds_invite(meta: Meta, token: str) -> bool:
+    """Is ``token`` the invite code of ``meta``'s private table? (Compared in constant time, as a hash.)"""
+    kept = meta.extra.get("invite_hash")
+    return kept is not None and hmac.compare_digest(token_hash(token), kept)
 
 
 def private(meta: Meta) -> bool:
