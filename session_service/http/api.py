@@ -17,6 +17,7 @@ from session_service.http.streaming import NDJSON, SSE, Streams
 from session_service.use_cases import live
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
+from session_service.use_cases.players import is_player_key
 from session_service.use_cases.tables import REPLICATED, Tables
 
 COMMAND_REQUEST = schemas.CommandRequest()
@@ -57,14 +58,17 @@ MESSAGE_DATA = (
     "the seats the game waits on; `legal_commands`: what the caller may post now, each postable as it is; "
     "`view`: the caller's view at that version, as GET /state gives it, so a client draws the table from its "
     "stream alone). `end`: "
-    "`{version, outcome}` once the game is over; the stream then closes. `retry` (NDJSON; SSE uses its own "
+    "`{version, outcome}` once the game is over; the stream then closes. `chat`: a line of the table's chat as it is "
+    "said, as GET /chat gives it (`{id, channel, at, from, text}`; no SSE id: resume it with `?chat_after=<its id>`), "
+    "on the channels the caller reads (the seats: `players`; those who watch: both), none from a player the caller "
+    "muted. `retry` (NDJSON; SSE uses its own "
     "`retry:` field): the process is going away, `{retry_ms}`: reconnect (resuming) after that long."
 )
 SSE_MESSAGE = {
     "type": "object",
     "required": ["event", "data"],
     "properties": {
-        "event": {"type": "string", "enum": ["state", "event", "turn", "end"]},
+        "event": {"type": "string", "enum": ["state", "event", "turn", "end", "chat"]},
         "id": {"type": "string", "description": "the version the message brings the caller to (state and event messages)"},
         "data": {"type": "string", "description": "JSON. " + MESSAGE_DATA},
         "retry": {"type": "integer", "description": "sent alone just before the process closes the stream: reconnect after this many ms"},
@@ -79,7 +83,7 @@ NDJSON_MESSAGE = {
     "type": "object",
     "required": ["type", "data"],
     "properties": {
-        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "retry"]},
+        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "chat", "retry"]},
         "id": {"type": "integer", "description": "the version the message brings the caller to (state and event messages)"},
         "data": {"type": "object", "description": MESSAGE_DATA},
     },
@@ -105,6 +109,9 @@ keep-alive period (10 s by default, never more than 15 s).
 process: 429 `request/rate_limited` past it; at most `STREAMS_PER_PROCESS` (10,000) streams on one process: 503
 `service/unavailable` past it. Both carry `Retry-After`. When a process shuts down, each of its streams ends
 with a reconnect hint (SSE `retry: <ms>`, NDJSON a `retry` line): reconnect, resuming, to another process."""
+CHAT_AFTER = {"in": "query", "name": "chat_after", "required": False, "schema": {"type": "integer", "minimum": 0},
+              "description": "resume the table's chat after this line id (without it: the last 50 lines on a fresh "
+                             "stream, and from now on a resumed one; GET /chat fills any gap)"}
 # Listed here with Last-Event-ID: flask-smorest would otherwise drop StreamQuery's `after` from the document.
 AFTER = {"in": "query", "name": "after", "required": False,
          "schema": {"type": "integer", "minimum": 0, "maximum": schemas.MAX_VERSION},
@@ -238,7 +245,7 @@ def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     operationId="streamEvents",
     security=SEAT,
     description=STREAM_DESCRIPTION,
-    parameters=[AFTER, LAST_EVENT_ID],
+    parameters=[AFTER, LAST_EVENT_ID, CHAT_AFTER],
     responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
                        "content": {SSE: {"schema": SSE_MESSAGE}, NDJSON: {"schema": NDJSON_MESSAGE}}}},
 )
@@ -250,7 +257,10 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
     streams: Streams = current_app.extensions["streams"]
-    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta)
+    token = bearer()
+    player = current_app.extensions["players"].by_key(token) if is_player_key(token) else None
+    follow = live.ChatFollow(current_app.extensions["chat"], player, query.get("chat_after"))
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow)
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
     watching = (tables().watchers, game_id) if seat is None else None  # the resource's `watchers`
     return streams.respond(messages, clients.client(meta), framing, label, watching)

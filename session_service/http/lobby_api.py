@@ -164,7 +164,8 @@ def my_stream() -> Any:
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
     streams: Streams = current_app.extensions["streams"]
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-    messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive).messages()
+    messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,
+                            current_app.extensions["rematches"]).messages()
     # Counted against the address, not the key: a player costs one request to make, so a key per stream would
     # lift the per-client cap (and let one address fill the process's ceiling). As quotas.py counts tables.
     return streams.respond(messages, clients.address_client(), framing, f"player {player.id}")

@@ -32,6 +32,11 @@ class NotFound(Refused):
     default = "there is no game with that id"
 
 
+class PlayerNotFound(NotFound):
+    code = "player/not_found"
+    default = "there is no player with that id"
+
+
 class VersionConflict(Refused):
     code = "game/version_conflict"
     default = "the game has moved on: read the state and try again"

@@ -135,13 +135,14 @@ class Quotas:
         return f"{self.store.prefix}:quota:{{{digest}}}:{part}"
 
     # -- opening a table ------------------------------------------------------------------------------
-    def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None) -> dict[str, str]:
+    def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None, digest: str | None = None) -> dict[str, str]:
         """Count the table ``game_id`` (``body`` as ``POST /v1/games`` takes it) against the quotas of its client
-        ``who`` (the address the HTTP edge saw), or refuse it (``RateLimited``) with nothing counted. Answers the
-        meta fields to write with the table. With no client (the server's own tables) there is no quota."""
-        if who is None:
+        ``who`` (the address the HTTP edge saw; or ``digest``, a client's as a meta keeps it), or refuse it
+        (``RateLimited``) with nothing counted. Answers the meta fields to write with the table. With no client (the
+        server's own tables) there is no quota."""
+        if who is None and digest is None:
             return {}
-        digest = client_digest(who)
+        digest = digest or client_digest(who or "")
         now = self.clock()
         hour = int(now // HOUR_S)
         keys = [self.key(digest, "open"), self.key(digest, f"tables:{hour}"), self.key(digest, f"ai_tables:{hour}")]
@@ -205,6 +206,18 @@ class Quotas:
     def seat_given_back(self, game_id: str, who: str) -> None:
         """The client ``who`` holds no seat at ``game_id`` any more (it left, resigned, or its join was refused)."""
         self.store.redis.zrem(self.key(client_digest(who), "seated"), game_id)
+
+    # -- chat ---------------------------------------------------------------------------------------------
+    def admit_chat_line(self, writer: str, per_minute: int) -> None:
+        """Count one more chat line by ``writer`` (a player, or a seat token's client) this minute, or refuse it."""
+        if per_minute <= 0:
+            return
+        now = self.clock()
+        key = self.key(client_digest(writer), f"chat:{int(now // 60)}")
+        if not self._spend(keys=[key], args=[per_minute, 120]):
+            raise RateLimited(f"more than {per_minute} chat lines a minute; wait a moment",
+                              {"quota": "chat_lines_per_minute", "limit": per_minute},
+                              retry_after_s=max(1, 60 - int(now) % 60))
 
     # -- making a player --------------------------------------------------------------------------------
     def admit_player(self, who: str) -> None:

@@ -76,14 +76,16 @@ class Tables:
     def create(self, body: Mapping[str, Any], extra: Mapping[str, str] | None = None,
                players: Mapping[int, str] | None = None, keys: Mapping[int, str] | None = None,
                game_id: str | None = None, token_for: Callable[[int], str] | None = None,
-               client: str | None = None) -> dict[str, Any]:
+               client: str | None = None, holders: Mapping[int, str] | None = None,
+               quota_client: str | None = None) -> dict[str, Any]:
         """Open a table: ``body`` as ``POST /v1/games`` takes it, its seats ``{name, ai}`` or ``{open: true}`` (the
         lobby resolves ``me``). A seat held by a person who is not a player gets a token, answered once here;
         ``players``: seat → player id (of a seat a player holds, or one kept open for them), ``keys``: seat →
         that player's key (its hash checks the seat like a token's). A table with no open seat is set up at once.
         ``extra``: the lobby's meta fields; ``game_id`` and ``token_for``: an idempotent retry's (the same id and
         tokens again; a table that exists already is answered as it stands); ``client``: who opens it, for the
-        quotas (None: the server itself, no quota)."""
+        quotas (None: the server itself, no quota; ``quota_client``: the quotas' digest of a client, instead);
+        ``holders``: seat → the token hash of a person's seat held already (a rematch's: the same token plays on)."""
         game = self.games.get(body["game"])
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
@@ -102,13 +104,18 @@ class Tables:
                                command=command, at=iso(moment), rules_version=game.rules_version)
         table = seating.fold(None, events)
         token_for = token_for or (lambda seat: seat_token(secrets.token_urlsafe(24)))
-        tokens = {i: token_for(i) for i, s in enumerate(seats) if s["name"] is not None and s["ai"] is None and i not in players}
-        extra = {**(extra or {}), **(self.quotas.admit(game_id, body, client) if self.quotas else {})}  # refused: nothing written
+        holders = holders or {}
+        tokens = {i: token_for(i) for i, s in enumerate(seats)
+                  if s["name"] is not None and s["ai"] is None and i not in players and i not in holders}
+        admitted = self.quotas.admit(game_id, body, client, quota_client) if self.quotas else {}  # refused: nothing written
+        extra = {**(extra or {}), **admitted}
+        held = [{"seat": i, "token_hash": h} for i, h in holders.items()]
         meta = {
             "game": game.id, "seed": seed.hex(), "seed_commitment": commitment(seed), "options": dumps(table.options),
             "turn_timeout_s": str(body.get("turn_timeout_s") or ""), "rules_version": game.rules_version,
-            "created_at": iso(moment), **(extra or {}),
-            **self.progress(seating, table, records, moment, body.get("turn_timeout_s"), seats_of(table, [], {**tokens, **keys})),
+            "created_at": iso(moment), **extra,
+            **self.progress(seating, table, records, moment, body.get("turn_timeout_s"),
+                            seats_of(table, held, {**tokens, **keys})),
         }
         # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
         self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command["visibility"] == "private"))

@@ -216,6 +216,7 @@ class EventPage(Schema):
 
 class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
+    chat_after = fields.Integer(validate=validate.Range(0, 2**53))
 
 
 # -- audit --------------------------------------------------------------------------------------------
