@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared.kernel.table import SeatDeclined, SeatLeft
+from shared.kernel.table import SeatDeclined, SeatJoined, SeatLeft
 from session_service.hub import Hub
 from session_service.storage.store import topic
 from session_service.use_cases.live import KEEPALIVE, Message
@@ -135,8 +135,8 @@ class PlayerStream:
 
     def _changed(self, game_id: str, meta: Meta, records: list[dict[str, Any]] | None = None) -> Iterator[Message]:
         before = self.known.get(game_id)
-        for record in records or ():
-            yield from self._seat_given_back(game_id, record, before)
+        if records and before is not None:
+            yield from self._seats_given_back(game_id, records, before)
         seat = seat_of(meta, self.player)
         if meta.over:
             self.known.pop(game_id, None)
@@ -152,15 +152,19 @@ class PlayerStream:
             self.told_turn[game_id] = meta.version
             yield Message("your_turn", {"game": game_id, "seat": seat, "version": meta.version, "deadline": meta.deadline})
 
-    def _seat_given_back(self, game_id: str, record: dict[str, Any], before: Meta | None) -> Iterator[Message]:
-        """A seat of a waiting table left, or an invitation turned down: who, by name."""
-        if record["type"] not in (SeatLeft.TYPE, SeatDeclined.TYPE) or before is None:
-            return
-        seat = record["data"]["seat"]
-        held = before.seats[seat] if seat < len(before.seats) else {}
-        if record["type"] == SeatLeft.TYPE:
-            yield Message("seat_left", {"game": game_id, "seat": seat, "name": held.get("name"), "version": record["v"]})
-            return
-        invited = self.players.get(held["player"]) if held.get("player") else None
-        yield Message("seat_declined", {"game": game_id, "seat": seat, "player": held.get("player"),
-                                        "name": invited.name if invited else None, "version": record["v"]})
+    def _seats_given_back(self, game_id: str, records: list[dict[str, Any]], before: Meta) -> Iterator[Message]:
+        """Seats of a waiting table left, or invitations turned down, in these records: who, by name (the seats as
+        ``before`` had them, followed through the records' joins)."""
+        held = {s["seat"]: (s.get("name"), s.get("player")) for s in before.seats}
+        for record in records:
+            data = record["data"]
+            if record["type"] == SeatJoined.TYPE:
+                held[data["seat"]] = (data["name"], data["player"])
+            elif record["type"] == SeatLeft.TYPE:
+                name, _ = held.get(data["seat"], (None, None))
+                yield Message("seat_left", {"game": game_id, "seat": data["seat"], "name": name, "version": record["v"]})
+            elif record["type"] == SeatDeclined.TYPE:
+                _, invited = held.get(data["seat"], (None, None))
+                found = self.players.get(invited) if invited else None
+                yield Message("seat_declined", {"game": game_id, "seat": data["seat"], "player": invited,
+                                                "name": found.name if found else None, "version": record["v"]})

@@ -3,6 +3,8 @@ items 1 and 4), over HTTP on fakeredis with the rules in process, on the toy gam
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.support.stack import make_session_app
@@ -157,3 +159,24 @@ def test_one_client_holds_seats_at_a_bounded_number_of_tables_and_joins_one_tabl
             assert left.status_code == 200
     assert loop == [200, 200, 200, 429]
     assert client.post(f"/v1/games/{games[0]}/join", json={"name": "Bo"}).status_code == 200, "others still join"
+
+
+def test_the_players_at_the_table_read_a_decline_and_a_leave_on_their_streams(fake_redis, prefix):
+    app = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SSE_KEEPALIVE_S=0.2)[0]
+    client = app.test_client()
+    ada, cy, eve = player(client, "Ada"), player(client, "Cy"), player(client, "Eve")
+    game = open_table(client, ada["key"], seats=[{"me": True}, {"open": True, "player": cy["id"]}, {"open": True}, {"open": True}])
+    reply = client.get("/v1/me/stream", headers={**auth(ada["key"]), "Accept": "application/x-ndjson"})
+    try:
+        read = (json.loads(line) for chunk in reply.response for line in chunk.split(b"\n") if line.strip())
+        assert next(read)["type"] == "tables"
+        assert client.post(f"/v1/games/{game['id']}/decline", headers=auth(cy["key"])).status_code == 200
+        declined = next(m for m in read if m["type"] == "seat_declined")
+        assert declined["data"] == {"game": game["id"], "seat": 1, "player": cy["id"], "name": "Cy",
+                                    "version": declined["data"]["version"]}
+        assert client.post(f"/v1/games/{game['id']}/join", json={}, headers=auth(eve["key"])).status_code == 200
+        assert client.post(f"/v1/games/{game['id']}/leave", headers=auth(eve["key"])).status_code == 200
+        left = next(m for m in read if m["type"] == "seat_left")
+        assert left["data"]["seat"] == 1 and left["data"]["name"] == "Eve"
+    finally:
+        reply.close()
