@@ -103,7 +103,7 @@ class Lobby:
                     players[i] = seat["player"]  # a seat kept open for this player: an invitation
                 seats.append({k: v for k, v in seat.items() if k != "player"})
         private = body.get("visibility") == "private"
-        held = [s["name"] for s in seats if s.get("name") and not s.get("ai")]
+        held = [str(s["name"]) for s in seats if s.get("name") and not s.get("ai")]
         extra = {"visibility": "private" if private else "public", "join_secret": secrets.token_hex(16),
                  "creator": caller.player.id if caller.player else "",
                  "host_name": caller.player.name if caller.player else next(iter(held), ""),

@@ -28,8 +28,10 @@ AI moves are billed all the same.
 
 Keys: ``<prefix>:quota:{<client digest>}:<part>``, one cluster slot per client, so one script checks and counts
 them all at once: ``open`` (sorted set of the client's game ids by creation ms, pruned of games that are over, given
-up or gone when it is full), ``seated`` (the same for the tables it joined), ``tables:<hour>``, ``ai_tables:<hour>``, ``ai_moves:<hour>``, ``players:<hour>`` (counters
-that expire with their hour). The game's meta keeps the client's digest (``quota_client``) so the worker knows whom to bill.
+up or gone when it is full), ``seated`` (the same for the tables it joined), ``tables:<hour>``, ``ai_tables:<hour>``,
+``ai_moves:<hour>``, ``players:<hour>``, ``chat:<minute>`` (counters that expire with their hour or minute; the chat's
+per writer, ``chat.py``). The joins of one table are counted with the table (``<prefix>:{id}:joins``, per client).
+The game's meta keeps the client's digest (``quota_client``) so the worker knows whom to bill.
 """
 
 from __future__ import annotations
