@@ -446,12 +446,14 @@ def cause_of(seat: int | None, kind: str, by: str) -> dict[str, Any]:
 
 
 def host_of(meta: Meta) -> dict[str, Any]:
-    """Who opened the table, by name (and player id, when a player did): the lobby records both; a table opened before
-    it did is hosted by its first seat held by a person, as its creator named it."""
+    """Who opened the table, by name (and player id, when a player did), and the seats it opened it with (those may
+    call it off): the lobby records them; a table opened before it did is hosted by its first seat held by a person."""
     name = meta.extra.get("host_name") or next((s["name"] for s in meta.seats if s.get("name") and not s.get("ai")), "")
     host: dict[str, Any] = {"name": name or "a guest"}
     if creator := meta.extra.get("creator"):
         host["player"] = creator
+    if "creator_seats" in meta.extra:
+        host["seats"] = orjson.loads(meta.extra["creator_seats"])
     return host
 
 

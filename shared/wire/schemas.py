@@ -128,6 +128,8 @@ class Seat(Schema):
 class Host(Schema):
     name = fields.String(required=True, metadata={"description": "who opened the table"})
     player = fields.String(metadata={"description": "the player who opened it, when a player did"})
+    seats = fields.List(fields.Integer(), metadata={"description": "the seats it opened the table with: they (and the "
+                                                                   "player) may call it off before its first move"})
 
 
 class GameResource(Schema):

@@ -92,7 +92,7 @@ def test_the_lobby_survives_a_strangers_join_and_abort_loop_and_describes_each_t
     listed = {g["id"]: g for g in page["games"]}
     assert set(mine) <= set(listed)
     table = listed[mine[0]]
-    assert table["host"] == {"name": "Ada", "player": ada["id"]} and table["turn_timeout_s"] == 600
+    assert table["host"] == {"name": "Ada", "player": ada["id"], "seats": [0]} and table["turn_timeout_s"] == 600
     assert [(s["name"], s["open"], s["ai"]) for s in table["seats"]] == [("Ada", False, None), (None, True, None),
                                                                         ("Bot", False, "random")]
     assert table["watchers"] == 0

@@ -42,7 +42,8 @@ def test_each_listed_table_says_who_hosts_it_its_seats_its_time_limit_and_how_ma
     anonymous = create(client, [{"name": "Cy"}, {"open": True}])
     listed = {g["id"]: g for g in client.get("/v1/games?status=waiting").json["games"]}
     table = listed[game["id"]]
-    assert table["host"] == {"name": "Ada", "player": ada["id"]} and listed[anonymous["id"]]["host"] == {"name": "Cy"}
+    assert table["host"] == {"name": "Ada", "player": ada["id"], "seats": [0]}
+    assert listed[anonymous["id"]]["host"] == {"name": "Cy", "seats": [0]}
     assert [(s["name"], s["open"], s["ai"]) for s in table["seats"]] == [("Ada", False, None), (None, True, None),
                                                                         ("Bot", False, "random")]
     assert table["turn_timeout_s"] == 90 and table["watchers"] == 0
