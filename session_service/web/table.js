@@ -217,13 +217,13 @@ export async function tablePage(main, gameId, seatWanted) {
     const n = names();
     const scores = o.scores || [];
     result.classList.remove("hidden");
-    result.replaceChildren(el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
+    result.replaceChildren(...[el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
       page.status === "finished" ? el("p", { class: "winners", text: `Winner${(o.winners || []).length === 1 ? "" : "s"}: ${listWords((o.winners || []).map((s) => n[s])) || "nobody"}.` }) : null,
       scores.length ? el("table", { class: "scores" }, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Final score" })),
         scores.map((sc, s) => el("tr", { class: (o.winners || []).includes(s) ? "winner" : "" }, el("td", { text: n[s] + (s === seat ? " (you)" : "") }), el("td", { text: String(sc) })))) : null,
       page.status === "finished" ? el("p", { class: "muted", text: "Every hand is face up on the table now." }) : null,
       el("p", {}, el("a", { href: `#/replay/${gameId}`, id: "result-replay", text: "Replay this game" })),
-      offers && page.status === "finished" ? offers.root : null);
+      offers && page.status === "finished" ? offers.root : null].filter(Boolean));  // (replaceChildren writes a null as "null")
     if (offers && page.status === "finished") offers.start();
   }
 
