@@ -98,17 +98,19 @@ def test_the_lobby_survives_a_strangers_join_and_abort_loop_and_describes_each_t
     assert table["watchers"] == 0
     with StreamReader(base, mine[0], ndjson=True):
         assert requests.get(f"{base}/v1/games/{mine[0]}", timeout=10).json()["watchers"] == 1
-    refusals = []
+    refusals, seats = [], []
     for game in page["games"]:  # the attack: join each listed table as a stranger, then abort it (only Ada's here:
         if game["host"].get("player") != ada["id"]:  # the stack is the suite's)
             continue
         seat = post(base, f"/v1/games/{game['id']}/join", None, {"name": "Mallory"})
         if seat.status_code == 200:
+            seats.append((game["id"], seat.json()["token"]))
             refusals.append(post(base, f"/v1/games/{game['id']}/abort", seat.json()["token"]).json()["error"]["code"])
-    assert refusals and set(refusals) == {"auth/not_your_seat"}
+    assert len(refusals) == len(mine) and set(refusals) == {"auth/not_your_seat"}
     assert all(requests.get(f"{base}/v1/games/{g}", timeout=10).json()["status"] == "active" for g in mine)
-    for game_id in mine:
+    for game_id, token in seats:  # the tables end (the Bot wins), leaving nothing for the shared stack's worker
         post(base, f"/v1/games/{game_id}/resign", ada["key"])
+        post(base, f"/v1/games/{game_id}/resign", token)
 
 
 def finished_table(base, ada, bo):
