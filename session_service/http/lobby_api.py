@@ -25,9 +25,12 @@ PLAYER: list[dict[str, list[str]]] = [{"seatToken": []}]
 PLAYER_STREAM = """The caller's tables live (player key), as Server-Sent Events or, with `Accept: application/x-ndjson`,
 one JSON object per line. First a `tables` message: `{tables: [{game, type, status, version, seat, to_act, deadline,
 your_turn, invited}]}` for every table of the player that is not over, and a `your_turn` for each of them that
-waits on the player. Then, as they happen: `invited` `{game, type, seat, version}` (a seat kept for the player),
-`game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}` and `game_finished`
-`{game, status, version, seat, outcome}`; keep-alives as on a game's stream. Open a game's own stream (or GET its
+waits on the player, and a `rematch` for each rematch offer still open that it has not answered. Then, as they
+happen: `invited` `{game, type, seat, version}` (a seat kept for the player), `seat_left` `{game, seat, name, version}`
+and `seat_declined` `{game, seat, player, name, version}` (a seat of a waiting table given back, an invitation turned
+down), `game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}`, `game_finished`
+`{game, status, version, seat, outcome}` and `rematch` `{game, answer (offer, accept or decline), by {seat, name},
+rematch}` (the rematch as GET /v1/games/{id}/rematch shows it); keep-alives as on a game's stream. Open a game's own stream (or GET its
 state) to play: this one says where to look. Counted against the caller's address for `STREAMS_PER_CLIENT` (a player
 key is no client of its own: one request makes a player)."""
 

@@ -7,14 +7,12 @@ import json
 
 import pytest
 
-from tests.support.stack import make_session_app
-from tests.support.toy import GAME
+from tests.support.lobby import auth, player, toy_app
 
 
 @pytest.fixture
 def app(fake_redis, prefix):
-    return make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SSE_KEEPALIVE_S=0.2,
-                            CHAT_LINES_PER_MINUTE=50)[0]
+    return toy_app(fake_redis, prefix, SSE_KEEPALIVE_S=0.2, CHAT_LINES_PER_MINUTE=50)
 
 
 @pytest.fixture
@@ -22,12 +20,6 @@ def client(app):
     return app.test_client()
 
 
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def player(client, name):
-    return client.post("/v1/players", json={"name": name}).json
 
 
 def table(client, ada, bo):
@@ -143,8 +135,7 @@ def test_a_muted_players_lines_never_reach_the_one_who_muted(client):
 
 
 def test_chat_is_limited_and_never_in_the_game_s_log(fake_redis, prefix):
-    client = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, CHAT_LINES_PER_MINUTE=2,
-                              CHAT_MAX_CHARS=10)[0].test_client()
+    client = toy_app(fake_redis, prefix, CHAT_LINES_PER_MINUTE=2, CHAT_MAX_CHARS=10).test_client()
     ada, bo = player(client, "Ada"), player(client, "Bo")
     game_id = table(client, ada, bo)
     before = client.get(f"/v1/games/{game_id}").json

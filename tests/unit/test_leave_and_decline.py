@@ -7,13 +7,12 @@ import json
 
 import pytest
 
-from tests.support.stack import make_session_app
-from tests.support.toy import GAME
+from tests.support.lobby import auth, player, toy_app
 
 
 @pytest.fixture
 def app(fake_redis, prefix):
-    return make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)[0]
+    return toy_app(fake_redis, prefix)
 
 
 @pytest.fixture
@@ -21,14 +20,6 @@ def client(app):
     return app.test_client()
 
 
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def player(client, name):
-    reply = client.post("/v1/players", json={"name": name})
-    assert reply.status_code == 201, reply.json
-    return reply.json
 
 
 def open_table(client, key=None, seats=None, **extra):
@@ -119,7 +110,7 @@ def test_a_table_given_up_by_its_creator_no_longer_holds_its_open_table_quota(fa
     """Issue 33 (4): a stranger filled the open seats and moved first; the creator could neither abort nor, by
     resigning, free its open-table quota (the table stayed active until IDLE_TABLE_S). Every seat of the creator's
     resigned: the table no longer counts against the creator's open tables."""
-    client = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, OPEN_TABLES_PER_CLIENT=1)[0].test_client()
+    client = toy_app(fake_redis, prefix, OPEN_TABLES_PER_CLIENT=1).test_client()
     ada = player(client, "Ada")
     game = open_table(client, ada["key"], seats=[{"me": True}, {"open": True}, {"open": True}])
     strangers = [client.post(f"/v1/games/{game['id']}/join", json={"name": f"M{i}"}, environ_base={"REMOTE_ADDR": f"203.0.113.{i}"}).json
@@ -139,8 +130,7 @@ def test_one_client_holds_seats_at_a_bounded_number_of_tables_and_joins_one_tabl
     """Taking the last seat of every public table and sitting there empties the lobby too: SEATS_PER_CLIENT bounds the
     tables one address holds seats at; a seat given back counts no more. JOINS_PER_TABLE_PER_CLIENT bounds join and
     leave loops (each is two records in the table's log for ever)."""
-    client = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SEATS_PER_CLIENT=2,
-                              JOINS_PER_TABLE_PER_CLIENT=3)[0].test_client()
+    client = toy_app(fake_redis, prefix, SEATS_PER_CLIENT=2, JOINS_PER_TABLE_PER_CLIENT=3).test_client()
     ada = player(client, "Ada")
     games = [open_table(client, ada["key"])["id"] for _ in range(3)]
     mallory = {"REMOTE_ADDR": "203.0.113.66"}
@@ -162,7 +152,7 @@ def test_one_client_holds_seats_at_a_bounded_number_of_tables_and_joins_one_tabl
 
 
 def test_the_players_at_the_table_read_a_decline_and_a_leave_on_their_streams(fake_redis, prefix):
-    app = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SSE_KEEPALIVE_S=0.2)[0]
+    app = toy_app(fake_redis, prefix, SSE_KEEPALIVE_S=0.2)
     client = app.test_client()
     ada, cy, eve = player(client, "Ada"), player(client, "Cy"), player(client, "Eve")
     game = open_table(client, ada["key"], seats=[{"me": True}, {"open": True, "player": cy["id"]}, {"open": True}, {"open": True}])

@@ -8,13 +8,12 @@ import json
 
 import pytest
 
-from tests.support.stack import make_session_app
-from tests.support.toy import GAME
+from tests.support.lobby import auth, player, toy_app
 
 
 @pytest.fixture
 def app(fake_redis, prefix):
-    return make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SSE_KEEPALIVE_S=0.2)[0]
+    return toy_app(fake_redis, prefix, SSE_KEEPALIVE_S=0.2)
 
 
 @pytest.fixture
@@ -22,12 +21,6 @@ def client(app):
     return app.test_client()
 
 
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def player(client, name):
-    return client.post("/v1/players", json={"name": name}).json
 
 
 def finished(client, ada, bo, extra_seats=(), **options):
