@@ -3,7 +3,9 @@
 Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Cluster slot:
 ``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
 ``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
-``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer).
+``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer), and what lives
+beside the log: the chat feeds, the rematch offer, the watchers' counts and the joins per client (``GAME_PARTS``:
+deleted together).
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
