@@ -8,8 +8,8 @@ from flask.typing import ResponseReturnValue
 
 from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
-                                              IdempotencyKeyReused, InviteRequired, MissingToken, NotCreator, NotInvited,
-                                              NotFinished, NotFound, NotYourSeat, RateLimited, Refused,
+                                              IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
+                                              NotFinished, NotFound, NotInvited, NotYourSeat, RateLimited, Refused,
                                               Unavailable, UnsupportedMediaType, VersionConflict)
 
 # A subclass takes its base's status.
@@ -25,6 +25,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     VersionConflict: 409,
     Finished: 409,
     NotFinished: 409,
+    NoRematch: 409,
     GameFull: 409,
     GameStarted: 409,
     UnsupportedMediaType: 415,

@@ -114,6 +114,11 @@ class NotInvited(Refused):
     default = "no open seat at this table is kept for you"
 
 
+class NoRematch(Refused):
+    code = "rematch/none"
+    default = "no rematch is on offer at this table"
+
+
 class NotCreator(Refused):
     code = "auth/not_your_seat"
     default = "only the table's creator may start it early"

@@ -22,6 +22,7 @@ from typing import Any
 from shared.kernel.table import SeatDeclined, SeatJoined, SeatLeft
 from session_service.hub import Hub
 from session_service.storage.store import topic
+from session_service.use_cases.errors import NotFound
 from session_service.use_cases.live import KEEPALIVE, Message
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.players import Player, Players
@@ -128,7 +129,10 @@ class PlayerStream:
         for game_id, notice in latest.items():
             if notice["rematch"]["status"] != "offered":
                 continue
-            meta = self.tables.meta(game_id)
+            try:
+                meta = self.tables.meta(game_id)
+            except NotFound:  # retention took the table since
+                continue
             now = self.rematches.current(meta)
             if now is not None and now["status"] == "offered" and seat_of(meta, self.player) not in now["accepted"]:
                 yield Message("rematch", {**{k: v for k, v in notice.items() if k not in ("v", "type")}, "rematch": now})

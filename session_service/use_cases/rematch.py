@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from session_service.use_cases.errors import NotFinished, NotFound, NotYourSeat, RateLimited, Refused
+from session_service.use_cases.errors import NoRematch, NotFinished, NotFound, NotYourSeat, RateLimited
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, iso, parse_iso
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import META_FIELD
@@ -50,11 +50,6 @@ class RematchLimits:
     def from_config(cls, config: Mapping[str, Any]) -> RematchLimits:
         return cls(offer_s=int(config.get("REMATCH_OFFER_S", cls.offer_s)),
                    offers_per_table=int(config.get("REMATCH_OFFERS_PER_TABLE", cls.offers_per_table)))
-
-
-class NoRematch(Refused):
-    code = "rematch/none"
-    default = "no rematch is on offer at this table"
 
 
 class Rematches:

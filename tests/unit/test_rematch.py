@@ -84,7 +84,8 @@ def test_seat_tokens_and_ai_seats_carry_over_to_the_rematch(client):
 def test_a_decline_drops_the_offer_and_offers_are_bounded_and_expire(app, client):
     ada, bo = player(client, "Ada"), player(client, "Bo")
     old = finished(client, ada, bo)
-    assert rematch(client, old["id"], ada["key"], decline=True).json["error"]["code"] == "rematch/none"
+    none = rematch(client, old["id"], ada["key"], decline=True)
+    assert none.status_code == 409 and none.json["error"]["code"] == "rematch/none"
     rematch(client, old["id"], ada["key"])
     declined = rematch(client, old["id"], bo["key"], decline=True)
     assert declined.status_code == 200 and declined.json["rematch"]["status"] == "declined"
