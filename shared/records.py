@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from shared.kernel import Event, redact
+from shared.kernel.narration import Voice
 
 GENESIS = "0" * 64
 
@@ -73,15 +74,21 @@ def first_broken_link(records: Iterable[Mapping[str, Any]]) -> dict[str, Any] | 
     return None
 
 
-def client_event(record: Mapping[str, Any], viewer: Any) -> dict[str, Any]:
-    """The API's event shape, redacted for ``viewer`` (a seat, None, or EVERYONE once the game is over)."""
-    return {
+def client_event(record: Mapping[str, Any], viewer: Any, voice: Voice | None = None) -> dict[str, Any]:
+    """The API's event shape, redacted for ``viewer`` (a seat, None, or EVERYONE once the game is over), with its
+    sentence as ``voice`` tells it to its reader (``shared.kernel.table_narration.voice_for``), built from the
+    redacted data only: the words can say no more than the event does."""
+    data = redact(event_of(record), viewer)
+    out = {
         "version": record["v"],
         "type": record["type"],
         "at": record["at"],
         "seat": record["cause"].get("seat"),
         "by": record["cause"].get("by"),
-        "data": redact(event_of(record), viewer),
+        "data": data,
         "hash": record["hash"],
         "prev_hash": record["prev"],
     }
+    if voice is not None:
+        out["text"] = voice.tell(record["type"], data).to_json()
+    return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.kernel import viewer_for
+from shared.kernel.table_narration import heard
 from shared.records import client_event
 from session_service.use_cases.chat import Chat
 from session_service.use_cases.errors import BadRequest
@@ -82,6 +83,7 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
         yield Message("end", {"version": meta.version, "outcome": meta.outcome})
         return
     watch = hub.watch({game_id: after, **topics})
+    voice = tables.voice(meta, seat)
     try:
         while True:
             batches = watch.next(keepalive_s)
@@ -99,7 +101,8 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
             over = now_["status"] in ("finished", "aborted")
             viewer = viewer_for(seat, over)
             for record in records:
-                yield Message("event", client_event(record, viewer), record["v"])
+                voice = heard(voice, record["type"], record["data"])
+                yield Message("event", client_event(record, viewer, voice), record["v"])
             yield Message("turn", {k: now_[k] for k in TURN_FIELDS})
             if over:
                 yield Message("end", {"version": now_["version"], "outcome": now_["outcome"]})

@@ -24,7 +24,9 @@ from shared import audit
 from shared.kernel import Event, Game, RuleViolation, entropy_for, viewer_for
 from shared.kernel.entropy import commitment
 from shared.kernel.game import GameOver
+from shared.kernel.narration import Voice
 from shared.kernel.table import Seating, Status, Table, table_batch
+from shared.kernel.table_narration import voice_for
 from shared.records import GENESIS, client_event, make_records
 from session_service.storage import index
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, IdempotencyKeyReused, NotFinished, NotFound,
@@ -170,6 +172,7 @@ class Tables:
             "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
             "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
             "watchers": watchers,
+            "stuck": meta.stuck,
         }
         if meta.over:
             resource["seed"] = meta.seed.hex()
@@ -230,7 +233,7 @@ class Tables:
             final = seating.outcome(table)
             return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
-                    "outcome": final.to_json() if final else None}
+                    "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
         return {
             "version": pos.version,
@@ -240,13 +243,20 @@ class Tables:
             "legal_commands": pos.seating.legal_commands(pos.table, seat),
             "deadline": meta.deadline,
             "outcome": meta.outcome,
+            "stuck": meta.stuck,
         }
 
     def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
         meta = self.meta(game_id)
         viewer = viewer_for(seat, meta.over)
         records = self.store.records(game_id, after=after, limit=limit)
-        return {"events": [client_event(r, viewer) for r in records], "version": meta.version}
+        voice = self.voice(meta, seat)
+        return {"events": [client_event(r, viewer, voice) for r in records], "version": meta.version}
+
+    def voice(self, meta: Meta, seat: int | None, seats: Sequence[Mapping[str, Any]] | None = None) -> Voice:
+        """How ``meta``'s log reads to ``seat``: its game's sentences, with the seats' names (``seats``: the meta's
+        seats as a batch just left them, when it changed them)."""
+        return voice_for(self.games[meta.game], seat, [s.get("name") for s in seats or meta.seats])
 
     def audit(self, game_id: str) -> dict[str, Any]:
         meta = self.meta(game_id)
@@ -309,14 +319,14 @@ class Tables:
             meta, known = known or self.meta(game_id), None
             if meta.over or (expected_version is not None and expected_version != meta.version):
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(game_id, seat, prior, asked)
+                    return self._answer(meta, seat, prior, asked)
                 raise Finished() if meta.over else VersionConflict(meta.version)
             pos = self.position(game_id, meta)
             try:
                 events, folded = decide(pos)
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(game_id, seat, prior, asked)
+                    return self._answer(meta, seat, prior, asked)
                 if isinstance(refused, RuleViolation):
                     self.on_command(meta.game, refused.code)
                 raise
@@ -348,13 +358,14 @@ class Tables:
         appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)
         if appended.status == "duplicate":
             assert appended.prior is not None, "a duplicate carries the first answer (store._appended)"
-            return self._answer(meta.id, seat, appended.prior, asked)
+            return self._answer(meta, seat, appended.prior, asked)
         if appended.status == "missing":
             raise NotFound()
         if appended.status == "conflict":
             return None
         self._after_append(pos, meta, table, appended, records, progress, moves)
-        return {"version": appended.version, "events": [client_event(r, seat) for r in records],
+        voice = self.voice(meta, seat, seats)
+        return {"version": appended.version, "events": [client_event(r, seat, voice) for r in records],
                 REPLICATED: appended.replicated}
 
     def _after_append(self, pos: Position, meta: Meta, table: Table, appended: Appended, records: list[dict[str, Any]],
@@ -368,14 +379,15 @@ class Tables:
         self.on_command(meta.game, "ok")
         self.scheduler.after_change(meta.advanced(appended.version, progress))
 
-    def _answer(self, game_id: str, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
+    def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
         """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was
         first sent with another request (answers stored before digests were kept are answered as they are)."""
         span = orjson.loads(stored)
         if digest is not None and span.get("digest", digest) != digest:
             raise IdempotencyKeyReused()
-        records = self.store.records(game_id, after=span["from"] - 1, until=span["to"])
-        return {"version": span["to"], "events": [client_event(r, seat) for r in records], REPLICATED: None}
+        records = self.store.records(meta.id, after=span["from"] - 1, until=span["to"])
+        voice = self.voice(meta, seat)
+        return {"version": span["to"], "events": [client_event(r, seat, voice) for r in records], REPLICATED: None}
 
     def progress(self, seating: Seating, table: Table, records: list[dict[str, Any]], moment: datetime,
                  timeout_s: int | None, seats: list[dict[str, Any]] | None = None) -> dict[str, str]:

@@ -3,8 +3,10 @@
 A game is a Decider (see ``game.Game``): pure functions over immutable state. The kernel adds the pieces
 every game shares: the event record and its one redaction function, typed event facts, the toolkit for
 ``decide`` (a decision that emits and folds, tuple replacement), rule violations with stable codes, the
-outcome value, entropy derived from the session's seed, and the state codec used for snapshots and for
-shipping state to the rules service. ``docs/adding-a-game.md`` is the guide to a new game.
+outcome value, entropy derived from the session's seed, the state codec used for snapshots and for
+shipping state to the rules service, and the narration (``narration.py``: each event told as a sentence for
+its reader, from the event as redacted for that reader; ``table_narration.py``: the table's own events).
+``docs/adding-a-game.md`` is the guide to a new game.
 """
 
 from shared.kernel.decision import Decision, replace, replace_at

@@ -22,7 +22,8 @@ A game module builds one ``Game`` value from pure functions:
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
 - ``timeout_command(state, seat, rng) -> command`` (optional): the game's timeout policy, what a silent seat
   the game waits on does when its time is up (a silent seat in a knock race passes). Without it, a random
-  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know.
+  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know. The kernel asks it
+  only when the seat has an ordinary legal command.
 - ``facts``: the game's event types (``shared.kernel.facts``), one typed record each.
 - ``retired``: the game's earlier rules versions (each a whole ``Game`` of the same id) that the code still
   provides, so a game started under one of them is decided by it to the end (docs/operations.md, "Upgrades").
@@ -33,6 +34,8 @@ A game module builds one ``Game`` value from pure functions:
   judges at the end of the round the search is about, rather than playing out rounds it cannot yet influence);
   ``None`` plays on. It may read only ``state`` and ``start`` (worlds the searching seat drew), like the policy.
 - ``ai_levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
+- ``narrator`` (optional): the game's sentences, one per event type (``shared.kernel.narration``, in the game's
+  ``narration.py``): what each reader's log says of an event, from the event as redacted for that reader.
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
 and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
@@ -52,6 +55,7 @@ from shared.kernel.codec import StateCodec
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
 from shared.kernel.facts import Fact, Facts
+from shared.kernel.narration import Narrator
 from shared.kernel.outcome import Outcome
 
 
@@ -135,6 +139,7 @@ class Game:
     retired: tuple[Game, ...] = ()
     rollout_policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
     playout_value: Callable[[Any, Any], list[float] | None] | None = None
+    narrator: Narrator | None = None
 
     @functools.cached_property
     def codec(self) -> StateCodec:
@@ -209,13 +214,19 @@ class Game:
 
     def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
-        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat)."""
+        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat).
+
+        ``None`` when the game does not wait on ``seat``, or when the seat has no ordinary command: a breach of
+        liveness (ARCHITECTURE "Liveness"), which the caller reports. The game's policy is asked only when there is
+        something to play, so it never raises for want of a move."""
         if seat not in self.waits_on(state):
+            return None
+        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
+        if not ordinary:
             return None
         if self.timeout_command is not None:
             return self.timeout_command(state, seat, rand)
-        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
-        return rand.choice(ordinary) if ordinary else None
+        return rand.choice(ordinary)
 
     def fact(self, event: Event) -> Fact:
         """A stored event read back as the game's typed fact."""

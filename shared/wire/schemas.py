@@ -75,6 +75,9 @@ class Catalog(Schema):
 STATUSES = ["waiting", "active", "finished", "aborted"]
 TO_ACT = ("the seats the game waits on (public). A seat may also have plays it can make out of turn (a Sign, a "
           "power-play, a knock): it finds them in its own legal_commands; nothing public says that it can")
+STUCK = ("true when the game waits on a seat that has nothing to play: a defect of the game's rules, which the server "
+         "has logged. Nobody can move the table: any seat may still resign, and it ends as abandoned once idle "
+         "(IDLE_TABLE_S)")
 PLAYER_ID = Pattern(r"^p_[A-Za-z0-9_-]{1,32}$")
 
 
@@ -149,6 +152,7 @@ class GameResource(Schema):
     outcome = fields.Dict(allow_none=True, required=True)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
     seed = fields.String(metadata={"description": "revealed once the game is over"})
     host = fields.Nested(Host, metadata={"description": "who opened the table"})
     watchers = fields.Integer(metadata={"description": "live streams open on the table that hold no seat (every process's)"})
@@ -183,6 +187,7 @@ class State(Schema):
     legal_commands = fields.List(fields.Dict(), required=True)
     deadline = fields.String(allow_none=True, required=True)
     outcome = fields.Dict(allow_none=True, required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
 
 
 class CommandRequest(Schema):
@@ -190,13 +195,30 @@ class CommandRequest(Schema):
     expected_version = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
 
 
+class Text(Schema):
+    """An event in words for its reader, redacted exactly as the event is (shared/kernel/narration.py)."""
+
+    template = fields.String(required=True, metadata={
+        "description": "the sentence with {named} placeholders, each an entry of args; `{seat}'s` reads \"your\" for the "
+                       "reader's own seat", "example": "{seat} drew {cards}"})
+    args = fields.Dict(required=True, metadata={
+        "description": "each placeholder's value: a number, a word, a seat {seat, name, you?}, a named thing such as a "
+                       "card {card, name}, or a list of those",
+        "example": {"seat": {"seat": 1, "name": "Bot 1"}, "cards": [{"card": 13, "name": "Shoggoth"}]}})
+    plain = fields.String(required=True, metadata={
+        "description": "the sentence in plain words: names, never ids", "example": "Bot 1 drew Shoggoth"})
+
+
 class Event(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     at = fields.String(required=True)
-    seat = fields.Integer(allow_none=True, required=True)
+    seat = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the seat whose command caused the event (null: the server); the seat the event is about is in "
+                       "its data and its text"})
     by = fields.String(required=True, metadata={"description": "seat, ai, timeout (the turn timer moved for the seat) or server"})
     data = fields.Dict(required=True)
+    text = fields.Nested(Text, required=True, metadata={"description": "the event as a sentence for the reader"})
     hash = fields.String(required=True)
     prev_hash = fields.String(required=True)
 

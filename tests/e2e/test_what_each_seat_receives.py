@@ -3,8 +3,9 @@
 A seeded kernel playout is replayed on the real stack with every seat human. While it runs, each seat reads
 its state and its events. Once it is over, the export gives the full log, and every response is compared
 with the kernel: the view is ``view(state at v, seat)``, the legal commands are ``legal_commands(state at v,
-seat)``, and every event is the record redacted for that seat. The property suites prove those kernel
-functions reveal nothing hidden (non-interference); this proves the HTTP layer adds nothing to them.
+seat)``, and every event is the record redacted for that seat, told in words from that redaction (its
+``text``). The property suites prove those kernel functions reveal nothing hidden (non-interference); this
+proves the HTTP layer adds nothing to them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from shared.games import GAMES
 from shared.kernel import Event
 from shared.kernel.table import Seating
+from shared.kernel.table_narration import voice_for
 from shared.records import client_event
 from tests.support.client import ApiClient
 from tests.support.properties import random_playout
@@ -58,7 +60,9 @@ def test_each_seat_receives_exactly_its_redacted_share(stack, game_id):
         position = seating.fold(None, events[: state["version"]]).game
         assert state["view"] == normal(game.view(position, reader)), (reader, state["version"])
         assert state["legal_commands"] == normal(game.legal_commands(position, reader)), (reader, state["version"])
+    names = [f"Seat {i}" for i in range(players)]
     for reader, got in received.items():
         assert got, "every seat received events"
+        voice = voice_for(game, reader, names)
         for event in got:
-            assert event == normal(client_event(records[event["version"]], reader)), (reader, event["version"])
+            assert event == normal(client_event(records[event["version"]], reader, voice)), (reader, event["version"])

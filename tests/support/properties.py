@@ -6,7 +6,8 @@ plays; the turn timer's choice is legal and ordinary; every listed legal command
 for every seat, resampling what it cannot know leaves its view, its legal commands, the seats waited on, the
 timer's choice and its redaction of other seats' moves byte-identical (non-interference); after any move,
 two worlds that looked the same to a seat and sent it the same events look the same to it afterwards (a
-client that folds its own events can rebuild its view). At the end: every event conforms to its declared fact,
+client that folds its own events can rebuild its view). What a seat receives of an event is its type, its
+redacted data and its sentence (``text``, told from that data): every check on events holds of all three. At the end: every event conforms to its declared fact,
 replaying the recorded events after a JSON round trip rebuilds the live state, and the state survives the
 snapshot codec.
 """
@@ -20,10 +21,24 @@ from typing import Any
 
 from shared.kernel import Event, entropy_for, fold, redact
 from shared.kernel.game import Game
+from shared.kernel.table_narration import voice_for
 
 
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def seat_names(players: int) -> list[str]:
+    """The names the suites give the seats of a table they tell events to."""
+    return [f"Seat {seat}" for seat in range(players)]
+
+
+def received(game: Game, event: Event, seat: int | None, players: int) -> str:
+    """What ``seat`` (None: a spectator) receives of ``event``: its type, its redacted data, and its sentence as
+    told from that data (the API's ``text``)."""
+    data = redact(event, seat)
+    text = voice_for(game, seat, seat_names(players)).tell(event.type, data)
+    return canonical([event.type, data, text.to_json()])
 
 
 @dataclass
@@ -153,8 +168,8 @@ def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, ent
                 continue
             events_here = game.checked_decide(state, command, actor, entropy)
             events_there = game.checked_decide(other, command, actor, entropy)
-            here = [canonical([e.type, redact(e, seat)]) for e in events_here]
-            there = [canonical([e.type, redact(e, seat)]) for e in events_there]
+            here = [received(game, e, seat, state.players) for e in events_here]
+            there = [received(game, e, seat, state.players) for e in events_there]
             if must_match and actor != seat:
                 assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}"
             if here == there:

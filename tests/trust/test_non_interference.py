@@ -5,7 +5,7 @@ Two levels, for every registered game:
 - **Kernel**: along seeded random playouts, for each seat, ``resample`` gives a twin position that differs only
   in what that seat cannot know (other hands, deck order, sealed choices). The seat's view, legal commands,
   the API form of every event other seats' commands produce (``client_event``, as the API serialises it, for
-  the seat and for a spectator) and the error body of every command it might try and the rules refuse must be
+  the seat and for a spectator, its sentence included) and the error body of every command it might try and the rules refuse must be
   identical in both.
 - **HTTP**: the same twins served by the real stack. A game is played over HTTP to a random position; its log
   and meta are copied into two new games, each with a snapshot holding one of the twin states, so the real
@@ -29,8 +29,9 @@ from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for, fold
 from shared.kernel.game import Game, MalformedCommand
 from shared.kernel.table import TABLE_FACTS
+from shared.kernel.table_narration import voice_for
 from shared.records import GENESIS, client_event, event_of, make_records
-from tests.support.properties import canonical, check_non_interference, random_playout
+from tests.support.properties import canonical, check_non_interference, random_playout, seat_names
 from tests.trust.conftest import GAME_IDS
 from tests.trust.helpers import fork, key, live_state, masked, play_random, record_figures, sse_json, stored_records
 
@@ -74,11 +75,12 @@ def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy:
 
 
 def api_events(game: Game, state: Any, command: dict[str, Any], actor: int, entropy: bytes, viewer: Any) -> list[Any]:
-    """What the API sends ``viewer`` for ``actor``'s command: its records in the client form."""
+    """What the API sends ``viewer`` for ``actor``'s command: its records in the client form, told in words."""
     events = game.checked_decide(state, command, actor, entropy)
     records = make_records(events, version=7, prev_hash=GENESIS, cause={"id": "c", "seat": actor, "type": command["type"], "by": "seat"},
                            command=command, at="2026-01-01T00:00:00.000Z", rules_version=game.rules_version)
-    return [masked(client_event(record, viewer)) for record in records]
+    voice = voice_for(game, viewer, seat_names(state.players))
+    return [masked(client_event(record, viewer, voice)) for record in records]
 
 
 def looks_the_same(game: Game, here: Any, there: Any, command: dict[str, Any], actor: int, entropy: bytes, observer: int) -> bool:

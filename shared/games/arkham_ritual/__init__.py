@@ -11,6 +11,7 @@ from shared.kernel import Game, Option
 from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.arkham_ritual.commands import COMMANDS
 from shared.games.arkham_ritual.events import FACTS
+from shared.games.arkham_ritual.narration import NARRATOR
 from shared.games.arkham_ritual.policy import playout_value
 from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.arkham_ritual.state import STATE_TYPES
@@ -57,6 +58,7 @@ GAME = Game(
     commands=COMMANDS,
     state_types=STATE_TYPES,
     facts=FACTS,
+    narrator=NARRATOR,
     playout_value=playout_value,
     options=OPTIONS,
     card_data=CARD_DATA,

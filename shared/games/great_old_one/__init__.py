@@ -11,6 +11,7 @@ from shared.kernel import Game, Option
 from shared.games.great_old_one.cards import CARD_DATA, PAIRS_TO_END
 from shared.games.great_old_one.commands import COMMANDS
 from shared.games.great_old_one.events import FACTS
+from shared.games.great_old_one.narration import NARRATOR
 from shared.games.great_old_one.policy import playout_value
 from shared.games.great_old_one.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.great_old_one.state import STATE_TYPES
@@ -37,6 +38,7 @@ GAME = Game(
     commands=COMMANDS,
     state_types=STATE_TYPES,
     facts=FACTS,
+    narrator=NARRATOR,
     out_of_turn=frozenset({"play_sign"}),
     playout_value=playout_value,
     options={

@@ -10,6 +10,7 @@ from shared.kernel import Game
 from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
+from shared.games.pocket_madness.narration import NARRATOR
 from shared.games.pocket_madness.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
@@ -33,6 +34,7 @@ GAME = Game(
     commands=COMMANDS,
     state_types=STATE_TYPES,
     facts=FACTS,
+    narrator=NARRATOR,
     card_data=CARD_DATA,
 )
 

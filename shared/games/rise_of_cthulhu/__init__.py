@@ -13,6 +13,7 @@ from shared.kernel import Game
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
+from shared.games.rise_of_cthulhu.narration import NARRATOR
 from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
@@ -35,6 +36,7 @@ GAME = Game(
     commands=COMMANDS,
     state_types=STATE_TYPES,
     facts=FACTS,
+    narrator=NARRATOR,
     card_data=CARD_DATA,
 )
 

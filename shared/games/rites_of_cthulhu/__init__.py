@@ -12,6 +12,7 @@ from shared.kernel import Game, Option
 from shared.games.rites_of_cthulhu.cards import CARD_DATA
 from shared.games.rites_of_cthulhu.commands import COMMANDS
 from shared.games.rites_of_cthulhu.events import FACTS
+from shared.games.rites_of_cthulhu.narration import NARRATOR
 from shared.games.rites_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import (
@@ -48,6 +49,7 @@ GAME = Game(
     commands=COMMANDS,
     state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
     facts=FACTS,
+    narrator=NARRATOR,
     rollout_policy=rollout_policy,
     playout_value=playout_value,
     options={

@@ -12,6 +12,7 @@ from shared.kernel import Game, Option
 from shared.games.toy.cards import CARD_DATA
 from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
+from shared.games.toy.narration import NARRATOR
 from shared.games.toy.rules import decide, evolve, legal_commands, outcome, setup, waits_on
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
@@ -36,6 +37,7 @@ GAME = Game(
     facts=FACTS,
     options={"target": Option("int", 15, "unused; exercises option checks", minimum=1, maximum=99)},
     card_data=CARD_DATA,
+    narrator=NARRATOR,
 )
 
 __all__ = ["GAME"]

@@ -7,6 +7,7 @@ from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises import rules, views
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.events import FACTS
+from shared.games.rites_of_cthulhu.rites.cthulhu_rises.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.state import STATE_TYPES
 
 RITE = assemble(
@@ -18,5 +19,6 @@ RITE = assemble(
     privilege="The Grand Cultist opens the first gate and is at once eligible to summon Cthulhu.",
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )

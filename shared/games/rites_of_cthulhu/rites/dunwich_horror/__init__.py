@@ -9,6 +9,7 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror import rules, views
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import TWINS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.events import FACTS
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import STATE_TYPES
 
 RITE = assemble(
@@ -24,5 +25,6 @@ RITE = assemble(
     revealed_by_begin=frozenset(TWINS),
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )

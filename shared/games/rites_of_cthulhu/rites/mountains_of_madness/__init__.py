@@ -7,6 +7,7 @@ from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness import rules, views
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.events import FACTS
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.state import STATE_TYPES
 
 RITE = assemble(
@@ -18,5 +19,6 @@ RITE = assemble(
     privilege="The Grand Cultist declares the Elder Sign (the first ridge card) and may play on.",
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )

@@ -7,6 +7,7 @@ from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.the_hound import rules, views
 from shared.games.rites_of_cthulhu.rites.the_hound.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.the_hound.events import FACTS
+from shared.games.rites_of_cthulhu.rites.the_hound.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.the_hound.state import STATE_TYPES
 
 RITE = assemble(
@@ -21,5 +22,6 @@ RITE = assemble(
     privilege="Before the first turn, peeks at any one grave; takes the first turn.",
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )

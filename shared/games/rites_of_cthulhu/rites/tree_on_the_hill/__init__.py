@@ -7,6 +7,7 @@ from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill import rules, views
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import FACTS
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import STATE_TYPES
 
 RITE = assemble(
@@ -18,5 +19,6 @@ RITE = assemble(
     privilege="The Grand Cultist plays first and plants the first tree with any card.",
     commands=COMMANDS,
     facts=FACTS,
+    narrator=NARRATOR,
     state_types=STATE_TYPES,
 )
