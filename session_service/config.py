@@ -40,6 +40,14 @@ def from_env() -> dict[str, Any]:
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
         "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
+        "SEATS_PER_CLIENT": int(env.get("SEATS_PER_CLIENT", "10")),
+        "JOINS_PER_TABLE_PER_CLIENT": int(env.get("JOINS_PER_TABLE_PER_CLIENT", "8")),
+        # Around the table (session_service/use_cases/chat.py, rematch.py).
+        "CHAT_MAX_CHARS": int(env.get("CHAT_MAX_CHARS", "280")),
+        "CHAT_LINES_PER_MINUTE": int(env.get("CHAT_LINES_PER_MINUTE", "12")),
+        "CHAT_KEPT": int(env.get("CHAT_KEPT", "500")),
+        "REMATCH_OFFER_S": int(env.get("REMATCH_OFFER_S", "120")),
+        "REMATCH_OFFERS_PER_TABLE": int(env.get("REMATCH_OFFERS_PER_TABLE", "3")),
         # Retention of ended games (session_service/use_cases/retention.py): export, then delete; 0 days keeps every game.
         "RETENTION_DAYS": float(env.get("RETENTION_DAYS", "0")),
         "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", ""),

@@ -110,8 +110,7 @@ class Meta:
         return self.status in OVER
 
     def public_seats(self) -> list[dict[str, Any]]:
-        return [{"seat": s["seat"], "name": s["name"], "ai": s["ai"], "player": s.get("player"),
-                 **({"open": True} if s.get("open") else {}),
+        return [{"seat": s["seat"], "name": s["name"], "ai": s["ai"], "player": s.get("player"), "open": bool(s.get("open")),
                  **({"resigned": True} if s.get("resigned") else {})} for s in self.seats]
 
 

@@ -188,15 +188,28 @@ function followMyTables(key) {
 
 async function loadTables(box) {
   const games = await catalog();
-  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.name).join(", ");
-  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} · `, el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
+  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name).join(", ");
+  const about = (g) => [g.host ? `hosted by ${g.host.name}` : "", g.turn_timeout_s ? `${g.turn_timeout_s} s a turn` : "",
+    g.watchers ? `${g.watchers} watching` : ""].filter(Boolean).join(" · ");
+  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} `, el("span", { class: "table-meta", text: about(g) }), " · ",
+    el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
     g.status === "finished" ? el("a", { href: `#/replay/${g.id}`, text: "replay" })
       : g.status === "waiting" ? el("a", { href: `#/table/${g.id}/watch`, class: "join-link", "data-game": g.id, text: "join" }) : "");
   const lists = [];
   for (const status of ["waiting", "active", "finished"]) {
     try {
       const page = await call("GET", "/v1/games", { query: { status, limit: 10 } });
-      if (page.games && page.games.length) lists.push(el("h4", { text: human(status) }), el("ul", {}, page.games.map(row)));
+      if (!page.games || !page.games.length) continue;
+      const list = el("ul", { "data-status": status }, page.games.map(row));
+      let next = page.next;
+      const more = el("button", { type: "button", class: "more-tables", "data-status": status, onclick: async () => {  // follow the listing's cursor
+        const further = await call("GET", "/v1/games", { query: { status, limit: 10, cursor: next } });
+        list.append(...further.games.map(row));
+        next = further.next;
+        more.classList.toggle("hidden", !next);
+      } }, "More tables");
+      more.classList.toggle("hidden", !next);
+      lists.push(el("h4", { text: human(status) }), list, more);
     } catch (err) { /* a status this server does not list yet */ }
   }
   box.replaceChildren(...(lists.length ? lists : [el("p", { class: "muted", text: "No tables yet." })]));

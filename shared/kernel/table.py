@@ -8,6 +8,8 @@ same log and the same hash chain, so the audit re-decides it like any command:
 - ``table_seat_joined`` fills an open seat (a person, or an AI when the creator starts the table early). When the
   last seat is taken the game's setup and ``table_started`` follow in the same batch: nothing is dealt to a
   seat nobody holds.
+- ``table_seat_left`` (a seat gives itself back while the table waits: it opens again) and
+  ``table_seat_declined`` (a player a seat was kept for turns it down: the seat opens for anyone).
 - ``table_seat_resigned``: the seat concedes; the table's AI plays it from then on and it can never win; with one
   seat left that has not resigned, that seat wins.
 - ``table_aborted`` (before the first move) and ``table_abandoned`` (no waited seat acted for too long).
@@ -82,6 +84,20 @@ class TableStarted(Fact, type="table_started"):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLeft(Fact, type="table_seat_left"):
+    """``seat``'s holder gave it back before the game started: the seat is open again, for anyone."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDeclined(Fact, type="table_seat_declined"):
+    """The player ``seat`` was kept for turned the invitation down: the seat stays open, now for anyone."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatResigned(Fact, type="table_seat_resigned"):
     """``seat`` conceded; the table's AI (``ai``) plays it from now on."""
 
@@ -111,7 +127,7 @@ class TableEnded(Fact, type="table_ended"):
     outcome: dict[str, Any]
 
 
-TABLE_FACTS = Facts(TableOpened, SeatJoined, TableStarted, SeatResigned, TableAborted, TableAbandoned, TableEnded)
+TABLE_FACTS = Facts(TableOpened, SeatJoined, SeatLeft, SeatDeclined, TableStarted, SeatResigned, TableAborted, TableAbandoned, TableEnded)
 
 
 # -- state ----------------------------------------------------------------------------------------------
@@ -196,6 +212,21 @@ class Seating:
                 "you already hold a seat at this table")
         return [SeatJoined(seat=seat, name=name, player=player, ai=ai).event()]
 
+    def leave(self, table: Table, seat: int) -> list[Event]:
+        """``seat``'s holder gives it back while the table waits: it opens again, for anyone (an invitation it
+        answered is spent)."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: resign instead")
+        require(table.seats[seat].name is not None and table.seats[seat].ai is None, "rules/seat_not_held",
+                "nobody holds that seat")
+        return [SeatLeft(seat=seat).event()]
+
+    def decline(self, table: Table, seat: int, player: str) -> list[Event]:
+        """``player`` turns down the open seat kept for it: the seat stays open, now for anyone."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: its seats are taken")
+        require(0 <= seat < table.players and table.seats[seat].name is None and table.seats[seat].player == player,
+                "rules/not_invited", "no open seat here is kept for you")
+        return [SeatDeclined(seat=seat).event()]
+
     def start(self, table: Table, ai: str) -> list[Event]:
         """The creator starts early: every open seat is taken by the table's AI at level ``ai``."""
         self._require_status(table, Status.WAITING, "rules/game_started", "the game has started already")
@@ -270,6 +301,9 @@ class Seating:
             case SeatJoined(seat=seat, name=name, player=player, ai=ai):
                 assert table is not None
                 return replace(table, seats=replace_at(table.seats, seat, Seat(name, ai, player)))
+            case SeatLeft(seat=seat) | SeatDeclined(seat=seat):
+                assert table is not None
+                return replace(table, seats=replace_at(table.seats, seat, Seat(None, None)))
             case TableStarted():
                 assert table is not None
                 return replace(table, status=Status.ACTIVE, setup_events=table.game_events)
@@ -328,7 +362,7 @@ class Seating:
         return self.game.waits_on(table.game)
 
 
-TABLE_COMMANDS = frozenset({"open_table", "join", "start", "resign", "abort", "abandon"})
+TABLE_COMMANDS = frozenset({"open_table", "join", "leave", "decline", "start", "resign", "abort", "abandon"})
 
 
 def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any], seat: int | None,
@@ -337,7 +371,8 @@ def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any
     them. ``command`` is what the record keeps (below); ``setup(players, options)`` gives the game's setup
     events (the rules service in production, the game itself in the audit), drawn from the game's entropy 0.
 
-    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``start {ai}`` ·
+    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``leave`` (by
+    ``seat``) · ``decline {seat, player}`` · ``start {ai}`` ·
     ``resign {ai}`` (by ``seat``) · ``abort`` (by ``seat``, or the server) · ``abandon {idle_s}``."""
     kind = command["type"]
     if kind == "open_table":
@@ -346,6 +381,11 @@ def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any
         assert table is not None, "only open_table starts a table"
         if kind == "join":
             events = seating.join(table, command["seat"], command["name"], command.get("player"), command.get("ai"))
+        elif kind == "leave":
+            assert seat is not None
+            return seating.leave(table, seat)
+        elif kind == "decline":
+            return seating.decline(table, command["seat"], command["player"])
         elif kind == "start":
             events = seating.start(table, command["ai"])
         elif kind == "resign":

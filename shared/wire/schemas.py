@@ -123,9 +123,16 @@ class Seat(Schema):
     name = fields.String(required=True, allow_none=True, metadata={"description": "null while the seat is open"})
     ai = fields.String(allow_none=True, required=True)
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
-    open = fields.Boolean(metadata={"description": "true while nobody holds the seat"})
+    open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
     resigned = fields.Boolean(metadata={"description": "the seat conceded; the table's AI plays it"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
+
+
+class Host(Schema):
+    name = fields.String(required=True, metadata={"description": "who opened the table"})
+    player = fields.String(metadata={"description": "the player who opened it, when a player did"})
+    seats = fields.List(fields.Integer(), metadata={"description": "the seats it opened the table with: they (and the "
+                                                                   "player) may call it off before its first move"})
 
 
 class GameResource(Schema):
@@ -147,6 +154,9 @@ class GameResource(Schema):
     updated_at = fields.String(required=True)
     stuck = fields.Boolean(metadata={"description": STUCK})
     seed = fields.String(metadata={"description": "revealed once the game is over"})
+    host = fields.Nested(Host, metadata={"description": "who opened the table"})
+    watchers = fields.Integer(metadata={"description": "live streams open on the table that hold no seat (every process's)"})
+    rematch_of = fields.String(metadata={"description": "the finished table this one is the rematch of"})
 
 
 class GamePage(Schema):
@@ -159,6 +169,8 @@ class GamesQuery(Schema):
     game = fields.String(validate=validate.Length(1, 64))
     cursor = fields.String(validate=validate.Length(1, 64))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    open_seats = fields.Integer(load_default=0, validate=validate.Range(0, 16),
+                                metadata={"description": "only tables with at least this many open seats"})
 
 
 # -- playing ------------------------------------------------------------------------------------------
@@ -228,6 +240,7 @@ class EventPage(Schema):
 
 class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
+    chat_after = fields.Integer(validate=validate.Range(0, 2**53))
 
 
 # -- audit --------------------------------------------------------------------------------------------

@@ -130,18 +130,19 @@ def test_every_event_of_seeded_games_reads_as_a_sentence_for_every_reader(game_i
 
 
 def test_the_tables_own_events_read_as_sentences_for_every_reader():
-    """Opened with an open seat, taken by a person, the rest by the table's AI; a resignation, an abandoned table;
-    tables called off by a seat and by the server."""
+    """Opened with an open seat kept for a player, who declines it; taken by a person, who leaves it and takes it again;
+    the rest taken by the table's AI; a resignation, an abandoned table; tables called off by a seat and by the server."""
     game = GAMES["pocket-madness"]
     seating = Seating(game)
     setup = game.setup
-    seats = [{"name": "Ada", "ai": None}, {"open": True}, {"open": True}]
+    seats = [{"name": "Ada", "ai": None}, {"open": True, "player": "p_cy"}, {"open": True}]
     opening = {"type": "open_table", "game_id": "g_t", "seats": [{**s, "name": s.get("name")} for s in seats],
                "options": {}, "visibility": "public"}
     start = lambda players, options: setup(players, options, b"table")  # noqa: E731 - a one-line setup
     log = table_batch(seating, None, opening, None, start)
-    for command in ({"type": "join", "seat": 1, "name": "Cy"}, {"type": "start", "ai": "easy"}):
-        log += table_batch(seating, seating.fold(None, log), command, None, start)
+    for command, by in (({"type": "decline", "seat": 1, "player": "p_cy"}, None), ({"type": "join", "seat": 1, "name": "Cy"}, None),
+                        ({"type": "leave"}, 1), ({"type": "join", "seat": 1, "name": "Cy"}, None), ({"type": "start", "ai": "easy"}, None)):
+        log += table_batch(seating, seating.fold(None, log), command, by, start)
     log += table_batch(seating, seating.fold(None, log), {"type": "resign", "ai": "random"}, 1, start)
     log += table_batch(seating, seating.fold(None, log), {"type": "abandon", "idle_s": 3600}, None, start)
     assert {e.type for e in log} >= set(TABLE_FACTS.by_type) - {"table_aborted"}

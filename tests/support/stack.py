@@ -35,7 +35,8 @@ class RecordingScheduler(Scheduler):
 
 # Tests open many tables from one address; the quota tests ask for quotas (tests/integration/test_quotas.py).
 NO_QUOTAS = {"OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0,
-             "AI_MOVES_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0}
+             "AI_MOVES_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0, "SEATS_PER_CLIENT": 0,
+             "JOINS_PER_TABLE_PER_CLIENT": 0}
 
 
 def make_session_app(client: Any, prefix: str, games: dict, **config: Any):

@@ -67,6 +67,36 @@ def test_a_taken_seat_cannot_be_joined_and_a_player_sits_once():
         assert refused.value.code == code
 
 
+def test_a_seat_given_back_while_the_table_waits_opens_again_for_anyone():
+    table, _ = opened({"name": "Ada"}, {"open": True}, {"open": True})
+    table, _ = batch(table, {"type": "join", "seat": 1, "name": "Cy", "player": "p_cy", "ai": None})
+    table, events = batch(table, {"type": "leave"}, seat=1)
+    assert [e.type for e in events] == ["table_seat_left"] and events[0].data == {"seat": 1}
+    assert table.open_seats == [1, 2] and table.seats[1].player is None and table.status == Status.WAITING
+    for seat, code in ((1, "rules/seat_not_held"), (2, "rules/seat_not_held")):
+        with pytest.raises(RuleViolation) as refused:
+            batch(table, {"type": "leave"}, seat=seat)
+        assert refused.value.code == code
+    table, _ = batch(table, {"type": "join", "seat": 1, "name": "Di", "player": None, "ai": None})
+    table, _ = batch(table, {"type": "join", "seat": 2, "name": "Ed", "player": None, "ai": None})
+    with pytest.raises(RuleViolation) as refused:
+        batch(table, {"type": "leave"}, seat=2)
+    assert table.status == Status.ACTIVE and refused.value.code == "rules/game_started"
+
+
+def test_a_seat_kept_for_a_player_is_declined_by_that_player_only_and_opens_for_anyone():
+    table, _ = opened({"name": "Ada"}, {"open": True, "player": "p_cy"})
+    with pytest.raises(RuleViolation) as refused:
+        batch(table, {"type": "decline", "seat": 1, "player": "p_eve"})
+    assert refused.value.code == "rules/not_invited"
+    table, events = batch(table, {"type": "decline", "seat": 1, "player": "p_cy"})
+    assert [e.type for e in events] == ["table_seat_declined"] and table.seats[1].player is None
+    with pytest.raises(RuleViolation):
+        batch(table, {"type": "decline", "seat": 1, "player": "p_cy"})
+    table, events = batch(table, {"type": "join", "seat": 1, "name": "Eve", "player": "p_eve", "ai": None})
+    assert events[-1].type == "table_started" and table.seats[1].name == "Eve"
+
+
 def test_starting_early_fills_every_open_seat_with_the_ai():
     table, _ = opened({"name": "Ada"}, {"open": True}, {"open": True})
     table, events = batch(table, {"type": "start", "ai": "random"})
