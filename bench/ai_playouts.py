@@ -33,11 +33,11 @@ def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any
         for _ in range(rng.randrange(30)):
             if game.outcome(state) is not None:
                 break
-            seat = sorted(game.waits_on(state))[0]
+            seat = sorted(game.to_act(state))[0]
             command = rng.choice(game.legal_commands(state, seat))
             state = fold(game, game.decide(state, command, seat, rng.randbytes(32)), state)
         if game.outcome(state) is None:
-            out.append((state, sorted(game.waits_on(state))[0]))
+            out.append((state, sorted(game.to_act(state))[0]))
     return out
 
 

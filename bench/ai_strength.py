@@ -55,7 +55,7 @@ def play(task: tuple[str, int, str, str, int, int | None, str]) -> dict[str, Any
     for _ in range(5000):
         if game.outcome(state) is not None:
             break
-        seat = sorted(game.waits_on(state))[0]
+        seat = sorted(game.to_act(state))[0]
         knowledge = SeatKnowledge.of(game, state, seat)
         spec = LEVELS[level if seat == tested else opponent]
         rng = random.Random(rand.getrandbits(64))

@@ -30,7 +30,7 @@ def samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
         _, events = game.start(players, {}, entropy_for(seed, 0))
         state, version, seen = fold(game, events), len(events), []
         while game.outcome(state) is None:
-            seat = sorted(game.waits_on(state))[0]
+            seat = sorted(game.to_act(state))[0]
             command = rng.choice(game.legal_commands(state, seat))
             new = game.checked_decide(state, command, seat, entropy_for(seed, version))
             before, state, version = state.turn_number, fold(game, new, state), version + len(new)

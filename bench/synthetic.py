@@ -40,7 +40,7 @@ def playout(game: Game, seed: int, players: int | None = None) -> tuple[list[Eve
     for _ in range(20_000):
         if game.outcome(state) is not None:
             return events, boundaries
-        choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.waits_on(state))}
+        choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.to_act(state))}
         seat = rand.choice([seat for seat, legal in choices.items() if legal])
         command = rand.choice(choices[seat])
         new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
@@ -98,7 +98,7 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
         "version": str(len(records)),
         "head_hash": records[-1]["hash"] if records else GENESIS,
         "status": "finished" if outcome else "active",
-        "to_act": orjson.dumps(sorted(game.waits_on(state)) if outcome is None else []).decode(),
+        "to_act": orjson.dumps(sorted(game.to_act(state)) if outcome is None else []).decode(),
         "outcome": orjson.dumps(outcome.to_json() if outcome else None).decode(),
         "deadline": "",
     }

@@ -184,7 +184,7 @@ def legal_commands(body: dict[str, Any]) -> dict[str, Any]:
     state = position(game, body)
     return {
         "legal_commands": _guarded(game.legal_commands, state, body["seat"]),
-        "to_act": sorted(_guarded(game.waits_on, state)),
+        "to_act": sorted(_guarded(game.to_act, state)),
     }
 
 

@@ -201,7 +201,7 @@ class Tables:
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
-            return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
+            return {"version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
                     "outcome": final.to_json() if final else None}
         pos = self.position(game_id, meta)
@@ -370,7 +370,7 @@ def standing_of(seating: Seating, table: Table, moment: datetime, timeout_s: int
     """Status, the seats the game waits on, the outcome and the deadline of ``table`` reached at ``moment``: what
     the meta records after each append, and what a stream's ``turn`` message says at each version."""
     final = seating.outcome(table)
-    waited = sorted(seating.waits_on(table)) if final is None else []
+    waited = sorted(seating.to_act(table)) if final is None else []
     status = Status.FINISHED if final is not None and table.status != Status.ABORTED else table.status
     return {
         "status": str(status),

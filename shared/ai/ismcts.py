@@ -9,7 +9,7 @@ cannot depend on it. At a node, the edges are the commands of the seat that acts
 summed rewards of that seat, and availability counts (how often the edge was legal in the world at hand),
 which UCB uses in place of the parent's visits (ISMCTS's subset-armed bandit).
 
-Who acts follows the kernel: the seats ``waits_on`` lists, the observer first when it is one of them (so its
+Who acts follows the kernel: the seats ``to_act`` lists, the observer first when it is one of them (so its
 simultaneous choice is never made knowing another's); a seat's out-of-turn plays are among its legal
 commands when it acts. Off the tree, the rollout policy also lets a seat the game does not wait on play out of
 turn now and then. Game knowledge enters only through the game's optional ``rollout_policy`` and
@@ -103,7 +103,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
     node: Node | None = root
     path: list[tuple[Edge, int]] = []
     while node is not None and game.outcome(state) is None:
-        waited = game.waits_on(state)
+        waited = game.to_act(state)
         if not waited and node is not root:
             break
         actor = seat if seat in waited or node is root else rng.choice(sorted(waited))

@@ -51,7 +51,7 @@ class Rollout:
 
     def _mover(self, state: Any) -> tuple[int, list[dict[str, Any]]]:
         game, rng = self.game, self.rng
-        waited = game.waits_on(state)
+        waited = game.to_act(state)
         if game.out_of_turn and rng.random() < INTERJECT:
             others = [s for s in range(state.players) if s not in waited]
             if others:

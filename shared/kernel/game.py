@@ -7,7 +7,7 @@ A game module builds one ``Game`` value from pure functions:
 - ``evolve(state, event) -> state``: a plain fold step, no checks, no randomness; ``state`` is ``None``
   for the first setup event.
 - ``legal_commands(state, seat) -> [command]``: complete commands the seat may post now, as posted.
-- ``waits_on(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
+- ``to_act(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
   It is public (the game resource, every view, streams, turn timers): it must follow from public facts only.
   A seat that *may* also act out of turn (a Sign, a power-play) is not listed; it finds the play in its own
   ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``.
@@ -118,7 +118,7 @@ class Game:
     decide: Callable[[Any, Mapping[str, Any], int, bytes], list[Event]]
     evolve: Callable[[Any, Event], Any]
     legal_commands: Callable[[Any, int], list[dict[str, Any]]]
-    waits_on: Callable[[Any], frozenset[int]]
+    to_act: Callable[[Any], frozenset[int]]
     view: Callable[[Any, Any], dict[str, Any]]
     outcome: Callable[[Any], Outcome | None]
     resample: Callable[[Any, int, Any], Any]
@@ -210,7 +210,7 @@ class Game:
     def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
         legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat)."""
-        if seat not in self.waits_on(state):
+        if seat not in self.to_act(state):
             return None
         if self.timeout_command is not None:
             return self.timeout_command(state, seat, rand)

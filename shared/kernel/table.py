@@ -322,10 +322,10 @@ class Seating:
             return []
         return self.game.legal_commands(table.game, seat)
 
-    def waits_on(self, table: Table) -> frozenset[int]:
+    def to_act(self, table: Table) -> frozenset[int]:
         if table.status != Status.ACTIVE or table.game is None:
             return frozenset()
-        return self.game.waits_on(table.game)
+        return self.game.to_act(table.game)
 
 
 TABLE_COMMANDS = frozenset({"open_table", "join", "start", "resign", "abort", "abandon"})

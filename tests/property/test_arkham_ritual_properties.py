@@ -63,7 +63,7 @@ def test_full_resample_keeps_view_legal_commands_and_turn(players):
                 GAME.invariant(other)
                 assert canonical(GAME.view(state, seat)) == canonical(GAME.view(other, seat))
                 assert GAME.legal_commands(state, seat) == GAME.legal_commands(other, seat)
-                assert GAME.waits_on(state) == GAME.waits_on(other)
+                assert GAME.to_act(state) == GAME.to_act(other)
                 # what the seat can see is untouched
                 for s in range(players):
                     if s != seat:
@@ -135,13 +135,13 @@ def _twin_compare(state_a, state_b, seat, chooser, seed, stop):
     steps = 0
     for version in range(1, 400):
         assert canonical(GAME.view(state_a, seat)) == canonical(GAME.view(state_b, seat))
-        assert GAME.waits_on(state_a) == GAME.waits_on(state_b)
+        assert GAME.to_act(state_a) == GAME.to_act(state_b)
         for s in range(state_a.players):
             if s == seat:
                 assert GAME.legal_commands(state_a, s) == GAME.legal_commands(state_b, s)
         if GAME.outcome(state_a) is not None:
             return steps
-        actor = chooser.choice(sorted(GAME.waits_on(state_a)))
+        actor = chooser.choice(sorted(GAME.to_act(state_a)))
         legal = GAME.legal_commands(state_a, actor)
         command = chooser.choice(legal)
         if stop(state_a, actor, command):

@@ -141,6 +141,6 @@ def test_every_position_survives_the_state_codec_with_the_same_types_and_moves(p
             decoded = GAME.codec.decode(json.loads(canonical(GAME.codec.encode(state))))
             assert decoded == state and type(decoded.phase) is type(state.phase)
             assert [type(getattr(decoded, f)) for f in state.__slots__] == [type(getattr(state, f)) for f in state.__slots__]
-            assert GAME.waits_on(decoded) == GAME.waits_on(state)
+            assert GAME.to_act(decoded) == GAME.to_act(state)
             for seat in range(players):
                 assert GAME.legal_commands(decoded, seat) == GAME.legal_commands(state, seat)

@@ -51,7 +51,7 @@ def test_decide_accepts_exactly_the_listed_legal_commands(players):
             for seat in range(players):
                 legal = {canonical(c) for c in GAME.legal_commands(state, seat)}
                 candidates = candidate_commands(state)
-                if seat not in GAME.waits_on(state):
+                if seat not in GAME.to_act(state):
                     candidates = rand.sample(candidates, 12)
                 for command in candidates:
                     try:
@@ -154,7 +154,7 @@ def test_refusals_say_the_same_whatever_the_seat_cannot_know(players):
             if GAME.outcome(state) is not None:
                 continue
             entropy = entropy_for(b"r", index)
-            for seat in sorted(GAME.waits_on(state)):
+            for seat in sorted(GAME.to_act(state)):
                 other = GAME.resample(state, seat, rand)
                 for command in candidate_commands(state):
                     here, there = refusal(state, command, seat, entropy), refusal(other, command, seat, entropy)

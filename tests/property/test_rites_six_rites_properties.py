@@ -78,7 +78,7 @@ def test_the_full_resample_of_walls_graves_bids_and_sub_deck_changes_no_seats_vi
                 assert canonical(rite.view(*before, seat)) == canonical(rite.view(*after, seat))
                 assert canonical(table_view(state.table, seat)) == canonical(table_view(table, seat))
                 assert canonical(rite.legal_commands(*before, seat)) == canonical(rite.legal_commands(*after, seat))
-                assert rite.waits_on(*before) == rite.waits_on(*after)
+                assert rite.to_act(*before) == rite.to_act(*after)
                 checked[rite.id] += 1
     assert all(checked[r] for r in SECOND_THREE), checked
 

@@ -219,7 +219,7 @@ def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
     state, events = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL], active=2),
                          (2, DRAW), (2, to(0)), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 2, "to": 0}
-    assert len(state.sanity) == 3 and GAME.waits_on(state) == {0}
+    assert len(state.sanity) == 3 and GAME.to_act(state) == {0}
 
 
 def test_dummy_players_count_as_players_when_judging_and_counting():
@@ -292,7 +292,7 @@ def test_only_the_player_who_must_decide_may_act():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     given_state(GAME, state).when(1, TAKE).raises("rules/not_your_turn")
     given_state(GAME, state).when(0, to(1)).raises("rules/not_your_turn")
-    assert GAME.waits_on(state) == {3}
+    assert GAME.to_act(state) == {3}
 
 
 def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may_take_or_pass():
@@ -657,7 +657,7 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
     assert isinstance(state.phase, Finished)
     assert GAME.outcome(state).winners == (0, 1, 2, 4)
     assert GAME.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
-    assert GAME.legal_commands(state, 0) == [] and GAME.waits_on(state) == frozenset()
+    assert GAME.legal_commands(state, 0) == [] and GAME.to_act(state) == frozenset()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():

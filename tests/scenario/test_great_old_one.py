@@ -18,7 +18,7 @@ from tests.support.scenario import given
 
 def to_act(state):
     """The seats the game waits on (public)."""
-    return GAME.waits_on(state)
+    return GAME.to_act(state)
 
 
 def S(key: str, copy: int = 1) -> int:

@@ -643,7 +643,7 @@ def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_t
     after = play(state, (0, meld_set(R)))
     result = GAME.outcome(after)
     assert result is not None and result.winners == (0,) and result.scores == (2.0, 10.0, 3.0)
-    assert GAME.waits_on(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
+    assert GAME.to_act(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
 
 
 def test_ten_madness_during_a_round_does_not_end_the_game_before_the_round_ends():
@@ -674,7 +674,7 @@ def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
 def test_the_player_with_most_madness_deals_the_new_round_and_then_designates_who_goes_first():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[2, 3, 5])
     over = play(state, (0, meld_set(R)))  # madness becomes 1, 4, 6
-    assert GAME.waits_on(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
+    assert GAME.to_act(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
     when(over, 0, {"type": "deal_next_round"}).raises("rules/not_your_turn")
     dealt_round = play(over, (2, {"type": "deal_next_round"}))
     assert isinstance(dealt_round.phase, Designating) and dealt_round.round == 2 and dealt_round.phase.chooser == 2
@@ -691,16 +691,16 @@ def test_ties_for_most_madness_go_to_the_earliest_in_turn_order_after_the_start_
     state = table([[INNS, INNS], [R] * 3, [LOMAR], [ARKHAM]], first=1, madness=[4, 0, 3, 4])
     over = play(state, (1, meld_set(R)))  # madness 5, 0, 4, 5; start player was seat 1
     assert over.madness == (5, 0, 4, 5)
-    assert GAME.waits_on(over) == frozenset({3})
+    assert GAME.to_act(over) == frozenset({3})
     over_again = replace(over, start=3)
-    assert GAME.waits_on(over_again) == frozenset({0})
+    assert GAME.to_act(over_again) == frozenset({0})
 
 
 def test_the_start_player_breaks_a_tie_only_after_everyone_else():
     state = table([[INNS, INNS], [R] * 3], first=1, madness=[3, 6])
     over = play(state, (1, meld_set(R)))  # 4 and 3
-    assert GAME.waits_on(replace(over, madness=(4, 4))) == frozenset({0})
-    assert GAME.waits_on(replace(over, madness=(4, 4), start=0)) == frozenset({1})
+    assert GAME.to_act(replace(over, madness=(4, 4))) == frozenset({0})
+    assert GAME.to_act(replace(over, madness=(4, 4), start=0)) == frozenset({1})
 
 
 # -- hidden information in refusals --------------------------------------------------------------------

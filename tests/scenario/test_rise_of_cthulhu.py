@@ -185,7 +185,7 @@ def test_setup_shuffles_the_monster_and_artifact_decks_and_puts_the_dark_hunter_
 
 def test_the_oldest_player_goes_first_and_is_seat_zero():
     state = setup_state()
-    assert GAME.waits_on(state) == frozenset({0}) and state.current == 0
+    assert GAME.to_act(state) == frozenset({0}) and state.current == 0
 
 
 def test_hands_the_deck_order_and_the_hidden_decks_are_secret():
@@ -252,7 +252,7 @@ def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
 
 def test_the_turn_passes_to_the_opponent_after_two_actions():
     state = act(act(table(deck_top=["blue-2", "blue-3"]), 0, draw()), 0, draw())
-    assert GAME.waits_on(state) == frozenset({1}) and state.actions_taken == 0
+    assert GAME.to_act(state) == frozenset({1}) and state.actions_taken == 0
     when(state, 0, draw()).raises("rules/not_your_turn")
 
 
@@ -401,7 +401,7 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     state = table(slots=[0, 20], deck_top=[], sides={ARKHAM: ([], ["red-5"])})
     after = wake(state, 0, "azathoth").after
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
-    assert GAME.waits_on(after) == frozenset({1})
+    assert GAME.to_act(after) == frozenset({1})
     when(after, 0, draw()).raises("rules/not_your_turn")
     assert GAME.legal_commands(after, 1) == [resolve()]
 
@@ -411,7 +411,7 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     after = wake(state, 0, "azathoth").after
     replacement = after.deck[0]
     after = act(after, 1, resolve())
-    assert GAME.waits_on(after) == frozenset({0}) and after.owed == (1, 0)
+    assert GAME.to_act(after) == frozenset({0}) and after.owed == (1, 0)
     assert GAME.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
     when(after, 0, draw()).raises("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
@@ -520,14 +520,14 @@ def ended(sides, hands=((), ()), awake=None, staying=None, **fields):
 def test_the_game_ends_when_three_old_ones_have_awakened():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is not None and GAME.waits_on(after) == frozenset()
+    assert GAME.outcome(after) is not None and GAME.to_act(after) == frozenset()
     assert after.hands[0] == ()  # no replacement draw once the game is over
 
 
 def test_the_third_old_ones_power_is_resolved_before_the_game_ends():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"}, sides={INNSMOUTH: ([], ["red-3"]), KINGSPORT: (["blue-4"], ["blue-2"])})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is None and GAME.waits_on(after) == frozenset({1})
+    assert GAME.outcome(after) is None and GAME.to_act(after) == frozenset({1})
     after = act(after, 1, resolve())
     assert location(after, KINGSPORT).sides[0].cultists == ()
     assert GAME.outcome(after).winners == (1,)

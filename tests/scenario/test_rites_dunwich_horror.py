@@ -91,7 +91,7 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
     assert events[0].data["card"] == E("Edward Pickman Derby")
     assert GAME.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
     state, _ = play(state, (MARK, CALL_KNOCK))
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
+    assert GAME.to_act(state) == {LUCY, REGGIE}
     assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)  # Lucy could claim it too
     after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
     claimed = next(e for e in events if e.type == "wall_claimed")
@@ -125,12 +125,12 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     state = start(hands, pile=(*EXAMPLE_WALLS, "Swami Chandraputra"))
     assert isinstance(rite(state).phase, Replacing)
     assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
-    assert GAME.waits_on(state) == {MARK}
+    assert GAME.to_act(state) == {MARK}
     given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/replacements_pending")
     state, events = play(state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
-    assert GAME.waits_on(state) == {LUCY}  # the Grand Cultist takes the first turn
+    assert GAME.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
 
 
 def test_a_twin_is_handed_over_in_view_of_the_table_and_its_holder_draws_on_her_own_command():
@@ -236,7 +236,7 @@ def marks_knock():
 def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_claim():
     state = marks_knock()
     assert rite(state).phase == Claims(MARK, 4)
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
+    assert GAME.to_act(state) == {LUCY, REGGIE}
     assert GAME.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
     assert GAME.legal_commands(state, MARK) == []
     given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/revealer_cannot_claim")
@@ -257,7 +257,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
 def test_an_invalid_knock_is_refused_and_the_window_stays_open():
     state = marks_knock()
     given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).raises("rules/pair_does_not_match")  # 9 and 9
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
+    assert GAME.to_act(state) == {LUCY, REGGIE}
 
 
 def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():

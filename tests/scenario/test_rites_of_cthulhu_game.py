@@ -77,7 +77,7 @@ def test_the_first_grand_cultist_has_the_highest_elder_sign_and_ties_draw_again(
 
 def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     state = choosing()
-    assert GAME.waits_on(state) == {0}
+    assert GAME.to_act(state) == {0}
     assert {c["rite"] for c in GAME.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
     given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_grand_cultist")
@@ -138,7 +138,7 @@ def test_power_plays_and_artifact_invocations_are_the_out_of_turn_plays():
 
 def test_a_seat_holding_a_power_play_off_turn_is_not_waited_on_and_finds_it_in_its_own_legal_commands():
     state, _ = begin(artifact=7)  # the Lamp: any cultist may invoke it; seat 2 holds the green 0 and 1
-    assert GAME.waits_on(state) == {0}
+    assert GAME.to_act(state) == {0}
     legal = GAME.legal_commands(state, 2)
     assert {"type": "excavate_artifact", "cult": "green"} in legal
     assert {c["type"] for c in legal} <= GAME.out_of_turn
@@ -153,7 +153,7 @@ def test_who_the_game_waits_on_does_not_show_who_holds_a_power_play():
     not_holding, _ = begin(artifact=2, hands=without)
     assert [c["type"] for c in GAME.legal_commands(holding, 2)] == ["excavate_artifact"]
     assert GAME.legal_commands(not_holding, 2) == []
-    assert GAME.waits_on(holding) == GAME.waits_on(not_holding) == {0}
+    assert GAME.to_act(holding) == GAME.to_act(not_holding) == {0}
     assert GAME.view(holding, None)["to_act"] == GAME.view(not_holding, None)["to_act"] == [0]
 
 
@@ -267,7 +267,7 @@ def test_artifact_data_has_thirteen_project_cards_with_a_symbol_and_a_timing():
 def test_the_shining_trapezohedron_reverses_turn_order():
     state, _ = begin(artifact=0)
     state, _ = play(state, (0, card("Nasht")))
-    assert state.stage.rite.gate[-1][0] == 0 and GAME.waits_on(state) >= {3}
+    assert state.stage.rite.gate[-1][0] == 0 and GAME.to_act(state) >= {3}
     assert GAME.legal_commands(state, 3)[0]["type"] == "play_card"
 
 
@@ -377,7 +377,7 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, _ = begin(artifact=11)
     cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
     state, events = play(state, (0, cmd))
-    assert state.table.trade is not None and 2 in GAME.waits_on(state)
+    assert state.table.trade is not None and 2 in GAME.to_act(state)
     assert [c["type"] for c in GAME.legal_commands(state, 2)].count("return_card") == 5
     given_state(GAME, state).when(0, card("Nasht")).raises("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
@@ -399,7 +399,7 @@ def test_forcing_your_last_card_with_the_scroll_of_tyog_does_not_win_before_the_
     state = given(GAME, *position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)).state
     state, events = play(state, (0, scroll("Kamog", 1)))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == ()
-    assert GAME.waits_on(state) == {1} and GAME.outcome(state) is None
+    assert GAME.to_act(state) == {1} and GAME.outcome(state) is None
     state, events = play(state, (1, {"type": "return_card", "card": E("Yeb")}))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == (E("Yeb"),)
 
@@ -410,7 +410,7 @@ def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_un
     state = given(GAME, *position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)).state
     state, _ = play(state, (0, card("Nasht")))
     state, events = play(state, (1, scroll("Walter Gilman", 0)))
-    assert "gate_closed" not in [e.type for e in events] and GAME.waits_on(state) == {0}
+    assert "gate_closed" not in [e.type for e in events] and GAME.to_act(state) == {0}
     state, events = play(state, (0, {"type": "return_card", "card": E("Kamog")}))
     assert "gate_closed" not in [e.type for e in events]
     assert GAME.legal_commands(state, 1) == [card("Kamog")]

@@ -91,7 +91,7 @@ def test_a_cultist_who_can_play_may_not_draw():
 def test_a_double_play_forces_another_play_by_the_same_cultist():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)))
-    assert GAME.waits_on(state) >= {JANE} and state.stage.rite.again
+    assert GAME.to_act(state) >= {JANE} and state.stage.rite.again
     given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).raises("rules/not_your_turn")
 
 
@@ -170,7 +170,7 @@ def test_a_cliff_draws_a_card_and_the_turn_goes_on():
     cliff = {"type": "play_cliff", "book": E("Liber Ivonis"), "card": E("Nyarlathotep"),
              "ridge_card": E("Klarkash-Ton"), "side": "above"}
     state, events = play(state, (LYNNE, cliff))
-    assert [e.type for e in events][-1] == "cards_drawn" and GAME.waits_on(state) >= {LYNNE}
+    assert [e.type for e in events][-1] == "cards_drawn" and GAME.to_act(state) >= {LYNNE}
     assert state.stage.rite.turn == LYNNE
 
 

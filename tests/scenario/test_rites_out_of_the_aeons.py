@@ -134,7 +134,7 @@ def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_ca
     assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
                      "yellow_card_revealed"]
     after = fold(GAME, events, state)
-    assert GAME.waits_on(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
+    assert GAME.to_act(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
 
 
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():

@@ -210,7 +210,7 @@ def test_henchmen_are_sealed_then_revealed_together():
     state, events = play(dig_at_one(), (JARED, henchman("Mother Hydra")))
     sealed = events[0]
     assert redact(sealed, MARY) == {"seat": JARED, "grave": 1}
-    assert GAME.waits_on(state) == {MARY}
+    assert GAME.to_act(state) == {MARY}
     assert GAME.view(state, MARY)["rite"]["dig"] == {"grave": 1, "sealed": [JARED]}
     assert GAME.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
     state, events = play(state, (MARY, henchman("Deep One")))

@@ -85,7 +85,7 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
     game.invariant(state)
     if game.outcome(state) is not None:
         return
-    waited = game.waits_on(state)
+    waited = game.to_act(state)
     assert waited, f"{game.id}: the game waits on nobody while it runs"
     for seat in range(state.players):
         legal = game.legal_commands(state, seat)
@@ -99,7 +99,7 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
 def check_who_may_act(game: Game, state: Any, seat: int, legal: list[dict[str, Any]], chooser: random.Random) -> None:
     """A waited seat has an ordinary command and the timer picks one of those; any other seat may only play out of turn."""
     kinds = {c["type"] for c in legal}
-    if seat in game.waits_on(state):
+    if seat in game.to_act(state):
         assert kinds - game.out_of_turn, f"{game.id}: seat {seat} is waited on but has no ordinary command ({sorted(kinds)})"
         choice = game.timeout_choice(state, seat, random.Random(chooser.random()))
         assert choice in legal, f"{game.id}: the timer's choice {choice} for seat {seat} is not a legal command"
@@ -122,13 +122,13 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
     assert canonical(game.legal_commands(state, seat)) == canonical(game.legal_commands(other, seat)), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
-    assert game.waits_on(state) == game.waits_on(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
+    assert game.to_act(state) == game.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
     again = chooser.random()
     assert game.resample(state, seat, random.Random(again)) == game.resample(other, seat, random.Random(again)), (
         f"{game.id}: resample for seat {seat} depends on more than what the seat knows (given the same random stream, "
         "two worlds it cannot tell apart must resample to the same world: an AI fed either must choose the same)"
     )
-    if seat in game.waits_on(state):
+    if seat in game.to_act(state):
         assert game.timeout_choice(state, seat, random.Random(seed)) == game.timeout_choice(other, seat, random.Random(seed)), (
             f"{game.id}: the timer's choice for seat {seat} depends on what it cannot know"
         )

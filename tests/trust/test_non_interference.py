@@ -118,7 +118,7 @@ def test_kernel_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(game
                 # Another seat's move may rightly reveal some of what the full resample changed (a card taken face
                 # up): its effect is compared against a world that differs only in what no single move can show.
                 twin = game.resample_unrevealable(state, seat, random.Random(rand.random()))
-            for actor in sorted(game.waits_on(state) - {seat}):
+            for actor in sorted(game.to_act(state) - {seat}):
                 there_legal = {canonical(c) for c in game.legal_commands(twin, actor)}
                 common = [c for c in game.legal_commands(state, actor) if canonical(c) in there_legal]
                 for command in rand.sample(common, min(3, len(common))):

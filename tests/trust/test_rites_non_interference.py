@@ -109,8 +109,8 @@ def test_kernel_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_
         for viewer in (observer, None):
             assert canonical(GAME.view(here, viewer)) == canonical(GAME.view(there, viewer)), f"{rite}: viewer {viewer}"
         assert GAME.legal_commands(here, observer) == GAME.legal_commands(there, observer)
-        assert GAME.waits_on(here) == GAME.waits_on(there)
-        if observer in GAME.waits_on(here):
+        assert GAME.to_act(here) == GAME.to_act(there)
+        if observer in GAME.to_act(here):
             assert GAME.timeout_choice(here, observer, random.Random(1)) == GAME.timeout_choice(there, observer, random.Random(1))
         for command in probes(GAME, here, observer, rand):
             assert verdict(GAME, here, command, observer, entropy) == verdict(GAME, there, command, observer, entropy)

@@ -59,7 +59,7 @@ def _decisions(game, players: int, seed: int, wanted: int):
     for state in play.states[len(play.states) // 5 :: 3]:
         if game.outcome(state) is not None:
             continue
-        for seat in sorted(game.waits_on(state)):
+        for seat in sorted(game.to_act(state)):
             if len(game.legal_commands(state, seat)) > 1:
                 found.append((state, seat))
                 break

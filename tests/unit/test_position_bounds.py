@@ -22,7 +22,7 @@ from tests.support.absurd import long_hands, mid_game, million_card_hands
 from tests.support.properties import random_playout
 from tests.support.toy import GAME as TOY
 
-GAME_FUNCTIONS = ("decide", "legal_commands", "waits_on", "evolve", "invariant", "outcome", "view")
+GAME_FUNCTIONS = ("decide", "legal_commands", "to_act", "evolve", "invariant", "outcome", "view")
 
 
 def counted(game: Game) -> tuple[Game, Counter]:
@@ -96,7 +96,7 @@ def test_every_game_s_invariant_is_checked_before_deciding_or_listing(game, path
     watched, calls = counted(dataclasses.replace(game, invariant=broken_invariant))
     reply = ask(service(watched), path, {"game": game.id, "seat": 0, "command": {"type": "x"}, **position})
     assert (reply.status_code, reply.json["error"]["code"], reply.json["error"]["details"]) == (400, "request/malformed", {"reason": "invariant"})
-    assert not calls["decide"] and not calls["legal_commands"] and not calls["waits_on"]
+    assert not calls["decide"] and not calls["legal_commands"] and not calls["to_act"]
 
 
 @pytest.mark.parametrize("game", [TOY, *GAMES.values()], ids=lambda g: g.id)

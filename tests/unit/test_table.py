@@ -49,7 +49,7 @@ def test_a_table_with_an_open_seat_waits_and_deals_nothing_until_it_is_taken():
     table, events = opened({"name": "Ada"}, {"open": True})
     assert [e.type for e in events] == ["table_opened"]
     assert table.status == Status.WAITING and table.game is None and table.open_seats == [1]
-    assert SEATING.waits_on(table) == frozenset()
+    assert SEATING.to_act(table) == frozenset()
     with pytest.raises(RuleViolation) as refused:
         SEATING.check_game_command(table)
     assert refused.value.code == "rules/not_started"
@@ -142,7 +142,7 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
                         lambda players, options: game.start(players, options, entropy_for(SEED, 0))[1])
     table = seating.fold(None, start)
     while seating.outcome(table) is None:
-        seat = sorted(seating.waits_on(table))[0]
+        seat = sorted(seating.to_act(table))[0]
         command = rng.choice(seating.legal_commands(table, seat))
         decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
         events, after = seating.played(table, decided)

@@ -12,7 +12,7 @@ from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN
 from shared.games.arkham_ritual.commands import COMMANDS
 from shared.games.arkham_ritual.events import FACTS
 from shared.games.arkham_ritual.policy import playout_value
-from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.arkham_ritual.state import STATE_TYPES
 from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
@@ -48,7 +48,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

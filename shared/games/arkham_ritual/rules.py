@@ -124,7 +124,7 @@ def _lowest_sanity_seat(state: State) -> int:
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     match state.phase:
         case Drawing() | Passing():
             return frozenset({active_seat(state)})
@@ -136,7 +136,7 @@ def waits_on(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     passes = [{"type": "pass_card", "to": to} for to in sorted(current(state).on_table)]
     match state.phase:
@@ -168,7 +168,7 @@ def outcome(state: State) -> Outcome | None:
 def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
     phase = state.phase
     kind = command["type"]
-    acting = waits_on(state)
+    acting = to_act(state)
     if seat not in acting:
         raise RuleViolation("rules/not_your_turn", f"It is seat {min(acting)}'s decision, not yours.",
                             {"to_act": sorted(acting)})

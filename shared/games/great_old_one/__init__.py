@@ -12,7 +12,7 @@ from shared.games.great_old_one.cards import CARD_DATA, PAIRS_TO_END
 from shared.games.great_old_one.commands import COMMANDS
 from shared.games.great_old_one.events import FACTS
 from shared.games.great_old_one.policy import playout_value
-from shared.games.great_old_one.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.great_old_one.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.great_old_one.state import STATE_TYPES
 from shared.games.great_old_one.views import invariant, resample, resample_unrevealable, view
 
@@ -28,7 +28,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

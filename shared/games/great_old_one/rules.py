@@ -168,7 +168,7 @@ def _move(state: State, card: int, source: int, target: int) -> State:
 # -- who the game waits on, and what a seat may do ----------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     """The seats the game waits on: in the opening those that have not finished, then the seat whose turn it is.
     A seat holding a Sign may play it out of turn but is not waited on (that would say it holds one)."""
     if state.phase is Phase.OVER:

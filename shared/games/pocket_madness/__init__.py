@@ -10,7 +10,7 @@ from shared.kernel import Game
 from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
-from shared.games.pocket_madness.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.pocket_madness.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
 
@@ -24,7 +24,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

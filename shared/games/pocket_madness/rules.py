@@ -71,7 +71,7 @@ def _deal(decision: Decision, players: int, round_no: int, chooser: int | None) 
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     match state.phase:
         case Playing(turn=turn):
             return frozenset({turn.seat})
@@ -83,7 +83,7 @@ def waits_on(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     match state.phase:
         case RoundOver():
@@ -137,7 +137,7 @@ def outcome(state: State) -> Outcome | None:
 
 def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Event]:
     kind = command["type"]
-    require(seat in waits_on(state), "rules/not_your_turn", "It is not your turn.")
+    require(seat in to_act(state), "rules/not_your_turn", "It is not your turn.")
     decision = Decision(state, evolve, entropy)
     match state.phase:
         case RoundOver():

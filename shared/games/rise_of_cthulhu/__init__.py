@@ -13,7 +13,7 @@ from shared.kernel import Game
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
-from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
@@ -27,7 +27,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

@@ -126,7 +126,7 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
     decision = Decision(state, evolve, entropy)
     kind = command["type"]
-    require(seat in waits_on(state), "rules/not_your_turn", "It is not your turn to act.")
+    require(seat in to_act(state), "rules/not_your_turn", "It is not your turn to act.")
     if kind == "resolve_power":
         require(state.pending is not None, "rules/no_power_to_resolve", "No Old One's power is waiting to be resolved.")
         resolve_power(decision, seat, command.get("target"))
@@ -326,7 +326,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
 # -- who acts, what they may do, and the end ------------------------------------------------------------------
 
 
-def waits_on(state: RiseOfCthulhuState) -> frozenset[int]:
+def to_act(state: RiseOfCthulhuState) -> frozenset[int]:
     """The influencer of a woken Old One, else a seat owing draws, else the player whose turn it is."""
     if is_over(state):
         return frozenset()
@@ -337,7 +337,7 @@ def waits_on(state: RiseOfCthulhuState) -> frozenset[int]:
 
 
 def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     if state.pending is not None:
         return [{"type": "resolve_power", "target": t} for t in power_targets(state)]

@@ -22,7 +22,7 @@ from shared.games.rites_of_cthulhu.rules import (
     outcome,
     setup,
     timeout_command,
-    waits_on,
+    to_act,
 )
 from shared.games.rites_of_cthulhu.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.views import invariant, resample, resample_unrevealable, view
@@ -37,7 +37,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

@@ -137,10 +137,10 @@ def rite_actors(state: RitesState) -> frozenset[int]:
         return frozenset()
     if state.table.trade is not None:
         return frozenset({state.table.trade.receiver})
-    return rite.waits_on(state.table, rite_state(state))
+    return rite.to_act(state.table, rite_state(state))
 
 
-def waits_on(state: RitesState) -> frozenset[int]:
+def to_act(state: RitesState) -> frozenset[int]:
     """The seats the game waits on, from public facts only: the Grand Cultist choosing, the overthrow winner
     claiming, the receiver of a forced card, else whom the rite waits on. A seat that may make a power-play or invoke
     an artifact out of turn is not listed: it finds the play in its own legal commands (``OUT_OF_TURN``)."""

@@ -14,7 +14,7 @@ from shared.games.rites_of_cthulhu import artifacts, power_plays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, DECK_SIZE, GLASS_FROM_LENG, Power
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import resample_table, table_view
-from shared.games.rites_of_cthulhu.rules import available_rites, legal_commands, waits_on
+from shared.games.rites_of_cthulhu.rules import available_rites, legal_commands, to_act
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Finished, Performing, RitesState
 
 EXCAVATING = frozenset({"choose_rite", "excavate_artifact", "steal_artifact"})
@@ -29,7 +29,7 @@ def view(state: RitesState, viewer: Viewer) -> dict[str, Any]:
         "rites_played": list(state.played),
         "rites_available": available_rites(state),
         "stage": type(stage).__name__.lower(),
-        "to_act": sorted(waits_on(state)),
+        "to_act": sorted(to_act(state)),
         "coveted": list(state.coveted),
         "captured": {str(s): list(c) for s, c in enumerate(state.captured)},
         "scores": {str(s): artifacts.points(state, s) for s in range(state.players)},

@@ -12,7 +12,7 @@ from shared.kernel import Game, Option
 from shared.games.toy.cards import CARD_DATA
 from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
-from shared.games.toy.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.toy.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
 
@@ -26,7 +26,7 @@ GAME = Game(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
-    waits_on=waits_on,
+    to_act=to_act,
     view=view,
     outcome=outcome,
     resample=resample,

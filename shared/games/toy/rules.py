@@ -69,7 +69,7 @@ def evolve(state: ToyState | None, event: Event) -> ToyState:
             raise TypeError(f"toy: no fold for {fact!r}")
 
 
-def waits_on(state: ToyState) -> frozenset[int]:
+def to_act(state: ToyState) -> frozenset[int]:
     return frozenset() if outcome(state) else frozenset({state.turn})
 
 

@@ -11,7 +11,7 @@ the table and the rite's own state in the position the decision has reached, and
 PRNG. Its ``evolve`` folds its own facts and may change the table too (a rite that re-deals).
 
 Patterns the rites use, all supported here:
-  * Sealed simultaneous choices (Out of the Aeons bids, The Hound henchmen): ``waits_on`` lists every seat still
+  * Sealed simultaneous choices (Out of the Aeons bids, The Hound henchmen): ``to_act`` lists every seat still
     to choose; each choice is stored in the rite state and its event carries the card as a secret field; the view
     shows only "has chosen"; the reveal is one event once all have chosen.
   * Knock races (The Dunwich Horror): several seats waited on at once; the first command the server applies
@@ -107,7 +107,7 @@ class Rite:
     facts: tuple[type[Fact], ...]
     state_types: tuple[type, ...]
     initial: Callable[[Tabletop], Any]
-    waits_on: Callable[[Tabletop, Any], frozenset[int]]
+    to_act: Callable[[Tabletop, Any], frozenset[int]]
     legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]]]
     decide: Callable[[Decision, Mapping[str, Any], int], None]
     evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]]
@@ -130,7 +130,7 @@ class Rite:
     """Cards whose place choosing this rite makes public (the Dunwich twins, handed over from hands)."""
 
 
-RULES = ("initial", "waits_on", "legal_commands", "decide", "evolve", "result")
+RULES = ("initial", "to_act", "legal_commands", "decide", "evolve", "result")
 VIEWS = ("view", "cards", "resample")
 OPTIONAL = ("begin", "settle", "keeps_in_hand", "timeout_command", "resample_unrevealable", "invariant")
 
@@ -145,7 +145,7 @@ def at_random(legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]
 
 
 def assemble(rules: ModuleType, views: ModuleType, **about: Any) -> Rite:
-    """A rite from its subpackage: ``rules.py`` defines ``initial``, ``waits_on``, ``legal_commands``, ``decide``,
+    """A rite from its subpackage: ``rules.py`` defines ``initial``, ``to_act``, ``legal_commands``, ``decide``,
     ``evolve``, ``result`` (and ``begin``, ``settle``, ``keeps_in_hand``, ``timeout_command`` where the rite has
     them); ``views.py`` defines ``view``, ``cards``, ``resample`` (and ``resample_unrevealable``, ``invariant``);
     ``about`` gives the rest. A rite whose other seats' moves can reveal nothing of its own keeps

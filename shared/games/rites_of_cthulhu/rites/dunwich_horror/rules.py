@@ -115,7 +115,7 @@ def turn_seat(table: Tabletop, state: DunwichState) -> int | None:
     return None
 
 
-def waits_on(table: Tabletop, state: DunwichState) -> frozenset[int]:
+def to_act(table: Tabletop, state: DunwichState) -> frozenset[int]:
     phase = state.phase
     if isinstance(phase, Replacing):
         return phase.waiting
@@ -129,7 +129,7 @@ def waits_on(table: Tabletop, state: DunwichState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: DunwichState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     phase = state.phase
     pairs = [list(p) for p in combinations(sorted(table.hands[seat]), 2)]

@@ -23,7 +23,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     turn,
     turn_commands,
 )
-from shared.games.rites_of_cthulhu.rites.shedding import waits_on as waits_on  # the rite waits on the cultist on turn
+from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
 from shared.games.rites_of_cthulhu.state import Tabletop
 

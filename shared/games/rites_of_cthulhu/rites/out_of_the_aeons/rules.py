@@ -93,7 +93,7 @@ def begin(d: Decision) -> None:
 # -- who acts and what they may do ---------------------------------------------------------------------------------
 
 
-def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
+def to_act(table: Tabletop, state: AeonsState) -> frozenset[int]:
     phase = state.phase
     if isinstance(phase, Privilege):
         return frozenset({opener(table)})
@@ -103,7 +103,7 @@ def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: AeonsState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     if isinstance(state.phase, Privilege):
         return [{"type": "discard_revealed"}, {"type": "keep_revealed"}]
