@@ -10,7 +10,8 @@ A game module builds one ``Game`` value from pure functions:
 - ``to_act(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
   It is public (the game resource, every view, streams, turn timers): it must follow from public facts only.
   A seat that *may* also act out of turn (a Sign, a power-play) is not listed; it finds the play in its own
-  ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``.
+  ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``. The kernel
+  refuses every other command from a seat not waited on (``rules/not_your_turn``), so no game checks the turn.
 - ``view(state, viewer) -> dict``: built from what ``viewer`` (seat, ``None``, or ``EVERYONE``) may know.
 - ``outcome(state) -> Outcome | None``.
 - ``resample(state, seat, rng) -> state``: the same position with everything ``seat`` cannot know
@@ -56,6 +57,7 @@ from shared.kernel.outcome import Outcome
 
 
 AI_LEVELS = ("random", "easy", "medium", "hard")  # the budgets behind each are shared.ai.LEVELS
+NOT_YOUR_TURN = "rules/not_your_turn"
 
 
 class MalformedCommand(Exception):
@@ -197,12 +199,16 @@ class Game:
         return {"type": kind, **fields}
 
     def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> list[Event]:
-        """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed."""
+        """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed,
+        and the game waits on the seat or the command is one it may play out of turn (the one turn check: no game
+        writes its own)."""
         if self.outcome(state) is not None:
             raise GameOver()
         if not isinstance(seat, int) or not 0 <= seat < self.players(state):
             raise RuleViolation("rules/no_such_seat", "there is no such seat at this table")
-        events = self.decide(state, self.parse_command(command), seat, entropy)
+        parsed = self.parse_command(command)
+        check_turn(self, state, parsed, seat)
+        events = self.decide(state, parsed, seat, entropy)
         if not events:
             raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
         return events
@@ -240,6 +246,16 @@ class Game:
             "out_of_turn": sorted(self.out_of_turn),
             "card_data": self.card_data,
         }
+
+
+def check_turn(game: Game, state: Any, command: Mapping[str, Any], seat: int) -> None:
+    """Refuse ``command`` from ``seat`` unless the game waits on the seat or lists the command's type as playable out
+    of turn (boardgame.io's master refuses a move from a player not in ``activePlayers`` the same way, before the
+    game's code runs). ``to_act`` is public, so the refusal may name it."""
+    if command["type"] not in game.out_of_turn:
+        waited = game.to_act(state)
+        if seat not in waited:
+            raise RuleViolation(NOT_YOUR_TURN, "It is not your turn.", {"to_act": sorted(waited)})
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:

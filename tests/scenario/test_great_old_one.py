@@ -183,7 +183,7 @@ def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_t
 
 def test_a_seat_that_finished_its_opening_may_not_play_more_opening_pairs():
     events = table(hands={0: [CALL, CALL2]}, opening=True)
-    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).raises("rules/opening_finished")
+    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).raises("rules/not_your_turn")
 
 
 def test_phase_commands_wait_for_the_opening_to_finish():

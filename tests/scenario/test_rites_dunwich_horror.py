@@ -98,8 +98,8 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
     assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
                             "revealer": MARK, "arrival": 1, "order": [REGGIE]}
     assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
-    # Lucy's knock arrives second: refused, whatever her pair.
-    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/knock_already_claimed")
+    # Lucy's knock arrives second: refused, whatever her pair (the game no longer waits on her).
+    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
     assert rite(after).phase == Turn(REGGIE)  # Mark's turn ended; play continues clockwise
 
 
@@ -126,7 +126,8 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     assert isinstance(rite(state).phase, Replacing)
     assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
     assert GAME.to_act(state) == {MARK}
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/replacements_pending")
+    given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).raises("rules/replacements_pending")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/not_your_turn")
     state, events = play(state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
@@ -239,7 +240,7 @@ def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_cl
     assert GAME.to_act(state) == {LUCY, REGGIE}
     assert GAME.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
     assert GAME.legal_commands(state, MARK) == []
-    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/revealer_cannot_claim")
+    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")  # the revealer
 
 
 def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
@@ -247,7 +248,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
     state, events = play(state, (REGGIE, PASS))
     assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
     assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/already_passed")
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/not_your_turn")  # he passed
     state, events = play(state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
     claimed = events[0]
     assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
@@ -271,7 +272,8 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
     assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
     assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
     assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
-    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
+    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
     assert capture("Nasht", "Lobon", 4) in GAME.legal_commands(state, REGGIE)
     state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
@@ -279,8 +281,9 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
 
 
 def test_no_knock_is_taken_when_nobody_has_knocked():
-    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/no_knock_window")
-    given_state(GAME, start()).when(MARK, PASS).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(LUCY, PASS).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")
 
 
 def test_no_turn_move_is_made_while_the_claim_window_is_open():

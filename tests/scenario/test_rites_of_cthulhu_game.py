@@ -80,7 +80,7 @@ def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     assert GAME.to_act(state) == {0}
     assert {c["rite"] for c in GAME.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
-    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_grand_cultist")
+    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_your_turn")
     given_state(GAME, state).when(0, {"type": "choose_rite", "rite": "the_shadow_out_of_time"}).raises("rules/rite_not_available")
     played = dataclasses.replace(state, played=("cthulhu_rises",))
     given_state(GAME, played).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/rite_not_available")
@@ -379,7 +379,8 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, events = play(state, (0, cmd))
     assert state.table.trade is not None and 2 in GAME.to_act(state)
     assert [c["type"] for c in GAME.legal_commands(state, 2)].count("return_card") == 5
-    given_state(GAME, state).when(0, card("Nasht")).raises("rules/trade_pending")
+    given_state(GAME, state).when(0, card("Nasht")).raises("rules/not_your_turn")
+    given_state(GAME, state).when(2, card("Nasht")).raises("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
     assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
 

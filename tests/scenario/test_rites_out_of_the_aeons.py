@@ -183,7 +183,7 @@ def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
     state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
-    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/already_bid")
+    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_your_turn")  # she has bid
     given_state(GAME, state).when(MARK, bid("Yeb")).raises("rules/card_not_in_hand")
     assert [c["card"] for c in GAME.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
@@ -216,8 +216,10 @@ def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
 def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once_a_rite():
     state = start()
     assert isinstance(rite(state).phase, Privilege) and GAME.legal_commands(state, BRIAN) == [DISCARD, KEEP]
-    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_bidding")
-    given_state(GAME, state).when(JANE, DISCARD).raises("rules/no_discard_privilege")
+    given_state(GAME, state).when(BRIAN, bid("Yeb")).raises("rules/not_bidding")
+    given_state(GAME, state).when(JANE, DISCARD).raises("rules/not_your_turn")
+    bidding, _ = play(state, (BRIAN, KEEP))
+    given_state(GAME, bidding).when(JANE, DISCARD).raises("rules/no_discard_privilege")
     state, events = play(state, (BRIAN, DISCARD))
     assert [e.type for e in events] == ["revealed_card_discarded", "yellow_card_revealed"]
     assert E("Pharaoh Khafra") in rite(state).discards and rite(state).revealed == E("Kaman-Thah")

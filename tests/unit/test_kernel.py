@@ -1,6 +1,11 @@
 """The kernel's own guarantees, on the toy game."""
 
+import dataclasses
+from pathlib import Path
+
 import pytest
+
+import shared.games
 
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, redact
 from shared.kernel.game import GameOver, MalformedCommand
@@ -60,6 +65,27 @@ def test_an_unknown_command_type_is_a_rule_violation():
     with pytest.raises(RuleViolation) as info:
         GAME.checked_decide(state, {"type": "castle"}, 0, b"e")
     assert info.value.code == "rules/unknown_command"
+
+
+def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that_names_who_is_to_act():
+    state = GAME.replay(GAME.start(3, {}, b"e")[1])
+    assert GAME.to_act(state) == {0}
+    with pytest.raises(RuleViolation) as info:
+        GAME.checked_decide(state, {"type": "draw_card"}, 2, b"e")
+    assert (info.value.code, info.value.message, info.value.details) == ("rules/not_your_turn", "It is not your turn.", {"to_act": [0]})
+
+
+def test_a_command_the_game_lists_as_out_of_turn_reaches_its_rules_from_any_seat():
+    state = GAME.replay(GAME.start(3, {}, b"e")[1])
+    lenient = dataclasses.replace(GAME, out_of_turn=frozenset({"draw_card"}))
+    assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e")] == ["card_drawn"]
+
+
+def test_no_game_checks_the_turn_itself():
+    """One turn check, in the kernel: the refusal's code appears in no game's source."""
+    games = Path(shared.games.__file__).parent
+    found = [str(p.relative_to(games)) for p in sorted(games.rglob("*.py")) if "not_your_turn" in p.read_text()]
+    assert found == []
 
 
 def test_no_command_is_accepted_once_the_game_is_over():

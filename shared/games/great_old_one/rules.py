@@ -269,7 +269,6 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
     elif state.phase is Phase.OPENING:
         _opening(decision, command, seat)
     else:
-        require(seat == state.turn, "rules/not_your_turn", "it is not your turn")
         if kind == "finish_opening":
             raise RuleViolation("rules/opening_over", "the opening is over")
         if kind == "play_pair":
@@ -287,7 +286,6 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
 def _opening(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """To Begin 3: each player may play Matched or Linked pairs, all at once; the first turn follows the last."""
     state = decision.state
-    require(seat not in state.opening_done, "rules/opening_finished", "you have finished your opening plays")
     if command["type"] == "play_pair":
         require(command["take"] is None, "rules/no_horror_to_take", "no Horror card is in play to take")
         _play_pair(decision, command, seat)

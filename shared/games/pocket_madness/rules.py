@@ -137,7 +137,6 @@ def outcome(state: State) -> Outcome | None:
 
 def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Event]:
     kind = command["type"]
-    require(seat in to_act(state), "rules/not_your_turn", "It is not your turn.")
     decision = Decision(state, evolve, entropy)
     match state.phase:
         case RoundOver():

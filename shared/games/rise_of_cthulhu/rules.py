@@ -126,7 +126,6 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
     decision = Decision(state, evolve, entropy)
     kind = command["type"]
-    require(seat in to_act(state), "rules/not_your_turn", "It is not your turn to act.")
     if kind == "resolve_power":
         require(state.pending is not None, "rules/no_power_to_resolve", "No Old One's power is waiting to be resolved.")
         resolve_power(decision, seat, command.get("target"))

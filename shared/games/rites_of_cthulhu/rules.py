@@ -207,13 +207,12 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
     stage = state.stage
     if kind == "choose_rite":
         require(isinstance(stage, Choosing), "rules/not_choosing_a_rite", "No rite is being chosen now.")
-        require(seat == state.grand_cultist, "rules/not_grand_cultist", "Only the Grand Cultist picks the rite.")
         require(command["rite"] in available_rites(state), "rules/rite_not_available",
                 "That rite is not available (unknown or already performed).")
         _choose(d, command["rite"])
         return d.events
     if kind in ("take_artifacts", "trade_artifact"):
-        require(isinstance(stage, Claiming) and stage.winner == seat, "rules/not_claiming",
+        require(isinstance(stage, Claiming), "rules/not_claiming",
                 "Only an overthrow winner claims artifacts, once the rite ends.")
         if kind == "trade_artifact":
             require(command["give"] in state.coveted and command["take"] in state.artifact_deck,
@@ -236,7 +235,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         artifacts.decide(d, command, seat)
     elif kind == "return_card":
         trade = state.table.trade
-        require(trade is not None and trade.receiver == seat, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
+        require(trade is not None, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
         require(command["card"] in state.table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
         require(command["card"] in _returnable(state, seat), "rules/card_must_stay_in_hand",
                 "That card must stay in your hand now (Cthulhu, until the first gate closes).")

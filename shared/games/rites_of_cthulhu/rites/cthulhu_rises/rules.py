@@ -111,7 +111,6 @@ def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list
 
 def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
-    require(seat in to_act(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
     kind = command["type"]
     if state.forcing is not None:
         if kind == "decline_trade":

@@ -166,7 +166,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
     kind = command["type"]
     phase = state.phase
-    require(seat in to_act(table, state), "rules/not_your_turn", "It is not your turn to act.")
     if kind in ("peek_grave", "decline_peek"):
         require(isinstance(phase, PeekPrivilege), "rules/no_peek_privilege",
                 "The privileged peek comes before the first turn.")
