@@ -35,7 +35,7 @@ def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any
                 break
             seat = sorted(game.to_act(state))[0]
             command = rng.choice(game.legal_commands(state, seat))
-            state = fold(game, game.decide(state, command, seat, rng.randbytes(32)), state)
+            state = game.decide(state, command, seat, rng.randbytes(32)).state
         if game.outcome(state) is None:
             out.append((state, sorted(game.to_act(state))[0]))
     return out

@@ -72,8 +72,8 @@ def play(task: tuple[str, int, str, str, int, int | None, str]) -> dict[str, Any
                 searches.append((result.iterations, time.perf_counter() - started))
         if seat == tested:
             moves.append(time.perf_counter() - started)
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, version))
-        state, version = fold(game, new, state), version + len(new)
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, version))
+        version += len(new)
     final = game.outcome(state)
     return {"game": game_id, "players": players, "level": level, "opponent": opponent, "k": k,
             "win": bool(final and tested in final.winners), "ended": final is not None, "moves": moves,

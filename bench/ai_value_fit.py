@@ -32,8 +32,9 @@ def samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
         while game.outcome(state) is None:
             seat = sorted(game.to_act(state))[0]
             command = rng.choice(game.legal_commands(state, seat))
-            new = game.checked_decide(state, command, seat, entropy_for(seed, version))
-            before, state, version = state.turn_number, fold(game, new, state), version + len(new)
+            before = state.turn_number
+            new, state = game.checked_decide(state, command, seat, entropy_for(seed, version))
+            version += len(new)
             if state.phase is Phase.DRAW and state.turn_number != before:
                 seen.append(state)
         winners = game.outcome(state).winners

@@ -43,10 +43,9 @@ def playout(game: Game, seed: int, players: int | None = None) -> tuple[list[Eve
         choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.to_act(state))}
         seat = rand.choice([seat for seat, legal in choices.items() if legal])
         command = rand.choice(choices[seat])
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
         events.extend(new)
         boundaries.append(len(events))
-        state = fold(game, new, state)
     raise RuntimeError(f"{game.id}: seed {seed} did not end")
 
 

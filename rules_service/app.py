@@ -171,8 +171,8 @@ def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Boun
     """The answer to a decide request whose body the schema (or ``plainly_valid_decide``) has let through."""
     game = _game(body["game"], body.get("rules_version"), registry)
     state = position(game, body, bounds)
-    events = _guarded(game.checked_decide, state, body["command"], body["seat"], _entropy(body["entropy"]))
-    return {"events": [e.to_json() for e in events], "rules_version": game.rules_version}
+    decided = _guarded(game.checked_decide, state, body["command"], body["seat"], _entropy(body["entropy"]))
+    return {"events": [e.to_json() for e in decided.events], "rules_version": game.rules_version}
 
 
 @blp.route("/legal-commands", methods=["POST"])

@@ -248,7 +248,7 @@ class LocalRules:
 
     def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
         state = game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(state))))
-        events = game.checked_decide(state, command, seat, entropy)
+        events = game.checked_decide(state, command, seat, entropy).events
         return [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
 
     def ready(self) -> bool:

@@ -83,7 +83,8 @@ def recorded_decision(seating: Seating, table: Table | None, kind: str, command:
         return table_batch(seating, table, command, seat, setup), None
     assert table is not None, "a game command before any table"
     seating.check_game_command(table)
-    return seating.played(table, game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events)))
+    decided = game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events))
+    return seating.played(table, decided.events, decided.state)
 
 
 def audit_records(

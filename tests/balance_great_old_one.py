@@ -34,9 +34,8 @@ def play(players: int, seed: int, options: dict | None = None, max_commands: int
         if GAME.outcome(state) is not None:
             return state, count
         seat, command = choose(GAME, state, chooser)
-        new = GAME.checked_decide(state, command, seat, entropy_for(game_seed, version))
+        new, state = GAME.checked_decide(state, command, seat, entropy_for(game_seed, version))
         version += len(new)
-        state = fold(GAME, new, state)
     raise AssertionError(f"no outcome after {max_commands} commands (players {players}, seed {seed})")
 
 

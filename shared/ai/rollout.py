@@ -46,7 +46,7 @@ class Rollout:
             if not legal:
                 break
             command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)
-            state = step(game, state, command, seat, rng)[1]
+            state = step(game, state, command, seat, rng).state
         return [1.0 / state.players] * state.players
 
     def _mover(self, state: Any) -> tuple[int, list[dict[str, Any]]]:

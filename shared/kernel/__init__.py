@@ -7,7 +7,7 @@ outcome value, entropy derived from the session's seed, and the state codec used
 shipping state to the rules service. ``docs/adding-a-game.md`` is the guide to a new game.
 """
 
-from shared.kernel.decision import Decision, replace, replace_at
+from shared.kernel.decision import Decided, Decision, replace, replace_at
 from shared.kernel.entropy import entropy_for, rng, seat_rng
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import EVERYONE, Event, ev, redact, sees, viewer_for
@@ -17,6 +17,7 @@ from shared.kernel.outcome import Outcome
 
 __all__ = [
     "EVERYONE",
+    "Decided",
     "Decision",
     "Event",
     "Fact",

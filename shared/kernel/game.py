@@ -3,7 +3,8 @@
 A game module builds one ``Game`` value from pure functions:
 
 - ``setup(players, options, entropy) -> [Event]``: the opening facts (shuffles and deals recorded as data).
-- ``decide(state, command, seat, entropy) -> [Event]``: every rule lives here; raises ``RuleViolation``.
+- ``decide(state, command, seat, entropy) -> Decided``: every rule lives here; raises ``RuleViolation``. It
+  returns its events and the state they leave (``Decision.decided()``: folded once, as they were emitted).
 - ``evolve(state, event) -> state``: a plain fold step, no checks, no randomness; ``state`` is ``None``
   for the first setup event.
 - ``legal_commands(state, seat) -> [command]``: complete commands the seat may post now, as posted.
@@ -50,6 +51,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from shared.kernel.codec import StateCodec
+from shared.kernel.decision import Decided
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
 from shared.kernel.facts import Fact, Facts
@@ -117,7 +119,7 @@ class Game:
     max_players: int
     rules_version: str
     setup: Callable[[int, Mapping[str, Any], bytes], list[Event]]
-    decide: Callable[[Any, Mapping[str, Any], int, bytes], list[Event]]
+    decide: Callable[[Any, Mapping[str, Any], int, bytes], Decided[Any]]
     evolve: Callable[[Any, Event], Any]
     legal_commands: Callable[[Any, int], list[dict[str, Any]]]
     to_act: Callable[[Any], frozenset[int]]
@@ -198,7 +200,7 @@ class Game:
             raise MalformedCommand(f"the {kind} command is malformed", {"fields": exc.messages}) from None
         return {"type": kind, **fields}
 
-    def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> list[Event]:
+    def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> Decided[Any]:
         """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed,
         and the game waits on the seat or the command is one it may play out of turn (the one turn check: no game
         writes its own)."""
@@ -208,10 +210,10 @@ class Game:
             raise RuleViolation("rules/no_such_seat", "there is no such seat at this table")
         parsed = self.parse_command(command)
         check_turn(self, state, parsed, seat)
-        events = self.decide(state, parsed, seat, entropy)
-        if not events:
+        decided = self.decide(state, parsed, seat, entropy)
+        if not decided.events:
             raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
-        return events
+        return decided
 
     def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random

@@ -147,14 +147,14 @@ def _twin_compare(state_a, state_b, seat, chooser, seed, stop):
         if stop(state_a, actor, command):
             return steps
         entropy = entropy_for(seed.to_bytes(8, "big"), version)
-        events_a = GAME.checked_decide(state_a, command, actor, entropy)
-        events_b = GAME.checked_decide(state_b, command, actor, entropy)
+        events_a, after_a = GAME.checked_decide(state_a, command, actor, entropy)
+        events_b, after_b = GAME.checked_decide(state_b, command, actor, entropy)
         ended = next((i for i, e in enumerate(events_a) if e.type == "round_ended"), None)
         # the round's end reveals every card (section 7): compare everything before it
         assert _redacted(events_a[:ended], seat) == _redacted(events_b[:ended], seat), (seat, actor, command)
         if ended is not None:
             return steps + 1
-        state_a, state_b = fold(GAME, events_a, state_a), fold(GAME, events_b, state_b)
+        state_a, state_b = after_a, after_b
         steps += 1
     return steps
 

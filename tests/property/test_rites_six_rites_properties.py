@@ -116,11 +116,10 @@ def test_in_every_knock_race_the_first_valid_claim_wins_and_every_later_knock_is
                     continue
                 races += 1
                 first, *later = claimants
-                events = GAME.checked_decide(state, knocks[first][0], first, bytes(32))
+                events, after = GAME.checked_decide(state, knocks[first][0], first, bytes(32))
                 claimed = next(e for e in events if e.type == "wall_claimed")
                 assert claimed.data["seat"] == first and claimed.data["order"][-1] == first
                 assert claimed.data["arrival"] == len(phase.passed) + 1
-                after = fold(GAME, events, state)
                 for seat in later:
                     with pytest.raises(RuleViolation) as refused:
                         GAME.checked_decide(after, knocks[seat][0], seat, bytes(32))

@@ -69,9 +69,8 @@ def play(events, *moves):
     state = fold(GAME, events)
     produced = []
     for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
         produced += new
-        state = fold(GAME, new, state)
         GAME.invariant(state)
     return state, produced
 
@@ -363,9 +362,8 @@ def test_the_round_ends_when_no_cards_are_left_in_the_deck():
 def play_state(state, *moves):
     produced = []
     for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
         produced += new
-        state = fold(GAME, new, state)
     return state, produced
 
 

@@ -195,7 +195,7 @@ def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_opti
     assert resolved["first_player"] == 1
     state = fold(GAME, events)
     for seat in (0, 2, 1):
-        state = fold(GAME, GAME.checked_decide(state, {"type": "finish_opening"}, seat, b""), state)
+        state = GAME.checked_decide(state, {"type": "finish_opening"}, seat, b"").state
     assert state.phase is Phase.DRAW and state.turn == 1 and to_act(state) >= {1}
     assert GAME.view(state, 0)["first_player"] == 1
 
@@ -601,7 +601,7 @@ def test_signs_played_out_of_turn_cannot_stall_the_game():
     plays = 0
     while waiting := [s for s in range(1, 4) if GAME.legal_commands(state, s)]:
         seat = waiting[0]
-        state = fold(GAME, GAME.checked_decide(state, GAME.legal_commands(state, seat)[0], seat, b""), state)
+        state = GAME.checked_decide(state, GAME.legal_commands(state, seat)[0], seat, b"").state
         plays += 1
     assert plays == 4 and to_act(state) == {0}
 
@@ -630,15 +630,15 @@ def test_with_the_finish_round_variant_a_seventh_pair_ends_the_game_when_the_rou
     state = step.after
     assert GAME.outcome(state) is None and GAME.view(state, 1)["final_round"]
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 0, b""), state)
-    state = fold(GAME, GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b""), state)
+    state = GAME.checked_decide(state, {"type": "end_turn"}, 0, b"").state
+    state = GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b"").state
     assert GAME.outcome(state) is None
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 1, b""), state)
+    state = GAME.checked_decide(state, {"type": "end_turn"}, 1, b"").state
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    ended = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
+    ended, after = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
     assert [e.type for e in ended] == ["turn_ended", "game_ended"] and ended[-1].data["reason"] == "seventh_pair"
-    assert GAME.outcome(fold(GAME, ended, state)) is not None
+    assert GAME.outcome(after) is not None
 
 
 def test_the_finish_round_variant_is_off_by_default():

@@ -59,7 +59,7 @@ def when(state, seat, command):
 def play(state, *moves):
     """Apply (seat, command) moves; return the final state."""
     for seat, command in moves:
-        state = fold(GAME, GAME.checked_decide(state, command, seat, ENTROPY), state)
+        state = GAME.checked_decide(state, command, seat, ENTROPY).state
     return state
 
 
@@ -472,7 +472,7 @@ def test_azathoth_discards_are_random():
     state = table([[R, R], RUN], portals={AZATHOTH: 0})
     seen = set()
     for n in range(30):
-        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big"))
+        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big")).events
         seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
     assert len(seen) >= 5
 

@@ -7,7 +7,6 @@ import random
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
-from shared.kernel import fold
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
@@ -206,7 +205,7 @@ def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
 def test_the_deal_sets_aside_cards_so_the_deck_divides_evenly():
     for players, aside in ((3, 2), (5, 1), (6, 2), (4, 0), (2, 0)):
         state = given(GAME, *position(players, 0, {}, rite=None)).state
-        state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY), state)
+        state = GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY).state
         assert len(state.table.face_down) == aside
         assert (56 - aside) % players == 0
 

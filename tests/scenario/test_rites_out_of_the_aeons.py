@@ -12,7 +12,7 @@ from shared.games.rites_of_cthulhu.cards import cult, entity
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
-from shared.kernel import ev, fold, redact
+from shared.kernel import ev, redact
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
@@ -113,7 +113,7 @@ def test_play_example_ten_rounds_leave_four_yellow_cards_and_lucy_wins_with_the_
 def test_the_yellow_cards_form_the_sub_deck_and_the_rest_are_dealt_evenly_setting_the_remainders_aside(
         players, each, remainders):
     state = given(GAME, *position(players, 0, {s: [] for s in range(players)}, rite=None)).state
-    state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY), state)
+    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
     r = rite(state)
     assert [len(h) for h in state.table.hands] == [each] * players
     assert len(r.remainders) == remainders and not state.table.pile
@@ -129,17 +129,16 @@ def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_ca
     privilege when the first yellow card is turned over."""
     state = given(GAME, *position(4, 0, {}, rite=None)).state
     state = dataclasses.replace(state, artifact_deck=(5,), thrown_out=tuple(a for a in range(13) if a != 5))
-    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    events, after = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
     order = [e.type for e in events if e.type != "cards_drawn"]
     assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
                      "yellow_card_revealed"]
-    after = fold(GAME, events, state)
     assert GAME.to_act(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
 
 
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():
     state = given(GAME, *position(3, 0, {}, rite=None)).state
-    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).events
     regathered = next(e for e in events if e.type == "aeons_cards_regathered")
     assert set(redact(regathered, 1)) == {"hand_size", "remainder_count"}
     dealt = [e for e in events if e.type == "cards_drawn"]

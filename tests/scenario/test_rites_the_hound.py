@@ -113,7 +113,7 @@ def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_o
 @pytest.mark.parametrize("players", range(2, 7))
 def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(players):
     state = given(GAME, *position(players, 0, {}, rite=None)).state
-    state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY), state)
+    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
     view = GAME.view(state, 1)["rite"]
     assert len(view["graves"]) == players + 1
     assert all(g["status"] == "face_down" and "card" not in g for g in view["graves"])

@@ -60,11 +60,10 @@ def random_playout(
         if game.outcome(state) is not None:
             return play
         seat, command = choose(game, state, chooser)
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
         play.events.extend(new)
         play.commands.append((seat, command))
         play.batches.append(len(new))
-        state = fold(game, new, state)
         if keep_states:
             play.states.append(state)
         else:
@@ -151,14 +150,13 @@ def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, ent
         for command in chooser.sample(legal_here, min(len(legal_here), 3)):
             if canonical(command) not in legal_there:
                 continue
-            events_here = game.checked_decide(state, command, actor, entropy)
-            events_there = game.checked_decide(other, command, actor, entropy)
+            events_here, after_here = game.checked_decide(state, command, actor, entropy)
+            events_there, after_there = game.checked_decide(other, command, actor, entropy)
             here = [canonical([e.type, redact(e, seat)]) for e in events_here]
             there = [canonical([e.type, redact(e, seat)]) for e in events_there]
             if must_match and actor != seat:
                 assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}"
             if here == there:
-                after_here, after_there = fold(game, events_here, state), fold(game, events_there, other)
                 assert canonical(game.view(after_here, seat)) == canonical(game.view(after_there, seat)), (
                     f"{game.id}: after seat {actor}'s {command}, seat {seat}'s view changed by more than its events say"
                 )

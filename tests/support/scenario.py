@@ -36,12 +36,12 @@ class When:
 
     @property
     def events(self) -> list[Event]:
-        return self.game.checked_decide(self.state, self.command, self.seat, self.entropy)
+        return self.game.checked_decide(self.state, self.command, self.seat, self.entropy).events
 
     @property
     def after(self) -> Any:
         """The state after the command's events, for assertions on the result."""
-        return fold(self.game, self.events, self.state)
+        return self.game.checked_decide(self.state, self.command, self.seat, self.entropy).state
 
     def then_types(self, *types: str) -> list[Event]:
         events = self.events
@@ -68,7 +68,6 @@ def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entro
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new = game.checked_decide(state, command, seat, entropy)
+        new, state = game.checked_decide(state, command, seat, entropy)
         events += new
-        state = fold(game, new, state)
     return state, events

@@ -75,7 +75,7 @@ def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy:
 
 def api_events(game: Game, state: Any, command: dict[str, Any], actor: int, entropy: bytes, viewer: Any) -> list[Any]:
     """What the API sends ``viewer`` for ``actor``'s command: its records in the client form."""
-    events = game.checked_decide(state, command, actor, entropy)
+    events = game.checked_decide(state, command, actor, entropy).events
     records = make_records(events, version=7, prev_hash=GENESIS, cause={"id": "c", "seat": actor, "type": command["type"], "by": "seat"},
                            command=command, at="2026-01-01T00:00:00.000Z", rules_version=game.rules_version)
     return [masked(client_event(record, viewer)) for record in records]
@@ -86,8 +86,8 @@ def looks_the_same(game: Game, here: Any, there: Any, command: dict[str, Any], a
     for viewer in (observer, None):
         if api_events(game, here, command, actor, entropy, viewer) != api_events(game, there, command, actor, entropy, viewer):
             return False
-    after_here = fold(game, game.checked_decide(here, command, actor, entropy), here)
-    after_there = fold(game, game.checked_decide(there, command, actor, entropy), there)
+    after_here = game.checked_decide(here, command, actor, entropy).state
+    after_there = game.checked_decide(there, command, actor, entropy).state
     return all(canonical(game.view(after_here, v)) == canonical(game.view(after_there, v)) for v in (observer, None))
 
 
@@ -262,7 +262,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         if not common:
             break
         command = rand.choice(common)
-        if game.outcome(fold(game, game.checked_decide(here, command, actor, entropy), here)) is not None:
+        if game.outcome(game.checked_decide(here, command, actor, entropy).state) is not None:
             break  # a finished game shows everyone everything: the comparison ends with the running game
         before = [len(stored_records(trust_redis, trust_stack.key_prefix, gid)) for gid in (a, b)]
         replies = [api.command(gid, pair.tokens[actor], command, key=f"lockstep-{step}") for gid in (a, b)]
@@ -270,7 +270,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         # the prediction above is only worth something if the service decided with the same entropy
         for gid, state_before, start in zip((a, b), (here, there), before):
             appended = [canonical(event_of(r).to_json()) for r in stored_records(trust_redis, trust_stack.key_prefix, gid)[start:]]
-            predicted = [canonical(e.to_json()) for e in game.checked_decide(state_before, command, actor, entropy)]
+            predicted = [canonical(e.to_json()) for e in game.checked_decide(state_before, command, actor, entropy).events]
             assert appended == predicted, f"{gid}: the service appended other events than the prediction"
         figures["commands_in_lockstep"] += 1
         resource = compare_now(step % 4 == 3)

@@ -122,8 +122,8 @@ def test_kernel_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_
             break
         actor, command = later[step]
         same_to(observer, here, there, actor, command, entropy)
-        here = fold(GAME, GAME.checked_decide(here, command, actor, entropy), here)
-        there = fold(GAME, GAME.checked_decide(there, command, actor, entropy), there)
+        here = GAME.checked_decide(here, command, actor, entropy).state
+        there = GAME.checked_decide(there, command, actor, entropy).state
 
 
 @pytest.mark.e2e

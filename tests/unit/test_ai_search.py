@@ -18,7 +18,8 @@ from tests.support.toy import GAME as TOY
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_move_inside_the_search_reaches_the_state_folding_its_events_reaches(game_id):
-    """``step`` reuses the state ``decide`` folded as it emitted: it must be exactly the fold of the events."""
+    """``decide`` hands back the state it folded as it emitted, which ``step`` takes as it is: it must be exactly
+    the fold of the events."""
     game = GAMES[game_id]
     play = random_playout(game, max(game.min_players, 2), 31, keep_states=True)
     rand = random.Random(1)
@@ -49,16 +50,6 @@ def test_the_same_knowledge_and_stream_give_the_same_search_and_another_stream_m
     assert runs[0].root == runs[1].root and runs[0].best == runs[1].best
     assert runs[0].root != runs[2].root
     assert sum(v for v, _ in runs[0].root.values()) == runs[0].iterations == 60
-
-
-def test_the_kernel_hands_back_a_decisions_state_only_for_its_own_events_from_its_own_start():
-    from shared.kernel.decision import folded
-
-    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 2)))
-    events = TOY.decide(state, {"type": "draw_card"}, state.turn, entropy_for(b"toy", 3))
-    assert folded(state, events) == fold(TOY, events, state)
-    assert folded(state, list(events)) is None  # another list: cannot be told to be the decision's own
-    assert folded(fold(TOY, events, state), events) is None  # another start
 
 
 @pytest.mark.parametrize("game_id", sorted(g for g in GAMES if GAMES[g].rollout_policy is not None))

@@ -78,7 +78,7 @@ def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that
 def test_a_command_the_game_lists_as_out_of_turn_reaches_its_rules_from_any_seat():
     state = GAME.replay(GAME.start(3, {}, b"e")[1])
     lenient = dataclasses.replace(GAME, out_of_turn=frozenset({"draw_card"}))
-    assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e")] == ["card_drawn"]
+    assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e").events] == ["card_drawn"]
 
 
 def test_no_game_checks_the_turn_itself():

@@ -33,8 +33,8 @@ def opened(*seats, visibility="public"):
 
 def play(table, seat, command):
     SEATING.check_game_command(table)
-    events = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
-    events, after = SEATING.played(table, events)
+    decided = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+    events, after = SEATING.played(table, decided.events, decided.state)
     return after, events
 
 
@@ -145,7 +145,7 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
         seat = sorted(seating.to_act(table))[0]
         command = rng.choice(seating.legal_commands(table, seat))
         decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
-        events, after = seating.played(table, decided)
-        assert after == seating.fold(table, events)
+        events, after = seating.played(table, decided.events, decided.state)
+        assert after == seating.fold(table, events) == seating.played(table, decided.events)[1]
         table = after
     assert events[-1].type == "table_ended" and after.ended is not None

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.arkham_ritual import cards as C
@@ -165,7 +165,7 @@ def outcome(state: State) -> Outcome | None:
 # -- decide -------------------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
     phase = state.phase
     kind = command["type"]
     decision = Decision(state, evolve, entropy)
@@ -205,7 +205,7 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
                     "Return the card you looked at to the top of the Deck, or remove it from the game face down.",
                 )
             _end_turn(decision)
-    return decision.events
+    return decision.decided()
 
 
 def _check_target(state: State, to: int | None, seat: int) -> None:

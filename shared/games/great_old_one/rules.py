@@ -17,7 +17,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.great_old_one.cards import (
@@ -260,7 +260,7 @@ def _phase_commands(state: State, seat: int) -> list[dict[str, Any]]:
 Handler = Callable[[Decision[State], Mapping[str, Any], int], None]
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
     """Check a command against the rules and return the facts it produces."""
     kind = command["type"]
     decision = Decision(state, evolve, entropy)
@@ -280,7 +280,7 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
                 f"that is done in the {phase.value} phase; this is the {state.phase.value} phase", phase=state.phase.value,
             )
             handler(decision, command, seat)
-    return decision.events
+    return decision.decided()
 
 
 def _opening(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:

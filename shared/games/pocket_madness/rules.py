@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at, rng
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.pocket_madness.cards import (
@@ -135,7 +135,7 @@ def outcome(state: State) -> Outcome | None:
 # -- decide -------------------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided[State]:
     kind = command["type"]
     decision = Decision(state, evolve, entropy)
     match state.phase:
@@ -152,7 +152,7 @@ def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Ev
             _decide_turn(decision, command, seat)
         case Playing():
             _decide_power(decision, command, seat)
-    return decision.events
+    return decision.decided()
 
 
 def _decide_turn(decision: Decision, command: Command, seat: int) -> None:

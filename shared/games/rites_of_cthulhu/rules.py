@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu import artifacts, power_plays
@@ -201,7 +201,7 @@ def _returnable(state: RitesState, seat: int) -> list[int]:
 # -- decide ----------------------------------------------------------------------------------------------------------
 
 
-def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[RitesState]:
     d = Decision(state, evolve, entropy)
     kind = command["type"]
     stage = state.stage
@@ -210,7 +210,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         require(command["rite"] in available_rites(state), "rules/rite_not_available",
                 "That rite is not available (unknown or already performed).")
         _choose(d, command["rite"])
-        return d.events
+        return d.decided()
     if kind in ("take_artifacts", "trade_artifact"):
         require(isinstance(stage, Claiming), "rules/not_claiming",
                 "Only an overthrow winner claims artifacts, once the rite ends.")
@@ -220,7 +220,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
             d.emit(ArtifactTraded(seat=seat, gave=command["give"], took=command["take"]))
         d.emit(RiteWon(seat=seat, reason=RiteEnd.OVERTHROW))
         _after_rite(d, passes=True)
-        return d.events
+        return d.decided()
     rite = current_rite(state)
     require(rite is not None, "rules/no_rite_in_progress", "No rite is being performed.")
     assert rite is not None
@@ -229,7 +229,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         if kind == power_plays.PowerPlay.BECOME_GRAND_CULTIST:
             d.emit(RiteFailed(reason=RiteEnd.GRAND_CULTIST_SEIZED, seat=seat))
             _after_rite(d, passes=False)
-            return d.events
+            return d.decided()
         artifacts.excavate(d, seat)
     elif kind == artifacts.INVOKE:
         artifacts.decide(d, command, seat)
@@ -246,7 +246,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         require(state.table.trade is None, "rules/trade_pending", "A forced card trade must be answered first.")
         rite.decide(d, command, seat)
     _settle(d)
-    return d.events
+    return d.decided()
 
 
 def _choose(d: Decision, rite_id: str) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from shared.kernel import Event
+from shared.kernel import Decided
 from shared.kernel.errors import require
 
 from shared.games.toy import GAME as GAME_V1
@@ -21,7 +21,7 @@ from shared.games.toy.state import ToyState
 HAND_LIMIT = 3
 
 
-def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[ToyState]:
     if command["type"] == "draw_card":
         require(len(state.hands[seat]) < HAND_LIMIT, "rules/hand_full", f"you hold {HAND_LIMIT} cards: play one")
     return rules.decide(state, command, seat, entropy)
