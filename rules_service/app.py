@@ -23,9 +23,10 @@ from flask import Flask, Response, current_app, jsonify, request
 from shared.games import GAMES
 from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.codec import Bounds, TooLarge, check_bounds
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
 from shared.wire import logs, schemas
 from shared.wire.catalog import catalog
+from shared.wire.commands import MalformedCommand, decide_posted
 from shared.wire.errors import ApiError, body as error_body, malformed
 from shared.wire.flaskapp import Blueprint, documented_errors, make_api, ops_blueprint
 
@@ -171,7 +172,7 @@ def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Boun
     """The answer to a decide request whose body the schema (or ``plainly_valid_decide``) has let through."""
     game = _game(body["game"], body.get("rules_version"), registry)
     state = position(game, body, bounds)
-    decided = _guarded(game.checked_decide, state, body["command"], body["seat"], _entropy(body["entropy"]))
+    decided = _guarded(decide_posted, game, state, body["command"], body["seat"], _entropy(body["entropy"]))
     return {"events": [e.to_json() for e in decided.events], "rules_version": game.rules_version}
 
 

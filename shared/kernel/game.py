@@ -37,7 +37,9 @@ A game module builds one ``Game`` value from pure functions:
 - ``ai_levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
-and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
+and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts. A command reaches
+``decide`` as read at the wire (``shared.wire.commands``: by the game's schema in ``commands``, defaults filled
+in): the kernel itself reads no schema.
 """
 
 from __future__ import annotations
@@ -47,8 +49,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-from marshmallow import Schema, ValidationError
 
 from shared.kernel.codec import StateCodec
 from shared.kernel.decision import Decided
@@ -60,15 +60,6 @@ from shared.kernel.outcome import Outcome
 
 AI_LEVELS = ("random", "easy", "medium", "hard")  # the budgets behind each are shared.ai.LEVELS
 NOT_YOUR_TURN = "rules/not_your_turn"
-
-
-class MalformedCommand(Exception):
-    """A command whose shape is wrong (missing type, wrong field types): the request is bad, not the move."""
-
-    def __init__(self, message: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.message = message
-        self.details = details or {}
 
 
 class GameOver(Exception):
@@ -127,7 +118,7 @@ class Game:
     outcome: Callable[[Any], Outcome | None]
     resample: Callable[[Any, int, Any], Any]
     invariant: Callable[[Any], None]
-    commands: Mapping[str, type[Schema]]
+    commands: Mapping[str, type]
     state_types: tuple[type, ...]
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
@@ -143,11 +134,6 @@ class Game:
     @functools.cached_property
     def codec(self) -> StateCodec:
         return StateCodec(self.state_types)
-
-    @functools.cached_property
-    def command_loaders(self) -> dict[str, Schema]:
-        """One schema instance per command type, reused: building a schema costs more than loading with it."""
-        return {kind: schema() for kind, schema in self.commands.items()}
 
     def at_version(self, rules_version: str | None) -> Game | None:
         """The rules of ``rules_version`` (None: the current ones), if this code still provides them."""
@@ -184,33 +170,25 @@ class Game:
         resolved = self.resolve_options(options)
         return resolved, self.setup(players, resolved, entropy)
 
-    def parse_command(self, raw: Any) -> dict[str, Any]:
-        """Validate a command's shape against its schema; unknown types are a rule matter, bad shapes are not."""
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
-            raise MalformedCommand("a command is a JSON object with a string 'type'")
-        kind = raw["type"]
-        schema = self.command_loaders.get(kind)
-        if schema is None:
-            raise RuleViolation(
-                "rules/unknown_command", f"{self.title} has no command {kind[:64]!r}", {"known": sorted(self.commands)}
-            )
-        try:
-            fields = schema.load({k: v for k, v in raw.items() if k != "type"})
-        except ValidationError as exc:
-            raise MalformedCommand(f"the {kind} command is malformed", {"fields": exc.messages}) from None
-        return {"type": kind, **fields}
+    def checked_decide(self, state: Any, command: Mapping[str, Any], seat: int | None, entropy: bytes) -> Decided[Any]:
+        """Decide a command (as read at the wire: ``shared.wire.commands``) with the kernel's checks first: the game
+        is running, the seat exists, and the game waits on the seat or the command is one it may play out of turn
+        (the one turn check: no game writes its own)."""
+        return self.decide_in_turn(state, command, self.check_seat(state, seat), entropy)
 
-    def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> Decided[Any]:
-        """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed,
-        and the game waits on the seat or the command is one it may play out of turn (the one turn check: no game
-        writes its own)."""
+    def check_seat(self, state: Any, seat: int | None) -> int:
+        """``seat``, once the game is known to be running (else ``GameOver``) and ``seat`` one of its seats (else
+        ``rules/no_such_seat``)."""
         if self.outcome(state) is not None:
             raise GameOver()
         if not isinstance(seat, int) or not 0 <= seat < self.players(state):
             raise RuleViolation("rules/no_such_seat", "there is no such seat at this table")
-        parsed = self.parse_command(command)
-        check_turn(self, state, parsed, seat)
-        decided = self.decide(state, parsed, seat, entropy)
+        return seat
+
+    def decide_in_turn(self, state: Any, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[Any]:
+        """The turn check, then the game's ``decide``, which must emit something when it accepts."""
+        check_turn(self, state, command, seat)
+        decided = self.decide(state, command, seat, entropy)
         if not decided.events:
             raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
         return decided

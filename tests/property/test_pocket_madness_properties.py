@@ -12,7 +12,7 @@ from shared.games.pocket_madness import GAME
 from shared.games.pocket_madness.cards import LOCATIONS
 from shared.games.pocket_madness.state import Playing, RoundOver
 from shared.kernel import RuleViolation, entropy_for
-from shared.kernel.game import MalformedCommand
+from shared.wire.commands import MalformedCommand, decide_posted
 from tests.support.properties import canonical, check_game_properties, random_playout
 
 SEEDS = range(16)
@@ -55,7 +55,7 @@ def test_decide_accepts_exactly_the_listed_legal_commands(players):
                     candidates = rand.sample(candidates, 12)
                 for command in candidates:
                     try:
-                        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
+                        decide_posted(GAME, state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
                         accepted = True
                     except (RuleViolation, MalformedCommand):
                         accepted = False
@@ -135,7 +135,7 @@ def test_resample_unrevealable_reshuffles_only_the_face_down_deck_cards():
 
 def refusal(state, command, seat, entropy):
     try:
-        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy)
+        decide_posted(GAME, state, json.loads(canonical(command)), seat, entropy)
     except RuleViolation as exc:
         return canonical([exc.code, str(exc.message), exc.details])
     except MalformedCommand as exc:

@@ -20,6 +20,7 @@ from typing import Any
 
 from shared.kernel import Event, entropy_for, fold, redact
 from shared.kernel.game import Game
+from shared.wire.commands import parse_command
 
 
 def canonical(value: Any) -> str:
@@ -90,7 +91,7 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
         legal = game.legal_commands(state, seat)
         check_who_may_act(game, state, seat, legal, chooser)
         for command in chooser.sample(legal, min(len(legal), legal_sample)):
-            assert game.parse_command(json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
+            assert parse_command(game, json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
             game.checked_decide(state, command, seat, entropy)
         check_non_interference(game, state, seat, entropy, chooser)
 

@@ -27,7 +27,8 @@ import pytest
 
 from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for, fold
-from shared.kernel.game import Game, MalformedCommand
+from shared.kernel.game import Game
+from shared.wire.commands import MalformedCommand, decide_posted
 from shared.kernel.table import TABLE_FACTS
 from shared.records import GENESIS, client_event, event_of, make_records
 from tests.support.properties import canonical, check_non_interference, random_playout
@@ -65,7 +66,7 @@ def probes(game: Game, state: Any, seat: int, rand: random.Random, limit: int = 
 def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy: bytes) -> tuple[str, Any]:
     """Accepted, or the exact error body the API would send for it."""
     try:
-        game.checked_decide(state, command, seat, entropy)
+        decide_posted(game, state, command, seat, entropy)
     except RuleViolation as violation:
         return "refused", violation.to_json()
     except MalformedCommand as bad:

@@ -8,7 +8,8 @@ import pytest
 import shared.games
 
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, redact
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
+from shared.wire.commands import MalformedCommand, decide_posted
 from tests.support.properties import check_game_properties
 from tests.support.toy import GAME
 
@@ -57,13 +58,13 @@ def test_player_count_is_checked():
 def test_a_malformed_command_is_refused_before_the_rules(command):
     state = GAME.replay(GAME.start(2, {}, b"e")[1])
     with pytest.raises(MalformedCommand):
-        GAME.checked_decide(state, command, 0, b"e")
+        decide_posted(GAME, state, command, 0, b"e")
 
 
 def test_an_unknown_command_type_is_a_rule_violation():
     state = GAME.replay(GAME.start(2, {}, b"e")[1])
     with pytest.raises(RuleViolation) as info:
-        GAME.checked_decide(state, {"type": "castle"}, 0, b"e")
+        decide_posted(GAME, state, {"type": "castle"}, 0, b"e")
     assert info.value.code == "rules/unknown_command"
 
 
@@ -92,6 +93,8 @@ def test_no_command_is_accepted_once_the_game_is_over():
     play = check_game_properties(GAME, 2, seed=1)
     with pytest.raises(GameOver):
         GAME.checked_decide(play.state, {"type": "draw_card"}, 0, b"e")
+    with pytest.raises(GameOver):  # before its shape is read, as ever
+        decide_posted(GAME, play.state, {"type": "castle", "extra": 1}, 0, b"e")
 
 
 def test_the_codec_refuses_to_build_classes_a_game_did_not_list():
