@@ -54,10 +54,10 @@ def measure(report: Report, playouts: int, budget_s: float) -> None:
         rand.shuffle(states)
         states = states[:300]
         entropy = entropy_for(b"bench", 1)
-        legal = [(lambda s=s, seat=seat: game.legal_commands(s, seat)) for s in states for seat in sorted(game.to_act(s))]
+        legal = [(lambda s=s, seat=seat: game.decider.legal_commands(s, seat)) for s in states for seat in sorted(game.decider.to_act(s))]
         decisions = []
         for s in states:
-            choices = {seat: game.legal_commands(s, seat) for seat in sorted(game.to_act(s))}
+            choices = {seat: game.decider.legal_commands(s, seat) for seat in sorted(game.decider.to_act(s))}
             seat = rand.choice([seat for seat, legal in choices.items() if legal])
             command = rand.choice(choices[seat])
             decisions.append(lambda s=s, c=command, seat=seat: game.checked_decide(s, c, seat, entropy))

@@ -119,7 +119,7 @@ def position(game: Game, body: Mapping[str, Any], bounds: Bounds | None = None) 
     except Exception as exc:
         raise malformed("the position does not decode to a state of this game", reason=type(exc).__name__) from None
     try:
-        game.invariant(state)
+        game.decider.invariant(state)
     except Exception:  # an AssertionError, or whatever the check trips on in a state no game builds
         raise malformed("the position breaks this game's invariants: it is not one the game can reach", reason="invariant") from None
     return state
@@ -184,8 +184,8 @@ def legal_commands(body: dict[str, Any]) -> dict[str, Any]:
     game = _game(body["game"], body.get("rules_version"))
     state = position(game, body)
     return {
-        "legal_commands": _guarded(game.legal_commands, state, body["seat"]),
-        "to_act": sorted(_guarded(game.to_act, state)),
+        "legal_commands": _guarded(game.decider.legal_commands, state, body["seat"]),
+        "to_act": sorted(_guarded(game.decider.to_act, state)),
     }
 
 

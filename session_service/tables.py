@@ -82,8 +82,8 @@ class Tables:
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
         for seat in body["seats"]:
-            if seat.get("ai") is not None and seat["ai"] not in game.ai_levels:
-                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai_levels)})
+            if seat.get("ai") is not None and seat["ai"] not in game.ai.levels:
+                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
         seed, game_id, players, keys = self._seed(body.get("seed")), game_id or new_game_id(), players or {}, keys or {}
         seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
                   "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
@@ -384,7 +384,7 @@ def view_of(seating: Seating, table: Table, viewer: Any) -> dict[str, Any]:
     """What ``viewer`` sees: the game's view, or, while seats are open, which ones."""
     if table.game is None:
         return {"open_seats": table.open_seats}
-    return seating.game.view(table.game, viewer)
+    return seating.game.decider.view(table.game, viewer)
 
 
 def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[int, str]) -> list[dict[str, Any]]:

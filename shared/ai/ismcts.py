@@ -100,14 +100,15 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
              rng: random.Random, rollout: Rollout) -> bool:
     """One iteration; False when the clock stopped it before it could be scored."""
     state = world = knowledge.resample(rng)
+    rules = game.decider
     node: Node | None = root
     path: list[tuple[Edge, int]] = []
-    while node is not None and game.outcome(state) is None:
-        waited = game.to_act(state)
+    while node is not None and rules.outcome(state) is None:
+        waited = rules.to_act(state)
         if not waited and node is not root:
             break
         actor = seat if seat in waited or node is root else rng.choice(sorted(waited))
-        legal = root_legal if node is root else game.legal_commands(state, actor)
+        legal = root_legal if node is root else rules.legal_commands(state, actor)
         if not legal:
             break
         keys = [(actor, key(c)) for c in legal]
@@ -125,7 +126,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
             edge = node.edges[keys[pick]]
         path.append((edge, actor))
         before = node
-        events, state = step(game, state, legal[pick], actor, rng)
+        events, state = step(rules, state, legal[pick], actor, rng)
         if before is not None:
             seen = ("own", keys[pick][1]) if actor == seat else (actor, tuple(
                 (e.type, key(redact(e, seat))) for e in events))

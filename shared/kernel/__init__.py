@@ -12,13 +12,16 @@ from shared.kernel.entropy import entropy_for, rng, seat_rng
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import EVERYONE, Event, ev, redact, sees, viewer_for
 from shared.kernel.facts import Fact, Facts
-from shared.kernel.game import Game, Option, fold
+from shared.kernel.game import AiHooks, Catalogue, Decider, Game, Option, fold
 from shared.kernel.outcome import Outcome
 
 __all__ = [
     "EVERYONE",
+    "AiHooks",
+    "Catalogue",
     "Decided",
     "Decision",
+    "Decider",
     "Event",
     "Fact",
     "Facts",

@@ -1,7 +1,7 @@
 """A safe JSON codec for game state: frozen dataclasses, tuples, frozensets and enums.
 
 Snapshots are stored with it and the session service ships state to the rules service with it. Decoding only
-ever builds the classes a game lists in ``Game.state_types``, so a hostile payload cannot name arbitrary code.
+ever builds the classes a game lists in ``Decider.state_types``, so a hostile payload cannot name arbitrary code.
 
 The format, which stored snapshots depend on: ``None``, bools, numbers and strings as themselves (subclasses
 such as a ``StrEnum`` member too); an enum member as ``{"$e": class name, "v": value}``; a dataclass as

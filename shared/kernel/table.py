@@ -175,7 +175,7 @@ class Seating:
 
     def __init__(self, game: Game):
         self.game = game
-        self.codec = StateCodec(game.state_types + TABLE_TYPES)
+        self.codec = StateCodec(game.decider.state_types + TABLE_TYPES)
 
     # -- deciding ------------------------------------------------------------------------------------
     def open(self, game_id: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], visibility: str) -> list[Event]:
@@ -295,7 +295,7 @@ class Seating:
         if table is None:  # a log from before tables (record format 1): the game's own setup comes first, and
             # nothing tells where it ends, so such a table counts as moved (it cannot be aborted)
             table = Table("", self.game.id, {}, (), "public", Status.ACTIVE, setup_events=-1)
-        state = self.game.evolve(table.game, event)
+        state = self.game.decider.evolve(table.game, event)
         seats = table.seats or tuple(Seat(None, None) for _ in range(self.game.players(state)))
         return replace(table, game=state, seats=seats, game_events=table.game_events + 1)
 
@@ -314,7 +314,7 @@ class Seating:
                            raw["details"])
         if table.game is None:
             return None
-        final = self.game.outcome(table.game)
+        final = self.game.decider.outcome(table.game)
         if final is None or not table.resigned:
             return final
         return without_resigned(final, table.resigned)
@@ -324,12 +324,12 @@ class Seating:
         (the table's AI plays it, and its own commands are refused)."""
         if seat is None or table.status != Status.ACTIVE or table.game is None or table.seats[seat].resigned:
             return []
-        return self.game.legal_commands(table.game, seat)
+        return self.game.decider.legal_commands(table.game, seat)
 
     def to_act(self, table: Table) -> frozenset[int]:
         if table.status != Status.ACTIVE or table.game is None:
             return frozenset()
-        return self.game.to_act(table.game)
+        return self.game.decider.to_act(table.game)
 
 
 TABLE_COMMANDS = frozenset({"open_table", "join", "start", "resign", "abort", "abandon"})

@@ -32,7 +32,7 @@ _LOADERS: dict[int, tuple[Mapping[str, type[Schema]], dict[str, Schema]]] = {}
 
 def loaders(game: Game) -> dict[str, Schema]:
     """The game's command schemas, one instance each, by command type."""
-    commands = game.commands
+    commands = game.catalogue.commands
     entry = _LOADERS.get(id(commands))
     if entry is None or entry[0] is not commands:
         entry = _LOADERS[id(commands)] = (commands, {kind: schema() for kind, schema in commands.items()})
@@ -47,8 +47,8 @@ def parse_command(game: Game, raw: Any) -> dict[str, Any]:
     kind = raw["type"]
     schema = loaders(game).get(kind)
     if schema is None:
-        raise RuleViolation("rules/unknown_command", f"{game.title} has no command {kind[:64]!r}",
-                            {"known": sorted(game.commands)})
+        raise RuleViolation("rules/unknown_command", f"{game.catalogue.title} has no command {kind[:64]!r}",
+                            {"known": sorted(game.catalogue.commands)})
     try:
         fields = schema.load({k: v for k, v in raw.items() if k != "type"})
     except ValidationError as exc:

@@ -91,10 +91,10 @@ def test_a_seat_never_sees_another_hand_or_the_deck_while_the_game_runs(players)
             for area in state.areas:
                 public |= {c for p in area.pairs for c in p.cards} | set(area.horrors)
             for seat in range(players):
-                seen = set(_cards_in(GAME.view(state, seat)))
+                seen = set(_cards_in(GAME.decider.view(state, seat)))
                 assert seen <= public | set(state.hands[seat])
-            assert set(_cards_in(GAME.view(state, None))) <= public
-        final = GAME.view(play.state, 0)
+            assert set(_cards_in(GAME.decider.view(state, None))) <= public
+        final = GAME.decider.view(play.state, 0)
         assert all("hand" in s for s in final["seats"]), "hands are revealed at the end"
 
 
@@ -106,7 +106,7 @@ def test_resampling_keeps_hand_sizes_and_the_seats_own_hand(players):
         play = random_playout(GAME, players, 900 + seed, keep_states=True)
         for state in play.states[1::5]:
             for seat in range(players):
-                other = GAME.resample(state, seat, random.Random(seed))
+                other = GAME.ai.resample(state, seat, random.Random(seed))
                 assert other.hands[seat] == state.hands[seat] and other.areas == state.areas
                 assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
                 assert len(other.deck) == len(state.deck)
@@ -123,7 +123,7 @@ def test_out_of_turn_commands_are_only_signs_so_random_play_always_ends(players)
                 out_of_turn += 1
         assert out_of_turn <= len(SIGN_CARDS)
         assert len(play.commands) < 600
-        assert GAME.outcome(play.state) is not None
+        assert GAME.decider.outcome(play.state) is not None
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -141,6 +141,6 @@ def test_every_position_survives_the_state_codec_with_the_same_types_and_moves(p
             decoded = GAME.codec.decode(json.loads(canonical(GAME.codec.encode(state))))
             assert decoded == state and type(decoded.phase) is type(state.phase)
             assert [type(getattr(decoded, f)) for f in state.__slots__] == [type(getattr(state, f)) for f in state.__slots__]
-            assert GAME.to_act(decoded) == GAME.to_act(state)
+            assert GAME.decider.to_act(decoded) == GAME.decider.to_act(state)
             for seat in range(players):
-                assert GAME.legal_commands(decoded, seat) == GAME.legal_commands(state, seat)
+                assert GAME.decider.legal_commands(decoded, seat) == GAME.decider.legal_commands(state, seat)

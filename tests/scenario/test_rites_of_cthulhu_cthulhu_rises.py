@@ -116,7 +116,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
                     (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
                     (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                     (LINDI, card("Edward Pickman Derby")))
-    legal = GAME.legal_commands(state, CHUCK)
+    legal = GAME.decider.legal_commands(state, CHUCK)
     assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
     given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).raises(
         "rules/invalid_artifact_trade")
@@ -162,7 +162,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
     state, _ = play(example(hands), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Cthulhu")).raises("rules/no_summoning_in_first_gate")
-    assert card("Cthulhu") not in GAME.legal_commands(state, NATALIE)
+    assert card("Cthulhu") not in GAME.decider.legal_commands(state, NATALIE)
 
 
 def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
@@ -231,5 +231,5 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
     assert len(plays) > 1 and all("play_card" in p for p in plays)
     state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")))
-    assert rite(state).forcing == CHUCK and len(GAME.legal_commands(state, CHUCK)) > 1
+    assert rite(state).forcing == CHUCK and len(GAME.decider.legal_commands(state, CHUCK)) > 1
     assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20

@@ -119,7 +119,7 @@ def test_the_yellow_cards_form_the_sub_deck_and_the_rest_are_dealt_evenly_settin
     assert len(r.remainders) == remainders and not state.table.pile
     assert len(r.sub_deck) == 13 and cult(r.revealed) == 2 and all(cult(c) == 2 for c in r.sub_deck)
     assert all(cult(c) != 2 for h in state.table.hands for c in h)
-    view = GAME.view(state, 1)["rite"]
+    view = GAME.decider.view(state, 1)["rite"]
     assert view["sub_deck"] == 13 and view["remainders"] == remainders and view["revealed"] == r.revealed
 
 
@@ -133,7 +133,7 @@ def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_ca
     order = [e.type for e in events if e.type != "cards_drawn"]
     assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
                      "yellow_card_revealed"]
-    assert GAME.to_act(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
+    assert GAME.decider.to_act(after) == {1} and GAME.decider.legal_commands(after, 1) == [DISCARD, KEEP]
 
 
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():
@@ -153,9 +153,9 @@ def test_bids_are_sealed_until_every_cultist_has_bid_then_revealed_together():
     sealed = events[-1]
     assert sealed.type == "bid_sealed" and redact(sealed, MARK) == {"seat": JANE}
     assert rite(state).phase == Bidding(frozenset({BRIAN, MARK, LUCY}))  # Jane may still power-play
-    view = GAME.view(state, MARK)["rite"]
+    view = GAME.decider.view(state, MARK)["rite"]
     assert view["bids_sealed"] == [JANE] and "bids" not in view
-    assert GAME.view(state, JANE)["rite"]["bids"] == {str(JANE): E("T'yog, High Priest of Shub-Niggurath")}
+    assert GAME.decider.view(state, JANE)["rite"]["bids"] == {str(JANE): E("T'yog, High Priest of Shub-Niggurath")}
     state, events = play(state, (MARK, bid("Lobon")), (LUCY, bid("Barnabas Marsh")))
     assert "bids_revealed" not in [e.type for e in events]
     state, events = play(state, (BRIAN, bid("Yeb")))
@@ -172,19 +172,19 @@ def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
     state, events = play(state, (JANE, {"type": "excavate_artifact", "cult": "green"}))
     assert state.table.mods.open_hands
     for seat in (BRIAN, JANE, LUCY, None):
-        assert "bids" not in GAME.view(state, seat)["rite"]
-    assert GAME.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
+        assert "bids" not in GAME.decider.view(state, seat)["rite"]
+    assert GAME.decider.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
     state, events = play(state, (LUCY, bid("Barnabas Marsh")))
-    assert GAME.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
-    twin = GAME.resample(state, BRIAN, random.Random(1))
-    assert GAME.view(twin, BRIAN) == GAME.view(state, BRIAN)
+    assert GAME.decider.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
+    twin = GAME.ai.resample(state, BRIAN, random.Random(1))
+    assert GAME.decider.view(twin, BRIAN) == GAME.decider.view(state, BRIAN)
 
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
     state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
     given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_your_turn")  # she has bid
     given_state(GAME, state).when(MARK, bid("Yeb")).raises("rules/card_not_in_hand")
-    assert [c["card"] for c in GAME.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
+    assert [c["card"] for c in GAME.decider.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
 
 def test_the_highest_elder_sign_takes_the_card_whatever_the_ties_below_it():
@@ -214,7 +214,7 @@ def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
 
 def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once_a_rite():
     state = start()
-    assert isinstance(rite(state).phase, Privilege) and GAME.legal_commands(state, BRIAN) == [DISCARD, KEEP]
+    assert isinstance(rite(state).phase, Privilege) and GAME.decider.legal_commands(state, BRIAN) == [DISCARD, KEEP]
     given_state(GAME, state).when(BRIAN, bid("Yeb")).raises("rules/not_bidding")
     given_state(GAME, state).when(JANE, DISCARD).raises("rules/not_your_turn")
     bidding, _ = play(state, (BRIAN, KEEP))
@@ -261,7 +261,7 @@ def test_the_rite_ends_when_every_hand_is_empty():
 def test_power_plays_draw_no_replacements_in_this_rite():
     hands = {0: ["Pnakotic Fragments", "Zadok Allen", "Dagon"], 1: ["Lobon", "Nug", "Yeb"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
-    assert {"type": "excavate_artifact", "cult": "green"} in GAME.legal_commands(state, 0)
+    assert {"type": "excavate_artifact", "cult": "green"} in GAME.decider.legal_commands(state, 0)
     state, events = play(state, (0, {"type": "excavate_artifact", "cult": "green"}))
     assert "cards_drawn" not in [e.type for e in events]
     assert state.table.hands[0] == (E("Dagon"),)
@@ -291,5 +291,5 @@ def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids
     assert [GAME.timeout_choice(state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state, _ = play(state, (BRIAN, KEEP))
     bids = [GAME.timeout_choice(state, JANE, random.Random(seed)) for seed in range(30)]
-    assert all(b in GAME.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
+    assert all(b in GAME.decider.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
     assert len({b["card"] for b in bids}) > 1

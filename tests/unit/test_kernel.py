@@ -70,7 +70,7 @@ def test_an_unknown_command_type_is_a_rule_violation():
 
 def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that_names_who_is_to_act():
     state = GAME.replay(GAME.start(3, {}, b"e")[1])
-    assert GAME.to_act(state) == {0}
+    assert GAME.decider.to_act(state) == {0}
     with pytest.raises(RuleViolation) as info:
         GAME.checked_decide(state, {"type": "draw_card"}, 2, b"e")
     assert (info.value.code, info.value.message, info.value.details) == ("rules/not_your_turn", "It is not your turn.", {"to_act": [0]})
@@ -78,7 +78,7 @@ def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that
 
 def test_a_command_the_game_lists_as_out_of_turn_reaches_its_rules_from_any_seat():
     state = GAME.replay(GAME.start(3, {}, b"e")[1])
-    lenient = dataclasses.replace(GAME, out_of_turn=frozenset({"draw_card"}))
+    lenient = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, out_of_turn=frozenset({"draw_card"})))
     assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e").events] == ["card_drawn"]
 
 

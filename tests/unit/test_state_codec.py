@@ -75,12 +75,12 @@ def sampled_states(game, players: int, seed: int) -> list[Any]:
     return states[::step] + [states[-1]]
 
 
-TABLES = [(game, players) for game in [TOY, *GAMES.values()] for players in sorted({game.min_players, game.max_players})]
+TABLES = [(game, players) for game in [TOY, *GAMES.values()] for players in sorted({game.catalogue.min_players, game.catalogue.max_players})]
 
 
 @pytest.mark.parametrize("game, players", TABLES, ids=[f"{g.id}-{p}p" for g, p in TABLES])
 def test_real_game_states_encode_to_the_same_bytes_and_decode_both_ways(game, players):
-    fast, reference = StateCodec(game.state_types), ReferenceCodec(game.state_types)
+    fast, reference = StateCodec(game.decider.state_types), ReferenceCodec(game.decider.state_types)
     for state in sampled_states(game, players, seed=players):
         written = orjson.dumps(fast.encode(state))
         assert written == orjson.dumps(reference.encode(state)), f"{game.id}: the encoded format changed"
@@ -232,10 +232,10 @@ def test_every_game_snapshots_its_table_and_reads_it_back(game_id):
 
     game = GAMES[game_id]
     seating = Seating(game)
-    players = game.min_players
+    players = game.catalogue.min_players
     table = seating.fold(None, [TableOpened(game_id="g_x", game=game_id, options={},
                                             seats=[{"name": f"S{i}", "ai": None, "open": False} for i in range(players)],
                                             visibility="public").event()])
-    setup = game.setup(players, game.resolve_options({}), bytes(32))
+    setup = game.decider.setup(players, game.resolve_options({}), bytes(32))
     table = seating.fold(table, setup)
     assert seating.codec.decode(orjson.loads(orjson.dumps(seating.codec.encode(table)))) == table

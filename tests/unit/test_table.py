@@ -116,10 +116,10 @@ def test_the_game_s_last_command_is_followed_by_game_ended_with_its_outcome():
     for _ in range(100):
         if table.status == Status.FINISHED:
             break
-        table, events = play(table, seat, GAME.legal_commands(table.game, seat)[-1])
+        table, events = play(table, seat, GAME.decider.legal_commands(table.game, seat)[-1])
         seat = 1 - seat
     assert events[-1].type == "table_ended"
-    assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.outcome(table.game).to_json()))
+    assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.decider.outcome(table.game).to_json()))
 
 
 def test_a_table_survives_the_snapshot_codec():
@@ -136,7 +136,7 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
     take instead of folding the events a second time: it must be exactly the fold, ``table_ended`` included."""
     game, rng = GAMES[game_id], random.Random(game_id)
     seating = Seating(game)
-    seats = [{"name": f"p{i}"} for i in range(game.min_players)]
+    seats = [{"name": f"p{i}"} for i in range(game.catalogue.min_players)]
     start = table_batch(seating, None, {"type": "open_table", "game_id": "g_1", "seats": seats, "options": {},
                                         "visibility": "public"}, None,
                         lambda players, options: game.start(players, options, entropy_for(SEED, 0))[1])

@@ -6,7 +6,7 @@ every held card except its own; the card being passed is seen only by the Active
 
 from __future__ import annotations
 
-from shared.kernel import Game, Option
+from shared.kernel import AiHooks, Catalogue, Decider, Game, Option
 
 from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.arkham_ritual.commands import COMMANDS
@@ -40,26 +40,16 @@ OPTIONS = {
 
 GAME = Game(
     id="arkham-ritual",
-    title="Arkham Ritual",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
     rules_version="arkham-ritual/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    to_act=to_act,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    resample_unrevealable=resample_unrevealable,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    playout_value=playout_value,
-    options=OPTIONS,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(
+        title="Arkham Ritual", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, options=OPTIONS,
+        card_data=CARD_DATA,
+    ),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value),
 )
 
 __all__ = ["GAME"]

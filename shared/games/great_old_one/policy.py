@@ -1,4 +1,4 @@
-"""Where the AI's playouts stop in The Great Old One (``Game.playout_value``), and how they judge the position there.
+"""Where the AI's playouts stop in The Great Old One (``AiHooks.playout_value``), and how they judge the position there.
 
 A random two-player game is ~80 commands over ~15 turns, and the search spends nearly all its time playing the
 turns after a move out at random to the end. Those turns mostly add noise: the move's effect is what it changes

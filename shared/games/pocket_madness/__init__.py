@@ -5,7 +5,7 @@ Rulebook: ``shared/rulebooks/pocket-madness.txt``; rulings: ``docs/rulings/pocke
 
 from __future__ import annotations
 
-from shared.kernel import Game
+from shared.kernel import AiHooks, Catalogue, Decider, Game
 
 from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.pocket_madness.commands import COMMANDS
@@ -16,24 +16,15 @@ from shared.games.pocket_madness.views import invariant, resample, resample_unre
 
 GAME = Game(
     id="pocket-madness",
-    title="Pocket Madness",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
     rules_version="pocket-madness/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    to_act=to_act,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    resample_unrevealable=resample_unrevealable,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(
+        title="Pocket Madness", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, card_data=CARD_DATA,
+    ),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable),
 )
 
 __all__ = ["GAME"]

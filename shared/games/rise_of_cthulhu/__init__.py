@@ -8,7 +8,7 @@ so a silent seat's turn timer plays the kernel's default (a random legal command
 
 from __future__ import annotations
 
-from shared.kernel import Game
+from shared.kernel import AiHooks, Catalogue, Decider, Game
 
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
@@ -19,23 +19,13 @@ from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
 GAME = Game(
     id="rise-of-cthulhu",
-    title="Rise of Cthulhu",
-    min_players=2,
-    max_players=2,
     rules_version="rise-of-cthulhu/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    to_act=to_act,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA),
+    ai=AiHooks(resample=resample),
 )
 
 __all__ = ["GAME"]

@@ -32,6 +32,7 @@ def legal_commands(state: ToyState, seat: int) -> list[dict[str, Any]]:
     return [c for c in rules.legal_commands(state, seat) if not (full and c["type"] == "draw_card")]
 
 
-GAME = replace(GAME_V1, rules_version="toy/2", decide=decide, legal_commands=legal_commands, retired=(GAME_V1,))
+GAME = replace(GAME_V1, rules_version="toy/2", decider=replace(GAME_V1.decider, decide=decide, legal_commands=legal_commands),
+               retired=(GAME_V1,))
 
 __all__ = ["GAME", "GAME_V1", "HAND_LIMIT"]
