@@ -205,7 +205,10 @@ def _bound_facts(export: Mapping[str, Any], seating: Seating, records: Sequence[
     """The export's game id, seats, options and outcome must be what the chained log says, and a finished game's
     log must end with its outcome (an export cut short does not)."""
     table = seating.fold(None, (event_of(r) for r in records))
-    final = seating.outcome(table)
+    try:
+        final = seating.outcome(table)
+    except ValueError:  # a table_ended whose reason neither the table nor the game gives
+        return ["the recorded outcome's reason is not one this game gives"]
     problems = []
     if final is None and table.status != Status.ABORTED:
         problems.append("the game in the record is not over: the record is cut short")

@@ -61,7 +61,7 @@ def report(players: int, games: int, options: dict | None = None) -> dict:
         result = GAME.decider.outcome(state)
         for s in result.winners:
             wins[s] += 1 / len(result.winners)
-        turns.append(state.turn_number)
+        turns.append(state.phase.last.number)
         commands.append(count)
         ends[result.details["end"]] += 1
         reasons[result.reason] += 1

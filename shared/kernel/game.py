@@ -16,7 +16,8 @@ A game package builds one ``Game`` (its ``GAME``, the registry entry) from three
   ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``. The kernel
   refuses every other command from a seat not waited on (``rules/not_your_turn``), so no game checks the turn.
 - ``view(state, viewer) -> dict``: built from what ``viewer`` (seat, ``None``, or ``EVERYONE``) may know.
-- ``outcome(state) -> Outcome | None``: the end as a value, its ``reason`` one of the game's ``StrEnum``.
+- ``outcome(state) -> Outcome | None``: the end as a value, its ``reason`` a member of ``reasons``, the game's
+  ``StrEnum`` of the ways it ends (the wire carries the member's value).
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
 - ``state_types``: every class the state codec may build; ``facts``: the game's event types
   (``shared.kernel.facts``), one typed record each.
@@ -59,6 +60,7 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from shared.kernel.codec import StateCodec
@@ -126,6 +128,7 @@ class Decider:
     outcome: Callable[[Any], Outcome | None]
     invariant: Callable[[Any], None]
     state_types: tuple[type, ...]
+    reasons: type[StrEnum]
     facts: Facts = field(default_factory=Facts)
     out_of_turn: frozenset[str] = frozenset()
     timeout_command: Callable[[Any, int, random.Random], dict[str, Any] | None] | None = None

@@ -52,6 +52,9 @@ class TableEnd(StrEnum):
     ABANDONED = "abandoned"
 
 
+TABLE_ENDS = frozenset(TableEnd)
+
+
 # -- facts ----------------------------------------------------------------------------------------------
 
 
@@ -217,7 +220,7 @@ class Seating:
         standing = [i for i, s in enumerate(table.seats) if not s.resigned and i != seat]
         if len(standing) == 1:
             ending = Outcome(TableEnd.RESIGNATION, (standing[0],), None, {"resigned": sorted({*table.resigned, seat})})
-            events.append(TableEnded(outcome=_json(ending)).event())
+            events.append(TableEnded(outcome=ending.to_json()).event())
         return events
 
     def abort(self, table: Table, seat: int | None) -> list[Event]:
@@ -232,7 +235,7 @@ class Seating:
         """End a table nobody the game waits on has acted on for ``idle_s`` seconds: no winner."""
         self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
         ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
-        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=_json(ending)).event()]
+        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
 
     def played(self, table: Table, events: Sequence[Event], game: Any = None) -> tuple[list[Event], Table]:
         """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
@@ -246,7 +249,7 @@ class Seating:
         final = self.outcome(after)
         if final is None or table.legacy:
             return list(events), after
-        ended = TableEnded(outcome=_json(final)).event()
+        ended = TableEnded(outcome=final.to_json()).event()
         return [*events, ended], self.evolve(after, ended)
 
     def check_game_command(self, table: Table) -> None:
@@ -310,14 +313,18 @@ class Seating:
         """The table's ending if it gave one, else the game's, with resigned seats taken out of the winners."""
         if table.ended is not None:
             raw = orjson.loads(table.ended)
-            return Outcome(raw["reason"], tuple(raw["winners"]), None if raw["scores"] is None else tuple(raw["scores"]),
-                           raw["details"])
+            return Outcome(self.reason(raw["reason"]), tuple(raw["winners"]),
+                           None if raw["scores"] is None else tuple(raw["scores"]), raw["details"])
         if table.game is None:
             return None
         final = self.game.decider.outcome(table.game)
         if final is None or not table.resigned:
             return final
         return without_resigned(final, table.resigned)
+
+    def reason(self, value: str) -> StrEnum:
+        """The table's or the game's reason for an ending recorded as ``value`` (``ValueError`` if neither gives it)."""
+        return TableEnd(value) if value in TABLE_ENDS else self.game.decider.reasons(value)
 
     def legal_commands(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """What ``seat`` may post now: nothing for a spectator, for a table not in play, or for a seat that resigned
@@ -378,8 +385,3 @@ def without_resigned(final: Outcome, resigned: frozenset[int]) -> Outcome:
             winners = tuple(s for s in standing if final.scores[s] == best)
     return replace(final, winners=winners, details={**final.details, "resigned": sorted(resigned)})
 
-
-def _json(outcome: Outcome) -> dict[str, Any]:
-    out = outcome.to_json()
-    out["reason"] = str(out["reason"])
-    return out

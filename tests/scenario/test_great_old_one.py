@@ -10,7 +10,7 @@ import pytest
 from shared.games.great_old_one import GAME
 from shared.games.great_old_one.cards import CARDS, CULTIST, DECK_SIZE, GREAT_OLD_ONE, STORY_CARDS, STORY_KEYS, pair_connections
 from shared.games.great_old_one.rules import score
-from shared.games.great_old_one.state import Phase
+from shared.games.great_old_one.state import EndReason, Opening, Step, Turn
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
 from tests.support.scenario import given
@@ -165,10 +165,10 @@ def test_six_players_dealt_nine_each_leave_a_real_draw_pile():
 def test_each_player_may_play_matched_or_linked_pairs_before_the_first_turn():
     events = table(hands={0: [CALL, CALL2, DAGON], 1: [INNS, DAGON2]}, opening=True)
     state = state_of(*events)
-    assert state.phase is Phase.OPENING and to_act(state) == {0, 1}
+    assert isinstance(state.phase, Opening) and to_act(state) == {0, 1}
     after = given(GAME, *events).when(1, pair(DAGON2, INNS)).after
     assert after.areas[1].pairs[0].cards == tuple(sorted([DAGON2, INNS])) and not after.areas[1].pairs[0].matched
-    assert after.phase is Phase.OPENING
+    assert isinstance(after.phase, Opening)
 
 
 def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_the_last_to_finish():
@@ -178,7 +178,7 @@ def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_t
     assert step.when(0, {"type": "finish_opening"}).then_types("opening_finished")
     step = given(GAME, *events, ev("opening_finished", seat=2), ev("opening_finished", seat=0))
     after = step.when(1, {"type": "finish_opening"}).after
-    assert after.phase is Phase.DRAW and after.turn == 2 and after.turn_number == 1
+    assert after.phase == Turn(seat=2, number=1, step=Step.DRAW)
 
 
 def test_a_seat_that_finished_its_opening_may_not_play_more_opening_pairs():
@@ -196,7 +196,7 @@ def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_opti
     state = fold(GAME, events)
     for seat in (0, 2, 1):
         state = GAME.checked_decide(state, {"type": "finish_opening"}, seat, b"").state
-    assert state.phase is Phase.DRAW and state.turn == 1 and to_act(state) >= {1}
+    assert state.phase == Turn(seat=1, number=1, step=Step.DRAW) and to_act(state) >= {1}
     assert GAME.decider.view(state, 0)["first_player"] == 1
 
 
@@ -227,7 +227,7 @@ def test_the_draw_phase_draws_the_top_card_of_the_deck():
     step = given(GAME, *events).when(0, {"type": "draw_card"})
     drawn, phase = step.then_types("card_drawn", "phase_began")
     assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0}
-    assert DUNWICH in step.after.hands[0] and step.after.phase is Phase.CALL
+    assert DUNWICH in step.after.hands[0] and step.after.phase.step is Step.CALL
 
 
 def test_only_the_player_whose_turn_it_is_plays_the_phases():
@@ -247,7 +247,7 @@ def test_a_called_story_card_held_by_the_opponent_is_handed_over():
     called, _ = step.then_types("story_called", "phase_began")
     assert called.data["card"] == DAGON and called.data["handed"] is True
     assert DAGON in step.after.hands[0] and step.after.hands[1] == (INNS,)
-    assert step.after.phase is Phase.RECRUIT
+    assert step.after.phase.step is Step.RECRUIT
 
 
 def test_an_opponent_holding_both_copies_hands_over_one():
@@ -309,7 +309,7 @@ def test_when_no_opponent_holds_a_card_the_call_is_passed():
     events = table(hands={}, phase="call", spare=0, deck=[])
     assert [c["type"] for c in GAME.decider.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
     after = given(GAME, *events).when(0, {"type": "pass_call"}).after
-    assert after.phase is Phase.RECRUIT
+    assert after.phase.step is Step.RECRUIT
     given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).raises("rules/must_call")
 
 
@@ -319,7 +319,7 @@ def test_recruit_switches_a_story_card_from_hand_with_one_in_the_centre():
     swapped, _ = step.then_types("story_swapped", "phase_began")
     assert redact(swapped, 1) == swapped.data
     assert step.after.centre == (CENTRE[0], CALL, CENTRE[2]) and CENTRE[1] in step.after.hands[0]
-    assert step.after.phase is Phase.HORROR
+    assert step.after.phase.step is Step.HORROR
 
 
 def test_recruit_may_draw_a_card_instead():
@@ -340,7 +340,7 @@ def test_with_the_deck_empty_recruit_must_switch_and_passes_only_when_it_cannot(
     given(GAME, *events).when(0, {"type": "pass_recruit"}).raises("rules/must_recruit")
     stuck = table(hands={0: [DEEP_ONE]}, phase="recruit", spare=1, deck=[])
     assert {"type": "pass_recruit"} in GAME.decider.legal_commands(state_of(*stuck), 0)
-    assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase is Phase.HORROR
+    assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase.step is Step.HORROR
 
 
 def test_the_horror_phase_plays_a_horror_to_your_play_area_and_carries_out_its_effect():
@@ -375,7 +375,7 @@ def test_the_horror_phase_is_optional_and_end_turn_passes_play_to_the_left():
     events = table(players=3, hands={0: [STAR_SPAWN]}, phase="horror", turn=2)
     step = given(GAME, *events).when(2, {"type": "end_turn"})
     step.then_types("turn_ended", "turn_began")
-    assert step.after.turn == 0 and step.after.phase is Phase.DRAW and step.after.turn_number == 2
+    assert step.after.phase == Turn(seat=0, number=2, step=Step.DRAW)
 
 
 # -- Pairs -----------------------------------------------------------------------------------------------------
@@ -410,7 +410,7 @@ def test_a_pair_is_listed_in_ascending_order_of_its_cards():
 def test_pairs_may_be_played_in_any_phase_of_your_turn():
     for phase in ("draw", "call", "recruit", "horror"):
         after = given(GAME, *table(hands={0: [CALL, CALL2], 1: [INNS]}, phase=phase)).when(0, pair(CALL, CALL2)).after
-        assert after.phase.value == phase and len(after.areas[0].pairs) == 1
+        assert after.phase.step.value == phase and len(after.areas[0].pairs) == 1
 
 
 def test_pairs_may_not_be_played_on_another_players_turn():
@@ -471,7 +471,7 @@ def test_a_sign_may_be_played_at_any_time_during_any_turn_by_any_seat():
         assert to_act(state_of(*events)) == {0}
         step = given(GAME, *events).when(2, sign(VOORISH))
         step.then_types("sign_played", "card_drawn", "card_drawn")
-        assert step.after.phase.value == phase and step.after.turn == 0
+        assert step.after.phase.step.value == phase and step.after.phase.seat == 0
 
 
 def test_the_game_waits_only_on_the_turn_and_a_sign_is_an_out_of_turn_play_found_in_its_holders_commands():
@@ -616,7 +616,7 @@ def test_a_players_seventh_pair_ends_the_game_at_once():
     events = table(hands={0: [CALL, CALL2, DAGON]}, pairs={0: SIX_PAIRS}, phase="call")
     step = given(GAME, *events).when(0, pair(CALL, CALL2))
     step.then_types("pair_played", "game_ended")
-    assert GAME.decider.outcome(step.after) is not None and step.after.end_reason == "seventh_pair"
+    assert GAME.decider.outcome(step.after) is not None and step.after.phase.reason is EndReason.SEVENTH_PAIR
     with pytest.raises(GameOver):
         GAME.checked_decide(step.after, {"type": "call_story", "target": 1, "story": "dagon"}, 0, b"")
     assert to_act(step.after) == frozenset()
@@ -714,11 +714,11 @@ def test_with_the_deck_empty_the_draw_is_skipped_and_the_game_ends_when_the_roun
     step.then_types("draw_skipped", "phase_began")
     middle = table(players=3, hands={0: [CALL], 1: [DAGON]}, spare=2, deck=[], turn=1, first=0, phase="horror")
     after = given(GAME, *middle).when(1, {"type": "end_turn"}).after
-    assert after.turn == 2 and GAME.decider.outcome(after) is None
+    assert after.phase.seat == 2 and GAME.decider.outcome(after) is None
     last = table(players=3, hands={0: [CALL], 1: [DAGON]}, spare=2, deck=[], turn=2, first=0, phase="horror")
     step = given(GAME, *last).when(2, {"type": "end_turn"})
     step.then_types("turn_ended", "game_ended")
-    assert step.after.end_reason == "deck_exhausted" and GAME.decider.outcome(step.after) is not None
+    assert step.after.phase.reason is EndReason.DECK_EXHAUSTED and GAME.decider.outcome(step.after) is not None
 
 
 def test_the_round_ends_before_the_first_player_even_when_the_first_player_is_not_seat_zero():

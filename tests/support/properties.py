@@ -182,6 +182,8 @@ def check_game_properties(game: Game, players: int, seed: int, options: dict[str
     replayed = fold(game, [Event.from_json(json.loads(canonical(e.to_json()))) for e in play.events])
     assert replayed == play.state, f"{game.id}: replay after a JSON round trip differs from the live state"
     encoded = json.loads(canonical(game.codec.encode(play.state)))
-    assert game.codec.decode(encoded) == play.state, f"{game.id}: the state does not survive the snapshot codec"
-    assert game.decider.outcome(play.state) is not None
+    decoded = game.codec.decode(encoded)
+    assert decoded == play.state, f"{game.id}: the state does not survive the snapshot codec"
+    for final in (game.decider.outcome(play.state), game.decider.outcome(decoded)):
+        assert final is not None and type(final.reason) is game.decider.reasons, f"{game.id}: {final} has no typed reason"
     return play

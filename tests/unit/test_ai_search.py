@@ -131,12 +131,13 @@ def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_lef
 def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():
     from shared.games.great_old_one import policy
     from shared.games.great_old_one.cards import GREAT_OLD_ONE
-    from shared.games.great_old_one.state import Phase
+    from shared.games.great_old_one.state import Step, Turn, last_turn
 
     game = GAMES["great-old-one"]
     play = random_playout(game, 2, 48, keep_states=True)
     judged = judgements(game, play.states[0], play.states,
-                        lambda start, s: s.phase is Phase.DRAW and s.turn_number >= start.turn_number + policy.HORIZON)
+                        lambda start, s: isinstance(s.phase, Turn) and s.phase.step is Step.DRAW
+                        and s.phase.number >= (getattr(last_turn(start), "number", 0)) + policy.HORIZON)
     for state, value in judged:
         assert len(value) == 2 and all(0.0 <= v <= 1.0 for v in value) and sum(value) == pytest.approx(1.0)
         assert len(policy.features(state, 0)) == len(policy.FEATURES)
@@ -147,7 +148,8 @@ def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding
     # worse off than when it swaps that card for one of its rival's
     from shared.kernel import replace
 
-    late = next(s for s in reversed(play.states) if s.phase is Phase.DRAW and not any(a.cultist for a in s.areas)
+    late = next(s for s in reversed(play.states) if isinstance(s.phase, Turn) and s.phase.step is Step.DRAW
+                and not any(a.cultist for a in s.areas)
                 and any(GREAT_OLD_ONE in h for h in s.hands) and all(s.hands))
     holder = next(seat for seat in range(2) if GREAT_OLD_ONE in late.hands[seat])
     other = late.hands[1 - holder][0]

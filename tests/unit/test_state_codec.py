@@ -224,6 +224,27 @@ def test_booleans_are_not_integers_to_the_bound():
     assert BOUNDED.decode([True, False], Bounds(items=3, integer=0)) == (True, False)
 
 
+def test_a_field_annotated_with_a_str_enum_decodes_to_its_member_though_it_is_stored_as_a_string():
+    """The format stores a StrEnum member as its plain string (stored snapshots depend on it); a dataclass field
+    annotated with the enum (or an optional one) gets the member back, so a state's enums stay enums after a
+    snapshot or the hop to the rules service (Pocket Madness's ``Turn.action``, the table's ``status``)."""
+    from shared.games.pocket_madness.state import Action, Playing
+    from shared.kernel.table import Status, Table
+
+    codec = StateCodec((Board, Card, Suit))
+    stored = orjson.dumps(codec.encode(BOARD))
+    assert b'"colour":"red"' in stored and type(codec.decode(orjson.loads(stored)).colour) is Colour
+    game = GAMES["pocket-madness"]
+    acted = next(s for s in random_playout(game, 2, 3, keep_states=True).states
+                 if isinstance(s.phase, Playing) and s.phase.turn.action is not None)
+    again = game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(acted))))
+    assert again == acted and type(again.phase.turn.action) is Action
+    table = Table("g", "toy", {}, (), "public", Status.ACTIVE)
+    assert type(StateCodec((Table,)).decode(orjson.loads(orjson.dumps(StateCodec((Table,)).encode(table)))).status) is Status
+    with pytest.raises(ValueError):  # a string the enum does not have is not a state
+        StateCodec((Table,)).decode({**StateCodec((Table,)).encode(table), "status": "dancing"})
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_snapshots_its_table_and_reads_it_back(game_id):
     """A table in play (the kernel's types and the game's) survives a snapshot: no two state types share a name,

@@ -12,6 +12,7 @@ from shared.kernel import RuleViolation, entropy_for
 from shared.kernel.game import GameOver
 from shared.kernel.table import Seating, Status, Table, TableEnd, table_batch, without_resigned
 from shared.kernel.outcome import Outcome
+from shared.games.toy.rules import Reason
 from tests.support.toy import GAME
 
 SEATING = Seating(GAME)
@@ -78,15 +79,15 @@ def test_a_resignation_with_one_opponent_left_ends_the_game_for_that_opponent():
     table, events = batch(table, {"type": "resign", "ai": "random"}, seat=0)
     assert [e.type for e in events] == ["table_seat_resigned", "table_ended"]
     assert table.status == Status.FINISHED and SEATING.outcome(table).winners == (1,)
-    assert SEATING.outcome(table).reason == TableEnd.RESIGNATION
+    assert SEATING.outcome(table).reason is TableEnd.RESIGNATION
 
 
 def test_a_resigned_seat_is_played_by_the_ai_and_can_never_win():
     table, _ = opened({"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"})
     table, events = batch(table, {"type": "resign", "ai": "random"}, seat=1)
     assert [e.type for e in events] == ["table_seat_resigned"] and table.seats[1].ai == "random"
-    assert without_resigned(Outcome("points", (1,), (3, 9, 5)), frozenset({1})).winners == (2,)
-    assert without_resigned(Outcome("points", (1,), None), frozenset({1})).winners == ()
+    assert without_resigned(Outcome(Reason.TARGET_REACHED, (1,), (3, 9, 5)), frozenset({1})).winners == (2,)
+    assert without_resigned(Outcome(Reason.TARGET_REACHED, (1,), None), frozenset({1})).winners == ()
     with pytest.raises(RuleViolation):
         batch(table, {"type": "resign", "ai": "random"}, seat=1)
 
@@ -120,6 +121,7 @@ def test_the_game_s_last_command_is_followed_by_game_ended_with_its_outcome():
         seat = 1 - seat
     assert events[-1].type == "table_ended"
     assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.decider.outcome(table.game).to_json()))
+    assert SEATING.outcome(table).reason is GAME.decider.outcome(table.game).reason  # read back from the record, typed
 
 
 def test_a_table_survives_the_snapshot_codec():

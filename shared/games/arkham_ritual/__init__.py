@@ -13,7 +13,7 @@ from shared.games.arkham_ritual.commands import COMMANDS
 from shared.games.arkham_ritual.events import FACTS
 from shared.games.arkham_ritual.policy import playout_value
 from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act
-from shared.games.arkham_ritual.state import STATE_TYPES
+from shared.games.arkham_ritual.state import STATE_TYPES, GameEnd
 from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
 OPTIONS = {
@@ -43,7 +43,7 @@ GAME = Game(
     rules_version="arkham-ritual/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, invariant=invariant, reasons=GameEnd, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         title="Arkham Ritual", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, options=OPTIONS,

@@ -12,7 +12,7 @@ from shared.games.great_old_one.cards import CARD_DATA, PAIRS_TO_END
 from shared.games.great_old_one.commands import COMMANDS
 from shared.games.great_old_one.events import FACTS
 from shared.games.great_old_one.policy import playout_value
-from shared.games.great_old_one.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.great_old_one.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.great_old_one.state import STATE_TYPES
 from shared.games.great_old_one.views import invariant, resample, resample_unrevealable, view
 
@@ -23,7 +23,8 @@ GAME = Game(
     rules_version="great-old-one/3",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS, out_of_turn=frozenset({"play_sign"}),
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+        out_of_turn=frozenset({"play_sign"}),
     ),
     catalogue=Catalogue(
         title="Cthulhu: The Great Old One, Elder Edition", min_players=2, max_players=MAX_PLAYERS, commands=COMMANDS,

@@ -26,7 +26,7 @@ from shared.games.great_old_one.cards import (
     CENTRE_SIZE, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, PAIRS_TO_END, STORY_CARDS, pair_connections,
 )
 from shared.games.great_old_one.rules import score
-from shared.games.great_old_one.state import GreatOldOneState, Phase
+from shared.games.great_old_one.state import GreatOldOneState, Step, Turn, last_turn
 
 HORIZON = 4  # turns begun after the drawn world's before a playout is judged
 JUDGED_PLAYERS = 2  # the table size the model was fitted to
@@ -87,8 +87,11 @@ def win_chance(state: GreatOldOneState, seat: int) -> float:
 
 def playout_value(start: GreatOldOneState, state: GreatOldOneState) -> list[float] | None:
     """Each seat's reward once ``HORIZON`` turns have begun since ``start`` at two players, else ``None``."""
-    if (state.players != JUDGED_PLAYERS or state.phase is not Phase.DRAW
-            or state.turn_number < start.turn_number + HORIZON):
+    turn = state.phase
+    if state.players != JUDGED_PLAYERS or not isinstance(turn, Turn) or turn.step is not Step.DRAW:
+        return None
+    began = last_turn(start)
+    if turn.number < (began.number if began is not None else 0) + HORIZON:
         return None
     mine, theirs = win_chance(state, 0), win_chance(state, 1)
     total = mine + theirs

@@ -10,7 +10,7 @@ from shared.kernel import AiHooks, Catalogue, Decider, Game
 from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
-from shared.games.pocket_madness.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
 
@@ -19,7 +19,7 @@ GAME = Game(
     rules_version="pocket-madness/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         title="Pocket Madness", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, card_data=CARD_DATA,

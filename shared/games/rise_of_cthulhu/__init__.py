@@ -13,7 +13,7 @@ from shared.kernel import AiHooks, Catalogue, Decider, Game
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
-from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
@@ -22,7 +22,7 @@ GAME = Game(
     rules_version="rise-of-cthulhu/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA),
     ai=AiHooks(resample=resample),

@@ -16,6 +16,7 @@ from shared.games.rites_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import (
     OUT_OF_TURN,
+    Reason,
     decide,
     evolve,
     legal_commands,
@@ -32,7 +33,7 @@ GAME = Game(
     rules_version="rites-of-cthulhu/7",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant,
+        outcome=outcome, invariant=invariant, reasons=Reason,
         state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
         facts=FACTS, out_of_turn=OUT_OF_TURN, timeout_command=timeout_command,
     ),

@@ -12,7 +12,7 @@ from shared.kernel import AiHooks, Catalogue, Decider, Game, Option
 from shared.games.toy.cards import CARD_DATA
 from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
-from shared.games.toy.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.toy.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
 
@@ -21,7 +21,7 @@ GAME = Game(
     rules_version="toy/1",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         title="Toy", min_players=2, max_players=4, commands=COMMANDS, card_data=CARD_DATA,
