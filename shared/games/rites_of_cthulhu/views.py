@@ -94,7 +94,7 @@ def _resample(state: RitesState, seat: int, rng: random.Random, full: bool, keep
     if not isinstance(stage, Performing):
         return replace(state, table=resample_table(state.table, seat, rng, keep))
     rite = RITES[stage.rite_id]
-    method = rite.resample if full else rite.resample_unrevealable
+    method = rite.resample if full else rite.resample_unrevealable or rite.resample
     table, rite_state = method(state.table, stage.rite, seat, rng, keep)
     return replace(state, table=table, stage=replace(stage, rite=rite_state))
 

@@ -4,16 +4,19 @@ difference matches; the most captured points wins."""
 
 from __future__ import annotations
 
-from shared.games.rites_of_cthulhu.rites.base import assemble
-from shared.games.rites_of_cthulhu.rites.dunwich_horror import rules, views
+from shared.games.rites_of_cthulhu.rites.base import Rite
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import TWINS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.events import FACTS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import STATE_TYPES
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.rules import (
+    begin, decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+)
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.views import (
+    cards, invariant, resample, resample_unrevealable, view,
+)
 
-RITE = assemble(
-    rules,
-    views,
+RITE = Rite(
     id="dunwich_horror",
     title="The Dunwich Horror",
     summary=(
@@ -25,4 +28,7 @@ RITE = assemble(
     commands=COMMANDS,
     facts=FACTS,
     state_types=STATE_TYPES,
+    initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
+    begin=begin, timeout_command=timeout_command,
+    view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
 )
