@@ -237,15 +237,15 @@ class Seating:
         ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
         return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
 
-    def played(self, table: Table, events: Sequence[Event], game: Any = None) -> tuple[list[Event], Table]:
+    def played(self, table: Table, events: Sequence[Event], state: Any = None) -> tuple[list[Event], Table]:
         """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
         with the table they leave, which the session's cache and the audit's replay take rather than fold them a
-        second time. ``game``: the game's state after them where the caller has it (``Decided.state``, from a
+        second time. ``state``: the game's state after them where the caller has it (``Decided.state``, from a
         decision made in process), so they are not folded at all; else they are folded here."""
-        if game is None:
+        if state is None:
             after = self.fold(table, events)
         else:
-            after = replace(table, game=game, game_events=table.game_events + len(events))
+            after = replace(table, game=state, game_events=table.game_events + len(events))
         final = self.outcome(after)
         if final is None or table.legacy:
             return list(events), after
