@@ -219,8 +219,8 @@ class Lobby:
         if not self.is_creator(meta, caller, token):
             raise NotCreator()
         game = self.tables.games[meta.game]
-        if ai not in game.ai_levels:
-            raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai_levels)})
+        if ai not in game.ai.levels:
+            raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai.levels)})
         try:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
         except RuleViolation as refused:
@@ -260,7 +260,7 @@ class Lobby:
     def resign(self, game_id: str, seat: int, meta: Meta | None = None, caller: Caller | None = None) -> dict[str, Any]:
         """``seat`` concedes; the table's AI takes it over at the deployment's takeover level."""
         meta = meta or self.tables.meta(game_id)
-        levels = self.tables.games[meta.game].ai_levels
+        levels = self.tables.games[meta.game].ai.levels
         ai = self.takeover_ai if self.takeover_ai in levels else levels[0]
         result = self.tables.table_command(game_id, seat, {"type": "resign", "ai": ai}, meta=meta)
         if caller is not None:

@@ -41,11 +41,11 @@ def seat_of(meta: Meta, player: Player) -> int | None:
 def summary(meta: Meta, player: Player) -> dict[str, Any]:
     seat = seat_of(meta, player)
     return {"game": meta.id, "type": meta.game, "status": meta.status, "version": meta.version, "seat": seat,
-            "to_act": meta.to_act, "deadline": meta.deadline, "your_turn": _waits_on(meta, seat),
+            "to_act": meta.to_act, "deadline": meta.deadline, "your_turn": _your_turn(meta, seat),
             "invited": meta.status == "waiting" and seat is not None and bool(meta.seats[seat].get("open"))}
 
 
-def _waits_on(meta: Meta, seat: int | None) -> bool:
+def _your_turn(meta: Meta, seat: int | None) -> bool:
     return (seat is not None and meta.status == "active" and seat in meta.to_act
             and not meta.seats[seat].get("resigned"))
 
@@ -152,7 +152,7 @@ class PlayerStream:
             yield Message("invited", {"game": game_id, "type": meta.game, "seat": seat, "version": meta.version})
         if meta.status == "active" and (before is None or before.status == "waiting"):
             yield Message("game_started", {"game": game_id, "type": meta.game, "seat": seat, "version": meta.version})
-        if _waits_on(meta, seat) and self.told_turn.get(game_id, -1) < meta.version:
+        if _your_turn(meta, seat) and self.told_turn.get(game_id, -1) < meta.version:
             self.told_turn[game_id] = meta.version
             yield Message("your_turn", {"game": game_id, "seat": seat, "version": meta.version, "deadline": meta.deadline})
 

@@ -92,8 +92,8 @@ class Tables:
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
         for seat in body["seats"]:
-            if seat.get("ai") is not None and seat["ai"] not in game.ai_levels:
-                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai_levels)})
+            if seat.get("ai") is not None and seat["ai"] not in game.ai.levels:
+                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
         seed, game_id, players, keys = self._seed(body.get("seed")), game_id or new_game_id(), players or {}, keys or {}
         seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
                   "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
@@ -231,7 +231,7 @@ class Tables:
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
-            return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
+            return {"version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
                     "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
@@ -409,7 +409,7 @@ def standing_of(seating: Seating, table: Table, moment: datetime, timeout_s: int
     """Status, the seats the game waits on, the outcome and the deadline of ``table`` reached at ``moment``: what
     the meta records after each append, and what a stream's ``turn`` message says at each version."""
     final = seating.outcome(table)
-    waited = sorted(seating.waits_on(table)) if final is None else []
+    waited = sorted(seating.to_act(table)) if final is None else []
     status = Status.FINISHED if final is not None and table.status != Status.ABORTED else table.status
     return {
         "status": str(status),
@@ -423,7 +423,7 @@ def view_of(seating: Seating, table: Table, viewer: Any) -> dict[str, Any]:
     """What ``viewer`` sees: the game's view, or, while seats are open, which ones."""
     if table.game is None:
         return {"open_seats": table.open_seats}
-    return seating.game.view(table.game, viewer)
+    return seating.game.decider.view(table.game, viewer)
 
 
 def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[int, str]) -> list[dict[str, Any]]:

@@ -54,6 +54,9 @@ class TableEnd(StrEnum):
     ABANDONED = "abandoned"
 
 
+TABLE_ENDS = frozenset(TableEnd)
+
+
 # -- facts ----------------------------------------------------------------------------------------------
 
 
@@ -191,7 +194,7 @@ class Seating:
 
     def __init__(self, game: Game):
         self.game = game
-        self.codec = StateCodec(game.state_types + TABLE_TYPES)
+        self.codec = StateCodec(game.decider.state_types + TABLE_TYPES)
 
     # -- deciding ------------------------------------------------------------------------------------
     def open(self, game_id: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], visibility: str) -> list[Event]:
@@ -248,7 +251,7 @@ class Seating:
         standing = [i for i, s in enumerate(table.seats) if not s.resigned and i != seat]
         if len(standing) == 1:
             ending = Outcome(TableEnd.RESIGNATION, (standing[0],), None, {"resigned": sorted({*table.resigned, seat})})
-            events.append(TableEnded(outcome=_json(ending)).event())
+            events.append(TableEnded(outcome=ending.to_json()).event())
         return events
 
     def abort(self, table: Table, seat: int | None) -> list[Event]:
@@ -263,17 +266,21 @@ class Seating:
         """End a table nobody the game waits on has acted on for ``idle_s`` seconds: no winner."""
         self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
         ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
-        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=_json(ending)).event()]
+        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
 
-    def played(self, table: Table, events: Sequence[Event]) -> tuple[list[Event], Table]:
+    def played(self, table: Table, events: Sequence[Event], state: Any = None) -> tuple[list[Event], Table]:
         """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
-        with the table they leave: finding the ending folds them anyway, so the session's cache and the audit's
-        replay take this table rather than fold them a second time."""
-        after = self.fold(table, events)
+        with the table they leave, which the session's cache and the audit's replay take rather than fold them a
+        second time. ``state``: the game's state after them where the caller has it (``Decided.state``, from a
+        decision made in process), so they are not folded at all; else they are folded here."""
+        if state is None:
+            after = self.fold(table, events)
+        else:
+            after = replace(table, game=state, game_events=table.game_events + len(events))
         final = self.outcome(after)
         if final is None or table.legacy:
             return list(events), after
-        ended = TableEnded(outcome=_json(final)).event()
+        ended = TableEnded(outcome=final.to_json()).event()
         return [*events, ended], self.evolve(after, ended)
 
     def check_game_command(self, table: Table) -> None:
@@ -325,7 +332,7 @@ class Seating:
         if table is None:  # a log from before tables (record format 1): the game's own setup comes first, and
             # nothing tells where it ends, so such a table counts as moved (it cannot be aborted)
             table = Table("", self.game.id, {}, (), "public", Status.ACTIVE, setup_events=-1)
-        state = self.game.evolve(table.game, event)
+        state = self.game.decider.evolve(table.game, event)
         seats = table.seats or tuple(Seat(None, None) for _ in range(self.game.players(state)))
         return replace(table, game=state, seats=seats, game_events=table.game_events + 1)
 
@@ -340,26 +347,30 @@ class Seating:
         """The table's ending if it gave one, else the game's, with resigned seats taken out of the winners."""
         if table.ended is not None:
             raw = orjson.loads(table.ended)
-            return Outcome(raw["reason"], tuple(raw["winners"]), None if raw["scores"] is None else tuple(raw["scores"]),
-                           raw["details"])
+            return Outcome(self.reason(raw["reason"]), tuple(raw["winners"]),
+                           None if raw["scores"] is None else tuple(raw["scores"]), raw["details"])
         if table.game is None:
             return None
-        final = self.game.outcome(table.game)
+        final = self.game.decider.outcome(table.game)
         if final is None or not table.resigned:
             return final
         return without_resigned(final, table.resigned)
+
+    def reason(self, value: str) -> StrEnum:
+        """The table's or the game's reason for an ending recorded as ``value`` (``ValueError`` if neither gives it)."""
+        return TableEnd(value) if value in TABLE_ENDS else self.game.decider.reasons(value)
 
     def legal_commands(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """What ``seat`` may post now: nothing for a spectator, for a table not in play, or for a seat that resigned
         (the table's AI plays it, and its own commands are refused)."""
         if seat is None or table.status != Status.ACTIVE or table.game is None or table.seats[seat].resigned:
             return []
-        return self.game.legal_commands(table.game, seat)
+        return self.game.decider.legal_commands(table.game, seat)
 
-    def waits_on(self, table: Table) -> frozenset[int]:
+    def to_act(self, table: Table) -> frozenset[int]:
         if table.status != Status.ACTIVE or table.game is None:
             return frozenset()
-        return self.game.waits_on(table.game)
+        return self.game.decider.to_act(table.game)
 
 
 TABLE_COMMANDS = frozenset({"open_table", "join", "leave", "decline", "start", "resign", "abort", "abandon"})
@@ -414,8 +425,3 @@ def without_resigned(final: Outcome, resigned: frozenset[int]) -> Outcome:
             winners = tuple(s for s in standing if final.scores[s] == best)
     return replace(final, winners=winners, details={**final.details, "resigned": sorted(resigned)})
 
-
-def _json(outcome: Outcome) -> dict[str, Any]:
-    out = outcome.to_json()
-    out["reason"] = str(out["reason"])
-    return out

@@ -74,7 +74,7 @@ TABLE_NARRATOR = Narrator({
 def voice_for(game: Game, reader: int | None, names: Sequence[str | None]) -> Voice:
     """How ``game``'s log reads to ``reader`` (a seat, or None for a spectator) at a table whose seats are called
     ``names`` (one per seat): the table's sentences and the game's own."""
-    return Voice(_with_table(game.narrator or NO_SENTENCES), reader, tuple(names))
+    return Voice(_with_table(game.catalogue.narrator or NO_SENTENCES), reader, tuple(names))
 
 
 NO_SENTENCES = Narrator()

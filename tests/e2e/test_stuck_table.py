@@ -50,15 +50,15 @@ def wait_for(check, timeout_s=60.0):
 def frozen(state):
     """Issue 27's second freeze: the seat the rite waits on must answer a forced card, and holds no card."""
     table = state.table
-    receiver = next(iter(GAME.waits_on(state)))
+    receiver = next(iter(GAME.decider.to_act(state)))
     giver = (receiver + 1) % state.players
     card = table.hands[giver][0]
     table = without(table, giver, [card])
     table = replace(table, hands=tuple(() if s == receiver else h for s, h in enumerate(table.hands)),
                     set_aside=table.set_aside + table.hands[receiver], trade=Trade(giver, receiver, card))
     stuck = replace(state, table=table)
-    GAME.invariant(stuck)
-    assert GAME.waits_on(stuck) == {receiver} and GAME.legal_commands(stuck, receiver) == []
+    GAME.decider.invariant(stuck)
+    assert GAME.decider.to_act(stuck) == {receiver} and GAME.decider.legal_commands(stuck, receiver) == []
     return stuck, receiver
 
 

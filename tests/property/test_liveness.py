@@ -24,7 +24,7 @@ from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import NOBODY, next_seat, opener
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing, RitesState, Tabletop
 from shared.games.toy import GAME as TOY
-from shared.kernel import entropy_for, fold
+from shared.kernel import entropy_for
 from tests.support.liveness import RANDOM, TOWARDS_RARE, Coverage, liveness_playout, started
 from tests.trust.helpers import record_figures
 
@@ -50,7 +50,7 @@ def test_no_position_of_a_random_or_a_biased_playout_freezes(game_id):
     game = EVERY_GAME[game_id]
     probe = rites_probe if game is RITES_GAME else None
     coverage = Coverage()
-    for players in range(game.min_players, game.max_players + 1):
+    for players in range(game.catalogue.min_players, game.catalogue.max_players + 1):
         for seed in range(SEEDS):
             for name, bias in (("random", RANDOM), ("biased", TOWARDS_RARE)):
                 start = started(game, players, 27_000 + 97 * seed + players)
@@ -77,9 +77,8 @@ def rite_with_artifact(rite: str, artifact: int, players: int, seed: int, pile_l
     owned = [others[(artifact + seat) % len(others)] for seat in range(players)]
     rest = tuple(a for a in others if a not in owned)
     state = replace(state, artifact_deck=(artifact,), captured=tuple((a,) for a in owned), thrown_out=rest)
-    chosen = RITES_GAME.checked_decide(state, {"type": "choose_rite", "rite": rite}, state.grand_cultist,
-                                       entropy_for(seed.to_bytes(8, "big"), 1))
-    state = fold(RITES_GAME, chosen, state)
+    state = RITES_GAME.checked_decide(state, {"type": "choose_rite", "rite": rite}, state.grand_cultist,
+                                      entropy_for(seed.to_bytes(8, "big"), 1)).state
     state = replace(state, artifact_deck=tuple(sorted(state.artifact_deck + state.thrown_out)), thrown_out=())
     if pile_left is not None:
         state = cut_pile(state, pile_left)
@@ -87,7 +86,7 @@ def rite_with_artifact(rite: str, artifact: int, players: int, seed: int, pile_l
         state = two_cards_each(state)
     elif rite == "cthulhu_rises":
         state = green_lead_against_cthulhu(state)
-    RITES_GAME.invariant(state)
+    RITES_GAME.decider.invariant(state)
     return state
 
 
@@ -210,7 +209,7 @@ def rites_probe(state: RitesState) -> Iterator[str]:
         if any(set(power_plays.cards_for(power_plays.PowerPlay.EXCAVATE_ARTIFACT, c)) <= set(table.hands[receiver])
                for c in range(4)):
             yield "a forced trade unanswered, its receiver holding a power-play"
-    waited = RITES_GAME.waits_on(state)
+    waited = RITES_GAME.decider.to_act(state)
     if any(len(table.hands[s]) <= 1 for s in waited):
         yield "a waited seat holding its last card or none"
     if any(not table.hands[s] for s in range(state.players)):

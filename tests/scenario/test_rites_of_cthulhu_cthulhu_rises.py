@@ -8,7 +8,6 @@ from collections import Counter
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
-from shared.kernel import fold
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
@@ -118,7 +117,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
                     (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
                     (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                     (LINDI, card("Edward Pickman Derby")))
-    legal = GAME.legal_commands(state, CHUCK)
+    legal = GAME.decider.legal_commands(state, CHUCK)
     assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
     given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).raises(
         "rules/invalid_artifact_trade")
@@ -164,7 +163,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
     state, _ = play(example(hands), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Cthulhu")).raises("rules/no_summoning_in_first_gate")
-    assert card("Cthulhu") not in GAME.legal_commands(state, NATALIE)
+    assert card("Cthulhu") not in GAME.decider.legal_commands(state, NATALIE)
 
 
 def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
@@ -207,7 +206,7 @@ def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
 def test_the_deal_sets_aside_cards_so_the_deck_divides_evenly():
     for players, aside in ((3, 2), (5, 1), (6, 2), (4, 0), (2, 0)):
         state = given(GAME, *position(players, 0, {}, rite=None)).state
-        state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY), state)
+        state = GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY).state
         assert len(state.table.face_down) == aside
         assert (56 - aside) % players == 0
 
@@ -233,7 +232,7 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
     assert len(plays) > 1 and all("play_card" in p for p in plays)
     state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")))
-    assert rite(state).forcing == CHUCK and len(GAME.legal_commands(state, CHUCK)) > 1
+    assert rite(state).forcing == CHUCK and len(GAME.decider.legal_commands(state, CHUCK)) > 1
     assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
 
 
@@ -247,7 +246,7 @@ def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_gree
              LINDI: ["Robert Harrison Blake", "Zadok Allen", "Nug", "Edward Pickman Derby", "Nightgaunt"]}
     state = given(GAME, *position(4, CHUCK, hands, rite="cthulhu_rises")).state
     state, _ = play(state, (CHUCK, card("Dagon")))
-    legal = GAME.legal_commands(state, NATALIE)
+    legal = GAME.decider.legal_commands(state, NATALIE)
     assert legal and card("Cthulhu") not in legal
     for command in legal:
         GAME.checked_decide(state, command, NATALIE, ENTROPY)
@@ -260,7 +259,7 @@ def where_cthulhu_lies(state, seat, worlds, seed):
     in each other hand (by seat), the pile ("pile") and the cards set aside unseen ("aside")."""
     rand, places = random.Random(seed), Counter()
     for _ in range(worlds):
-        table = GAME.resample(state, seat, rand).table
+        table = GAME.ai.resample(state, seat, rand).table
         holder = next((s for s, hand in enumerate(table.hands) if CTHULHU in hand), None)
         places[holder if holder is not None else "pile" if CTHULHU in table.pile else "aside"] += 1
     return places
@@ -319,8 +318,8 @@ def test_a_cultist_no_longer_knows_where_her_traded_card_is_once_it_leaves_that_
                                     "seat": MARK, "target": None}))
     rand, places = random.Random(3), Counter()
     for _ in range(300):
-        table = GAME.resample(state, LINDI, rand).table
+        table = GAME.ai.resample(state, LINDI, rand).table
         places["trade" if table.trade.card == E("Wilbur Whateley") else "elsewhere"] += 1
     assert places["trade"] < 300 and places["elsewhere"] > 0, places
     # Chuck knows what he forced; Mark, who never knew, still sees nothing.
-    assert GAME.view(state, CHUCK)["table"]["trade"]["card"] == E("Wilbur Whateley")
+    assert GAME.decider.view(state, CHUCK)["table"]["trade"]["card"] == E("Wilbur Whateley")

@@ -52,19 +52,19 @@ class Coverage:
 def check_liveness(game: Game, state: Any, entropy: bytes, rand: random.Random, where: str = "") -> Decided:
     """The liveness properties at one position (nothing to check once the game is over); every command offered,
     with the events deciding it gives. ``where`` says which playout and step, for the failure message."""
-    if game.outcome(state) is not None:
+    if game.decider.outcome(state) is not None:
         return []
-    assert game.waits_on(state), f"{game.id}{where}: the game is running but waits on nobody"
+    assert game.decider.to_act(state), f"{game.id}{where}: the game is running but waits on nobody"
     decided: Decided = []
     for seat in range(game.players(state)):
-        legal = game.legal_commands(state, seat)
+        legal = game.decider.legal_commands(state, seat)
         try:
             check_who_may_act(game, state, seat, legal, rand)
         except AssertionError as breach:
             raise AssertionError(f"{breach}{where} (legal: {legal})") from None
         for command in legal:
             try:
-                events = game.checked_decide(state, command, seat, entropy)
+                events = game.checked_decide(state, command, seat, entropy).events
             except RuleViolation as refused:
                 raise AssertionError(f"{game.id}{where}: seat {seat} is offered {command}, and decide refuses it: "
                                      f"{refused.code} ({refused})") from None
@@ -88,7 +88,7 @@ class Bias:
 
     def choose(self, game: Game, state: Any, decided: Decided, rand: random.Random) -> tuple[int, dict[str, Any], list[Event]]:
         if self.out_of_turn and rand.random() < self.out_of_turn:
-            optional = [d for d in decided if d[1]["type"] in game.out_of_turn]
+            optional = [d for d in decided if d[1]["type"] in game.decider.out_of_turn]
             if optional:
                 return rand.choice(optional)
         if self.tight and rand.random() < self.tight:
@@ -104,10 +104,10 @@ TOWARDS_RARE = Bias(out_of_turn=0.5, tight=0.5)
 
 def _slack(game: Game, state: Any) -> int:
     """How many ordinary commands the most constrained waited seat has (a finished game is no constraint)."""
-    if game.outcome(state) is not None:
+    if game.decider.outcome(state) is not None:
         return 1 << 20
-    return min((sum(c["type"] not in game.out_of_turn for c in game.legal_commands(state, seat))
-                for seat in game.waits_on(state)), default=0)
+    return min((sum(c["type"] not in game.decider.out_of_turn for c in game.decider.legal_commands(state, seat))
+                for seat in game.decider.to_act(state)), default=0)
 
 
 def liveness_playout(game: Game, state: Any, seed: int, bias: Bias, coverage: Coverage, probe: Probe | None = None,
@@ -118,18 +118,18 @@ def liveness_playout(game: Game, state: Any, seed: int, bias: Bias, coverage: Co
     game_seed = seed.to_bytes(8, "big")
     coverage.playouts += 1
     for step in range(max_commands):
-        if game.outcome(state) is not None or (stop is not None and stop(state)):
+        if game.decider.outcome(state) is not None or (stop is not None and stop(state)):
             return state
         decided = check_liveness(game, state, entropy_for(game_seed, step), rand, f" ({label} seed {seed} step {step})")
         coverage.positions += 1
         coverage.decided += len(decided)
-        if any(sum(1 for s, c, _ in decided if s == seat and c["type"] not in game.out_of_turn) == 1
-               for seat in game.waits_on(state)):
+        if any(sum(1 for s, c, _ in decided if s == seat and c["type"] not in game.decider.out_of_turn) == 1
+               for seat in game.decider.to_act(state)):
             coverage.tight += 1
         if probe is not None:
             coverage.features.update(probe(state))
         seat, command, events = bias.choose(game, state, decided, rand)
-        coverage.out_of_turn += command["type"] in game.out_of_turn
+        coverage.out_of_turn += command["type"] in game.decider.out_of_turn
         state = fold(game, events, state)
     raise AssertionError(f"{game.id} ({label} seed {seed}): no end after {max_commands} commands")
 

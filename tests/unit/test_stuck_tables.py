@@ -16,8 +16,8 @@ from session_service.worker import jobs
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
-FROZEN = dataclasses.replace(GAME, legal_commands=lambda state, seat: [],
-                             timeout_command=lambda state, seat, rand: rand.choice([]))
+FROZEN = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, legal_commands=lambda state, seat: [],
+                                                               timeout_command=lambda state, seat, rand: rand.choice([])))
 """The toy game with a defect: it waits on the seat to play and offers it nothing; its timeout policy, asked anyway,
 would raise as Rites of Cthulhu's did (random.choice of nothing)."""
 
@@ -89,7 +89,7 @@ def test_a_game_in_play_that_waits_on_nobody_is_reported_and_ends_as_abandoned_w
                                                                                       monkeypatch, caplog):
     """The other shape of a freeze (found in Out of the Aeons by the liveness suite): no seat to wait on, so no turn
     of anyone's finds it. The sweeper does, and the idle rule ends it."""
-    nobody = dataclasses.replace(GAME, waits_on=lambda state: frozenset())
+    nobody = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, to_act=lambda state: frozenset()))
     app, _ = make_session_app(fake_redis, prefix, {"toy": nobody}, RATE_LIMIT_PER_MINUTE=0)
     client = app.test_client()
     game = create(client, [{"name": "Ada"}, {"name": "Bo"}])

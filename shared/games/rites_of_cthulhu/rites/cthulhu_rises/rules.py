@@ -67,7 +67,7 @@ def next_to_play(table: Tabletop, state: CthulhuRisesState) -> int | None:
     return next((s for s in turn_order(table, state.gate[0][0]) if s not in played and table.hands[s]), None)
 
 
-def waits_on(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
+def to_act(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
     if state.overthrow is not None:
         return frozenset()
     if state.forcing is not None:
@@ -120,7 +120,7 @@ def _playable(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[int]
 
 
 def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     if state.forcing is not None:
         targets = [s for s in range(table.players) if s != seat and table.hands[s]]
@@ -131,7 +131,6 @@ def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list
 
 def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
-    require(seat in waits_on(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
     kind = command["type"]
     if state.forcing is not None:
         if kind == "decline_trade":

@@ -93,7 +93,7 @@ def begin(d: Decision) -> None:
 # -- who acts and what they may do ---------------------------------------------------------------------------------
 
 
-def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
+def to_act(table: Tabletop, state: AeonsState) -> frozenset[int]:
     phase = state.phase
     if isinstance(phase, Privilege):
         return frozenset({opener(table)})
@@ -103,7 +103,7 @@ def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: AeonsState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     if isinstance(state.phase, Privilege):
         return [{"type": "discard_revealed"}, {"type": "keep_revealed"}]
@@ -125,7 +125,7 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
     phase = state.phase
     if command["type"] != "bid":
-        require(isinstance(phase, Privilege) and opener(table) == seat, "rules/no_discard_privilege",
+        require(isinstance(phase, Privilege), "rules/no_discard_privilege",
                 "Only the Grand Cultist decides, once a card is revealed and before the bidding, whether to discard it.")
         if command["type"] == "discard_revealed":
             d.emit(RevealedCardDiscarded(seat=seat, card=state.revealed))
@@ -134,7 +134,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             d.emit(BiddingOpened(card=state.revealed, bidders=_bidders(table)))
         return
     require(isinstance(phase, Bidding), "rules/not_bidding", "Nobody is bidding right now.")
-    require(seat in phase.waiting, "rules/already_bid", "You have already bid this round, or you sit it out.")
     card = command["card"]
     require(card in table.hands[seat], "rules/card_not_in_hand", "Bid with a card from your own hand.")
     audience = hand_audience(table, seat)

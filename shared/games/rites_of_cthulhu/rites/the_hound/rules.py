@@ -124,7 +124,7 @@ def begin(d: Decision) -> None:
 # -- who acts and what they may do ---------------------------------------------------------------------------------
 
 
-def waits_on(table: Tabletop, state: HoundState) -> frozenset[int]:
+def to_act(table: Tabletop, state: HoundState) -> frozenset[int]:
     phase = state.phase
     if stuck(table, state):
         return frozenset()
@@ -139,7 +139,7 @@ def waits_on(table: Tabletop, state: HoundState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: HoundState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     phase = state.phase
     hand = sorted(table.hands[seat])
@@ -175,7 +175,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
     kind = command["type"]
     phase = state.phase
-    require(seat in waits_on(table, state), "rules/not_your_turn", "It is not your turn to act.")
     if kind in ("peek_grave", "decline_peek"):
         require(isinstance(phase, PeekPrivilege), "rules/no_peek_privilege",
                 "The privileged peek comes before the first turn.")
