@@ -7,6 +7,13 @@ import { el } from "./render.js";
 import { backEl, backs, cardEl, listWords, pileEl, row, stat, zone } from "./cards.js";
 
 const CULT_GLYPH = { green: "⚓", blue: "☉", yellow: "♛", gray: "☾" };
+// What a rite's phase asks, for the line that says what happens now (the rite itself is named on the board); a
+// phase that asks nothing of anyone (dealing, laying out, over) says nothing.
+const RITE_PHASES = {
+  replacing: "drawing back to five cards", revealed: "a wall is revealed: capture it or knock", claims: "claims on the revealed wall",
+  privilege: "the opener may discard the yellow card", bidding: "sealed bids", peekprivilege: "the opener may peek at a grave",
+  placing: "placing a ghoul", placed: "leave the ghoul or move it", digging: "the ghouls dig: sealed choices",
+};
 
 export function makeGame(game) {
   const data = game.card_data || {};
@@ -72,7 +79,7 @@ export function makeGame(game) {
       ];
     }
     const stats = (n) => [stat("Score", (v.scores || {})[String(n)] ?? 0), v.grand_cultist === n ? el("span", { class: "tag active", text: "♛ Grand Cultist" }) : null];
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.rite ? `${v.rite.title}${v.rite.phase ? ": " + String(v.rite.phase).replace(/_/g, " ") : ""}` : v.stage === "choosing" ? "a rite is chosen" : "" };
+    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.rite ? RITE_PHASES[v.rite.phase] || "" : v.stage === "choosing" ? "the next rite is chosen" : "" };
   }
 
   function seatMap(obj, ctx, each) {
