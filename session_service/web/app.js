@@ -87,12 +87,13 @@ async function lobby(root) {
       for (const seat of created.seats) {
         if (seat.token) { store.saveToken(created.id, seat.seat, seat.token); if (mine === null) mine = seat.seat; }
       }
-      if (created.invite) toast(`Private table: its invite code is ${created.invite}`);
       const others = created.seats.filter((s) => s.token && s.seat !== mine);
-      if (others.length) {
-        root.replaceChildren(el("h2", { text: "Table created" }), el("p", { text: "Send each other player their own link (it carries their seat's secret token):" }),
-          el("ul", {}, others.map((s) => el("li", {}, `${s.name}: `, el("code", { class: "invite", text: `${location.origin}/#/claim/${created.id}/${s.seat}/${s.token}` })))),
-          el("p", {}, el("a", { href: `#/table/${created.id}/${mine}`, id: "go-table", text: "Go to your table" })));
+      if (others.length || created.invite) {  // what is shown once stays on screen until you leave for the table
+        root.replaceChildren(el("h2", { text: "Table created" }),
+          created.invite ? el("p", {}, "A private table: whoever joins needs its invite code, ", el("code", { class: "invite", id: "invite-code", text: created.invite }), ".") : null,
+          others.length ? el("p", { text: "Send each other player their own link (it carries their seat's secret token):" }) : null,
+          others.length ? el("ul", {}, others.map((s) => el("li", {}, `${s.name}: `, el("code", { class: "invite", text: `${location.origin}/#/claim/${created.id}/${s.seat}/${s.token}` })))) : null,
+          el("p", {}, el("a", { href: `#/table/${created.id}/${mine ?? ""}`, id: "go-table", text: "Go to your table" })));
       } else {
         location.hash = `#/table/${created.id}/${mine ?? ""}`;
       }
@@ -293,5 +294,8 @@ async function route() {
   }
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  document.getElementById("toast").classList.add("hidden");  // a message about the page left behind goes with it
+  route();
+});
 route();

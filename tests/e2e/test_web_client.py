@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 import requests
+from selenium.webdriver.support.ui import Select
 
 from tests.support.browser import chrome, click, open_table, page_state, play_to_end, screenshot, wait_for
 from tests.support.web_tables import GAMES, SHOTS, WIDTHS, hand_names, new_table, play_every_game_to_its_end, serious_violations
@@ -212,6 +213,54 @@ def test_the_lobby_finds_public_tables_behind_private_ones(stack, browser):
             host.post(f"{stack.url}/v1/games/{table['id']}/abort", headers={"Authorization": f"Bearer {table['seats'][0]['token']}"}, timeout=10)
 
 
+def test_a_private_table_s_invite_code_stays_on_screen_until_its_creator_goes_to_the_table(stack, browser):
+    """The invite code is shown once: it was a toast that went after six seconds, as the page left for the table."""
+    browser.get(stack.url + "/#/")
+    browser.refresh()
+    wait_for(lambda: browser.find_elements("id", "create"), what="the lobby")
+    Select(browser.find_element("id", "game")).select_by_value("pocket-madness")
+    Select(browser.find_element("id", "players")).select_by_value("2")
+    Select(browser.find_element("id", "seat-kind-1")).select_by_value("open")
+    browser.find_element("id", "private").click()
+    click(browser, "#create")
+    code = wait_for(lambda: browser.find_element("id", "invite-code").text, what="the invite code")
+    game_id = browser.find_element("id", "go-table").get_attribute("href").split("#/table/")[1].split("/")[0]
+    refused = requests.post(f"{stack.url}/v1/games/{game_id}/join", json={"name": "Zed"}, timeout=10)
+    joined = requests.post(f"{stack.url}/v1/games/{game_id}/join", json={"name": "Zed", "invite": code}, timeout=10)
+    assert refused.status_code == 403 and joined.status_code == 200, (refused.text, joined.text)
+    click(browser, "#go-table")
+    wait_for(lambda: browser.find_element("css selector", ".table-page").get_attribute("data-seat") == "0", what="the creator's seat")
+
+
+# The page's moves held on their way out (a slow network, for this test): each POST .../commands waits in
+# window.held until the test lets it go.
+HOLD_MOVES = """
+const send = window.fetch;
+window.held = [];
+window.fetch = (url, options) => options && options.method === 'POST' && String(url).endsWith('/commands')
+    ? new Promise((resolve) => window.held.push(() => resolve(send(url, options)))) : send(url, options);
+"""
+
+
+def test_a_move_crossed_by_another_is_told_as_news_not_as_a_fault(stack, browser):
+    """The table moved on while a click's move was on its way: the server refuses it (409, the version moved) and
+    the page says so in a player's words, calmly (it showed the API's red 'read the state and try again')."""
+    game_id, token = new_table(stack, browser, "great-old-one", ai=False)
+    wait_for(lambda: (page_state(browser) or {}).get("buttons"), what="Ada's moves")
+    browser.execute_script(HOLD_MOVES + "document.getElementById('all-moves').open = true")
+    click(browser, "button.command")
+    wait_for(lambda: browser.execute_script("return window.held.length"), what="the click's move, held")
+    auth = {"Authorization": f"Bearer {token}"}
+    legal = requests.get(f"{stack.url}/v1/games/{game_id}/state", headers=auth, timeout=10).json()["legal_commands"]
+    assert requests.post(f"{stack.url}/v1/games/{game_id}/commands", headers=auth, json={"command": legal[0]}, timeout=10).status_code == 200
+    before = int(browser.find_element("id", "toast").get_attribute("data-count") or 0)
+    browser.execute_script("window.held.forEach((go) => go())")
+    toast = browser.find_element("id", "toast")
+    wait_for(lambda: int(toast.get_attribute("data-count") or 0) > before, what="the page to tell of the refusal")
+    assert toast.text == "The table changed before your move landed: look again and choose."
+    assert "info" in toast.get_attribute("class").split()
+
+
 def test_the_turn_deadline_counts_down(stack, browser):
     open_table(browser, stack.url, "great-old-one", 2, turn_timeout_s=600)
     clock = wait_for(lambda: browser.find_element("id", "clock").text, what="the countdown")
@@ -243,3 +292,6 @@ def test_a_refusal_is_shown_in_the_server_s_own_words(stack, browser):
     again = requests.post(f"{stack.url}/v1/games/{created['id']}/join", json={"name": name}, timeout=10)
     assert again.status_code == 409 and message == again.json()["error"]["message"]  # the body's message, word for word
     assert "error" in toast.get_attribute("class").split()
+    browser.get(f"{stack.url}/#/table/{created['id']}/watch")  # the message was about the lobby's form: it stays there
+    wait_for(lambda: browser.find_elements("css selector", ".table-page[data-seat='spectator']"), what="the table")
+    assert not toast.is_displayed()

@@ -120,6 +120,10 @@ def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool
             assert shown == [artifacts[a] for a in won], (seat, shown, won)
         thrown = browser.execute_script("return [...document.querySelectorAll('.thrown-out .card-name')].map(n => n.textContent)")
         assert thrown == [artifacts[a] for a in view["thrown_out"]]
+    now = browser.find_element("id", "status").text  # the line that says what happens now, to Ada: "you", in words
+    assert not RAW.search(now) and "Ada" not in now, now
+    if game == "rites-of-cthulhu" and view.get("rite"):
+        assert view["rite"]["title"] not in now, now  # the rite is named on the board; the line says what it asks
     log = browser.find_element("id", "log").text
     assert log and not RAW.search(log), RAW.search(log)
     if phone:
