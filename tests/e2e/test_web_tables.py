@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.support.browser import screenshot, wait_for
-from tests.support.web_tables import GAMES, RAW, SHOTS, play_every_game_to_its_end, serious_violations
+from tests.support.browser import wait_for
+from tests.support.web_tables import GAMES, RAW, SHOTS, play_every_game_to_its_end, serious_violations, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +42,7 @@ def check_replay(browser, game: str, axe: str) -> None:
     wait_for(lambda: board() == jump, what="a jump to a move")
     assert browser.find_element("css selector", "#moves li.current button").get_attribute("data-version") == jump
     if game == "rites-of-cthulhu":  # the README's replay: a long game's
-        browser.execute_script("window.scrollTo(0, 0)")
-        screenshot(browser, SHOTS / "replay.png")
+        shoot(browser, SHOTS / "replay.png")
     if game == "arkham-ritual":  # the page every replay is, in the fewest moves: axe-core took ~18 s on a Rites replay
         assert not serious_violations(browser, axe)
 

@@ -134,6 +134,13 @@ def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool
             assert top < browser.execute_script("return innerHeight"), "the hand is off screen"
 
 
+def shoot(browser, path: Path) -> None:
+    """The page as a player first sees it, from its top, for the README: without a passing message (the random
+    clicks cross the AI's moves often, and each crossing says so for a few seconds)."""
+    browser.execute_script("window.scrollTo(0, 0); document.getElementById('toast').classList.add('hidden')")
+    screenshot(browser, path)
+
+
 def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
     """A person plays ``game`` to its end with clicks on its cards at ``width``; the table is checked mid-game and
     at the end (and shot both times, from the top of the page, as a player first sees it). Returns the game id."""
@@ -142,8 +149,7 @@ def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
     game_id, token = new_table(stack, browser, game)
     clicks = play_to_end(browser, seed=len(game), stop_after=GAMES[game][2])  # mid-game
     check_table(stack, browser, game, game_id, token, phone)
-    browser.execute_script("window.scrollTo(0, 0)")
-    screenshot(browser, SHOTS / f"{game}-{width}-mid.png")
+    shoot(browser, SHOTS / f"{game}-{width}-mid.png")
     more = play_to_end(browser, seed=len(game) + 1)
     assert clicks["card"] + more["card"] > 0, "moves were made by clicks on cards"
     assert browser.find_element("id", "status").text.startswith("Game over")
@@ -152,7 +158,6 @@ def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
     assert "Winner" in result and all(("Ada" if w == 0 else f"Bot {w}") in result for w in winners)
     assert not browser.find_elements("id", "resign") and not browser.find_elements("id", "abort")
     check_table(stack, browser, game, game_id, token, phone)
-    browser.execute_script("window.scrollTo(0, 0)")
-    screenshot(browser, SHOTS / f"{game}-{width}-end.png")
+    shoot(browser, SHOTS / f"{game}-{width}-end.png")
     assert not [e for e in console_errors(browser) if "/commands" not in e]
     return game_id
