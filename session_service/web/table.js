@@ -283,7 +283,9 @@ export async function tablePage(main, gameId, seatWanted) {
     try {
       await call("POST", `${path}/commands`, { token, body: { command, expected_version: page.version } });
     } catch (err) {
-      toast(err.message, "error");
+      // Another seat moved first (the move was made on the table as it stood): not a fault, the table redraws.
+      if (err.code === "game/version_conflict") toast("The table changed before your move landed: look again and choose.", "info");
+      else toast(err.message, "error");
       page.busy = false;
       mark();
     }
