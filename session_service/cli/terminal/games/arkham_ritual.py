@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Drawn, Seen, by_seat, card, index, listing, upfirst, words
+from .base import UNKNOWN_CARD, Drawn, Seen, by_seat, card, index, listing, upfirst, words
 
 CARD_FIELDS = {"card", "cards", "dummy_cards", "own_card", "deck_top", "discards"}
 
@@ -25,7 +25,7 @@ class ArkhamRitual:
 
     def card(self, number: Any, note: str | None = None) -> str:
         row = self.cards.get(number, {})
-        return card(str(row.get("name", "a card")), f"{row.get('colour', '')} {words(row.get('kind', ''))}".strip(), note=note)
+        return card(str(row.get("name", UNKNOWN_CARD)), f"{row.get('colour', '')} {words(row.get('kind', ''))}".strip(), note=note)
 
     def text(self, number: Any) -> str:
         row = self.cards.get(number, {})

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+UNKNOWN_CARD = "an unknown card"  # a card the catalogue does not name (a server newer than this client)
+
 
 @dataclass
 class Seen:
@@ -21,10 +23,10 @@ class Seen:
     outcome: dict[str, Any] | None = None
 
     def name(self, seat: Any) -> str:
-        """A seat by name ("a seat" for one the table does not know)."""
+        """A seat by name ("an unknown seat" for one the table does not know)."""
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return "a seat"
+        return "an unknown seat"
 
     def who(self, seat: Any) -> str:
         """A seat as the reader calls it: "you" for its own."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Drawn, Seen, by_seat, card, index, listing, plural, words
+from .base import UNKNOWN_CARD, Drawn, Seen, by_seat, card, index, listing, plural, words
 
 CARD_FIELDS = {"card", "cards", "centre_card", "chosen", "take", "centre", "hand", "returned", "horrors"}
 KINDS = {"story": "story", "horror": "Horror", "sign": "Sign", "cultist": "the Cultist", "great_old_one": "the Great Old One"}
@@ -21,7 +21,7 @@ class GreatOldOne:
         self.connections = index(data.get("connections"), "key")
 
     def name(self, number: Any) -> str:
-        return str(self.cards.get(number, {}).get("name", "a card"))
+        return str(self.cards.get(number, {}).get("name", UNKNOWN_CARD))
 
     def connection(self, key: Any) -> str:
         return str(self.connections.get(key, {}).get("name", words(key)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Drawn, Seen, by_seat, card, listing, plural, words
+from .base import UNKNOWN_CARD, Drawn, Seen, by_seat, card, listing, plural, words
 
 GROUPS = ("locations", "cultists", "old_ones", "monsters", "artifacts")
 HAND_KINDS = (("cultists", "Cultist"), ("monsters", "Monster"), ("artifacts", "Artifact"))
@@ -24,7 +24,7 @@ class RiseOfCthulhu:
     def name(self, key: Any) -> str:
         row = self.all.get(key)
         if row is None:
-            return "an Old One" if key == "old-one" else "a card"
+            return "an Old One" if key == "old-one" else UNKNOWN_CARD
         return str(row.get("name") or f"{str(row.get('colour', '')).capitalize()} {row.get('number', '')}".strip())
 
     def card_name(self, field: str, value: Any) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .base import Drawn, Seen, by_seat, card, index, listing, plural, upfirst, words
+from .base import UNKNOWN_CARD, Drawn, Seen, by_seat, card, index, listing, plural, upfirst, words
 
 ARTIFACT_FIELDS = {"artifact", "artifacts", "coveted", "give", "take", "captured_artifacts", "thrown_out"}
 ENTITY_FIELDS = {"card", "cards", "book", "ridge_card", "order", "graves", "twins", "shown", "ridge", "gate", "taken", "discards",
@@ -24,10 +24,10 @@ class RitesOfCthulhu:
 
     # -- names -------------------------------------------------------------------------------------------
     def name(self, number: Any) -> str:
-        return str(self.entities.get(number, {}).get("name", "a card"))
+        return str(self.entities.get(number, {}).get("name", UNKNOWN_CARD))
 
     def artifact_name(self, number: Any) -> str:
-        return str(self.artifacts.get(number, {}).get("name", "an artifact"))
+        return str(self.artifacts.get(number, {}).get("name", "an unknown artifact"))
 
     def rite_title(self, key: Any) -> str:
         return str(self.rites.get(key, {}).get("title", words(key)))
