@@ -6,8 +6,8 @@ they are shown again; a number typed against choices that are no longer current 
 moved on") but asked again; a choice is posted with the latest version seen, and a choice refused only because
 the table moved in between (409) is posted again at the next turn if it is still offered unchanged.
 
-Stream messages and typed words are dispatched by name (``MESSAGES``, ``WORDS``): a kind the table grows (chat
-lines on the stream, a ``say`` word to write one) slots in as one more entry and its handler."""
+Stream messages and typed words are dispatched by name (``message_handlers``, ``typed_words``): a kind the table
+grows (chat lines on the stream, a ``say`` word to write one) slots in as one more entry and its handler."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .games.base import plural
 from .screen import end_lines, now_line, table_lines, wrap
 
 HELP = ("Type a move's number to play it; t shows the table, l lists the moves you may make now, i reads your "
-        "cards' texts, q leaves (the game goes on without you: come back with mythos play GAME_ID).")
+        "cards' texts, q leaves (the game goes on: come back with mythos play GAME_ID and your token or key).")
 
 
 class Session:
@@ -42,9 +42,9 @@ class Session:
         self.input_over = False
         self.drawn_at = -1  # the version of the table last drawn
         self.prompted = False  # "> " is the last thing on screen
-        self.MESSAGES: dict[str, Callable[[dict[str, Any]], bool]] = {
+        self.message_handlers: dict[str, Callable[[dict[str, Any]], bool]] = {
             "state": self.on_state, "event": self.on_event, "turn": self.on_turn, "end": self.on_end}
-        self.WORDS: dict[str, Callable[[str], bool]] = {
+        self.typed_words: dict[str, Callable[[str], bool]] = {
             "t": self.show_table, "l": self.list_moves, "i": self.show_texts, "?": self.show_help, "q": self.leave}
 
     # -- output --------------------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ class Session:
         while True:
             source, item = self.inbox.get()
             if source == "stream":
-                handler = self.MESSAGES.get(str(item.get("type")))
+                handler = self.message_handlers.get(str(item.get("type")))
                 if handler and handler(item.get("data") or {}):
                     return 0
             elif source == "line":
@@ -189,6 +189,8 @@ class Session:
                 self.prompt()  # the same choices, under the lines that just came: a number typed now is posted with this version
             return
         if mine and legal:
+            if self.input_over:
+                raise PlayError("no more input")
             self.hinted = False
             if self.drawn_at != int(self.turn.get("version", 0)):
                 self.show_table()
@@ -211,8 +213,8 @@ class Session:
                 self.prompt()
             return False
         word = line.split()[0].lower()
-        if word in self.WORDS:
-            return self.WORDS[word](line[len(word):].strip())
+        if word in self.typed_words:
+            return self.typed_words[word](line[len(word):].strip())
         if not line.isdigit():
             self.say(f"{line!r} is not a move's number. {HELP}")
             return False

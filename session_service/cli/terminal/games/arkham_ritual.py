@@ -48,10 +48,10 @@ class ArkhamRitual:
         if passed:
             holder = seen.who(passed.get("holder"))
             if passed.get("card") is not None:
-                board.append(f"Being passed: {self.card(passed['card'])}, held out by {holder}.")
+                board.append(f"The card being passed, {self.card(passed['card'])}, is with {holder}.")
             else:
                 colour = f" ({passed['colour']})" if passed.get("colour") else ""
-                board.append(f"Being passed: a face-down card{colour}, held out by {holder}.")
+                board.append(f"The card being passed, face down{colour}, is with {holder}.")
         if v.get("peeking"):
             board.append(upfirst(f"{seen.does(v['peeking'].get('seat'), 'look')} at the top of the Deck (Magical Orb)."))
         if v.get("dummies"):

@@ -87,7 +87,8 @@ class GreatOldOne:
         hand = v.get("hand")
         if hand is None and seen.seat is not None:
             hand = (by_seat(seats, seen.seat, {}) or {}).get("hand")
-        return Drawn(board, stats, public, hand=[self.cards_words(hand)] if hand else [], phase=words(v.get("phase", "")),
+        phase = f"{words(v['phase'])} phase" if v.get("phase") not in (None, "over") else ""
+        return Drawn(board, stats, public, hand=[self.cards_words(hand)] if hand else [], phase=phase,
                      texts=[self.text(n) for n in hand or []])
 
     def move(self, c: Mapping[str, Any], seen: Seen) -> str | None:
