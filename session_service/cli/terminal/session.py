@@ -93,7 +93,10 @@ class Session:
         return True
 
     def list_moves(self, _: str = "") -> bool:
-        legal = list(self.turn.get("legal_commands") or []) if self.current() else []
+        if not self.current():
+            self.say("The table is moving: your moves follow when it stops.")
+            return False
+        legal = list(self.turn.get("legal_commands") or [])
         if not legal:
             self.say("You have no move to make right now.")
             self.shown = None
