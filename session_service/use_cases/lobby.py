@@ -215,12 +215,13 @@ class Lobby:
     # -- tables nobody plays ---------------------------------------------------------------------------
     def end_if_idle(self, meta: Meta, idle_s: int, now_s: float) -> str | None:
         """End a table nobody acted on for ``idle_s``: a waiting one is aborted (it never filled), an active one
-        whose waited seats are all people is abandoned. Answers what was done, or None."""
+        whose waited seats are all people, or that nobody can move (``Meta.stuck``: an AI seat cannot either; or it
+        waits on nobody), is abandoned. Answers what was done, or None."""
         if meta.over or parse_iso(meta.updated_at).timestamp() > now_s - idle_s:
             return None
         if meta.status == Status.WAITING:
             command: dict[str, Any] = {"type": "abort"}
-        elif meta.to_act and not any(meta.seats[s].get("ai") for s in meta.to_act):
+        elif meta.stuck or not any(meta.seats[s].get("ai") for s in meta.to_act):
             command = {"type": "abandon", "idle_s": idle_s}
         else:
             return None

@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 
 OVER = frozenset({"finished", "aborted"})
+STUCK_AT = "stuck_version"
+"""The meta field holding the version at which the game was found stuck (``Meta.stuck``)."""
 
 
 def now() -> datetime:
@@ -95,6 +97,12 @@ class Meta:
         return replace(self, version=version, status=progress["status"], head_hash=progress["head_hash"],
                        to_act=orjson.loads(progress["to_act"]), outcome=orjson.loads(progress["outcome"]),
                        deadline=progress["deadline"] or None, updated_at=progress["updated_at"], seats=seats)
+
+    @property
+    def stuck(self) -> bool:
+        """Does the game wait, at this version, on a seat that has nothing to play (a liveness defect the turn timer
+        or an AI turn found, ``jobs.py``)? Then nobody can move it: the idle rule ends it (``Lobby.end_if_idle``)."""
+        return self.extra.get(STUCK_AT) == str(self.version)
 
     @property
     def over(self) -> bool:

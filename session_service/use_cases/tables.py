@@ -155,6 +155,7 @@ class Tables:
             "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
             "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
             "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
+            "stuck": meta.stuck,
         }
         if meta.over:
             resource["seed"] = meta.seed.hex()
@@ -208,7 +209,7 @@ class Tables:
             final = seating.outcome(table)
             return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
-                    "outcome": final.to_json() if final else None}
+                    "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
         return {
             "version": pos.version,
@@ -218,6 +219,7 @@ class Tables:
             "legal_commands": pos.seating.legal_commands(pos.table, seat),
             "deadline": meta.deadline,
             "outcome": meta.outcome,
+            "stuck": meta.stuck,
         }
 
     def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:

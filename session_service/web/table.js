@@ -23,7 +23,7 @@ export async function tablePage(main, gameId, seatWanted) {
   const page = {
     version: resource.version, status: resource.status, toAct: resource.to_act || [], legal: [], view: null,
     deadline: null, outcome: resource.outcome, busy: false, selected: null, moved: false, confirming: false,
-    seats: resource.seats, resource, logged: new Set(), wasMine: false,
+    seats: resource.seats, resource, logged: new Set(), wasMine: false, stuck: Boolean(resource.stuck),
   };
   const names = () => page.seats.map((s, n) => s.name || `Open seat ${n + 1}`);
 
@@ -70,6 +70,10 @@ export async function tablePage(main, gameId, seatWanted) {
     }
     if (page.status === "aborted") return "The table was called off.";
     if (page.status === "waiting") return "Waiting for players to take the open seats.";
+    if (page.stuck) {  // a defect the server found and logged: say so rather than wait for ever
+      return "This game cannot go on: the seat it waits on has nothing to play (a fault in the game's rules, " +
+        "reported). You may resign; the table ends by itself once idle.";
+    }
     const phase = drawn.phase || drawn.prompt ? ` (${drawn.phase || drawn.prompt})` : "";
     const waiting = page.toAct.filter((s) => s !== seat).map((s) => n[s]);
     const resigned = seat !== null && (page.seats[seat] || {}).resigned;
@@ -295,6 +299,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.deadline = turn.deadline;
     if (turn.outcome !== undefined) page.outcome = turn.outcome;
     if (turn.view !== undefined) page.view = turn.view;
+    page.stuck = turn.stuck === true;  // the state answer says; a turn message means the game moved on
     page.busy = false;
     drawAll();
   }

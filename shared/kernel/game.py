@@ -22,7 +22,8 @@ A game module builds one ``Game`` value from pure functions:
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
 - ``timeout_command(state, seat, rng) -> command`` (optional): the game's timeout policy, what a silent seat
   the game waits on does when its time is up (a silent seat in a knock race passes). Without it, a random
-  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know.
+  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know. The kernel asks it
+  only when the seat has an ordinary legal command.
 - ``facts``: the game's event types (``shared.kernel.facts``), one typed record each.
 - ``retired``: the game's earlier rules versions (each a whole ``Game`` of the same id) that the code still
   provides, so a game started under one of them is decided by it to the end (docs/operations.md, "Upgrades").
@@ -213,13 +214,19 @@ class Game:
 
     def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
-        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat)."""
+        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat).
+
+        ``None`` when the game does not wait on ``seat``, or when the seat has no ordinary command: a breach of
+        liveness (ARCHITECTURE "Liveness"), which the caller reports. The game's policy is asked only when there is
+        something to play, so it never raises for want of a move."""
         if seat not in self.waits_on(state):
+            return None
+        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
+        if not ordinary:
             return None
         if self.timeout_command is not None:
             return self.timeout_command(state, seat, rand)
-        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
-        return rand.choice(ordinary) if ordinary else None
+        return rand.choice(ordinary)
 
     def fact(self, event: Event) -> Fact:
         """A stored event read back as the game's typed fact."""

@@ -75,6 +75,9 @@ class Catalog(Schema):
 STATUSES = ["waiting", "active", "finished", "aborted"]
 TO_ACT = ("the seats the game waits on (public). A seat may also have plays it can make out of turn (a Sign, a "
           "power-play, a knock): it finds them in its own legal_commands; nothing public says that it can")
+STUCK = ("true when the game waits on a seat that has nothing to play: a defect of the game's rules, which the server "
+         "has logged. Nobody can move the table: any seat may still resign, and it ends as abandoned once idle "
+         "(IDLE_TABLE_S)")
 PLAYER_ID = Pattern(r"^p_[A-Za-z0-9_-]{1,32}$")
 
 
@@ -142,6 +145,7 @@ class GameResource(Schema):
     outcome = fields.Dict(allow_none=True, required=True)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
     seed = fields.String(metadata={"description": "revealed once the game is over"})
 
 
@@ -171,6 +175,7 @@ class State(Schema):
     legal_commands = fields.List(fields.Dict(), required=True)
     deadline = fields.String(allow_none=True, required=True)
     outcome = fields.Dict(allow_none=True, required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
 
 
 class CommandRequest(Schema):

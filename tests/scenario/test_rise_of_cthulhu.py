@@ -176,6 +176,18 @@ def test_setup_splits_the_rest_in_three_with_an_old_one_in_the_middle_of_each_th
         assert state.sleeping == tuple(sorted(OLD_ONES)) and state.awake == ()
 
 
+def test_every_seat_and_spectator_sees_the_old_ones_where_the_public_setup_rule_puts_them():
+    """Ruling 3 (issue 27, item 8): "place one face down in the middle of each of the 3 piles" is a rule every player
+    at the table follows and watches: the Old Ones' places come from it alone (never from the shuffle), so every
+    view shows the same places, whatever the deal, and they move only as cards leave the deck's top."""
+    for seed in range(12):
+        state = setup_state(seed)
+        views = [GAME.view(state, viewer)["old_ones_in_deck_at"] for viewer in (0, 1, None, EVERYONE)]
+        assert views == [[6, 20, 34]] * 4
+        after = act(state, 0, draw())
+        assert GAME.view(after, 1)["old_ones_in_deck_at"] == [5, 19, 33]
+
+
 def test_setup_shuffles_the_monster_and_artifact_decks_and_puts_the_dark_hunter_in_its_place():
     state = setup_state(1)
     assert sorted(state.monster_deck) == sorted(MONSTERS) and sorted(state.artifact_deck) == sorted(ARTIFACTS)

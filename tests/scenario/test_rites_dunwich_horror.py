@@ -374,3 +374,21 @@ def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
     state, _ = play(state, (MARK, CALL_KNOCK))
     assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)
     assert {str(GAME.timeout_choice(state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
+
+
+def test_a_power_plays_replacement_draw_reshuffles_the_discards_when_the_pile_runs_out():
+    """Issue 27, item 4: a power-play's cards are replaced ("draw enough cards to replace", rulebook ~318), and "If
+    the entities draw pile depletes to 0 cards, re-shuffle it" (~1213): with one card left in the pile the
+    replacement draw reshuffles the discards and the cultist holds five cards again, not four."""
+    hands = {**EXAMPLE_HANDS, LUCY: ["Nug", "Asenath Waite", "Abdul Reis el Drogman", "Zadok Allen",
+                                     "Pnakotic Fragments"]}
+    state = start(hands, pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
+    discards = tuple(c for c, _ in state.table.face_down[:30])
+    table = dataclasses.replace(state.table, face_down=state.table.face_down[30:])
+    state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
+        state.stage, rite=dataclasses.replace(rite(state), discards=discards)))
+    GAME.invariant(state)
+    assert len(state.table.pile) == 1
+    state, events = play(state, (LUCY, {"type": "excavate_artifact", "cult": "green"}))
+    assert "dunwich_discards_reshuffled" in types(events)
+    assert len(hand(state, LUCY)) == 5 and state.table.pile

@@ -301,6 +301,48 @@ def test_the_mirror_of_nitocris_shows_the_peeked_hand_in_the_invokers_view_only(
     assert GAME.view(after, 2)["table"]["peeked"] == [] and GAME.view(after, None)["table"]["peeked"] == []
 
 
+def test_a_seats_view_shows_it_the_cards_it_set_aside_face_down_and_nobody_else():
+    """Issue 27, item 7: the Lamp of Alhazred's card is set aside face down, "only that seat sees which": its own
+    event shows it, so its view does too (and the Plutonian Drug's whole hand); other views show only a count."""
+    state, _ = begin(artifact=7)
+    after, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None,
+                                "target": None}))
+    assert GAME.view(after, 0)["table"]["set_aside_face_down_seen"] == [E("Kamog")]
+    assert GAME.view(after, 1)["table"]["set_aside_face_down_seen"] == []
+    assert GAME.view(after, None)["table"]["set_aside_face_down_seen"] == []
+    assert GAME.view(after, 1)["table"]["set_aside_face_down"] == 1
+    state, _ = begin(artifact=8)
+    hand = sorted(state.table.hands[2])
+    after, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
+    assert GAME.view(after, 2)["table"]["set_aside_face_down_seen"] == hand
+    assert GAME.view(after, 3)["table"]["set_aside_face_down_seen"] == []
+
+
+def test_after_a_forced_trade_each_of_the_two_sees_where_the_card_it_gave_went():
+    """Issue 27, item 7: once a forced card is answered, the giver knows her card is in the receiver's hand and the
+    receiver knows hers is in the giver's (their own events say so): their views show it; nobody else's does."""
+    state, _ = begin(artifact=SCROLL)
+    state, _ = play(state, (0, scroll("Kamog", 2)), (2, {"type": "return_card", "card": E("Yeb")}))
+    assert GAME.view(state, 0)["table"]["traded"] == [{"card": E("Kamog"), "seat": 2}]
+    assert GAME.view(state, 2)["table"]["traded"] == [{"card": E("Yeb"), "seat": 0}]
+    assert GAME.view(state, 1)["table"]["traded"] == [] and GAME.view(state, None)["table"]["traded"] == []
+
+
+def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by_whoever_invokes_it_first():
+    """Ruling (issue 27, item 6): "The single cultist symbol means all cultists may invoke the artifact's power during
+    the rite in which it is first invoked" (the rest is lost): any cultist may be the one who uses it, once in all;
+    then nobody may until its owner's second invocation in a later rite."""
+    state, _ = begin(artifact=12)  # The Mirror of Nitocris
+    mirror = {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 0, "target": None}
+    for seat in range(4):
+        assert any(c["type"] == "invoke_artifact" and c["artifact"] == 12 for c in GAME.legal_commands(state, seat))
+    after, _ = play(state, (2, mirror))
+    for seat in range(4):
+        assert not [c for c in GAME.legal_commands(after, seat) if c["type"] == "invoke_artifact"]
+    given_state(GAME, after).when(1, mirror).raises("rules/artifact_not_invocable")
+    given_state(GAME, after).when(2, {**mirror, "seat": 3}).raises("rules/artifact_not_invocable")
+
+
 def test_the_black_stone_makes_the_lowest_card_win():
     state, _ = begin(artifact=2)
     state, events = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),

@@ -191,3 +191,21 @@ def test_a_silent_cultist_who_drew_or_has_played_ends_the_turn_and_otherwise_pla
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
     assert len(GAME.legal_commands(state, LYNNE)) > 1
     assert [GAME.timeout_choice(state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20
+
+
+def test_a_mountains_slope_may_go_back_and_forth_by_one():
+    """Ruling (issue 27, item 6): "Slope cards played on slope piles must increment by 1 Elder Sign above or below
+    the cards on which they are played": each card steps from the card it covers, so 4-5-4-5 is a slope; a step
+    of two is not."""
+    hands = {0: ["Klarkash-Ton", "Randolph Carter", "Harley Warren", "Zadok Allen",
+                 "Zkauba the Wizard", "Kamog", "Nephren-Ka", "Hastur"],
+             1: ["Nug", "Dagon", "Yeb"]}
+    state = given(GAME, *position(2, 0, hands, ["Bukrog"], rite="mountains_of_madness", artifacts=[9])).state
+    state, _ = play(state, (0, ridge("Klarkash-Ton")), (0, ridge("Randolph Carter")), (0, ridge("Harley Warren")),
+                    (0, ridge("Zadok Allen")))
+    given_state(GAME, state).when(0, slope("Hastur", "Klarkash-Ton", "above")).raises(
+        "rules/slopes_step_by_one")
+    state, _ = play(state, (0, slope("Zkauba the Wizard", "Klarkash-Ton", "above")),
+                    (0, slope("Kamog", "Klarkash-Ton", "above")), (0, slope("Nephren-Ka", "Klarkash-Ton", "above")))
+    above = [s for s in state.stage.rite.slopes if s.ridge_card == E("Klarkash-Ton") and s.side == "above"]
+    assert [c % 14 for c in above[0].cards] == [5, 4, 5]

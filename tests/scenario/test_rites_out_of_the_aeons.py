@@ -12,6 +12,7 @@ from shared.games.rites_of_cthulhu.cards import cult, entity
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
+from shared.games.rites_of_cthulhu.state import Choosing
 from shared.kernel import ev, fold, redact
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
@@ -292,3 +293,73 @@ def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids
     bids = [GAME.timeout_choice(state, JANE, random.Random(seed)) for seed in range(30)]
     assert all(b in GAME.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
     assert len({b["card"] for b in bids}) > 1
+
+
+SCROLL = 11  # The Scroll of T'yog: a forced face-down trade
+EXCAVATE_GREEN = {"type": "excavate_artifact", "cult": "green"}
+
+
+def scroll(card, seat):
+    return {"type": "invoke_artifact", "artifact": SCROLL, "card": E(card), "seat": seat, "target": None}
+
+
+def test_the_receiver_of_a_forced_card_may_not_power_play_away_the_cards_she_must_answer_with():
+    """Issue 27, freeze 2: "the receiving cultist trades it for any card from her hand" (rulebook, Cthulhu Rises).
+    Here no power-play draws replacements, so Excavating with her last two cards left the receiver nothing to give
+    back: the trade stayed pending, the game waited on her, she had no legal command and the turn timer raised
+    IndexError. The power-play is refused while it would leave her no card: she answers the trade first."""
+    hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen"]}  # seat 1: a green 0 and 1
+    extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
+    state, _ = play(state, (0, scroll("Lobon", 1)))
+    assert GAME.waits_on(state) == {1}
+    legal = GAME.legal_commands(state, 1)
+    assert EXCAVATE_GREEN not in legal and {c["type"] for c in legal} == {"return_card"}
+    given_state(GAME, state).when(1, EXCAVATE_GREEN).raises("rules/trade_needs_a_card")
+    assert GAME.timeout_choice(state, 1, random.Random(0)) in legal
+    state, _ = play(state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
+    assert state.table.trade is None and sorted(state.table.hands[1]) == sorted([E("Zadok Allen"), E("Lobon")])
+
+
+def test_a_receiver_who_keeps_a_card_to_answer_with_may_still_power_play():
+    hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen", "Kamog"]}
+    extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
+    state, _ = play(state, (0, scroll("Lobon", 1)))
+    assert EXCAVATE_GREEN in GAME.legal_commands(state, 1)
+    state, _ = play(state, (1, EXCAVATE_GREEN))
+    assert state.table.hands[1] == (E("Kamog"),) and GAME.legal_commands(state, 1)[0] == {"type": "return_card",
+                                                                                          "card": E("Kamog")}
+
+
+def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_though_the_rite_turned_a_card_over():
+    """Issue 27, item 3: an artifact is "invoked second time by the artifact's owner"; a "before" one only before
+    the rite's first move. Turning the first yellow card over is the rite's own doing, not a cultist's move: the
+    owner may still invoke it, until the Grand Cultist keeps or discards the card."""
+    state = given(GAME, *position(4, 0, {}, rite=None)).state
+    state = dataclasses.replace(state, captured=((), (0,), (), ()), artifact_deck=(7,),
+                                thrown_out=tuple(a for a in range(13) if a not in (0, 7)))
+    state, events = play(state, (0, {"type": "choose_rite", "rite": RITE}))
+    assert [e.type for e in events][-1] == "yellow_card_revealed"
+    reverse = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
+    assert reverse in GAME.legal_commands(state, 1)
+    after, _ = play(state, (1, reverse))
+    assert after.table.mods.direction == -1 and 0 in after.second_used
+    moved, _ = play(state, (0, KEEP))
+    assert reverse not in GAME.legal_commands(moved, 1)
+    given_state(GAME, moved).when(1, reverse).raises("rules/artifact_not_invocable")
+
+
+def test_when_power_plays_empty_every_hand_before_the_bidding_the_rite_ends_instead_of_waiting_on_nobody():
+    """Found by the liveness suite at the soak scale (issue 27): "until either the players have depleted their hands
+    …": both cultists spend their last two cards on power-plays while the Grand Cultist considers the revealed card;
+    keeping it opened a bidding with no bidder, and the game waited on nobody for ever. Nobody can bid: the card is
+    discarded and the rite ends."""
+    hands = {0: ["Pnakotic Fragments", "Zadok Allen"], 1: ["Liber Ivonis", "Swami Chandraputra"]}
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
+    state, _ = play(state, (0, EXCAVATE_GREEN), (1, {"type": "excavate_artifact", "cult": "blue"}))
+    assert state.table.hands == ((), ()) and GAME.waits_on(state) == {0}
+    state, events = play(state, (0, KEEP))
+    types = [e.type for e in events]
+    assert "aeons_ended" in types and types.index("yellow_card_tied") < types.index("aeons_ended")
+    assert isinstance(state.stage, Choosing) and GAME.waits_on(state) == {state.grand_cultist}

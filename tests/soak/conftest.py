@@ -1,4 +1,4 @@
-"""Soak runs (``make soak``): the trust suites at a larger scale, and a long mixed load on one real stack.
+"""Soak runs (``make soak``): the trust and liveness suites at a larger scale, and a long mixed load on one real stack.
 
 The scale comes from the environment, read when the trust modules are imported, so it is set here first;
 each can be raised further from the command line (``MYTHOS_FUZZ_EXAMPLES=2000 make soak``).
@@ -12,5 +12,6 @@ os.environ.setdefault("MYTHOS_FUZZ_EXAMPLES", "300")
 os.environ.setdefault("MYTHOS_NI_SEEDS", "15")
 os.environ.setdefault("MYTHOS_RACE_SCALE", "4")
 os.environ.setdefault("MYTHOS_SOAK_SECONDS", "180")
+os.environ.setdefault("MYTHOS_LIVENESS_SCALE", "10")
 
 from tests.trust.conftest import api, trust_redis, trust_stack  # noqa: E402,F401 - the trust fixtures, shared

@@ -76,3 +76,22 @@ def test_the_codec_refuses_to_build_classes_a_game_did_not_list():
 @pytest.mark.parametrize("seed", range(10))
 def test_the_toy_game_has_every_property(seed):
     check_game_properties(GAME, 2 + seed % 3, seed)
+
+
+def test_the_timer_plays_nothing_rather_than_raise_where_the_waited_seat_has_nothing_to_play():
+    """Issue 27: a game waiting on a seat with no legal command (a liveness breach) made the game's own timeout
+    policy raise (Rites: random.choice([]), IndexError). The kernel asks the policy only when the seat has an ordinary
+    command; otherwise its choice is None, which the turn timer reports as a defect."""
+    import dataclasses
+    import random
+
+    from shared.kernel import fold
+
+    frozen = dataclasses.replace(GAME, legal_commands=lambda state, seat: [],
+                                 timeout_command=lambda state, seat, rand: rand.choice([]))
+    state = fold(frozen, frozen.setup(2, {}, bytes(32)))
+    waited = next(iter(frozen.waits_on(state)))
+    assert frozen.timeout_choice(state, waited, random.Random(1)) is None
+    # with something to play, the game's policy decides as before
+    playing = dataclasses.replace(GAME, timeout_command=lambda state, seat, rand: {"type": "chosen"})
+    assert playing.timeout_choice(state, waited, random.Random(1)) == {"type": "chosen"}

@@ -375,8 +375,9 @@ def evolve(state: RitesState | None, event: Event) -> RitesState:
     stage = state.stage
     if not isinstance(stage, Performing):
         raise TypeError(f"Rites of Cthulhu has no event {event.type} outside a rite")
-    table, rite_state = RITES[stage.rite_id].evolve(state.table, stage.rite, fact)
-    if stage.begun:
+    rite = RITES[stage.rite_id]
+    table, rite_state = rite.evolve(state.table, stage.rite, fact)
+    if stage.begun and not isinstance(fact, rite.not_moves):
         table = replace(table, moves=table.moves + 1)
     return replace(state, table=table, stage=replace(stage, rite=rite_state))
 

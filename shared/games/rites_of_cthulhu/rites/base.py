@@ -38,6 +38,7 @@ from shared.kernel import Decision, Fact
 from shared.kernel.narration import Narrator
 from shared.kernel.events import Viewer
 
+from shared.games.rites_of_cthulhu.rites.table import draw
 from shared.games.rites_of_cthulhu.state import Tabletop
 
 
@@ -87,6 +88,11 @@ def _no_check(table: Tabletop, state: Any) -> None:
     """No consistency rule of the rite's own beyond card conservation (which the game checks)."""
 
 
+def _pile_size(table: Tabletop, state: Any) -> int:
+    """A draw reaches the pile only."""
+    return len(table.pile)
+
+
 @dataclass(frozen=True)
 class Rite:
     """One rite. ``initial`` is its state when the Grand Cultist picks it; ``begin`` its deal adjustments (set
@@ -131,11 +137,21 @@ class Rite:
     """Cards whose place choosing this rite makes public (the Dunwich twins, handed over from hands)."""
     narrator: Narrator = field(default_factory=Narrator)
     """The rite's own events in words (its ``narration.py``, beside its views)."""
+    replacement_draw: Callable[[Decision, int, int], int] = draw
+    """How cards come into a hand outside the rite's own moves (a power-play's replacements, the Lamp, the Drug):
+    ``(d, seat, count) -> drawn``, from the pile, fewer if it runs short; The Dunwich Horror reshuffles its
+    discards when the pile runs out, as its own draws do."""
+    drawable: Callable[[Tabletop, Any], int] = _pile_size
+    """How many cards ``replacement_draw`` can reach (the pile; with The Dunwich Horror's discards too)."""
+    not_moves: tuple[type[Fact], ...] = ()
+    """Facts the rite emits by itself that are no cultist's move (Out of the Aeons turning its first yellow card
+    over): they do not close the window of a "before" artifact's second invocation (``Tabletop.moves``)."""
 
 
 RULES = ("initial", "waits_on", "legal_commands", "decide", "evolve", "result")
 VIEWS = ("view", "cards", "resample")
-OPTIONAL = ("begin", "settle", "keeps_in_hand", "timeout_command", "resample_unrevealable", "invariant")
+OPTIONAL = ("begin", "settle", "keeps_in_hand", "timeout_command", "resample_unrevealable", "invariant",
+            "replacement_draw", "drawable")
 
 
 def at_random(legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]]]):

@@ -275,16 +275,27 @@ def _refill(d: Decision, seat: int) -> None:
     _draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
 
 
-def _draw(d: Decision, seat: int, count: int) -> None:
-    """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out."""
-    while count > 0:
+def _draw(d: Decision, seat: int, count: int) -> int:
+    """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out; how many."""
+    drawn = 0
+    while drawn < count:
         if not d.state.table.pile:
             if not here(d)[1].discards:
-                return
+                break
             _reshuffle(d)
-        count -= draw(d, seat, count)
+        drawn += draw(d, seat, count - drawn)
     if not d.state.table.pile and here(d)[1].discards:
         _reshuffle(d)
+    return drawn
+
+
+replacement_draw = _draw
+"""A power-play's replacements and the artifacts' draws reshuffle the discards as the rite's own draws do."""
+
+
+def drawable(table: Tabletop, state: DunwichState) -> int:
+    """The cards a draw can reach: the pile, then the discards reshuffled."""
+    return len(table.pile) + len(state.discards)
 
 
 def _reshuffle(d: Decision) -> None:

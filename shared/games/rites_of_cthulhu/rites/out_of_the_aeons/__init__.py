@@ -6,7 +6,7 @@ from __future__ import annotations
 from shared.games.rites_of_cthulhu.rites.base import assemble
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons import rules, views
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.commands import COMMANDS
-from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import FACTS
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import FACTS, YellowCardRevealed
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import STATE_TYPES
 
@@ -21,6 +21,7 @@ RITE = assemble(
     ),
     privilege="Reveals the yellow cards and may discard one revealed card before the bidding, once this rite.",
     draws_replacements=False,
+    not_moves=(YellowCardRevealed,),
     commands=COMMANDS,
     facts=FACTS,
     narrator=NARRATOR,

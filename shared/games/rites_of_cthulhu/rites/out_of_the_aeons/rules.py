@@ -44,8 +44,8 @@ from shared.games.rites_of_cthulhu.rites.table import (
     first_in_order,
     hand_audience,
     opener,
+    sealed_from_hand,
     turn_order,
-    without,
 )
 from shared.games.rites_of_cthulhu.state import Tabletop
 
@@ -146,17 +146,15 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
 def settle(d: Decision) -> None:
     """The first yellow card is turned over once the rite is performed (after the Coveted Artifact is revealed and
     invoked: Game Turn Order 3-5); a cultist whose hand a power-play emptied before she bid sits the round out (the
-    reveal may follow)."""
+    reveal may follow), and a bidding nobody can join (power-plays emptied every hand before it opened) is resolved
+    at once: nobody takes the card, and the rite ends as the hands are depleted."""
     table, state = here(d)
     if isinstance(state.phase, Dealing):
         _next_round(d)
         return
     if not isinstance(state.phase, Bidding):
         return
-    empty = sorted(s for s in state.phase.waiting if not table.hands[s])
-    if not empty:
-        return
-    for seat in empty:
+    for seat in sorted(s for s in state.phase.waiting if not table.hands[s]):
         d.emit(BidPassed(seat=seat, reason=EMPTY_HAND))
     if not here(d)[1].phase.waiting:
         _resolve(d)
@@ -212,7 +210,7 @@ def evolve(table: Tabletop, state: AeonsState, fact: Fact) -> tuple[Tabletop, Ae
             assert isinstance(state.phase, Bidding)
             bids = tuple(sorted(state.bids + ((seat, card),)))
             shown = state.open_bids | {seat} if table.mods.open_hands else state.open_bids
-            return without(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
+            return sealed_from_hand(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
                                                          phase=Bidding(state.phase.waiting - {seat}))
         case BidPassed(seat=seat):
             assert isinstance(state.phase, Bidding)

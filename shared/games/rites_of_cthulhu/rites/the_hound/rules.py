@@ -27,7 +27,16 @@ from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, HAND_SIZE, cult, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
-from shared.games.rites_of_cthulhu.rites.table import beats, draw, first_in_order, hand_audience, next_seat, opener, without
+from shared.games.rites_of_cthulhu.rites.table import (
+    beats,
+    draw,
+    first_in_order,
+    hand_audience,
+    next_seat,
+    opener,
+    sealed_from_hand,
+    without,
+)
 from shared.games.rites_of_cthulhu.rites.the_hound.cards import SHOWN, Choice
 from shared.games.rites_of_cthulhu.rites.the_hound.events import (
     DigCleared,
@@ -321,7 +330,7 @@ def evolve(table: Tabletop, state: HoundState, fact: Fact) -> tuple[Tabletop, Ho
             digging = state.phase
             assert isinstance(digging, Digging)
             if card is not None:
-                table = without(table, seat, [card])
+                table = sealed_from_hand(table, seat, [card])
             shown = digging.open_seals | {seat} if table.mods.open_hands and card is not None else digging.open_seals
             return table, replace(state, phase=replace(digging, sealed=digging.sealed + ((seat, choice, card),),
                                                        open_seals=shown))
