@@ -188,3 +188,9 @@ def test_moves_open_out_of_turn_are_offered_once_and_listed_on_request():
     assert "1. Invoke" in out.getvalue()
     session.on_line("1")
     assert api.posts == [{"command": power, "expected_version": 11}]
+
+
+def test_a_stuck_table_says_so_on_its_now_line():
+    session, _, out = seated()
+    session.on_state({**turn(10, [], (1,)), "view": {"stage": "performing"}, "stuck": True})
+    assert "the table is stuck" in out.getvalue()

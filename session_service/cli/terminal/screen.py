@@ -65,6 +65,8 @@ def now_line(seen: Seen, drawn: Drawn, deadline: str | None = None) -> str:
         return "Now: waiting for players to take the open seats."
     if seen.status == "aborted":
         return "The table was called off."
+    if seen.stuck:
+        return "Now: the table is stuck, nobody can move it; its seats may resign, and it ends by itself when idle."
     phase = f" ({drawn.phase})" if drawn.phase else ""
     others = [seen.name(s) for s in seen.to_act if s != seen.seat]
     clock = f" {until(deadline)}" if deadline and until(deadline) else ""

@@ -66,7 +66,7 @@ class Session:
 
     def seen(self) -> Seen:
         return Seen(view=self.turn.get("view") or {}, seat=self.seat, names=self.names, to_act=list(self.turn.get("to_act") or []),
-                    status=str(self.turn.get("status", "active")), outcome=self.turn.get("outcome"))
+                    status=str(self.turn.get("status", "active")), outcome=self.turn.get("outcome"), stuck=bool(self.turn.get("stuck")))
 
     def show_table(self, _: str = "") -> bool:
         self.drawn_at = int(self.turn.get("version", 0))

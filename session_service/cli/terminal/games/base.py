@@ -21,6 +21,7 @@ class Seen:
     to_act: list[int] = field(default_factory=list)
     status: str = "active"
     outcome: dict[str, Any] | None = None
+    stuck: bool = False  # the server found that nobody can move the table (a defect): it says so, and ends it when idle
 
     def name(self, seat: Any) -> str:
         """A seat by name ("an unknown seat" for one the table does not know)."""
