@@ -15,7 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from prometheus_client import Counter, Gauge
 
 from shared.wire.errors import body
-from shared.wire import logs
+from shared.wire import contract, logs
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import from_env
@@ -43,6 +43,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
                                         per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, audits.")
+    contract.register(api_.spec, tables.games)  # every game's commands, views, events, outcome; the streams' messages
     _request_lines(app, tables)
     metrics = app.extensions["metrics"]
     commands = Counter("mythos_commands_total", "Commands by game and result", ["game", "result"], registry=metrics.registry)
