@@ -60,12 +60,10 @@ def array(items: Schema, description: str = "", *, min_items: int | None = None,
 
 
 def nullable(schema: Schema, description: str = "") -> Schema:
-    """``schema`` or null: a type list where the schema has one type (an enum gains null too), else ``anyOf``."""
-    if isinstance(schema.get("type"), str) and "$ref" not in schema:
-        out = {**schema, "type": [schema["type"], "null"]}
-        if "enum" in out and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
-        return _described(out, description)
+    """``schema`` or null: a type list where the schema is of one plain type, else ``anyOf`` (an enum or null reads
+    as one to a generator: an ``Enum | None``)."""
+    if isinstance(schema.get("type"), str) and "$ref" not in schema and "enum" not in schema:
+        return _described({**schema, "type": [schema["type"], "null"]}, description)
     return _described({"anyOf": [schema, {"type": "null"}]}, description)
 
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shared.kernel import Fact, Game
-from shared.kernel.shapes import SEAT, Schema, Shapes, array, boolean, const, integer, nullable, obj, seats, string
+from shared.kernel.shapes import SEAT, Schema, Shapes, array, boolean, integer, nullable, obj, seats, string
 from shared.kernel.table import TABLE_FACTS, TableEnd, TableEnded, TableOpened
 from shared.wire.catalog import command_schemas
 
@@ -92,7 +92,7 @@ def fact_data(kind: type[Fact], withheld: tuple[str, ...] = (), refined: Mapping
 TEXT_SEAT = obj("A seat in a sentence", {
     "seat": SEAT,
     "name": string("the seat's name"),
-    "you": const(True, "the reader's own seat: it reads \"you\""),
+    "you": boolean("true for the reader's own seat (it reads \"you\"); left out for the others"),
 }, optional=("you",))
 TEXT_NAMED = {"type": "object", "required": ["name"], "properties": {"name": string("its name")},
               "additionalProperties": {"type": ["integer", "string"]},
@@ -134,8 +134,14 @@ def shared_components() -> dict[str, Schema]:
 
 def command_component(schema: Schema) -> Schema:
     """A catalogue command schema as an OpenAPI 3.1 component: its ``type`` a constant, nullable fields in JSON
-    Schema's own words (a catalogue written for OpenAPI 3.0 says ``nullable``)."""
+    Schema's own words (a catalogue written for OpenAPI 3.0 says ``nullable``), and open like every component.
+
+    Open, though the server refuses a command with a field it does not know: the endpoints' ``Command`` is the
+    union of every game's commands, which a generated client parses by trying each in turn (nothing in a command
+    names its game), and a closed ``draw_card`` of one game would take another game's ``draw_card`` and drop its
+    fields; open, it keeps them, and the client reads them with its own game's model."""
     out: Schema = upgrade_nullable(schema)
+    out.pop("additionalProperties", None)
     kind = out["properties"]["type"]
     out["properties"] = {**out["properties"], "type": {"type": "string", "const": kind["enum"][0],
                                                        "description": kind.get("description", "the command's name")}}
@@ -143,17 +149,19 @@ def command_component(schema: Schema) -> Schema:
 
 
 def upgrade_nullable(schema: Any) -> Any:
-    """OpenAPI 3.0's ``nullable: true`` as JSON Schema's null type, throughout ``schema``."""
+    """OpenAPI 3.0's ``nullable: true`` as JSON Schema's null type, throughout ``schema`` (its description and
+    default stay outside, on the whole)."""
     if isinstance(schema, list):
         return [upgrade_nullable(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
     out = {k: upgrade_nullable(v) for k, v in schema.items() if k != "nullable"}
-    if schema.get("nullable") is True:
-        plain = {k: v for k, v in out.items() if k != "description"}
-        described = {"description": out["description"]} if "description" in out else {}
-        return {**nullable(plain), **described}
-    return out
+    if schema.get("nullable") is not True:
+        return out
+    outside = {k: out.pop(k) for k in ("description", "default") if k in out}
+    if "enum" in out:
+        out["enum"] = [v for v in out["enum"] if v is not None]
+    return {**nullable(out), **outside}
 
 
 class GameComponents:

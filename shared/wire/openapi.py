@@ -20,6 +20,7 @@ from typing import Any
 SCHEMA_KEYS = ("schema", "items", "not", "additionalProperties", "contentSchema", "itemSchema", "x-itemSchema")
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_MAPS = ("properties", "patternProperties", "$defs")
+NULL = {"type": "null"}
 DROPPED_IN_3_0 = ("if", "then", "else", "contentMediaType", "contentSchema", "propertyNames", "$defs", "prefixItems",
                   "unevaluatedProperties", "dependentRequired", "examples")
 
@@ -71,10 +72,14 @@ def schema_3_0(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
+    nullable = False
     for key, value in schema.items():
         if key in DROPPED_IN_3_0:
             continue
-        if key in SCHEMA_KEYS:
+        if key in ("anyOf", "oneOf") and NULL in value:  # X or null: X, nullable
+            nullable, rest = True, [schema_3_0(v) for v in value if v != NULL]
+            out.update({"allOf": rest} if len(rest) == 1 and key == "anyOf" else {key: rest})
+        elif key in SCHEMA_KEYS:
             out[key] = schema_3_0(value) if isinstance(value, dict) else value
         elif key in SCHEMA_LISTS:
             out[key] = [schema_3_0(v) for v in value]
@@ -82,32 +87,21 @@ def schema_3_0(schema: Any) -> Any:
             out[key] = {k: schema_3_0(v) for k, v in value.items()}
         elif key == "const":
             out["enum"] = [value]
+        elif key == "type" and isinstance(value, list):
+            nullable = nullable or "null" in value
+            others = [k for k in value if k != "null"]
+            if len(others) == 1:
+                out["type"] = others[0]
+            else:
+                out["anyOf"] = [*out.get("anyOf", []), *({"type": k} for k in others)]
+        elif key == "type" and value == "null":
+            nullable = True
         else:
             out[key] = value
-    kinds = out.get("type")
-    if isinstance(kinds, list):
-        others = [k for k in kinds if k != "null"]
-        if len(others) == 1:
-            out["type"] = others[0]
-        else:
-            del out["type"]
-            out["anyOf"] = [*out.get("anyOf", []), *({"type": k} for k in others)]
-        if "null" in kinds:
-            out["nullable"] = True
-    for key in ("anyOf", "oneOf"):
-        if key in out and {"type": "null"} in out[key]:
-            rest = [s for s in out[key] if s != {"type": "null"}]
-            out["nullable"] = True
-            if len(rest) == 1 and key == "anyOf":
-                del out[key]
-                out["allOf"] = rest
-            else:
-                out[key] = rest
-    if out.get("type") == "null":
-        del out["type"]
+    if nullable:
         out["nullable"] = True
-    if "nullable" in out and "type" not in out and not any(k in out for k in ("allOf", "anyOf", "oneOf", "$ref")):
-        out["type"] = "object"
-    if "enum" in out and out.get("nullable") and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
+        if not any(k in out for k in ("type", "allOf", "anyOf", "oneOf", "$ref")):
+            out["type"] = "object"  # nothing but null: 3.0 has no null type
+        if "enum" in out and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
     return out
