@@ -97,7 +97,7 @@ def start_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.doc(operationId="resignGame", security=PLAYER)
 @documented_errors(401, 404, 409, 422)
 def resign_game(game_id: str) -> dict[str, Any]:
-    """Concede: the table's AI plays the seat from now on, and it can never win."""
+    """Concede: an AI of the TAKEOVER_AI level (medium by default) plays the seat from now on, and it can never win."""
     meta, seat = seat_of_caller(game_id)
     return lobby().resign(game_id, seat, meta, who(meta))
 

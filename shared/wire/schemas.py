@@ -141,7 +141,7 @@ class Seat(Schema):
     ai = fields.String(allow_none=True, required=True)
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
     open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
-    resigned = fields.Boolean(metadata={"description": "the seat conceded; the table's AI plays it"})
+    resigned = fields.Boolean(metadata={"description": "the seat conceded; an AI of the TAKEOVER_AI level plays it"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
 
 

@@ -16,6 +16,7 @@ import orjson
 import pytest
 
 from shared.games import GAMES
+from shared.games.toy import GAME as TOY
 from shared.kernel import EVERYONE
 from shared.kernel.table_narration import heard, voice_for
 from shared.records import GENESIS, client_event, make_records
@@ -25,13 +26,14 @@ from tests.property.test_every_game_narrates import NAMES, table_log
 from tests.support.contract import Contract
 from tests.support.properties import random_playout
 
+ALL = {**GAMES, TOY.id: TOY}  # the template too
 SEEDS = range(3)
 EVERY = 4  # the views and legal commands of every fourth position (every position's events)
 
 
 @pytest.fixture(scope="module")
 def contract() -> Contract:
-    app = create_app({"REDIS": fakeredis.FakeRedis(), "TESTING": True})
+    app = create_app({"REDIS": fakeredis.FakeRedis(), "TESTING": True, "GAMES": ALL})
     return Contract(app.test_client().get("/openapi.json").get_json())
 
 
@@ -49,9 +51,9 @@ def options_for(game, seed: int) -> dict | None:
     return switches if seed % 2 else None
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", sorted(ALL))
 def test_every_event_a_reader_receives_conforms_to_its_component(contract, game_id):
-    game, name = GAMES[game_id], pascal(game_id)
+    game, name = ALL[game_id], pascal(game_id)
     seen: set[str] = set()
     for seed in SEEDS:
         players = players_for(game, seed)
@@ -69,9 +71,9 @@ def test_every_event_a_reader_receives_conforms_to_its_component(contract, game_
     assert "table_ended" in seen
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", sorted(ALL))
 def test_every_view_legal_command_and_outcome_conforms_to_its_component(contract, game_id):
-    game, name = GAMES[game_id], pascal(game_id)
+    game, name = ALL[game_id], pascal(game_id)
     legal = []
     for seed in SEEDS:
         play = random_playout(game, players_for(game, seed), seed, options_for(game, seed), keep_states=True)
