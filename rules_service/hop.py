@@ -58,22 +58,18 @@ class Hop:
     def _outcome(self, payload: bytes) -> tuple[int, dict[str, Any]]:
         try:
             request = orjson.loads(payload)
-            if type(request) is not dict or request.get("op") not in (*SCHEMAS, "ping"):
-                return 400, error_body("request/malformed", "a hop request is an object with op decide, setup or ping")
-            op = request.pop("op")
-            rid = request.pop("request_id", None)
-            bound = logs.CURRENT_REQUEST_ID.set(rid if isinstance(rid, str) and logs.REQUEST_ID.fullmatch(rid) else None)
-            try:
-                if op == "ping":
-                    return 200, {"status": "ok"}
-                body = SCHEMAS[op].load(request)
-                if op == "decide":
-                    return 200, decisions.decision(body, self.games, self.bounds)
-                return 200, decisions.setup(body, self.games)
-            finally:
-                logs.CURRENT_REQUEST_ID.reset(bound)
         except orjson.JSONDecodeError:
             return 400, error_body("request/malformed", "a hop frame must hold one JSON document")
+        if type(request) is not dict or request.get("op") not in (*SCHEMAS, "ping"):
+            return 400, error_body("request/malformed", "a hop request is an object with op decide, setup or ping")
+        op, rid = request.pop("op"), request.pop("request_id", None)
+        # Lines logged meanwhile carry the session service's request id, as the public door's carry its own.
+        bound = logs.CURRENT_REQUEST_ID.set(rid if isinstance(rid, str) and logs.REQUEST_ID.fullmatch(rid) else None)
+        try:
+            if op == "ping":
+                return 200, {"status": "ok"}
+            body = SCHEMAS[op].load(request)
+            return 200, decisions.decision(body, self.games, self.bounds) if op == "decide" else decisions.setup(body, self.games)
         except ValidationError as exc:
             status, body, _ = validation_refusal({"json": exc.messages})
             return status, body
@@ -83,6 +79,8 @@ class Hop:
                 log.exception("unexpected error on the internal hop")
                 return 500, error_body("service/internal", "something went wrong on our side")
             return refused[0], refused[1]
+        finally:
+            logs.CURRENT_REQUEST_ID.reset(bound)
 
 
 class _Connection:

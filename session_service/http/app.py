@@ -34,6 +34,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["players"] = service.players
     app.extensions["lobby"] = service.lobby
     app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
+                                        per_address=app.config.get("STREAMS_PER_ADDRESS", 100),
                                         per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, audits.")
     metrics = app.extensions["metrics"]

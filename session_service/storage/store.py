@@ -268,14 +268,16 @@ class EventStore:
         return None if raw is None else raw.decode()
 
     # -- open streams per client, across processes -----------------------------------------------------
-    def open_stream(self, client: str, process: str) -> dict[str, int]:
-        """Count one more stream of ``client`` on ``process``; answers every process's count for the client
-        (one round trip). The caller weighs them by whose lease is current, and takes its own back past a cap."""
-        key = f"{self.prefix}:streams:{client}"
+    def open_streams(self, clients: list[str], process: str) -> list[dict[str, int]]:
+        """Count one more stream of each of ``clients`` (the client, its address) on ``process``; answers every
+        process's count for each (one round trip). The caller weighs them by whose lease is current, and takes its
+        own back past a cap."""
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
-            counts = pipe.execute()[-1]
-        return {k.decode(): int(v) for k, v in counts.items()}
+            for client in clients:
+                key = f"{self.prefix}:streams:{client}"
+                pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
+            replies = pipe.execute()
+        return [{k.decode(): int(v) for k, v in counts.items()} for counts in replies[2::3]]
 
     def leases(self, processes: list[str]) -> dict[str, bool]:
         """Which of these processes hold a current lease (one round trip)."""

@@ -204,3 +204,24 @@ def test_behind_trusted_proxies_the_client_is_the_address_they_saw(fake_redis, p
     first = [post_as(client, game, None, **{"X-Forwarded-For": f"10.9.9.{i}, 10.0.0.1"}).status_code for i in range(3)]
     assert first == [401, 401, 429]
     assert post_as(client, game, None, **{"X-Forwarded-For": "10.0.0.2"}).status_code == 401
+
+
+# -- seat tokens do not multiply an address's budget (issue 33, item 5) -------------------------------------------
+# 35 seat tokens from one address once wrote 35 budgets a minute (43,300 refused writes, no 429). Every write now
+# counts against its address too, whatever token it presents, up to RATE_LIMIT_PER_ADDRESS.
+
+def test_the_seats_behind_one_address_share_its_cap(fake_redis, prefix):
+    app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=3, RATE_LIMIT_PER_ADDRESS=5)
+    client = app.test_client()
+    tokens = []
+    for _ in range(3):
+        game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]},
+                           environ_base={"REMOTE_ADDR": "192.0.2.9"}).json
+        tokens += [(game, s["token"]) for s in game["seats"]]
+    statuses = [post_as(client, game, f"Bearer {token}").status_code for game, token in tokens]  # one write each
+    assert statuses == [422, 422, 422, 422, 422, 429]
+    limited = post_as(client, tokens[0][0], f"Bearer {tokens[0][1]}")
+    assert limited.json["error"]["details"] == {"limit_per_minute": 5, "per": "address"}
+    assert limited.headers["RateLimit-Limit"] == "5" and limited.headers["RateLimit-Remaining"] == "0"
+    game, token = tokens[5]
+    assert post_as(client, game, f"Bearer {token}", address="198.51.100.200").status_code == 422  # another address
