@@ -39,8 +39,9 @@ def when_ready(server):
 def post_worker_init(worker):
     """The service's own lines (one per request) beside gunicorn's, in LOG_FORMAT at LOG_LEVEL; the hop's thread."""
     logs.configure()
-    if "listener" in _hop:
+    games = getattr(worker.wsgi, "extensions", {}).get("games")  # absent from the bench's echo and floor apps
+    if "listener" in _hop and games is not None:
         from rules_service import hop
 
-        app = worker.wsgi
-        hop.start(_hop["listener"], app.extensions["games"], app.config["POSITION_BOUNDS"], app.config["MAX_ANSWER_BYTES"])
+        config = worker.wsgi.config
+        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"])
