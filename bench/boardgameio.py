@@ -31,6 +31,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -203,19 +204,34 @@ def measure(report: Report, stack: Stack, tmp: Path, levels: list[int], warmup_s
     pool = replays(mix, seeds)
     stack_pids = [p.pid for p in stack.processes.values()]
     servers: dict[str, PeerServer] = {}
-    floor, database = EchoPair(tmp, bare=True).start(), None
-    floor_pids = [p.pid for p in floor.processes.values()]
+    floor, database = EchoPair(tmp, bare=True), None
     stores = list(STORES)
     why = postgres.unavailable()
     if why is not None:
         stores.remove("postgres")
         report.notes.append(f"boardgame.io PostgreSQL not measured: {why}")
     try:
-        if "postgres" in stores:
-            database = postgres.Postgres().start()
+        # Everything starts side by side (each waits on processes of its own): the database, then its peer.
+        with ThreadPoolExecutor(len(stores) + 1) as starting:
+            waits = [starting.submit(floor.start)]
+            if "postgres" in stores:
+                database = postgres.Postgres()
+                waits.append(starting.submit(lambda: PeerServer(tmp, "postgres", database.start()).start()))
+            waits += [starting.submit(PeerServer(tmp, store).start) for store in stores if store != "postgres"]
+        failed = []
+        for wait in waits:
+            try:
+                started = wait.result()
+            except (RuntimeError, OSError, subprocess.SubprocessError) as exc:  # what did start is stopped below
+                failed.append(exc)
+                continue
+            if isinstance(started, PeerServer):
+                servers[started.store] = started
+        if failed:
+            raise failed[0]
+        if database is not None:
             details["postgres"] = database.settings()
-        for store in stores:
-            servers[store] = PeerServer(tmp, store, database if store == "postgres" else None).start()
+        floor_pids = [p.pid for p in floor.processes.values()]
         for level in levels:
             ours, floors, theirs, clients = [], [], {store: [] for store in stores}, []
             for _ in range(rounds):
