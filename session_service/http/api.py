@@ -8,7 +8,6 @@ from typing import Any, cast
 
 import orjson
 from flask import Response, current_app, request, url_for
-from marshmallow import ValidationError
 
 from shared.wire import schemas
 from shared.wire.catalog import catalog
@@ -182,8 +181,9 @@ def post_command(body: dict[str, Any], game_id: str) -> tuple[Response, int, dic
 
 
 def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
-    """``POST /v1/games/<id>/commands`` on the edge, past Flask's routing: a body the schema loads, played as the
-    view plays it. Anything else (no length, too long, not JSON, not a command) goes to Flask, untouched."""
+    """``POST /v1/games/<id>/commands`` on the edge, past Flask's routing: a body that is plainly a command
+    (``schemas.plain_command_request``), played as the view plays it. Anything else (no length, too long, not JSON,
+    not plainly a command) goes to Flask and the schema, untouched."""
 
     def handle(ex: Exchange, game_id: str) -> tuple[int, dict[str, Any], dict[str, str]] | None:
         ex.game_id = game_id
@@ -193,9 +193,11 @@ def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
         data = ex.environ["wsgi.input"].read(int(length))
         ex.environ["wsgi.input"] = io.BytesIO(data)  # for Flask, should it answer after all
         try:
-            body = COMMAND_REQUEST.load(orjson.loads(data))
-        except (orjson.JSONDecodeError, ValidationError):
-            return None  # the schema's own refusal, through webargs and the view
+            body = schemas.plain_command_request(orjson.loads(data))
+        except orjson.JSONDecodeError:
+            body = None
+        if body is None:
+            return None  # not plainly a command: the schema's word on it, through webargs and the view
         key = ex.header("Idempotency-Key")
         if key is not None and not plausible_idempotency_key(key):
             raise bad_idempotency_key()

@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import requests
 
 from session_service.cli.devstack import DEPLOY, free_port
-from session_service.rules_client import HopRules, HttpRules, LocalRules, decide_body, setup_body
+from session_service.rules_client import FRAME, HopRules, HttpRules, LocalRules, decide_body, setup_body
 from session_service.use_cases.errors import Unavailable
 from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for, fold
@@ -119,3 +120,20 @@ def test_the_public_api_answers_what_the_hop_answers_byte_for_byte(rules_service
     public = requests.post(rules_service["public API"].base_url + "/v1/decide", json=body, timeout=10)
     assert public.status_code == 200
     assert rules_service["hop"]._call({"op": "decide", **body}) == public.json()
+
+
+def test_odd_bodies_are_answered_alike_by_both_doors(rules_service):
+    """The hop takes plain bodies past marshmallow (``schemas.plain_decide_request``) and leaves the rest to the
+    schema: whatever a caller sends, the hop answers what the public API answers."""
+    from tests.unit.test_plain_loads import decide_bodies, mutations
+
+    hop, public = rules_service["hop"], rules_service["public API"]
+    base = next(iter(decide_bodies()))
+    for body in list(mutations(base))[::3]:
+        request = orjson.loads(orjson.dumps(body))
+        data = orjson.dumps(request)
+        framed = orjson.dumps({"op": "decide", **request})
+        answer = orjson.loads(hop._exchange(FRAME.pack(len(framed)) + framed, 10))
+        reply = requests.post(public.base_url + "/v1/decide", data=data, headers={"Content-Type": "application/json"},
+                              timeout=10)
+        assert (answer["status"], answer["body"]) == (reply.status_code, reply.json()), request
