@@ -130,7 +130,8 @@ def run(port: int, rules_port: int) -> None:
     """Start the scaled stack and wait for Ctrl-C."""
     here = Path("var/cluster")
     shutil.rmtree(here, ignore_errors=True)  # a demonstration of the scaled shape: each start begins empty
-    stack = ScaledStack(port=port, rules_port=rules_port, redis_port=free_port(), data_dir=here, log_dir=here)
+    stack = ScaledStack(port=port, rules_port=rules_port, redis_port=free_port(), data_dir=here, log_dir=here,
+                        hop_port=int(os.environ.get("RULES_HOP_PORT", "8002")))
     print("starting the scaled stack: Redis Cluster (3 primaries, 3 replicas), a Redis for RQ, 2 rules, 2 session, "
           "2 workers, HAProxy …", flush=True)
     here.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
                                         per_address=app.config.get("STREAMS_PER_ADDRESS", 100),
                                         per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
-    api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, audits.")
+    api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
+                    "audits. Web pages of other origins may call it (CORS: any origin by default, `CORS_ORIGINS`), "
+                    "authenticated by their bearer token, never by cookies; preflights are answered.")
     metrics = app.extensions["metrics"]
     commands = Counter("mythos_commands_total", "Commands by game and result", ["game", "result"], registry=metrics.registry)
     conflicts = Counter("mythos_append_conflicts_total", "Appends refused for a version conflict", registry=metrics.registry)

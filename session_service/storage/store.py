@@ -167,6 +167,12 @@ class EventStore:
         """The script, and WAIT when replicas are asked for, pipelined on one connection to the game's primary
         (WAIT counts the writes of its own connection, so it must follow the script on the same one)."""
         node = self._primary_for(keys[0])
+        if not self.replicas:  # the script alone: sent as one command, without a pipeline's own work
+            try:
+                return node.evalsha(self._append_sha, len(keys), *keys, *args), 0
+            except rx.NoScriptError:
+                node.script_load(self._append_lua)  # a new primary, or a restarted one, has an empty script cache
+                return node.evalsha(self._append_sha, len(keys), *keys, *args), 0
         for _ in range(2):
             with node.pipeline(transaction=False) as pipe:
                 pipe.evalsha(self._append_sha, len(keys), *keys, *args)
