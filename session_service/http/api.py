@@ -224,7 +224,7 @@ def play(tables: Tables, limit: RateLimit, ex: Exchange, game_id: str, body: dic
     charge = limit.for_client(ex, clients.client(meta, token, ex.address) if token is not None else
                               clients.address_client(ex.address))
     result = tables.command(game_id, commanding(seat), body["command"], body["expected_version"], idempotency_key,
-                            meta=meta, charge=charge)
+                            meta=meta, charge=charge, unread=meta is known)
     replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
     return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
 

@@ -251,10 +251,11 @@ class Tables:
     # -- writing --------------------------------------------------------------------------------------
     def command(self, game_id: str, seat: int, command: Any, expected_version: int | None = None,
                 idempotency_key: str | None = None, by: str = "seat", meta: Meta | None = None,
-                charge: Charge | None = None) -> dict[str, Any]:
+                charge: Charge | None = None, unread: bool = False) -> dict[str, Any]:
         """Decide a game ``command`` for ``seat`` through the rules service and append its events, all or nothing
-        (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it (or knows it:
-        ``known_meta``); ``charge``: the write's rate counters, counted by the append (refused: ``RateLimited``)."""
+        (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it, or knows it
+        (``known_meta``: then ``unread``); ``charge``: the write's rate counters, counted by the append (refused:
+        ``RateLimited``)."""
 
         def decide(pos: Position) -> tuple[list[Event], Table]:
             pos.seating.check_game_command(pos.table)
@@ -263,7 +264,8 @@ class Tables:
             entropy = entropy_for(pos.meta.seed, pos.table.game_events)
             return pos.seating.played(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
 
-        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, charge=charge)
+        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, charge=charge,
+                          unread=unread)
 
     def table_command(self, game_id: str, seat: int | None, command: Mapping[str, Any], *,
                       expected_version: int | None = None, idempotency_key: str | None = None, by: str = "seat",
@@ -281,7 +283,7 @@ class Tables:
     def write(self, game_id: str, seat: int | None, command: Mapping[str, Any], decide: Decider,
               expected_version: int | None, idempotency_key: str | None, by: str, meta: Meta | None,
               tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None, digest: str = "",
-              charge: Charge | None = None) -> dict[str, Any]:
+              charge: Charge | None = None, unread: bool = False) -> dict[str, Any]:
         """Decide a batch at the head and append it, retrying on a conflict unless the client named its version.
 
         A repeated idempotency key is looked up only where its first answer would be lost (the game has moved
@@ -304,6 +306,10 @@ class Tables:
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
                     return self._answer(game_id, seat, prior, asked)
+                if unread:  # refused on what this process knew of the game: only the log's word refuses
+                    unread, known = False, self.meta(game_id)
+                    if (known.version, known.head_hash) != (meta.version, meta.head_hash):
+                        continue
                 if isinstance(refused, RuleViolation):
                     self.on_command(meta.game, refused.code)
                 raise

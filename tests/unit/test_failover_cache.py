@@ -77,3 +77,20 @@ def test_a_command_on_a_meta_whose_history_a_failover_took_back_writes_nothing_o
                    json={**command, "expected_version": truth["version"]})
     assert retry.status_code == 200  # read afresh, it plays on the log's history
     assert first_broken_link(store.records(game["id"])) is None
+
+
+def test_a_command_refused_on_a_meta_this_process_knew_is_decided_again_on_the_log_s(fake_redis, prefix):
+    """Without an expected version a process decides on the meta it knows, which another process may have moved
+    past: a refusal on it stands only once the log says the same (a race of retries once answered 422 here)."""
+    first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    second, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    a, b = first.test_client(), second.test_client()
+    game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    play(b, game, {"type": "draw_card"})  # the second process knows the game now
+    known = second.extensions["tables"].known_meta(game["id"], None)
+    play(a, game, {"type": "draw_card"})  # and the first moves it on
+    now = a.get(f"/v1/games/{game['id']}").json
+    assert now["version"] > known.version and now["to_act"] != known.to_act
+    mover = game["seats"][now["to_act"][0]]["token"]
+    reply = b.post(f"/v1/games/{game['id']}/commands", headers=auth(mover), json={"command": {"type": "draw_card"}})
+    assert reply.status_code == 200, reply.json  # the seat whose turn it is, by the log's word
