@@ -41,7 +41,8 @@ def live() -> Stack:
     stack = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
                   data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
                   extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                             "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT)})
+                             "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT),
+                             "STREAMS_PER_ADDRESS": "100000"})  # the tests hold hundreds of streams from one address
     try:
         stack.start()
     except RuntimeError:
@@ -204,7 +205,7 @@ def test_a_resume_at_the_head_starts_with_where_the_game_stands(live, api):
         first = next(iter(stream))
     mine = api.get(f"/v1/games/{game['id']}/state", tokens[0]).json()
     assert first.kind == "turn"
-    assert first.data == {k: mine[k] for k in ("version", "status", "to_act", "legal_commands", "deadline")}
+    assert first.data == {k: mine[k] for k in ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")}
 
 
 def test_the_per_client_cap_answers_429_with_retry_after_and_frees_a_place_when_a_stream_closes(live, api):
