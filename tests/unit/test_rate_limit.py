@@ -170,9 +170,9 @@ def round_trips_of(client, game, authorization) -> int:
     return CountingRedis.round_trips - before
 
 
-def test_a_refused_command_is_counted_in_one_round_trip_of_its_own(prefix):
+def test_a_refused_command_is_counted_in_a_round_trip_of_its_own(prefix):
     client, game, (ada, _bo) = limited_app(CountingRedis(), prefix, 1000)
-    assert round_trips_of(client, game, f"Bearer {ada}") == 1  # refused by the rules, on the meta it knows: the count
+    assert round_trips_of(client, game, f"Bearer {ada}") == 2  # refused by the rules: the meta, to refuse on the log's word, and the count
     assert round_trips_of(client, game, None) == 1  # no seat, so no append: the count
     assert round_trips_of(client, game, "Bearer made-up") == 2  # a token of no seat it knows: the meta again, the count
 
