@@ -13,7 +13,7 @@ from typing import Any
 
 from shared.games import GAMES
 from session_service.hub import Hub
-from session_service.rules_client import HttpRules
+from session_service.rules_client import rules_client
 from session_service.scheduler import RqScheduler, make_queue
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
@@ -61,7 +61,7 @@ def build_tables(config: Mapping[str, Any]) -> Tables:
         scheduler = RqScheduler(make_queue(rq_client, config.get("QUEUE_NAME", "mythos")), store)
     return Tables(
         store=store,
-        rules=config.get("RULES") or HttpRules(config["RULES_URL"]),
+        rules=config.get("RULES") or rules_client(config["RULES_URL"]),
         games=config.get("GAMES", GAMES),
         scheduler=scheduler or Scheduler(),
         snapshot_every=config.get("SNAPSHOT_EVERY", 50),

@@ -14,7 +14,8 @@ def from_env() -> dict[str, Any]:
     return {
         "REDIS_URL": env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "RQ_REDIS_URL": env.get("RQ_REDIS_URL") or env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "RULES_URL": env.get("RULES_URL", "http://127.0.0.1:8001"),
+        # The rules service: its internal hop (tcp://host:port, rules_service/hop.py), or its public API (http://…).
+        "RULES_URL": env.get("RULES_URL", "tcp://127.0.0.1:8002"),
         "KEY_PREFIX": env.get("KEY_PREFIX", "mt"),
         # Shards of what is not one game's (the listing's indexes, the active set): fixed for a deployment's life.
         "KEY_SHARDS": int(env.get("KEY_SHARDS", "16")),
@@ -28,10 +29,17 @@ def from_env() -> dict[str, Any]:
         "STATE_CACHE_SIZE": int(env.get("STATE_CACHE_SIZE", "2000")),
         "SSE_KEEPALIVE_S": float(env.get("SSE_KEEPALIVE_S", "10")),
         "STREAMS_PER_CLIENT": int(env.get("STREAMS_PER_CLIENT", "20")),
+        "STREAMS_PER_ADDRESS": int(env.get("STREAMS_PER_ADDRESS", "100")),
         "STREAMS_PER_PROCESS": int(env.get("STREAMS_PER_PROCESS", "10000")),
         "REDIS_TIMEOUT_S": float(env.get("REDIS_TIMEOUT_S", "5")),
         "REDIS_POOL_SIZE": int(env.get("REDIS_POOL_SIZE", "64")),
+        # Writes a minute per client (a seat whose token holds, else the address), and per address whatever tokens it
+        # presents (session_service/http/ratelimit.py); 0 turns the limit off.
         "RATE_LIMIT_PER_MINUTE": int(env.get("RATE_LIMIT_PER_MINUTE", "1200")),
+        "RATE_LIMIT_PER_ADDRESS": int(env.get("RATE_LIMIT_PER_ADDRESS", "6000")),
+        # Origins whose pages may call the API: * (any, with a bearer token and no cookies), a comma-separated
+        # list, or empty for none (shared/wire/edge.py).
+        "CORS_ORIGINS": env.get("CORS_ORIGINS", "*"),
         # How many proxies in front of the service append to X-Forwarded-For (0: the peer is the client).
         "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES", "0")),
         # Quotas per client on tables and AI work (session_service/use_cases/quotas.py; 0 turns one off).

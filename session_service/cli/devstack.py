@@ -71,6 +71,7 @@ class Stack:
     port: int = 8000
     rules_port: int = 8001
     redis_url: str | None = None
+    hop_port: int = field(default_factory=lambda: free_port())  # the rules service's internal hop (rules_service/hop.py)
     redis_port: int = 6390
     data_dir: Path = Path("var")
     key_prefix: str = "mt"
@@ -92,6 +93,10 @@ class Stack:
         return f"http://127.0.0.1:{self.rules_port}"
 
     @property
+    def hop_url(self) -> str:
+        return f"tcp://127.0.0.1:{self.hop_port}"
+
+    @property
     def effective_redis_url(self) -> str:
         return self.redis_url or f"redis://127.0.0.1:{self.redis_port}/0"
 
@@ -105,7 +110,7 @@ class Stack:
             **os.environ,
             "REDIS_URL": self.effective_redis_url,
             "RQ_REDIS_URL": self.effective_redis_url,
-            "RULES_URL": self.rules_url,
+            "RULES_URL": self.hop_url,
             "KEY_PREFIX": self.key_prefix,
             "QUEUE_NAME": self.queue,
             "MYTHOS_RUN_ID": self.run_id,
@@ -114,7 +119,8 @@ class Stack:
 
     def ports(self) -> dict[int, str]:
         """The ports this stack binds, with the setting that moves each."""
-        needed = {self.port: "PORT (or --port)", self.rules_port: "RULES_PORT (or --rules-port)"}
+        needed = {self.port: "PORT (or --port)", self.rules_port: "RULES_PORT (or --rules-port)",
+                  self.hop_port: "RULES_HOP_PORT"}
         if self.redis_url is None:
             needed[self.redis_port] = "REDIS_PORT (or REDIS_URL, to use a Redis of your own)"
         return needed
@@ -137,9 +143,9 @@ class Stack:
         self.wait_ready()
         return self
 
-    def _spawn(self, name: str, args: list[str]) -> None:
+    def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
         out = open(self.log_dir / f"{name}.log", "ab") if self.log_dir else None
-        self.processes[name] = subprocess.Popen(args, env=self.env(), stdout=out, stderr=subprocess.STDOUT if out else None,
+        self.processes[name] = subprocess.Popen(args, env={**self.env(), **(env or {})}, stdout=out, stderr=subprocess.STDOUT if out else None,
                                                 start_new_session=True, preexec_fn=_parent_death_signal())
         self.gone.discard(self.processes[name].pid)  # a new group that happens to reuse an old one's id
 
@@ -166,9 +172,10 @@ class Stack:
                             "(the data is in ./var)") from None
         self._lock = handle
 
-    def start_rules(self, name: str = "rules", port: int | None = None) -> None:
+    def start_rules(self, name: str = "rules", port: int | None = None, hop_port: int | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_rules.py"),
-                           "--bind", f"127.0.0.1:{port or self.rules_port}", "rules_service.app:create_app()"])
+                           "--bind", f"127.0.0.1:{port or self.rules_port}", "rules_service.app:create_app()"],
+                    {"RULES_HOP_BIND": f"127.0.0.1:{hop_port or self.hop_port}"})
 
     def start_session(self, name: str = "session", port: int | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_session.py"),
@@ -355,6 +362,6 @@ def serve(stack: Stack) -> int:
 def run(port: int, rules_port: int) -> None:
     """Start everything; run until SIGTERM, SIGINT (Ctrl-C) or SIGHUP, then stop every part."""
     stack = Stack(port=port, rules_port=rules_port, redis_url=os.environ.get("REDIS_URL") or None,
-                  redis_port=int(os.environ.get("REDIS_PORT", "6390")))
+                  redis_port=int(os.environ.get("REDIS_PORT", "6390")), hop_port=int(os.environ.get("RULES_HOP_PORT", "8002")))
     print(f"starting Mythos Tables (Redis: {stack.redis_url or 'embedded, data in ./var/redis'}) …", flush=True)
     sys.exit(serve(stack))
