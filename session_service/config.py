@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from session_service.storage.redis_clients import is_cluster
+from session_service.use_cases import retention
 
 
 def from_env() -> dict[str, Any]:
@@ -40,9 +41,10 @@ def from_env() -> dict[str, Any]:
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
         "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
-        # Retention of ended games (session_service/use_cases/retention.py): export, then delete; 0 days keeps every game.
-        "RETENTION_DAYS": float(env.get("RETENTION_DAYS", "0")),
-        "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", ""),
+        # Retention of ended games (session_service/use_cases/retention.py): export, then delete. On by default; 0 days
+        # keeps every game, and an empty export directory deletes none.
+        "RETENTION_DAYS": float(env.get("RETENTION_DAYS", str(retention.DEFAULT_DAYS))),
+        "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", retention.DEFAULT_EXPORT_DIR),
         "RETENTION_EVERY_S": float(env.get("RETENTION_EVERY_S", "300")),
         "RETENTION_BATCH": int(env.get("RETENTION_BATCH", "100")),
         "MAX_CONTENT_LENGTH": int(env.get("MAX_CONTENT_LENGTH", str(64 * 1024))),

@@ -101,6 +101,8 @@ class Stack:
     def env(self) -> dict[str, str]:
         return {
             **DEV_QUOTAS,
+            # Retention is on (RETENTION_DAYS' default): a game over for that long is exported here, then leaves Redis.
+            "RETENTION_EXPORT_DIR": str((self.data_dir / "exports").resolve()),
             **os.environ,
             "REDIS_URL": self.effective_redis_url,
             "RQ_REDIS_URL": self.effective_redis_url,

@@ -147,3 +147,26 @@ def test_an_id_that_is_not_a_plain_name_never_becomes_a_path(tmp_path, game_id):
     with pytest.raises(ValueError):
         retention._write(tmp_path / "exports", game_id, b"{}")
     assert not (tmp_path / "exports").exists() and not (tmp_path / "escape.json").exists()
+
+
+def test_mythos_retention_retires_the_old_games_now(real_redis, redis_url, prefix, tmp_path, monkeypatch, capsys):
+    """What the Kubernetes base's CronJob runs (deploy/k8s/retention.yaml): the environment's policy, now."""
+    from session_service.cli.main import main
+
+    app, scheduler = make_session_app(real_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, KEY_SHARDS=4)
+    client, tables = app.test_client(), app.extensions["tables"]
+    done = finished_game(client, scheduler)
+    for name, value in {"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "KEY_SHARDS": "4", "RETENTION_DAYS": "30",
+                        "RETENTION_EXPORT_DIR": str(tmp_path / "exports")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(retention, "clock", lambda: time.time() + 31 * DAY_S)
+    with pytest.raises(SystemExit) as ended:
+        main(["retention"])
+    assert ended.value.code == 0
+    assert "1 games exported" in capsys.readouterr().out
+    assert (tmp_path / "exports" / f"{done['id']}.json").exists()
+    assert keys_of(tables, done["id"]) == []
+    monkeypatch.setenv("RETENTION_EXPORT_DIR", "")
+    with pytest.raises(SystemExit) as off:
+        main(["retention"])
+    assert off.value.code == 1  # told to retire with nowhere to export: says so, deletes nothing

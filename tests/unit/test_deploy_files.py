@@ -48,7 +48,8 @@ def rendered() -> list[dict[str, Any]]:
 
 def _containers(doc: dict[str, Any]) -> list[dict[str, Any]]:
     spec = doc.get("spec", {})
-    pod = spec.get("template", {}).get("spec", {}) if "template" in spec else spec.get("jobTemplate", {})
+    spec = spec.get("jobTemplate", {}).get("spec", spec)  # a CronJob's pod is one level further down
+    pod = spec.get("template", {}).get("spec", {})
     return pod.get("containers", []) + pod.get("initContainers", [])
 
 
@@ -239,3 +240,33 @@ def test_haproxy_answers_metrics_itself_and_never_forwards_it(balancer, path):
     assert orjson.loads(body)["error"]["code"] == "request/not_found"
     assert raw_get(base, "/v1/catalog")[0] == 200  # everything else goes through
     assert backend.seen == ["/v1/catalog"]
+
+
+def test_retention_is_on_in_the_kubernetes_base_with_a_volume_for_its_exports():
+    """Issue 33: a public deployment must not grow without bound. The base retires games over for RETENTION_DAYS, from
+    one CronJob pod that exports them to a claim of its own before deleting them; every other pod deletes nothing
+    (an empty export directory), since replicated pods cannot share a ReadWriteOnce claim."""
+    config = by_kind("ConfigMap")["mythos"]["data"]
+    assert float(config["RETENTION_DAYS"]) > 0
+    assert config["RETENTION_EXPORT_DIR"] == ""
+    job = by_kind("CronJob")["retention"]
+    assert job["spec"]["concurrencyPolicy"] == "Forbid"
+    pod = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["command"] == ["mythos", "retention"]
+    assert container["image"] == "mythos-tables:0.1.0"
+    export_dir = next(e["value"] for e in container["env"] if e["name"] == "RETENTION_EXPORT_DIR")
+    mount = next(m for m in container["volumeMounts"] if m["mountPath"] == export_dir)
+    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
+    assert volume["persistentVolumeClaim"]["claimName"] in by_kind("PersistentVolumeClaim")
+    assert pod["securityContext"]["fsGroup"] == 65534  # the image's user, nobody, writes there
+    assert [e["name"] for e in container["env"]].count("REDIS_URL") == 1
+
+
+def test_the_image_and_compose_keep_retention_exports_on_a_volume():
+    dockerfile = (DEPLOY / "Dockerfile").read_text().splitlines()
+    export_dir = next(line.split("=", 1)[1] for line in dockerfile if line.startswith("ENV RETENTION_EXPORT_DIR="))
+    assert f"VOLUME {export_dir}" in dockerfile
+    assert any(line.startswith("RUN mkdir -p") and export_dir in line and "chown nobody" in line for line in dockerfile)
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert services["worker"]["volumes"] == [f"exports:{export_dir}"]
