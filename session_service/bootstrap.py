@@ -24,6 +24,26 @@ from session_service.use_cases.quotas import Limits, Quotas
 from session_service.use_cases.tables import Scheduler, Tables
 
 
+MIN_TOKEN_SECRET = 32  # characters of TOKEN_SECRET at least (64 hex characters: `openssl rand -hex 32`)
+PLACEHOLDER = "change-me"  # what the Kubernetes base's Secret holds until an overlay replaces it
+
+
+class BadTokenSecret(RuntimeError):
+    """The session service will not start without a key of its own for the tokens it derives."""
+
+
+def token_secret(config: Mapping[str, Any]) -> bytes:
+    """The server's key for seat tokens and invites of retried requests (``lobby.derived``): it must be set, long
+    enough, and not the deployment files' placeholder, since whoever holds it and a copy of Redis holds those seats."""
+    secret = str(config.get("TOKEN_SECRET") or "")
+    if len(secret) < MIN_TOKEN_SECRET or secret.startswith(PLACEHOLDER):
+        raise BadTokenSecret(
+            f"TOKEN_SECRET (or a file named by TOKEN_SECRET_FILE) must hold at least {MIN_TOKEN_SECRET} random characters "
+            "(e.g. `openssl rand -hex 32`), the same in every session process: seat tokens and invites of retried "
+            "requests are derived with it, and Redis never holds it (README, Configuration)")
+    return secret.encode()
+
+
 @dataclass(frozen=True, slots=True)
 class Service:
     """One process's session service: the use cases over one store, and the hub that wakes its live streams."""
@@ -34,11 +54,15 @@ class Service:
     hub: Hub
 
 
-def build(config: Mapping[str, Any]) -> Service:
-    """The use cases wired from ``config``; the hub starts its reader only when a stream first waits."""
+def build(config: Mapping[str, Any], serves_clients: bool = True) -> Service:
+    """The use cases wired from ``config``; the hub starts its reader only when a stream first waits. A process that
+    ``serves_clients`` (the HTTP app) derives tokens, and refuses to start without its key (``token_secret``);
+    the worker's lobby only ends idle tables, and is not given the key."""
     tables = build_tables(config)
     players = Players(tables.store)
-    return Service(tables=tables, players=players, lobby=Lobby(tables, players, config.get("TAKEOVER_AI", "medium")),
+    secret = token_secret(config) if serves_clients else None
+    lobby = Lobby(tables, players, config.get("TAKEOVER_AI", "medium"), secret)
+    return Service(tables=tables, players=players, lobby=lobby,
                    hub=Hub(tables.store, recheck_s=min(config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)))
 
 

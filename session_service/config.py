@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from session_service.storage.redis_clients import is_cluster
 from session_service.use_cases import retention
+
+
+def read_token_secret(env: Mapping[str, str]) -> str:
+    """``TOKEN_SECRET``, or the contents of the file ``TOKEN_SECRET_FILE`` names (without surrounding whitespace);
+    "" when neither is set."""
+    if env.get("TOKEN_SECRET"):
+        return env["TOKEN_SECRET"]
+    if env.get("TOKEN_SECRET_FILE"):
+        with open(env["TOKEN_SECRET_FILE"], encoding="utf-8") as handle:
+            return handle.read().strip()
+    return ""
 
 
 def from_env() -> dict[str, Any]:
@@ -47,6 +59,8 @@ def from_env() -> dict[str, Any]:
         "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", retention.DEFAULT_EXPORT_DIR),
         "RETENTION_EVERY_S": float(env.get("RETENTION_EVERY_S", "300")),
         "RETENTION_BATCH": int(env.get("RETENTION_BATCH", "100")),
+        # The key of derived seat tokens and invites (lobby.derived): never in Redis; checked by bootstrap.build.
+        "TOKEN_SECRET": read_token_secret(env),
         "MAX_CONTENT_LENGTH": int(env.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
         "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED") == "1",
         # The AI level that takes over a resigned seat (the game's first level when it has no such level).

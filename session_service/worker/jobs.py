@@ -143,7 +143,7 @@ def worker_tables() -> Tables:
     """The worker process's one Tables, wired from the environment by the composition root on first use."""
     if _TABLES is None:
         config = from_env()
-        service = bootstrap.build(config)
+        service = bootstrap.build(config, serves_clients=False)
         use_tables(service.tables, retention.Policy.from_config(config), service.lobby)
     assert _TABLES is not None
     return _TABLES

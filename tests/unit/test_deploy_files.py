@@ -270,3 +270,23 @@ def test_the_image_and_compose_keep_retention_exports_on_a_volume():
     assert any(line.startswith("RUN mkdir -p") and export_dir in line and "chown nobody" in line for line in dockerfile)
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
     assert services["worker"]["volumes"] == [f"exports:{export_dir}"]
+
+
+def test_only_the_session_service_holds_the_token_secret_and_the_base_s_placeholder_is_refused():
+    """The key of derived seat tokens (README, TOKEN_SECRET) is given to the session pods only, from a Secret whose
+    placeholder the service refuses (an overlay must put a random one there); compose demands one."""
+    from session_service.bootstrap import BadTokenSecret, token_secret
+
+    deployments = by_kind("Deployment")
+    holders = {name for name, d in deployments.items()
+               for e in d["spec"]["template"]["spec"]["containers"][0].get("env", []) if e["name"] == "TOKEN_SECRET"}
+    assert holders == {"session"}
+    session_env = {e["name"]: e for e in deployments["session"]["spec"]["template"]["spec"]["containers"][0]["env"]}
+    ref = session_env["TOKEN_SECRET"]["valueFrom"]["secretKeyRef"]
+    placeholder = by_kind("Secret")[ref["name"]]["stringData"][ref["key"]]
+    with pytest.raises(BadTokenSecret):
+        token_secret({"TOKEN_SECRET": placeholder})
+    assert "TOKEN_SECRET" not in by_kind("ConfigMap")["mythos"]["data"]
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert services["session"]["environment"]["TOKEN_SECRET"].startswith("${TOKEN_SECRET:?")
+    assert "TOKEN_SECRET" not in services["worker"]["environment"]
