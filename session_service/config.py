@@ -53,6 +53,7 @@ def from_env() -> dict[str, Any]:
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
         "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
+        "LOG_READS_PER_CLIENT_PER_MINUTE": int(env.get("LOG_READS_PER_CLIENT_PER_MINUTE", "20000")),
         # Retention of ended games (session_service/use_cases/retention.py): export, then delete. On by default; 0 days
         # keeps every game, and an empty export directory deletes none.
         "RETENTION_DAYS": float(env.get("RETENTION_DAYS", str(retention.DEFAULT_DAYS))),

@@ -184,7 +184,7 @@ def get_game(game_id: str) -> dict[str, Any]:
 def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """What the caller's seat may know now (or at version `at`), and every command it may post."""
     meta, seat = caller(game_id, query.get("seat"))
-    return tables().state(game_id, seat, query.get("at"), meta=meta)
+    return tables().state(game_id, seat, query.get("at"), meta=meta, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/commands", methods=["POST"])
@@ -225,7 +225,7 @@ def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempote
 def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The log's events after a version, redacted for the caller."""
     _, seat = caller(game_id)
-    return tables().events(game_id, seat, query["after"], query["limit"])
+    return tables().events(game_id, seat, query["after"], query["limit"], reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/events/stream")
@@ -246,7 +246,7 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
     streams: Streams = current_app.extensions["streams"]
-    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta)
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, reader=clients.address_client())
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
     return streams.respond(messages, clients.client(meta), framing, label)
 
@@ -278,7 +278,7 @@ def resume_point(after: int | None) -> int | None:
 @blp.doc(operationId="getAudit")
 def get_audit(game_id: str) -> dict[str, Any]:
     """Check the hash chain and, once the game is over, re-decide every command from the seed."""
-    return tables().audit(game_id)
+    return tables().audit(game_id, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/export")
@@ -287,4 +287,4 @@ def get_audit(game_id: str) -> dict[str, Any]:
 @blp.doc(operationId="getExport")
 def get_export(game_id: str) -> dict[str, Any]:
     """The portable record of a finished game, verifiable offline with `mythos audit`."""
-    return tables().export(game_id)
+    return tables().export(game_id, reader=clients.address_client())

@@ -60,6 +60,9 @@ class Appended:
     replicated: bool | None = None  # a replica confirmed the write (None: not asked, or not known)
 
 
+GAME_PARTS = ("events", "meta", "snap", "cmds", "audit")  # the keys of one game, all in its slot
+
+
 class EventStore:
     def __init__(self, client: Any, prefix: str = "mt", *, shards: int = 16, replicas: int = 0,
                  replica_wait_ms: int = 50, retry_s: float = 10.0):
@@ -172,7 +175,15 @@ class EventStore:
 
     def delete_game(self, game_id: str) -> int:
         """Delete every key of one game (one DEL: they share a slot). Retention's, after the game was exported."""
-        return int(self.redis.delete(*(self.key(game_id, part) for part in ("events", "meta", "snap", "cmds"))))
+        return int(self.redis.delete(*(self.key(game_id, part) for part in GAME_PARTS)))
+
+    def keep_audit(self, game_id: str, report: bytes) -> None:
+        """Keep an ended game's audit report (it cannot change: the log is closed), for ``kept_audit``."""
+        self.redis.set(self.key(game_id, "audit"), report)
+
+    def kept_audit(self, game_id: str) -> bytes | None:
+        kept: bytes | None = self.redis.get(self.key(game_id, "audit"))
+        return kept
 
     def set_meta(self, game_id: str, **fields: str) -> None:
         self.redis.hset(self.key(game_id, "meta"), mapping=fields)

@@ -36,7 +36,7 @@ TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline", "out
 
 
 def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
-           meta: Meta | None = None) -> Iterator[Message]:
+           meta: Meta | None = None, reader: str | None = None) -> Iterator[Message]:
     """The caller's live stream of one game.
 
     Without ``after``: a ``state`` message first (the caller's full state; its id is its version), then the
@@ -46,10 +46,13 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     seats waited on, its legal commands, its deadline, the outcome and its view, so no client reads ``GET
     /state`` after a message); once the game is over (after its last ``turn``) an ``end`` message with the
     outcome, and the stream ends. ``keepalive`` when nothing happened for ``keepalive_s``. Raises ``hub.Closed``
-    (from the iteration) when the process shuts down."""
+    (from the iteration) when the process shuts down. The replay is paid from ``reader``'s read budget (quotas.py)
+    when the stream opens: past it, refused (``RateLimited``) before anything is sent."""
     meta = meta or tables.meta(game_id)
     if after is not None and after > meta.version:
         raise BadRequest(f"after is past the game's head (version {meta.version})", {"current_version": meta.version})
+    if after is not None:
+        tables.charge_read(reader, meta.version - after)  # the replay, paid before anything is sent
     return _live(tables, game_id, seat, after, keepalive_s, hub, meta)
 
 

@@ -12,6 +12,11 @@ since one request makes a player) gets, shared by every process:
   seats wait, and the sweeper tries them again until the hour turns (the table is not refused: it was admitted).
 - ``PLAYERS_PER_CLIENT_PER_HOUR``: players it makes (``POST /v1/players``): each is kept for ever, and one request
   makes one, so within the write rate limit alone one address made 72,000 an hour.
+- ``LOG_READS_PER_CLIENT_PER_MINUTE``: events of games' logs read or folded for the client (its address): the
+  pages of ``/events``, a stream's replay of what came before its resume point, ``/state?at=N`` (folded from the
+  start), ``/audit`` and ``/export``. Reads are not writes, so the write rate limit never bounded them: one client
+  resumed a finished game's stream from 0 again and again and pulled 193 MB in 10 s. Past it, 429 with
+  ``Retry-After`` (the minute's end); a live stream's new events cost nothing (one read serves every watcher).
 
 0 turns a quota off. A table past a quota is refused before anything of it is written, with 429
 ``request/rate_limited``, ``details: {quota, limit}`` and ``Retry-After``; a refused table counts nothing, and an
@@ -64,6 +69,15 @@ end
 return "ok"
 """
 
+READ = """
+local used = tonumber(redis.call("GET", KEYS[1]) or "0")
+if used >= tonumber(ARGV[1]) then return 0 end
+redis.call("INCRBY", KEYS[1], ARGV[2])
+redis.call("EXPIRE", KEYS[1], ARGV[3])
+return 1
+"""
+MINUTE_S = 60
+
 SPEND = """
 local used = tonumber(redis.call("GET", KEYS[1]) or "0")
 if used >= tonumber(ARGV[1]) then return 0 end
@@ -80,6 +94,7 @@ class Limits:
     ai_tables_per_hour: int = 20
     ai_moves_per_hour: int = 20_000
     players_per_hour: int = 30
+    log_reads_per_minute: int = 20_000
     open_ttl_s: int = 30 * 24 * HOUR_S  # a client quiet for this long starts afresh
 
     @classmethod
@@ -88,12 +103,13 @@ class Limits:
                    tables_per_hour=int(config.get("TABLES_PER_CLIENT_PER_HOUR", cls.tables_per_hour)),
                    ai_tables_per_hour=int(config.get("AI_TABLES_PER_CLIENT_PER_HOUR", cls.ai_tables_per_hour)),
                    ai_moves_per_hour=int(config.get("AI_MOVES_PER_CLIENT_PER_HOUR", cls.ai_moves_per_hour)),
-                   players_per_hour=int(config.get("PLAYERS_PER_CLIENT_PER_HOUR", cls.players_per_hour)))
+                   players_per_hour=int(config.get("PLAYERS_PER_CLIENT_PER_HOUR", cls.players_per_hour)),
+                   log_reads_per_minute=int(config.get("LOG_READS_PER_CLIENT_PER_MINUTE", cls.log_reads_per_minute)))
 
     def limit(self, quota: str) -> int:
         return {"open_tables": self.open_tables, "tables_per_hour": self.tables_per_hour,
                 "ai_tables_per_hour": self.ai_tables_per_hour, "ai_moves_per_hour": self.ai_moves_per_hour,
-                "players_per_hour": self.players_per_hour}[quota]
+                "players_per_hour": self.players_per_hour, "log_reads_per_minute": self.log_reads_per_minute}[quota]
 
 
 class Quotas:
@@ -101,6 +117,7 @@ class Quotas:
         self.store, self.limits, self.clock = store, limits, clock
         self._admit = store.redis.register_script(ADMIT)
         self._spend = store.redis.register_script(SPEND)
+        self._read = store.redis.register_script(READ)
 
     def key(self, digest: str, part: str) -> str:
         return f"{self.store.prefix}:quota:{{{digest}}}:{part}"
@@ -144,7 +161,8 @@ class Quotas:
         what = {"open_tables": f"more than {limit} tables open at once",
                 "tables_per_hour": f"more than {limit} tables an hour",
                 "ai_tables_per_hour": f"more than {limit} all-AI tables an hour",
-                "players_per_hour": f"more than {limit} players an hour"}[quota]
+                "players_per_hour": f"more than {limit} players an hour",
+                "log_reads_per_minute": f"more than {limit} events of game logs read a minute"}[quota]
         return RateLimited(f"{what} from one client; try again later", {"quota": quota, "limit": limit},
                            retry_after_s=retry_after_s)
 
@@ -158,6 +176,18 @@ class Quotas:
         key = self.key(digest, f"players:{int(now // HOUR_S)}")
         if not self._spend(keys=[key], args=[self.limits.players_per_hour, HOUR_S + 60]):
             raise self.refusal("players_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
+
+    # -- reading logs ------------------------------------------------------------------------------------
+    def read(self, who: str, events: int) -> None:
+        """Count ``events`` log events read for the client ``who``, or refuse (``RateLimited``, nothing counted)
+        once its minute's allowance is spent. The read that crosses the allowance is served: a page is bounded."""
+        if self.limits.log_reads_per_minute <= 0 or events <= 0:
+            return
+        now = self.clock()
+        digest = hashlib.sha256(who.encode()).hexdigest()[:24]
+        key = self.key(digest, f"reads:{int(now // MINUTE_S)}")
+        if not self._read(keys=[key], args=[self.limits.log_reads_per_minute, events, MINUTE_S + 60]):
+            raise self.refusal("log_reads_per_minute", max(1, MINUTE_S - int(now) % MINUTE_S))
 
     # -- the worker's AI moves ------------------------------------------------------------------------
     def ai_move(self, meta: Meta) -> bool:

@@ -15,6 +15,7 @@ from session_service.use_cases import retention
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
 from shared.audit import verify_export
+from session_service.storage.store import GAME_PARTS
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
@@ -44,7 +45,7 @@ def keys_of(tables, game_id: str) -> list[str]:
     """Every key that names the game: its own, and its entries in the listing's indexes and the active set (sorted
     and once each: SCAN's order changes whenever Redis resizes or rehashes its table, and it may repeat a key)."""
     store = tables.store
-    own = [part for part in ("events", "meta", "snap", "cmds") if store.redis.exists(store.key(game_id, part))]
+    own = [part for part in GAME_PARTS if store.redis.exists(store.key(game_id, part))]
     shard = store.shard_of(game_id)
     listed = {key.decode() for key in store.redis.scan_iter(match=f"{store.prefix}:{{shard-{shard}}}:*", count=1000)
               if (store.redis.type(key) == b"zset" and store.redis.zscore(key, game_id) is not None)
@@ -65,6 +66,7 @@ def test_an_old_finished_game_is_exported_then_gone_and_a_game_in_play_is_untouc
     playing = open_table(client, HUMANS)
     tables.store.mark_active(playing["id"])  # as the real scheduler does
     seen = client.get(f"/v1/games/{done['id']}").json
+    assert client.get(f"/v1/games/{done['id']}/audit").json["replay_ok"]  # its verdict is kept: retired with it
     before = {k: tables.store.redis.hgetall(tables.store.key(playing["id"], k)) for k in ("meta",)}
     assert keys_of(tables, done["id"])
 
