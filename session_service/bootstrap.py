@@ -14,7 +14,7 @@ from typing import Any
 from shared.games import GAMES
 from session_service.hub import Hub
 from session_service.rules_client import HttpRules
-from session_service.scheduler import RqScheduler, make_queue
+from session_service.scheduler import Gate, RqScheduler, make_queue
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
 from session_service.use_cases.live import MAX_KEEPALIVE_S
@@ -76,7 +76,8 @@ def build_tables(config: Mapping[str, Any]) -> Tables:
         scheduler = config["SCHEDULER"]
     else:
         rq_client = config.get("RQ_REDIS") or redis_clients.queue_client(config["RQ_REDIS_URL"])
-        scheduler = RqScheduler(make_queue(rq_client, config.get("QUEUE_NAME", "mythos")), store)
+        queue = make_queue(rq_client, config.get("QUEUE_NAME", "mythos"))
+        scheduler = RqScheduler(queue, store, Gate(rq_client, queue.name, config.get("AI_TURNS_AT_ONCE_PER_CLIENT", 1)))
     return Tables(
         store=store,
         rules=config.get("RULES") or HttpRules(config["RULES_URL"]),

@@ -51,7 +51,12 @@ def from_env() -> dict[str, Any]:
         "OPEN_TABLES_PER_CLIENT": int(env.get("OPEN_TABLES_PER_CLIENT", "20")),
         "TABLES_PER_CLIENT_PER_HOUR": int(env.get("TABLES_PER_CLIENT_PER_HOUR", "120")),
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
-        "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
+        "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": float(env.get("AI_CPU_SECONDS_PER_CLIENT_PER_HOUR", "1800")),
+        # How the workers are shared (scheduler.Gate): each client's turns in RQ's queue or running at once.
+        "AI_TURNS_AT_ONCE_PER_CLIENT": int(env.get("AI_TURNS_AT_ONCE_PER_CLIENT", "1")),
+        # Multiplies the AI levels' think times and publication delays (shared/ai/levels.py): 1 in play; the test
+        # stacks run the AI fast.
+        "AI_TIME_SCALE": float(env.get("AI_TIME_SCALE", "1")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
         "LOG_READS_PER_CLIENT_PER_MINUTE": int(env.get("LOG_READS_PER_CLIENT_PER_MINUTE", "20000")),
         # Retention of ended games (session_service/use_cases/retention.py): export, then delete. On by default; 0 days

@@ -200,10 +200,26 @@ class Lobby:
         game = self.tables.games[meta.game]
         if ai not in game.ai_levels:
             raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai_levels)})
+        counted = self._count_if_all_ai(meta)
         try:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
-        except RuleViolation as refused:
-            raise self._as_refusal(refused) from None
+        except Exception as refused:
+            if counted:
+                self.tables.quotas.refund_all_ai_start(meta)
+            if isinstance(refused, RuleViolation):
+                raise self._as_refusal(refused) from None
+            raise
+
+    def _count_if_all_ai(self, meta: Meta) -> bool:
+        """A start that leaves no person at the table makes an all-AI table: its client's quota counts it (refused
+        past it). Issue 33: tables of open seats, started with AI, ran past the quota a create would have met."""
+        quotas = self.tables.quotas
+        if quotas is None or meta.status != Status.WAITING:
+            return False
+        if any(not s.get("ai") and not s.get("open") for s in meta.seats):
+            return False  # someone sits there
+        counted: bool = quotas.admit_all_ai_start(meta)
+        return counted
 
     @staticmethod
     def is_creator(meta: Meta, caller: Caller, token: str | None) -> bool:
