@@ -44,7 +44,7 @@ MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, be
 # keys held 6 MB), failed ones a year: a finished turn leaves nothing, a failed one a day for whoever looks.
 KEEP = {"result_ttl": 0, "failure_ttl": 24 * 3600}
 RETRY = {"retry": Retry(max=3, interval=[1, 3, 10])}
-HELD_S = 120  # a place held this long is given up: its turn was lost (a worker killed), or sat in a jammed queue
+HELD_S = 60  # a place held this long is given up: its turn was lost (a worker killed), or sat in a jammed queue
 
 ADMIT = """
 -- KEYS: the client's places (turn -> since), its waiting turns (turn -> since). ARGV: turn, now, places, held_s, ttl
@@ -91,6 +91,10 @@ class Gate:
         if self._admit is None or not client:
             return True
         return bool(self._admit(keys=self.keys(client), args=[turn, self.clock(), self.places, HELD_S, 24 * 3600]))
+
+    def holders(self, client: str) -> list[str]:
+        """The turns holding ``client``'s places now."""
+        return [t.decode() for t in self.connection.zrange(self.keys(client)[0], 0, -1)]
 
     def release(self, client: str | None, turn: str) -> str | None:
         if self._release is None or not client:
@@ -159,21 +163,38 @@ class RqScheduler(Scheduler):
             job = self.queue.fetch_job(job_id)
             if job is not None and _alive(job, self.queue):
                 return 0
-        if not self.gate.admit(meta.extra.get(META_FIELD), job_id):
+        client = meta.extra.get(META_FIELD)
+        if not self.gate.admit(client, job_id):
+            if force and client:  # the sweeper, on a game that stopped: a place may be held by a turn nobody runs
+                return self._free_lost_places(client)
             return 0  # its client's place is taken: it waits in the client's own queue (released in turn)
         self.enqueue_turn(job_id)
         return 1
+
+    def _free_lost_places(self, client: str) -> int:
+        """Give back the places of ``client`` held by turns no worker will run (a worker killed mid-turn, whose
+        move another worker then published: that turn is never run again, and its place would block the client's
+        next turns until ``HELD_S``); each place freed goes to the client's next waiting turn."""
+        freed = 0
+        for holder in self.gate.holders(client):
+            job = self.queue.fetch_job(holder)
+            if job is None or not _alive(job, self.queue):
+                freed += self.turn_done(client, holder)
+        return freed
 
     def enqueue_turn(self, job_id: str) -> None:
         """Put the turn ``job_id`` names at the back of RQ's queue (it holds its client's place already)."""
         kind, game_id, seat, version = parse_turn_id(job_id)
         self.queue.enqueue(AI_TURN if kind == "ai" else TURN_TIMEOUT, game_id, seat, version, job_id=job_id, **RETRY, **KEEP)
 
-    def turn_done(self, client: str | None, job_id: str) -> None:
-        """A turn of ``client`` has run (or will not): its place goes to the client's next waiting turn, if any."""
+    def turn_done(self, client: str | None, job_id: str) -> int:
+        """A turn of ``client`` has run (or will not): its place goes to the client's next waiting turn, if any
+        (answers 1 when one was enqueued)."""
         nxt = self.gate.release(client, job_id)
-        if nxt is not None:
-            self.enqueue_turn(nxt)
+        if nxt is None:
+            return 0
+        self.enqueue_turn(nxt)
+        return 1
 
 
 def _alive(job: Job, queue: Queue) -> bool:

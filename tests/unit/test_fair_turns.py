@@ -14,6 +14,7 @@ from rq import SimpleWorker
 from session_service import scheduler as rq_scheduler
 from session_service.scheduler import Gate, RqScheduler, parse_turn_id, turn_id
 from session_service.storage.store import EventStore
+from session_service.use_cases.meta import Meta
 from session_service.worker import jobs
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
@@ -79,3 +80,20 @@ def test_a_place_held_by_a_lost_turn_is_given_up(fake_redis, prefix):
 def test_a_turns_job_id_reads_back(game_id):
     assert parse_turn_id(turn_id("ai", game_id, 3, 41)) == ("ai", game_id, 3, 41)
     assert parse_turn_id(turn_id("timeout", game_id, 0, 7)) == ("timeout", game_id, 0, 7)
+
+
+def test_the_sweeper_gives_back_a_place_held_by_a_turn_nobody_will_run(fake_redis, prefix):
+    """A worker killed after handing its move over, before giving its place back: another worker publishes the move,
+    the game moves on, and its next turn waits for a place the dead turn holds. The sweeper, finding the game stopped,
+    frees every place of the client whose turn no worker will run, and the waiting turn goes in."""
+    queue = rq_scheduler.make_queue(fake_redis, prefix)
+    scheduler = RqScheduler(queue, EventStore(fake_redis, prefix), Gate(fake_redis, prefix, 1))
+    lost, waiting = turn_id("ai", "g_1", 0, 11), turn_id("ai", "g_1", 1, 12)
+    assert scheduler.gate.admit("C", lost)  # its job died with its worker: nothing of it in RQ
+    meta = Meta(id="g_1", game="toy", status="active", version=12, seats=[{"name": "A", "ai": "random"}] * 2,
+                seed=b"\0" * 32, seed_commitment="", options={}, turn_timeout_s=None, rules_version="1", head_hash="",
+                to_act=[1], outcome=None, deadline=None, created_at="2026-01-01T00:00:00Z",
+                updated_at="2026-01-01T00:00:00Z", extra={"quota_client": "C"})
+    assert scheduler.schedule(meta) == 0 and queue.job_ids == []  # parked behind the lost turn
+    assert scheduler.schedule(meta, force=True) == 1  # the sweeper
+    assert queue.job_ids == [waiting] and scheduler.gate.holders("C") == [waiting]
