@@ -16,19 +16,12 @@ from shared import audit
 from session_service.use_cases import quotas
 from tests.support.stack import make_session_app
 from tests.integration.test_audit_tamper import rewrite
+from tests.integration.test_quotas import Clock
 from tests.support.toy import GAME
 
 BOTS = [{"name": "Ada", "ai": "random"}, {"name": "Bo", "ai": "random"}]
 ADDRESS = {"REMOTE_ADDR": "198.51.100.7"}
 OTHER = {"REMOTE_ADDR": "198.51.100.8"}
-
-
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def finished(redis_client, prefix, **config):
