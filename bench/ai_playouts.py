@@ -31,13 +31,13 @@ def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any
         _, events = game.start(players, {}, entropy_for(bytes([g, seed % 256]) * 4, 0))
         state = fold(game, events)
         for _ in range(rng.randrange(30)):
-            if game.outcome(state) is not None:
+            if game.decider.outcome(state) is not None:
                 break
-            seat = sorted(game.waits_on(state))[0]
-            command = rng.choice(game.legal_commands(state, seat))
-            state = fold(game, game.decide(state, command, seat, rng.randbytes(32)), state)
-        if game.outcome(state) is None:
-            out.append((state, sorted(game.waits_on(state))[0]))
+            seat = sorted(game.decider.to_act(state))[0]
+            command = rng.choice(game.decider.legal_commands(state, seat))
+            state = game.decider.decide(state, command, seat, rng.randbytes(32)).state
+        if game.decider.outcome(state) is None:
+            out.append((state, sorted(game.decider.to_act(state))[0]))
     return out
 
 
@@ -51,7 +51,7 @@ def playouts_per_second(game: Game, players: int, seconds: float, whole_search: 
         if whole_search:
             done += search(SeatKnowledge.of(game, state, seat), 50, random.Random(done)).iterations
         else:
-            rollout.play(game.resample(state, seat, rng))
+            rollout.play(game.ai.resample(state, seat, rng))
             done += 1
     return done, time.process_time() - started
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for game_id in args.only.split(","):
         game = GAMES[game_id]
-        players = max(2, game.min_players)
+        players = max(2, game.catalogue.min_players)
         profile = cProfile.Profile() if args.profile else None
         if profile:
             profile.enable()

@@ -53,9 +53,9 @@ def play(task: tuple[str, int, str, str, int, int | None, str]) -> dict[str, Any
     moves: list[float] = []
     searches: list[tuple[int, float]] = []
     for _ in range(5000):
-        if game.outcome(state) is not None:
+        if game.decider.outcome(state) is not None:
             break
-        seat = sorted(game.waits_on(state))[0]
+        seat = sorted(game.decider.to_act(state))[0]
         knowledge = SeatKnowledge.of(game, state, seat)
         spec = LEVELS[level if seat == tested else opponent]
         rng = random.Random(rand.getrandbits(64))
@@ -72,9 +72,9 @@ def play(task: tuple[str, int, str, str, int, int | None, str]) -> dict[str, Any
                 searches.append((result.iterations, time.perf_counter() - started))
         if seat == tested:
             moves.append(time.perf_counter() - started)
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, version))
-        state, version = fold(game, new, state), version + len(new)
-    final = game.outcome(state)
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, version))
+        version += len(new)
+    final = game.decider.outcome(state)
     return {"game": game_id, "players": players, "level": level, "opponent": opponent, "k": k,
             "win": bool(final and tested in final.winners), "ended": final is not None, "moves": moves,
             "searches": searches}
@@ -117,9 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     tasks, fair_tasks = [], []
     for game_id in args.only.split(","):
         game = GAMES[game_id]
-        counts = (list(range(game.min_players, game.max_players + 1)) if args.players == "all" else
-                  [max(game.min_players, 2)] if args.players == "min" else
-                  [int(n) for n in args.players.split(",") if game.min_players <= int(n) <= game.max_players])
+        counts = (list(range(game.catalogue.min_players, game.catalogue.max_players + 1)) if args.players == "all" else
+                  [max(game.catalogue.min_players, 2)] if args.players == "min" else
+                  [int(n) for n in args.players.split(",") if game.catalogue.min_players <= int(n) <= game.catalogue.max_players])
         for n in counts:
             fair_tasks += [(game_id, n, "random", "random", k, None, args.clock) for k in range(args.fair_games)]
             for level in levels:

@@ -17,7 +17,7 @@ import random
 
 from shared.games import GAMES
 from shared.games.great_old_one import policy
-from shared.games.great_old_one.state import Phase
+from shared.games.great_old_one.state import Step, Turn, last_turn
 from shared.kernel import entropy_for, fold
 
 
@@ -29,14 +29,15 @@ def samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
         rng, seed = random.Random(k), k.to_bytes(8, "big")
         _, events = game.start(players, {}, entropy_for(seed, 0))
         state, version, seen = fold(game, events), len(events), []
-        while game.outcome(state) is None:
-            seat = sorted(game.waits_on(state))[0]
-            command = rng.choice(game.legal_commands(state, seat))
-            new = game.checked_decide(state, command, seat, entropy_for(seed, version))
-            before, state, version = state.turn_number, fold(game, new, state), version + len(new)
-            if state.phase is Phase.DRAW and state.turn_number != before:
+        while game.decider.outcome(state) is None:
+            seat = sorted(game.decider.to_act(state))[0]
+            command = rng.choice(game.decider.legal_commands(state, seat))
+            before = getattr(last_turn(state), "number", 0)
+            new, state = game.checked_decide(state, command, seat, entropy_for(seed, version))
+            version += len(new)
+            if isinstance(state.phase, Turn) and state.phase.step is Step.DRAW and state.phase.number != before:
                 seen.append(state)
-        winners = game.outcome(state).winners
+        winners = game.decider.outcome(state).winners
         out += [(k, policy.features(s, seat), float(seat in winners)) for s in seen for seat in range(players)]
     return out
 

@@ -34,7 +34,7 @@ SECTION = "command path"
 
 def table_mix() -> list[tuple[str, int]]:
     """Every registered game, at each of its player counts, in turn."""
-    return [(game.id, players) for game in GAMES.values() for players in range(game.min_players, game.max_players + 1)]
+    return [(game.id, players) for game in GAMES.values() for players in range(game.catalogue.min_players, game.catalogue.max_players + 1)]
 
 
 def replays(mix: list[tuple[str, int]], seeds: int) -> dict[tuple[str, int], list[load.Replay]]:

@@ -1,9 +1,10 @@
 """Rules: decide and legal_commands per second per game, in process, on mid-game positions.
 
-Positions are every state between commands from 30% to 70% of the way through seeded random playouts. ``legal_commands``
-is asked for each acting seat; ``checked_decide`` (the kernel's checks, the command's schema, the game's
-rules) for one random legal command of one acting seat. The wire codec's round trip of a state (what the
-session service and the rules service pay per command) is shown beside them for scale.
+Positions are every state between commands from 30% to 70% of the way through seeded random playouts.
+``legal_commands`` is asked for each acting seat; ``decide_posted`` (the command read by its schema at the wire,
+then the kernel's checks and the game's rules, as the rules service decides it) for one random legal command of
+one acting seat. The wire codec's round trip of a state (what the session service and the rules service pay per
+command) is shown beside them for scale.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import orjson
 
 from shared.games import GAMES
 from shared.kernel import entropy_for, fold
+from shared.wire.commands import decide_posted
 
 from bench import synthetic
 from bench.report import Report
@@ -54,13 +56,13 @@ def measure(report: Report, playouts: int, budget_s: float) -> None:
         rand.shuffle(states)
         states = states[:300]
         entropy = entropy_for(b"bench", 1)
-        legal = [(lambda s=s, seat=seat: game.legal_commands(s, seat)) for s in states for seat in sorted(game.waits_on(s))]
+        legal = [(lambda s=s, seat=seat: game.decider.legal_commands(s, seat)) for s in states for seat in sorted(game.decider.to_act(s))]
         decisions = []
         for s in states:
-            choices = {seat: game.legal_commands(s, seat) for seat in sorted(game.waits_on(s))}
+            choices = {seat: game.decider.legal_commands(s, seat) for seat in sorted(game.decider.to_act(s))}
             seat = rand.choice([seat for seat, legal in choices.items() if legal])
             command = rand.choice(choices[seat])
-            decisions.append(lambda s=s, c=command, seat=seat: game.checked_decide(s, c, seat, entropy))
+            decisions.append(lambda s=s, c=command, seat=seat: decide_posted(game, s, c, seat, entropy))
         codec = [lambda s=s: game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(s)))) for s in states]
         figures = {"positions": len(states), "legal_commands_per_s": rate(legal, budget_s),
                    "decide_per_s": rate(decisions, budget_s), "codec_round_trips_per_s": rate(codec, budget_s)}

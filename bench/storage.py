@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> None:
         before = int(client.info("memory")["used_memory"])
         rows, total_events, total_games = [], 0, 0
         for game in GAMES.values():
-            seats = [{"name": f"Bot {i}", "ai": game.ai_levels[0] if game.ai_levels else "random"}
-                     for i in range(game.min_players)]
+            seats = [{"name": f"Bot {i}", "ai": game.ai.levels[0] if game.ai.levels else "random"}
+                     for i in range(game.catalogue.min_players)]
             per_game, per_event, exports, events, commands = [], [], [], [], []
             for _ in range(args.games):
                 reply = http.post("/v1/games", json={"game": game.id, "seats": seats})

@@ -31,22 +31,21 @@ CAUSE = {"id": "bench", "seat": None, "type": "bench", "by": "bench"}
 def playout(game: Game, seed: int, players: int | None = None) -> tuple[list[Event], list[int]]:
     """Every event of one seeded random game played to its end, and the log lengths after each command."""
     rand = random.Random(seed)
-    players = players or game.min_players + seed % (game.max_players - game.min_players + 1)
+    players = players or game.catalogue.min_players + seed % (game.catalogue.max_players - game.catalogue.min_players + 1)
     game_seed = seed.to_bytes(8, "big")
     _, events = game.start(players, None, entropy_for(game_seed, 0))
     events = list(events)
     boundaries = [len(events)]
     state = fold(game, events)
     for _ in range(20_000):
-        if game.outcome(state) is not None:
+        if game.decider.outcome(state) is not None:
             return events, boundaries
-        choices = {seat: game.legal_commands(state, seat) for seat in sorted(game.waits_on(state))}
+        choices = {seat: game.decider.legal_commands(state, seat) for seat in sorted(game.decider.to_act(state))}
         seat = rand.choice([seat for seat, legal in choices.items() if legal])
         command = rand.choice(choices[seat])
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, len(events)))
         events.extend(new)
         boundaries.append(len(events))
-        state = fold(game, new, state)
     raise RuntimeError(f"{game.id}: seed {seed} did not end")
 
 
@@ -58,10 +57,10 @@ def long_log(game: Game, length: int, seeds: int = 12) -> list[Event]:
     step is the game's own ``evolve`` over one of its own recorded events, which is what loading costs; the
     folded state must still keep the game's invariants, or this raises ``ValueError``.
     """
-    games = [playout(game, seed, players=game.min_players)[0] for seed in range(seeds)]
+    games = [playout(game, seed, players=game.catalogue.min_players)[0] for seed in range(seeds)]
     events = list(itertools.islice(itertools.chain.from_iterable(itertools.cycle(games)), length))
     try:
-        game.invariant(fold(game, events))
+        game.decider.invariant(fold(game, events))
     except Exception as exc:
         raise ValueError(f"{game.id}: joined playouts do not fold to a sound state ({exc!r})") from exc
     return events
@@ -82,7 +81,7 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
         if snapshot_every and v % snapshot_every == 0:
             snap = (v, table)
     state = table.game
-    outcome = game.outcome(state)
+    outcome = game.decider.outcome(state)
     tokens = {s: secrets.token_urlsafe(24) for s in range(game.players(state))}
     meta = {
         "game": game.id,
@@ -98,7 +97,7 @@ def write_game(store: EventStore, game: Game, events: list[Event], options: dict
         "version": str(len(records)),
         "head_hash": records[-1]["hash"] if records else GENESIS,
         "status": "finished" if outcome else "active",
-        "to_act": orjson.dumps(sorted(game.waits_on(state)) if outcome is None else []).decode(),
+        "to_act": orjson.dumps(sorted(game.decider.to_act(state)) if outcome is None else []).decode(),
         "outcome": orjson.dumps(outcome.to_json() if outcome else None).decode(),
         "deadline": "",
     }

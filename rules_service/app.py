@@ -85,8 +85,8 @@ def legal_commands(body: dict[str, Any]) -> dict[str, Any]:
     game = game_at(body["game"], body.get("rules_version"), _registry())
     state = position(game, body, _bounds())
     return {
-        "legal_commands": guarded(game.legal_commands, state, body["seat"]),
-        "to_act": sorted(guarded(game.waits_on, state)),
+        "legal_commands": guarded(game.decider.legal_commands, state, body["seat"]),
+        "to_act": sorted(guarded(game.decider.to_act, state)),
     }
 
 

@@ -12,7 +12,8 @@ import orjson
 
 from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.codec import Bounds, TooLarge, check_bounds
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
+from shared.wire.commands import MalformedCommand, decide_posted
 from shared.wire.errors import ApiError, malformed
 
 DECIDE_FIELDS = frozenset({"game", "state", "command", "seat", "entropy"})
@@ -83,7 +84,7 @@ def position(game: Game, body: Mapping[str, Any], bounds: Bounds) -> Any:
     except Exception as exc:
         raise malformed("the position does not decode to a state of this game", reason=type(exc).__name__) from None
     try:
-        game.invariant(state)
+        game.decider.invariant(state)
     except Exception:  # an AssertionError, or whatever the check trips on in a state no game builds
         raise malformed("the position breaks this game's invariants: it is not one the game can reach", reason="invariant") from None
     return state
@@ -106,5 +107,5 @@ def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Boun
     """The answer to a decide request whose body the schema (or ``plainly_valid_decide``) has let through."""
     game = game_at(body["game"], body.get("rules_version"), registry)
     state = position(game, body, bounds)
-    events = guarded(game.checked_decide, state, body["command"], body["seat"], entropy_of(body["entropy"]))
-    return {"events": [e.to_json() for e in events], "rules_version": game.rules_version}
+    decided = guarded(decide_posted, game, state, body["command"], body["seat"], entropy_of(body["entropy"]))
+    return {"events": [e.to_json() for e in decided.events], "rules_version": game.rules_version}

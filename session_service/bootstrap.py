@@ -17,10 +17,12 @@ from session_service.rules_client import HttpRules
 from session_service.scheduler import Gate, RqScheduler, make_queue
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
+from session_service.use_cases.chat import Chat, ChatLimits
 from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import Limits, Quotas
+from session_service.use_cases.rematch import RematchLimits, Rematches
 from session_service.use_cases.tables import Scheduler, Tables
 
 
@@ -52,6 +54,8 @@ class Service:
     players: Players
     lobby: Lobby
     hub: Hub
+    chat: Chat
+    rematches: Rematches
 
 
 def build(config: Mapping[str, Any], serves_clients: bool = True) -> Service:
@@ -61,9 +65,10 @@ def build(config: Mapping[str, Any], serves_clients: bool = True) -> Service:
     tables = build_tables(config)
     players = Players(tables.store)
     secret = token_secret(config) if serves_clients else None
-    lobby = Lobby(tables, players, config.get("TAKEOVER_AI", "medium"), secret)
-    return Service(tables=tables, players=players, lobby=lobby,
-                   hub=Hub(tables.store, recheck_s=min(config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)))
+    return Service(tables=tables, players=players, lobby=Lobby(tables, players, config.get("TAKEOVER_AI", "medium"), secret),
+                   hub=Hub(tables.store, recheck_s=min(config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)),
+                   chat=Chat(players, tables.quotas, ChatLimits.from_config(config)),
+                   rematches=Rematches(tables, players, RematchLimits.from_config(config)))
 
 
 def build_tables(config: Mapping[str, Any]) -> Tables:

@@ -59,6 +59,14 @@ def from_env() -> dict[str, Any]:
         "AI_TIME_SCALE": float(env.get("AI_TIME_SCALE", "1")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
         "LOG_READS_PER_CLIENT_PER_MINUTE": int(env.get("LOG_READS_PER_CLIENT_PER_MINUTE", "20000")),
+        "SEATS_PER_CLIENT": int(env.get("SEATS_PER_CLIENT", "10")),
+        "JOINS_PER_TABLE_PER_CLIENT": int(env.get("JOINS_PER_TABLE_PER_CLIENT", "8")),
+        # Around the table (session_service/use_cases/chat.py, rematch.py).
+        "CHAT_MAX_CHARS": int(env.get("CHAT_MAX_CHARS", "280")),
+        "CHAT_LINES_PER_MINUTE": int(env.get("CHAT_LINES_PER_MINUTE", "12")),
+        "CHAT_KEPT": int(env.get("CHAT_KEPT", "500")),
+        "REMATCH_OFFER_S": int(env.get("REMATCH_OFFER_S", "120")),
+        "REMATCH_OFFERS_PER_TABLE": int(env.get("REMATCH_OFFERS_PER_TABLE", "3")),
         # Retention of ended games (session_service/use_cases/retention.py): export, then delete. On by default; 0 days
         # keeps every game, and an empty export directory deletes none.
         "RETENTION_DAYS": float(env.get("RETENTION_DAYS", str(retention.DEFAULT_DAYS))),

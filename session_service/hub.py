@@ -5,6 +5,9 @@ its own. The hub holds one pub/sub connection, on which the append script announ
 (``"<game id> <version>"``, see append.lua), and one reader that fetches what is new: one XRANGE per game per
 batch of notices, shared by every watch of that game in the process, all in one pipelined round trip.
 
+A stream may watch feeds besides game logs the same way (a game's chat, a player's notices: topics
+``"<owner>#<part>"``, see ``store.py``), announced on the same channel.
+
 Notices are a wake-up, never the truth: a notice missed while the pub/sub connection was down (or on any
 other path) costs latency, not an event, because the reader re-reads the versions of every watched game
 whenever the subscription is (re)confirmed and at least every ``recheck_s``. Both loops are threads; under

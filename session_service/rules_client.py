@@ -14,8 +14,9 @@ from urllib.parse import urlsplit
 import orjson
 
 from shared.kernel import Event, Game, RuleViolation
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
 from shared.wire import logs
+from shared.wire.commands import MalformedCommand, decide_posted
 from session_service.use_cases.errors import BadRequest, Unavailable
 
 
@@ -248,7 +249,7 @@ class LocalRules:
 
     def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
         state = game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(state))))
-        events = game.checked_decide(state, command, seat, entropy)
+        events = decide_posted(game, state, command, seat, entropy).events
         return [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
 
     def ready(self) -> bool:

@@ -144,6 +144,8 @@ class RqScheduler(Scheduler):
             if len(self.marked) >= MARKED_HELD:
                 self.marked.clear()
             self.marked.add(meta.id)
+        if meta.stuck:
+            return 0  # nothing can be played: the idle rule ends it
         queued = 0
         for seat in meta.to_act:
             if meta.seats[seat]["ai"]:

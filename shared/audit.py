@@ -14,9 +14,10 @@ import orjson
 
 from shared.kernel import Event, Game, RuleViolation, entropy_for
 from shared.kernel.entropy import commitment as seed_commitment
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
 from shared.kernel.table import TABLE_COMMANDS, Seating, Status, Table, TableAborted, TableEnded, TableOpened, table_batch
 from shared.records import event_of, first_broken_link
+from shared.wire.commands import MalformedCommand, decide_posted
 
 FORMAT = "mythos-tables/game-record/2"
 FORMATS = (FORMAT, "mythos-tables/game-record/1")  # 1: logged before tables (no table facts); still verified
@@ -83,7 +84,8 @@ def recorded_decision(seating: Seating, table: Table | None, kind: str, command:
         return table_batch(seating, table, command, seat, setup), None
     assert table is not None, "a game command before any table"
     seating.check_game_command(table)
-    return seating.played(table, game.checked_decide(table.game, command, seat, entropy_for(seed, table.game_events)))
+    decided = decide_posted(game, table.game, command, seat, entropy_for(seed, table.game_events))
+    return seating.played(table, decided.events, decided.state)
 
 
 def audit_records(
@@ -203,7 +205,10 @@ def _bound_facts(export: Mapping[str, Any], seating: Seating, records: Sequence[
     """The export's game id, seats, options and outcome must be what the chained log says, and a finished game's
     log must end with its outcome (an export cut short does not)."""
     table = seating.fold(None, (event_of(r) for r in records))
-    final = seating.outcome(table)
+    try:
+        final = seating.outcome(table)
+    except ValueError:  # a table_ended whose reason neither the table nor the game gives
+        return ["the recorded outcome's reason is not one this game gives"]
     problems = []
     if final is None and table.status != Status.ABORTED:
         problems.append("the game in the record is not over: the record is cut short")

@@ -31,12 +31,11 @@ def play(players: int, seed: int, options: dict | None = None, max_commands: int
     version = len(events)
     state = fold(GAME, events)
     for count in range(max_commands):
-        if GAME.outcome(state) is not None:
+        if GAME.decider.outcome(state) is not None:
             return state, count
         seat, command = choose(GAME, state, chooser)
-        new = GAME.checked_decide(state, command, seat, entropy_for(game_seed, version))
+        new, state = GAME.checked_decide(state, command, seat, entropy_for(game_seed, version))
         version += len(new)
-        state = fold(GAME, new, state)
     raise AssertionError(f"no outcome after {max_commands} commands (players {players}, seed {seed})")
 
 
@@ -59,10 +58,10 @@ def report(players: int, games: int, options: dict | None = None) -> dict:
     ends, reasons, decided = Counter(), Counter(), Counter()
     for seed in range(games):
         state, count = play(players, seed, options)
-        result = GAME.outcome(state)
+        result = GAME.decider.outcome(state)
         for s in result.winners:
             wins[s] += 1 / len(result.winners)
-        turns.append(state.turn_number)
+        turns.append(state.phase.last.number)
         commands.append(count)
         ends[result.details["end"]] += 1
         reasons[result.reason] += 1
@@ -90,7 +89,7 @@ def table(games: int, options: dict) -> None:
     label = "the rulebook end (a 7th pair ends the game at once)" if not options else "variant finish_round (the round is played out)"
     print(f"\nCthulhu: The Great Old One — {label}: {games} seeded random games per table size (seeds 0..{games - 1})")
     print("players | win rate by seat (seat 0 starts)     | turns mean/median/max | commands mean/max | 7th pair | deck out | GOO+Cultist wins | GOO spoils a win | GOO decides")
-    for players in range(GAME.min_players, GAME.max_players + 1):
+    for players in range(GAME.catalogue.min_players, GAME.catalogue.max_players + 1):
         r = report(players, games, options)
         rates = " ".join(f"{w:.1%}" for w in r["win_rate"])
         t, c = r["turns"], r["commands"]

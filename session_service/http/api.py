@@ -17,6 +17,7 @@ from session_service.http.streaming import NDJSON, SSE, Streams
 from session_service.use_cases import live
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
+from session_service.use_cases.players import is_player_key
 from session_service.use_cases.tables import REPLICATED, Tables
 
 COMMAND_REQUEST = schemas.CommandRequest()
@@ -57,14 +58,17 @@ MESSAGE_DATA = (
     "the seats the game waits on; `legal_commands`: what the caller may post now, each postable as it is; "
     "`view`: the caller's view at that version, as GET /state gives it, so a client draws the table from its "
     "stream alone). `end`: "
-    "`{version, outcome}` once the game is over; the stream then closes. `retry` (NDJSON; SSE uses its own "
+    "`{version, outcome}` once the game is over; the stream then closes. `chat`: a line of the table's chat as it is "
+    "said, as GET /chat gives it (`{id, channel, at, from, text}`; no SSE id: resume it with `?chat_after=<its id>`), "
+    "on the channels the caller reads (the seats: `players`; those who watch: both), none from a player the caller "
+    "muted. `retry` (NDJSON; SSE uses its own "
     "`retry:` field): the process is going away, `{retry_ms}`: reconnect (resuming) after that long."
 )
 SSE_MESSAGE = {
     "type": "object",
     "required": ["event", "data"],
     "properties": {
-        "event": {"type": "string", "enum": ["state", "event", "turn", "end"]},
+        "event": {"type": "string", "enum": ["state", "event", "turn", "end", "chat"]},
         "id": {"type": "string", "description": "the version the message brings the caller to (state and event messages)"},
         "data": {"type": "string", "description": "JSON. " + MESSAGE_DATA},
         "retry": {"type": "integer", "description": "sent alone just before the process closes the stream: reconnect after this many ms"},
@@ -79,7 +83,7 @@ NDJSON_MESSAGE = {
     "type": "object",
     "required": ["type", "data"],
     "properties": {
-        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "retry"]},
+        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "chat", "retry"]},
         "id": {"type": "integer", "description": "the version the message brings the caller to (state and event messages)"},
         "data": {"type": "object", "description": MESSAGE_DATA},
     },
@@ -105,6 +109,9 @@ keep-alive period (10 s by default, never more than 15 s).
 process: 429 `request/rate_limited` past it; at most `STREAMS_PER_PROCESS` (10,000) streams on one process: 503
 `service/unavailable` past it. Both carry `Retry-After`. When a process shuts down, each of its streams ends
 with a reconnect hint (SSE `retry: <ms>`, NDJSON a `retry` line): reconnect, resuming, to another process."""
+CHAT_AFTER = {"in": "query", "name": "chat_after", "required": False, "schema": {"type": "integer", "minimum": 0},
+              "description": "resume the table's chat after this line id (without it: the last 50 lines on a fresh "
+                             "stream, and from now on a resumed one; GET /chat fills any gap)"}
 # Listed here with Last-Event-ID: flask-smorest would otherwise drop StreamQuery's `after` from the document.
 AFTER = {"in": "query", "name": "after", "required": False,
          "schema": {"type": "integer", "minimum": 0, "maximum": schemas.MAX_VERSION},
@@ -133,9 +140,11 @@ def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | Non
     meta = read[1] if read is not None and read[0] == game_id else tables().meta(game_id)
     if meta is None:
         raise not_found()
-    seat = g.log_seat = tables().seat_of(meta, bearer())
+    token = bearer()
+    seat = g.log_seat = tables().seat_of(meta, token)
     if asked_seat is not None and asked_seat != seat:
         raise ApiError(403, "auth/not_your_seat", "a token reads and acts for its own seat only")
+    lobby().check_watcher(meta, seat, token)  # a private table is watched by those it was opened for
     return meta, seat
 
 
@@ -163,8 +172,10 @@ def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, st
 @blp.response(200, schemas.GamePage)
 @blp.doc(operationId="listGames")
 def list_games(query: dict[str, Any]) -> dict[str, Any]:
-    """A page of tables, newest first (status waiting lists public tables with open seats)."""
-    return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"])
+    """A page of public tables, newest first (status waiting: tables with open seats; `open_seats`: at least that
+    many), each with its host, its seats (names, open, AI levels), its turn time limit and how many watch. A private
+    table is never listed, nor does it take a place in a page."""
+    return tables().page(query.get("status"), query.get("game"), query.get("cursor"), query["limit"], query["open_seats"])
 
 
 @blp.route("/games/<game_id>")
@@ -221,7 +232,7 @@ def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempote
 @blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventPage)
 @blp.doc(operationId="getEvents", security=SEAT)
-@documented_errors(401, 404)
+@documented_errors(401, 403, 404)
 def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The log's events after a version, redacted for the caller."""
     _, seat = caller(game_id)
@@ -234,11 +245,11 @@ def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     operationId="streamEvents",
     security=SEAT,
     description=STREAM_DESCRIPTION,
-    parameters=[AFTER, LAST_EVENT_ID],
+    parameters=[AFTER, LAST_EVENT_ID, CHAT_AFTER],
     responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
                        "content": {SSE: {"schema": SSE_MESSAGE}, NDJSON: {"schema": NDJSON_MESSAGE}}}},
 )
-@documented_errors(401, 404)
+@documented_errors(401, 403, 404)
 def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """The game live: state, events, turn and end messages (SSE or NDJSON)."""
     meta, seat = caller(game_id)
@@ -246,9 +257,14 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
     streams: Streams = current_app.extensions["streams"]
-    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, reader=clients.address_client())
+    token = bearer()
+    player = current_app.extensions["players"].by_key(token) if is_player_key(token) else None
+    follow = live.ChatFollow(current_app.extensions["chat"], player, query.get("chat_after"))
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow,
+                           reader=clients.address_client())
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
-    return streams.respond(messages, clients.client(meta), framing, label)
+    watching = (tables().watchers, game_id) if seat is None else None  # the resource's `watchers`
+    return streams.respond(messages, clients.client(meta), framing, label, watching)
 
 
 def checked_idempotency_key() -> str | None:
@@ -283,8 +299,10 @@ def get_audit(game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/export")
 @blp.response(200, schemas.Export)
-@documented_errors(404, 409)
-@blp.doc(operationId="getExport")
+@documented_errors(401, 403, 404, 409)
+@blp.doc(operationId="getExport", security=SEAT)
 def get_export(game_id: str) -> dict[str, Any]:
-    """The portable record of a finished game, verifiable offline with `mythos audit`."""
+    """The portable record of a finished game, verifiable offline with `mythos audit` (a private table's: for its
+    seats, the players invited to it and holders of its invite code)."""
+    caller(game_id)
     return tables().export(game_id, reader=clients.address_client())

@@ -19,7 +19,7 @@ from shared.wire import logs
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import from_env
-from session_service.http import api, lobby_api, ratelimit, refusals, webclient
+from session_service.http import api, lobby_api, ratelimit, refusals, table_api, webclient
 from session_service.http.lean import LeanCommand
 from session_service.http.streaming import Streams
 from session_service.storage import redis_clients
@@ -39,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = tables
     app.extensions["players"] = service.players
     app.extensions["lobby"] = service.lobby
+    app.extensions["chat"], app.extensions["rematches"] = service.chat, service.rematches
     app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
                                         per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, audits.")
@@ -61,6 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _storage_errors(app)
     api_.register_blueprint(api.blp)
     api_.register_blueprint(lobby_api.blp)
+    api_.register_blueprint(table_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
     app.wsgi_app = LeanCommand(app, app.wsgi_app)  # type: ignore[method-assign]  # Flask's way

@@ -25,9 +25,12 @@ PLAYER: list[dict[str, list[str]]] = [{"seatToken": []}]
 PLAYER_STREAM = """The caller's tables live (player key), as Server-Sent Events or, with `Accept: application/x-ndjson`,
 one JSON object per line. First a `tables` message: `{tables: [{game, type, status, version, seat, to_act, deadline,
 your_turn, invited}]}` for every table of the player that is not over, and a `your_turn` for each of them that
-waits on the player. Then, as they happen: `invited` `{game, type, seat, version}` (a seat kept for the player),
-`game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}` and `game_finished`
-`{game, status, version, seat, outcome}`; keep-alives as on a game's stream. Open a game's own stream (or GET its
+waits on the player, and a `rematch` for each rematch offer still open that it has not answered. Then, as they
+happen: `invited` `{game, type, seat, version}` (a seat kept for the player), `seat_left` `{game, seat, name, version}`
+and `seat_declined` `{game, seat, player, name, version}` (a seat of a waiting table given back, an invitation turned
+down), `game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}`, `game_finished`
+`{game, status, version, seat, outcome}` and `rematch` `{game, answer (offer, accept or decline), by {seat, name},
+rematch}` (the rematch as GET /v1/games/{id}/rematch shows it); keep-alives as on a game's stream. Open a game's own stream (or GET its
 state) to play: this one says where to look. Counted against the caller's address for `STREAMS_PER_CLIENT` (a player
 key is no client of its own: one request makes a player)."""
 
@@ -94,17 +97,42 @@ def start_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 def resign_game(game_id: str) -> dict[str, Any]:
     """Concede: the table's AI plays the seat from now on, and it can never win."""
     meta, seat = seat_of_caller(game_id)
-    return lobby().resign(game_id, seat, meta)
+    return lobby().resign(game_id, seat, meta, who(meta))
 
 
 @blp.route("/games/<game_id>/abort", methods=["POST"])
 @blp.response(200, CommandResult)
 @blp.doc(operationId="abortGame", security=PLAYER)
-@documented_errors(401, 404, 409, 422)
+@documented_errors(401, 403, 404, 409, 422)
 def abort_game(game_id: str) -> dict[str, Any]:
-    """Call the table off, before its first move."""
+    """Call the table off, before its first move. Only its creator may (the player who opened it, or a seat it was
+    opened with a name for: 403 `auth/not_your_seat` for a seat that joined it, which leaves while the table waits
+    and resigns once it has started), so a stranger who joins a public table cannot end it."""
     meta, seat = seat_of_caller(game_id)
-    return lobby().abort(game_id, seat, meta)
+    return lobby().abort(game_id, seat, meta, who(meta), bearer())
+
+
+@blp.route("/games/<game_id>/leave", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="leaveGame", security=PLAYER)
+@documented_errors(401, 404, 409, 422)
+def leave_game(game_id: str) -> dict[str, Any]:
+    """Give your seat back while the table waits (`table_seat_left` in its log): it opens again, for anyone. The
+    creator leaving calls the table off (`table_aborted`). Once the game has started: 409 `game/started` (resign)."""
+    meta, seat = seat_of_caller(game_id)
+    return lobby().leave(game_id, seat, meta, who(meta), bearer())
+
+
+@blp.route("/games/<game_id>/decline", methods=["POST"])
+@blp.response(200, CommandResult)
+@blp.doc(operationId="declineGame", security=PLAYER)
+@documented_errors(401, 403, 404, 409)
+def decline_game(game_id: str) -> dict[str, Any]:
+    """Turn down the open seat kept for you (player key; `table_seat_declined` in the log): it opens for anyone, and
+    the players at the table read it on their streams (`seat_declined`). 403 `game/not_invited` when no open seat
+    here is kept for you."""
+    player, _ = the_player()
+    return lobby().decline(game_id, player)
 
 
 @blp.route("/me")
@@ -139,7 +167,8 @@ def my_stream() -> Any:
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
     streams: Streams = current_app.extensions["streams"]
     framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-    messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive).messages()
+    messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,
+                            current_app.extensions["rematches"]).messages()
     # Counted against the address, not the key: a player costs one request to make, so a key per stream would
     # lift the per-client cap (and let one address fill the process's ceiling). As quotas.py counts tables.
     return streams.respond(messages, clients.address_client(), framing, f"player {player.id}")

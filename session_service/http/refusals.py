@@ -8,8 +8,8 @@ from flask.typing import ResponseReturnValue
 
 from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
-                                              IdempotencyKeyReused, InviteRequired, MissingToken, NotCreator,
-                                              NotFinished, NotFound, NotYourSeat, RateLimited, Refused,
+                                              IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
+                                              NotFinished, NotFound, NotInvited, NotYourSeat, RateLimited, Refused,
                                               Unavailable, UnsupportedMediaType, VersionConflict)
 
 # A subclass takes its base's status.
@@ -20,10 +20,12 @@ HTTP_STATUS: dict[type[Refused], int] = {
     NotYourSeat: 403,
     InviteRequired: 403,
     NotCreator: 403,
+    NotInvited: 403,
     NotFound: 404,
     VersionConflict: 409,
     Finished: 409,
     NotFinished: 409,
+    NoRematch: 409,
     GameFull: 409,
     GameStarted: 409,
     UnsupportedMediaType: 415,

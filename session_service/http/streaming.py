@@ -27,6 +27,7 @@ from flask import Response
 from shared.wire.errors import ApiError
 from session_service.hub import Closed, Hub
 from session_service.use_cases.live import Message
+from session_service.use_cases.watchers import Leases, Watchers
 
 log = logging.getLogger("mythos.streams")
 SSE = "text/event-stream"
@@ -69,7 +70,6 @@ class Streams:
     process: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}")
     _open: Counter[str] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _leases: dict[str, tuple[bool, float]] = field(default_factory=dict)  # other processes: (alive, known until)
     _leasing: bool = False
     _renewer: threading.Thread | None = None  # renews the lease until the hub closes (then it ends by itself)
 
@@ -98,19 +98,18 @@ class Streams:
                            {"streams_per_client": self.per_client}, headers=retry)
         return key
 
+    def __post_init__(self) -> None:
+        self.leases = Leases(self.hub.store, self.hub.recheck_s)  # other processes' leases, remembered a while
+
     def _alive(self, client: str, process: str) -> bool:
         """Does ``process`` hold a current lease? Known answers are kept for a keep-alive period, so admitting a
         stream costs one round trip (the count) in the common case."""
         if process == self.process:
             return True
-        now = time.monotonic()
-        known = self._leases.get(process)
-        if known is None or known[1] < now:
-            alive = self.hub.store.leases([process])[process]
-            known = self._leases[process] = (alive, now + self.hub.recheck_s)
-            if not alive:
-                self.hub.store.forget_streams(client, [process])
-        return known[0]
+        alive = self.leases.alive([process])[process]
+        if not alive:
+            self.hub.store.forget_streams(client, [process])
+        return alive
 
     def release(self, key: str) -> None:
         with self._lock:
@@ -148,14 +147,23 @@ class Streams:
         """Refuse new streams and end the open ones with a reconnect hint."""
         self.hub.shutdown()
 
-    def respond(self, messages: Iterator[Message], client: str, framing: str, label: str) -> Response:
-        """The streaming response for ``messages``, counted against ``client`` until it closes."""
+    def respond(self, messages: Iterator[Message], client: str, framing: str, label: str,
+                watching: tuple[Watchers, str] | None = None) -> Response:
+        """The streaming response for ``messages``, counted against ``client`` until it closes; ``watching``: the
+        game a spectator's stream watches, counted among its watchers meanwhile (``use_cases/watchers.py``)."""
         key = self.admit(client)
+        if watching is not None:
+            try:
+                watching[0].opened(watching[1], self.process)
+            except BaseException:
+                self.release(key)
+                raise
         frame = sse if framing == SSE else ndjson
-        return Response(self._body(messages, frame, framing, key, label), mimetype=framing,
+        return Response(self._body(messages, frame, framing, key, label, watching), mimetype=framing,
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    def _body(self, messages: Iterator[Message], frame: Callable[[Message], bytes], framing: str, key: str, label: str) -> Iterator[bytes]:
+    def _body(self, messages: Iterator[Message], frame: Callable[[Message], bytes], framing: str, key: str, label: str,
+              watching: tuple[Watchers, str] | None) -> Iterator[bytes]:
         started, how = time.monotonic(), "client gone"
         try:
             try:
@@ -181,4 +189,9 @@ class Streams:
             if close is not None:
                 close()  # the use case's own cleanup (its watch) now, not whenever the generator is collected
             self.release(key)
+            if watching is not None:
+                try:
+                    watching[0].closed(watching[1], self.process)
+                except redis.RedisError as exc:  # the count goes with the process's lease if it cannot be taken back now
+                    log.warning("could not uncount a watcher: %s", exc)
             log.info("stream %s closed: %s after %.1fs", label, how, time.monotonic() - started)

@@ -12,6 +12,11 @@ whose index update is lost (a crash between the two, a node failing over) leaves
 many, never one too few, and the listing shows only games whose meta matches the filter. Since a game only
 moves forward through STATUS_ORDER, a reader that finds a game listed under a status it has left drops that
 entry (read repair). More listings (per player, say) are more names from ``names_for``: the rules stay the same.
+
+A private table is never listed, so it is kept in indexes of its own, the same names after ``private:``: many
+private tables cannot crowd the public ones out of a page (issue 33: sixty private waiting tables left
+``?status=waiting&limit=10`` with no game and a cursor). Retention reads both (``retention.py``); a private table
+met in a public index (written before they were apart) is moved by the reader that meets it.
 """
 
 from __future__ import annotations
@@ -34,14 +39,17 @@ DANGLING_AFTER_MS = 10 * 60 * 1000  # an entry whose game never got written (a c
 Position = tuple[float, str]  # (creation ms, game id): the listing's order, newest first
 
 
-def names_for(game: str, status: str) -> list[str]:
-    """Every index a game of type ``game`` with ``status`` belongs to."""
-    return ["all", f"game:{game}", *status_names(game, status)]
+PRIVATE = "private:"
 
 
-def status_names(game: str, status: str) -> list[str]:
+def names_for(game: str, status: str, private: bool = False) -> list[str]:
+    """Every index a game of type ``game`` with ``status`` belongs to (``private``: a private table's own)."""
+    return [PRIVATE + name if private else name for name in ["all", f"game:{game}", *status_names(game, status)]]
+
+
+def status_names(game: str, status: str, private: bool = False) -> list[str]:
     """The indexes a game enters and leaves as its status changes."""
-    return [f"status:{status}", f"status:{status}:game:{game}"]
+    return [PRIVATE + name if private else name for name in [f"status:{status}", f"status:{status}:game:{game}"]]
 
 
 def name_for(status: str | None, game: str | None) -> str:
@@ -84,7 +92,8 @@ class GameIndex:
 
     def forget(self, game_id: str, game: str) -> None:
         """Drop a game from every index (a deleted game: retention, a benchmark's own)."""
-        self.leave(game_id, sorted({name for status in STATUS_ORDER for name in names_for(game, status)}))
+        self.leave(game_id, sorted({name for status in STATUS_ORDER for private in (False, True)
+                                    for name in names_for(game, status, private)}))
 
     def position(self, game_id: str) -> Position | None:
         """Where a game stands in every listing (None: not listed)."""
@@ -108,6 +117,11 @@ class GameIndex:
             found = [p for p in found if p[0] < after[0] or p[1] < after[1]]
         return sorted(found, reverse=True)[:count]
 
+    def move_private(self, name: str, position: Position) -> None:
+        """A private table met in the public index ``name`` (written before they were apart): into its own."""
+        self.enter(position[1], int(position[0]), [PRIVATE + name])
+        self.drop(name, position[1])
+
     def drop(self, name: str, game_id: str) -> None:
         """Read repair: an entry the game can never match again."""
         try:
@@ -119,6 +133,7 @@ class GameIndex:
         """Is this entry one the listing may drop? Its game is gone for good, or has left the entry's status."""
         if meta is None:
             return position[0] < (now_ms or time.time() * 1000) - DANGLING_AFTER_MS
+        name = name.removeprefix(PRIVATE)
         listed_under = name.split(":")[1] if name.startswith("status:") else None
         return listed_under is not None and moved_past(meta["status"], listed_under)
 

@@ -3,7 +3,9 @@
 Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Cluster slot:
 ``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
 ``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
-``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer).
+``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer), and what lives
+beside the log: the chat feeds, the rematch offer, the watchers' counts, the joins per client and the kept audit of
+an ended game (``GAME_PARTS``: deleted together).
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
@@ -17,6 +19,11 @@ whose first record carries this append's cause id is this append, found in the l
 
 Every append PUBLISHes ``"<game id> <new version>"`` on ``<prefix>:appended`` (from the script, so the notice
 follows the write or nothing): the one thing a session process listens to, whatever it watches (see hub.py).
+
+Feeds besides a game's log are streams of the same shape (entry id ``<n>-0``, field ``r`` = JSON with ``"v": n``),
+written by ``append_feed`` and announced on the same channel as ``"<owner>#<part> <n>"``: a game's chat
+(``{id}:chat:players``, ``{id}:chat:spectators``, numbered together by ``{id}:chatseq``) and a player's notices
+(``{p_…}:notices``). The hub watches such a *topic* (``"<owner>#<part>"``, see ``topic``) as it watches a game.
 """
 
 from __future__ import annotations
@@ -45,7 +52,21 @@ if tonumber(ARGV[1]) > current then
 end
 return 0
 """
+APPEND_FEED = """
+if KEYS[3] and redis.call("EXISTS", KEYS[3]) == 0 then return 0 end
+local n = redis.call("INCR", KEYS[1])
+local record = '{"v":' .. n .. ',' .. string.sub(ARGV[1], 2)
+redis.call("XADD", KEYS[2], "MAXLEN", "~", ARGV[2], tostring(n) .. "-0", "r", record)
+if tonumber(ARGV[3]) > 0 then
+  redis.call("EXPIRE", KEYS[1], ARGV[3])
+  redis.call("EXPIRE", KEYS[2], ARGV[3])
+end
+redis.call("PUBLISH", ARGV[4], ARGV[5] .. " " .. tostring(n))
+return n
+"""
 CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
+GAME_PARTS = ("events", "meta", "snap", "cmds", "chat:players", "chat:spectators", "chatseq", "watchers", "rematch",
+              "joins", "audit")  # every key of one game: deleted together (retention)
 # Errors after which an append may or may not have landed, or may land if sent again (a new primary, a slot
 # moved, a node loading its data): send it again, the version check decides.
 AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedError, rx.AskError,
@@ -60,8 +81,6 @@ class Appended:
     replicated: bool | None = None  # a replica confirmed the write (None: not asked, or not known)
 
 
-GAME_PARTS = ("events", "meta", "snap", "cmds", "audit")  # the keys of one game, all in its slot
-
 
 class EventStore:
     def __init__(self, client: Any, prefix: str = "mt", *, shards: int = 16, replicas: int = 0,
@@ -73,6 +92,7 @@ class EventStore:
         self._append_lua = resources.files("session_service.storage").joinpath("append.lua").read_text()
         self._append_sha = hashlib.sha1(self._append_lua.encode()).hexdigest()
         self._snapshot = client.register_script(SNAPSHOT_IF_NEWER)
+        self._append_feed = client.register_script(APPEND_FEED)
 
     @property
     def cluster(self) -> bool:
@@ -81,6 +101,11 @@ class EventStore:
     # -- keys -------------------------------------------------------------------------------------
     def key(self, game_id: str, part: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{part}"
+
+    def topic_key(self, topic: str) -> str:
+        """The stream a watched topic reads: a game's log (``<game id>``) or a feed (``<owner>#<part>``)."""
+        owner, _, part = topic.partition("#")
+        return self.key(owner, part or "events")
 
     def shard_of(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % self.shards
@@ -185,6 +210,40 @@ class EventStore:
         kept: bytes | None = self.redis.get(self.key(game_id, "audit"))
         return kept
 
+    def append_feed(self, owner: str, part: str, counter: str, record: dict[str, Any], *, keep: int, ttl_s: int = 0,
+                    requires: str | None = None) -> int:
+        """Append ``record`` to the feed ``<owner>#<part>`` numbered by ``owner``'s ``counter`` (at most ``keep``
+        entries kept, about; ``ttl_s``: the feed expires when quiet that long), and announce it; ``requires``: a
+        part of ``owner`` that must exist (the game's meta). The record's number, or 0 when ``requires`` is gone."""
+        keys = [self.key(owner, counter), self.key(owner, part)] + ([self.key(owner, requires)] if requires else [])
+        return int(self._append_feed(keys=keys, args=[orjson.dumps(record), keep, ttl_s, self.notice_channel,
+                                                      topic(owner, part)]))
+
+    def feed(self, owner: str, part: str, after: int = 0, limit: int | None = None, newest: bool = False) -> list[dict[str, Any]]:
+        """The feed's records after ``after``, oldest first (``newest``: the last ``limit`` of them)."""
+        key = self.key(owner, part)
+        if newest:
+            entries = list(reversed(self.redis.xrevrange(key, "+", f"({after}-0" if after else "-", count=limit)))
+        else:
+            entries = self.redis.xrange(key, f"({after}-0" if after else "-", "+", count=limit)
+        return [orjson.loads(fields[b"r"]) for _, fields in entries]
+
+    def count_watcher(self, game_id: str, process: str, delta: int) -> None:
+        """One more (``delta`` 1) or one less (-1) spectator stream of ``game_id`` on ``process``."""
+        key = self.key(game_id, "watchers")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(key, process, delta).expire(key, 24 * 3600)
+            left = pipe.execute()[0]
+        if left <= 0:
+            self.redis.hdel(key, process)
+
+    def watcher_counts(self, game_ids: list[str]) -> list[dict[str, int]]:
+        """Each game's spectator streams per process (one pipelined round trip)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hgetall(self.key(game_id, "watchers"))
+            return [{k.decode(): int(v) for k, v in raw.items()} for raw in pipe.execute()]
+
     def set_meta(self, game_id: str, **fields: str) -> None:
         self.redis.hset(self.key(game_id, "meta"), mapping=fields)
 
@@ -226,20 +285,24 @@ class EventStore:
         return [orjson.loads(fields[b"r"]) for _, fields in entries]
 
     def versions(self, game_ids: list[str]) -> list[int | None]:
-        """The current version of each game (None: no such game), in one pipelined round trip."""
+        """The current version of each game, or the last number of each feed topic (None: no such game, or an empty
+        feed), in one pipelined round trip."""
         with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
-                pipe.hget(self.key(game_id, "meta"), "version")
-            return [None if raw is None else int(raw) for raw in pipe.execute()]
+                if "#" in game_id:
+                    pipe.xrevrange(self.topic_key(game_id), "+", "-", count=1)
+                else:
+                    pipe.hget(self.key(game_id, "meta"), "version")
+            return [_head(raw) for raw in pipe.execute()]
 
     def records_after(self, cursors: dict[str, int], limit: int | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Each game's records after its cursor (at most ``limit`` each): one XRANGE per game, all in one
-        pipelined round trip."""
+        """Each game's (or feed topic's) records after its cursor (at most ``limit`` each): one XRANGE per game, all
+        in one pipelined round trip."""
         games = list(cursors)
         with self.redis.pipeline(transaction=False) as pipe:
             for game_id in games:
                 after = cursors[game_id]
-                pipe.xrange(self.key(game_id, "events"), f"({after}-0" if after else "-", "+", count=limit)
+                pipe.xrange(self.topic_key(game_id), f"({after}-0" if after else "-", "+", count=limit)
             replies = pipe.execute()
         return {game_id: [orjson.loads(fields[b"r"]) for _, fields in entries] for game_id, entries in zip(games, replies)}
 
@@ -301,6 +364,18 @@ class EventStore:
         for shard in range(self.shards):
             for game_id in self.redis.sscan_iter(self.shard_key(shard, "active"), count=500):
                 yield game_id.decode()
+
+
+def topic(owner: str, part: str) -> str:
+    """The name a feed is watched and announced by (``hub.py``)."""
+    return f"{owner}#{part}"
+
+
+def _head(raw: Any) -> int | None:
+    """A version (HGET) or a feed's last entry (XREVRANGE … COUNT 1) as a number; None for nothing."""
+    if isinstance(raw, list):
+        return int(raw[0][0].split(b"-")[0]) if raw else None
+    return None if raw is None else int(raw)
 
 
 def _meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:

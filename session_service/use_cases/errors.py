@@ -32,6 +32,11 @@ class NotFound(Refused):
     default = "there is no game with that id"
 
 
+class PlayerNotFound(NotFound):
+    code = "player/not_found"
+    default = "there is no player with that id"
+
+
 class VersionConflict(Refused):
     code = "game/version_conflict"
     default = "the game has moved on: read the state and try again"
@@ -102,6 +107,16 @@ class GameStarted(Refused):
 class InviteRequired(Refused):
     code = "game/invite_required"
     default = "this table is private: joining needs its invite code"
+
+
+class NotInvited(Refused):
+    code = "game/not_invited"
+    default = "no open seat at this table is kept for you"
+
+
+class NoRematch(Refused):
+    code = "rematch/none"
+    default = "no rematch is on offer at this table"
 
 
 class NotCreator(Refused):

@@ -14,16 +14,18 @@ from typing import Any
 from shared.kernel import viewer_for
 from shared.kernel.table_narration import heard
 from shared.records import client_event
+from session_service.use_cases.chat import Chat
 from session_service.use_cases.errors import BadRequest
 from session_service.hub import Hub
 from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.players import Player
 from session_service.use_cases.tables import Tables, standing_of, view_of
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One message of a live stream: ``kind`` is state, event, turn, end or keepalive; ``id`` is the version it
-    brings the caller to (state and event messages)."""
+    """One message of a live stream: ``kind`` is state, event, turn, end, chat or keepalive (a player's stream has
+    its own kinds); ``id`` is the version it brings the caller to (state and event messages)."""
 
     kind: str
     data: Any = None
@@ -35,8 +37,18 @@ MAX_KEEPALIVE_S = 15  # a keep-alive at least this often, whatever SSE_KEEPALIVE
 TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")
 
 
+@dataclass(frozen=True, slots=True)
+class ChatFollow:
+    """The table's chat on a game stream: for whom (``player``: its mutes hold), and where to resume it (``after``:
+    None, the last lines on a fresh stream and from now on a resumed one)."""
+
+    chat: Chat
+    player: Player | None = None
+    after: int | None = None
+
+
 def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
-           meta: Meta | None = None, reader: str | None = None) -> Iterator[Message]:
+           meta: Meta | None = None, chat: ChatFollow | None = None, reader: str | None = None) -> Iterator[Message]:
     """The caller's live stream of one game.
 
     Without ``after``: a ``state`` message first (the caller's full state; its id is its version), then the
@@ -46,18 +58,23 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     seats waited on, its legal commands, its deadline, the outcome and its view, so no client reads ``GET
     /state`` after a message); once the game is over (after its last ``turn``) an ``end`` message with the
     outcome, and the stream ends. ``keepalive`` when nothing happened for ``keepalive_s``. Raises ``hub.Closed``
-    (from the iteration) when the process shuts down. The replay is paid from ``reader``'s read budget (quotas.py)
-    when the stream opens: past it, refused (``RateLimited``) before anything is sent."""
+    (from the iteration) when the process shuts down. With ``chat``, each line of the table's chat the caller may
+    read arrives as a ``chat`` message as it is said (``chat.py``: the channels, the mutes). The replay is paid from
+    ``reader``'s read budget (quotas.py) when the stream opens: past it, refused (``RateLimited``) before anything
+    is sent."""
     meta = meta or tables.meta(game_id)
     if after is not None and after > meta.version:
         raise BadRequest(f"after is past the game's head (version {meta.version})", {"current_version": meta.version})
     if after is not None:
         tables.charge_read(reader, meta.version - after)  # the replay, paid before anything is sent
-    return _live(tables, game_id, seat, after, keepalive_s, hub, meta)
+    return _live(tables, game_id, seat, after, keepalive_s, hub, meta, chat)
 
 
 def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
-          meta: Meta) -> Iterator[Message]:
+          meta: Meta, chat: ChatFollow | None) -> Iterator[Message]:
+    topics = chat.chat.topics(meta, seat, fresh=after is None) if chat is not None else {}
+    if chat is not None and chat.after is not None:
+        topics = dict.fromkeys(topics, chat.after)
     if after is None:
         first = tables.state(game_id, seat, meta=meta)
         yield Message("state", first, first["version"])
@@ -69,7 +86,7 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
     if meta.over and after >= meta.version:
         yield Message("end", {"version": meta.version, "outcome": meta.outcome})
         return
-    watch = hub.watch({game_id: after})
+    watch = hub.watch({game_id: after, **topics})
     voice = tables.voice(meta, seat)
     try:
         while True:
@@ -77,7 +94,13 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
             if not batches:
                 yield KEEPALIVE
                 continue
-            records = [r for _, part in batches for r in part]
+            if chat is not None:
+                said = [r for topic, part in batches if topic != game_id for r in part]
+                for line in chat.chat.lines(said, chat.player):
+                    yield Message("chat", line)
+            records = [r for topic, part in batches if topic == game_id for r in part]
+            if not records:
+                continue
             now_ = turn(tables, meta, seat, records)
             over = now_["status"] in ("finished", "aborted")
             viewer = viewer_for(seat, over)

@@ -1,5 +1,5 @@
-"""The lobby's use cases: open a table with open seats, join it, start it early, resign, abort, and the end of
-tables nobody plays. Each writes table commands the kernel decides (``shared.kernel.table``), so they are in the
+"""The lobby's use cases: open a table with open seats, join it, leave it or decline a seat kept for you, start it
+early, resign, abort, and the end of tables nobody plays. Each writes table commands the kernel decides (``shared.kernel.table``), so they are in the
 game's log and the audit re-decides them like any move; this module adds who may ask, invite codes, players'
 lists and safe retries.
 
@@ -9,6 +9,11 @@ record). Tokens of such requests are derived from a secret kept for the request,
 again without ever storing a token; and derived with the server's ``TOKEN_SECRET`` too, which Redis never holds,
 so what Redis keeps (the request's secret, the game's join secret, the idempotency key) rebuilds no token and no
 invite: a backup or a replica of Redis hands out no seat.
+
+Who may call a table off (``abort``, before its first move): its creator (the player who opened it, or any seat it
+was opened with a name for), never a seat that joined it. A joiner gives its seat back (``leave``) while the table
+waits, or resigns once it has started. So a stranger who joins a public table cannot end it (issue 33: join and
+abort emptied the lobby), and one client holds seats at ``SEATS_PER_CLIENT`` tables at most (``quotas.py``).
 """
 
 from __future__ import annotations
@@ -27,11 +32,11 @@ import orjson
 from shared.kernel import RuleViolation
 from shared.kernel.table import SeatJoined, Status
 from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
-                                    InviteRequired, MissingToken, NotCreator, NotFound, VersionConflict)
+                                    InviteRequired, MissingToken, NotCreator, NotFound, NotInvited, VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
-from session_service.use_cases.players import Player, Players, seat_token
+from session_service.use_cases.players import Player, Players, is_player_key, seat_token
 from session_service.use_cases.positions import Position
-from session_service.use_cases.tables import Tables, body_digest, new_game_id
+from session_service.use_cases.tables import Tables, body_digest, holds_invite, new_game_id
 
 CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
 RETRIES = 8  # joins that lose their seat to another joiner, before the answer is "full"
@@ -108,8 +113,10 @@ class Lobby:
                     players[i] = seat["player"]  # a seat kept open for this player: an invitation
                 seats.append({k: v for k, v in seat.items() if k != "player"})
         private = body.get("visibility") == "private"
+        held = [str(s["name"]) for s in seats if s.get("name") and not s.get("ai")]
         extra = {"visibility": "private" if private else "public", "join_secret": secrets.token_hex(16),
                  "creator": caller.player.id if caller.player else "",
+                 "host_name": caller.player.name if caller.player else next(iter(held), ""),
                  "creator_seats": dumps([i for i, s in enumerate(seats) if s.get("name") and not s.get("ai")])}
         invite = self._derived(secret, "invite") if private else None
         if invite is not None:
@@ -137,22 +144,44 @@ class Lobby:
         token = caller.key if player is not None else seat_token(
             self._derived(meta.extra.get("join_secret", secrets.token_hex(16)), key) if key else secrets.token_urlsafe(24))
         assert token is not None  # a Caller with a player has its key (clients.who)
-        for _ in range(RETRIES):
-            if key and (prior := self.tables.store.idempotent_answer(game_id, idempotency_field(None, key, "lobby"))):
-                return self._joined(game_id, self.tables._answer(meta, None, prior, digest), player, token, meta)
-            pos = self.tables.position(game_id, meta)
-            command = self._join_command(pos, body, name, player)
-            try:
-                result = self.tables.table_command(game_id, None, command, idempotency_key=key, by="lobby", meta=meta,
-                                                   tokens=lambda p, events: {command["seat"]: token},  # noqa: B023 - called here
-                                                   digest=digest)
-            except RuleViolation as refused:
-                if refused.code != "rules/seat_taken" or body.get("seat") is not None:
-                    raise self._as_refusal(refused) from None
-                meta = self.tables.meta(game_id)  # another joiner took that seat first: choose again
-                continue
-            return self._joined(game_id, result, player, token, meta)
-        raise GameFull()
+        counted = False
+        try:
+            for _ in range(RETRIES):
+                if key and (prior := self.tables.store.idempotent_answer(game_id, idempotency_field(None, key, "lobby"))):
+                    return self._joined(game_id, self.tables._answer(meta, None, prior, digest), player, token, meta)
+                pos = self.tables.position(game_id, meta)
+                command = self._join_command(pos, body, name, player)
+                if not counted:
+                    counted = self._count_join(game_id, caller)
+                try:
+                    result = self.tables.table_command(game_id, None, command, idempotency_key=key, by="lobby", meta=meta,
+                                                       tokens=lambda p, events: {command["seat"]: token},  # noqa: B023 - called here
+                                                       digest=digest)
+                except RuleViolation as refused:
+                    if refused.code != "rules/seat_taken" or body.get("seat") is not None:
+                        raise self._as_refusal(refused) from None
+                    meta = self.tables.meta(game_id)  # another joiner took that seat first: choose again
+                    continue
+                counted = False  # the seat is held: it stays counted
+                return self._joined(game_id, result, player, token, meta)
+            raise GameFull()
+        finally:
+            if counted:  # refused after it was counted: the client holds no seat here
+                self._seat_given_back(game_id, caller)
+
+    def _count_join(self, game_id: str, caller: Caller) -> bool:
+        """Count a join against the client's quotas (joins of this table, tables it holds seats at), or refuse it.
+        True when a seat was counted (to be given back if the join then fails)."""
+        quotas = self.tables.quotas
+        if quotas is None or caller.address is None:
+            return False
+        quotas.admit_join(game_id, caller.address)
+        quotas.admit_seat(game_id, caller.address)
+        return True
+
+    def _seat_given_back(self, game_id: str, caller: Caller) -> None:
+        if self.tables.quotas is not None and caller.address is not None:
+            self.tables.quotas.seat_given_back(game_id, caller.address)
 
     def _joined(self, game_id: str, result: Mapping[str, Any], player: Player | None, token: str | None,
                 meta: Meta) -> dict[str, Any]:
@@ -188,7 +217,9 @@ class Lobby:
         if refused.code in ("rules/seat_taken", "rules/already_seated"):
             return GameFull(refused.message, refused.details)
         if refused.code == "rules/game_started":
-            return GameStarted()
+            return GameStarted(refused.message)
+        if refused.code == "rules/not_invited":
+            return NotInvited()
         return refused
 
     # -- starting, resigning, aborting -----------------------------------------------------------------
@@ -198,8 +229,8 @@ class Lobby:
         if not self.is_creator(meta, caller, token):
             raise NotCreator()
         game = self.tables.games[meta.game]
-        if ai not in game.ai_levels:
-            raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai_levels)})
+        if ai not in game.ai.levels:
+            raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai.levels)})
         counted = self._count_if_all_ai(meta)
         try:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
@@ -221,6 +252,26 @@ class Lobby:
         counted: bool = quotas.admit_all_ai_start(meta)
         return counted
 
+    def may_watch(self, meta: Meta, token: str | None) -> bool:
+        """Who may watch a table without a seat: anyone, at a public one; at a private one only the players a seat is
+        kept for and whoever holds its invite code (``Authorization: Bearer <invite>``). Seats always may."""
+        if meta.extra.get("visibility") != "private":
+            return True
+        if token is None:
+            return False
+        if holds_invite(meta, token):
+            return True
+        if is_player_key(token):
+            player = self.players.by_key(token)
+            return any(s.get("player") == player.id for s in meta.seats)
+        return False
+
+    def check_watcher(self, meta: Meta, seat: int | None, token: str | None) -> None:
+        """Refuse a spectator a private table's view, events, streams, chat and export (``may_watch``)."""
+        if seat is None and not self.may_watch(meta, token):
+            raise InviteRequired("this table is private: watching it needs a seat at it, an invitation to it, or its "
+                                 "invite code ('Authorization: Bearer <invite>')")
+
     @staticmethod
     def is_creator(meta: Meta, caller: Caller, token: str | None) -> bool:
         if caller.player is not None and meta.extra.get("creator") == caller.player.id:
@@ -228,25 +279,75 @@ class Lobby:
         seat = seat_holding(meta, token) if token else None
         return seat is not None and seat in orjson.loads(meta.extra.get("creator_seats", "[]"))
 
-    def resign(self, game_id: str, seat: int, meta: Meta | None = None) -> dict[str, Any]:
+    def may_abort(self, meta: Meta, caller: Caller, token: str | None) -> bool:
+        """The creator's seats only (a table opened before creators were recorded: any seat, as it was then)."""
+        return "creator_seats" not in meta.extra or self.is_creator(meta, caller, token)
+
+    def resign(self, game_id: str, seat: int, meta: Meta | None = None, caller: Caller | None = None) -> dict[str, Any]:
         """``seat`` concedes; the table's AI takes it over at the deployment's takeover level."""
         meta = meta or self.tables.meta(game_id)
-        levels = self.tables.games[meta.game].ai_levels
+        levels = self.tables.games[meta.game].ai.levels
         ai = self.takeover_ai if self.takeover_ai in levels else levels[0]
-        return self.tables.table_command(game_id, seat, {"type": "resign", "ai": ai}, meta=meta)
+        result = self.tables.table_command(game_id, seat, {"type": "resign", "ai": ai}, meta=meta)
+        if caller is not None:
+            self._seat_given_back(game_id, caller)
+        return result
 
-    def abort(self, game_id: str, seat: int, meta: Meta | None = None) -> dict[str, Any]:
+    def abort(self, game_id: str, seat: int, meta: Meta | None = None, caller: Caller | None = None,
+              token: str | None = None) -> dict[str, Any]:
+        """Call the table off before its first move: its creator's right (``may_abort``); ``caller`` None: the
+        server's own call."""
+        meta = meta or self.tables.meta(game_id)
+        if caller is not None and not self.may_abort(meta, caller, token):
+            raise NotCreator("only the table's creator may call it off: give your seat back (leave) while it waits, "
+                             "or resign once it has started")
         return self.tables.table_command(game_id, seat, {"type": "abort"}, meta=meta)
+
+    def leave(self, game_id: str, seat: int, meta: Meta, caller: Caller, token: str | None) -> dict[str, Any]:
+        """``seat`` is given back while the table waits: it opens again (for anyone). The creator leaving calls
+        the table off."""
+        if meta.status != Status.WAITING:
+            raise Finished() if meta.over else GameStarted("the game has started: resign instead of leaving")
+        if self.is_creator(meta, caller, token):
+            return self.abort(game_id, seat, meta, caller, token)
+        try:
+            result = self.tables.table_command(game_id, seat, {"type": "leave"}, meta=meta)
+        except RuleViolation as refused:
+            raise self._as_refusal(refused) from None
+        self._seat_given_back(game_id, caller)
+        if (player_id := meta.seats[seat].get("player")) is not None:
+            self.players.forget_game(player_id, game_id)
+        return result
+
+    def decline(self, game_id: str, player: Player) -> dict[str, Any]:
+        """``player`` turns down the open seat kept for it: the seat opens for anyone (the log says so, and the
+        players at the table read it on their streams)."""
+        meta = self.tables.meta(game_id)
+        if meta.over:
+            raise Finished()
+        kept = next((s["seat"] for s in meta.seats if s.get("player") == player.id and s.get("open")), None)
+        if meta.status != Status.WAITING and kept is None:
+            raise GameStarted()
+        if kept is None:
+            raise NotInvited()
+        try:
+            result = self.tables.table_command(game_id, None, {"type": "decline", "seat": kept, "player": player.id},
+                                               by="lobby", meta=meta)
+        except RuleViolation as refused:
+            raise self._as_refusal(refused) from None
+        self.players.forget_game(player.id, game_id)
+        return result
 
     # -- tables nobody plays ---------------------------------------------------------------------------
     def end_if_idle(self, meta: Meta, idle_s: int, now_s: float) -> str | None:
         """End a table nobody acted on for ``idle_s``: a waiting one is aborted (it never filled), an active one
-        whose waited seats are all people is abandoned. Answers what was done, or None."""
+        whose waited seats are all people, or that nobody can move (``Meta.stuck``: an AI seat cannot either; or it
+        waits on nobody), is abandoned. Answers what was done, or None."""
         if meta.over or parse_iso(meta.updated_at).timestamp() > now_s - idle_s:
             return None
         if meta.status == Status.WAITING:
             command: dict[str, Any] = {"type": "abort"}
-        elif meta.to_act and not any(meta.seats[s].get("ai") for s in meta.to_act):
+        elif meta.stuck or not any(meta.seats[s].get("ai") for s in meta.to_act):
             command = {"type": "abandon", "idle_s": idle_s}
         else:
             return None
@@ -260,8 +361,6 @@ class Lobby:
     # -- the player's tables ---------------------------------------------------------------------------
     def my_games(self, player: Player, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
         ids = self.players.game_ids(player.id, limit, cursor)
-        found = []
-        for game_id, raw in zip(ids, self.tables.store.metas(ids)):
-            if raw is not None and (status is None or raw["status"] == status):
-                found.append(self.tables.resource_of(Meta.parse(game_id, raw)))
-        return {"games": found, "next": ids[-1] if len(ids) == limit else None}
+        found = [Meta.parse(game_id, raw) for game_id, raw in zip(ids, self.tables.store.metas(ids))
+                 if raw is not None and (status is None or raw["status"] == status)]
+        return {"games": self.tables.resources_of(found), "next": ids[-1] if len(ids) == limit else None}

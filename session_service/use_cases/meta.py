@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 
 OVER = frozenset({"finished", "aborted"})
+STUCK_AT = "stuck_version"
+"""The meta field holding the version at which the game was found stuck (``Meta.stuck``)."""
 
 
 def now() -> datetime:
@@ -97,13 +99,18 @@ class Meta:
                        deadline=progress["deadline"] or None, updated_at=progress["updated_at"], seats=seats)
 
     @property
+    def stuck(self) -> bool:
+        """Does the game wait, at this version, on a seat that has nothing to play (a liveness defect the turn timer
+        or an AI turn found, ``jobs.py``)? Then nobody can move it: the idle rule ends it (``Lobby.end_if_idle``)."""
+        return self.extra.get(STUCK_AT) == str(self.version)
+
+    @property
     def over(self) -> bool:
         """Finished or aborted: nothing more is played, and everything is public."""
         return self.status in OVER
 
     def public_seats(self) -> list[dict[str, Any]]:
-        return [{"seat": s["seat"], "name": s["name"], "ai": s["ai"], "player": s.get("player"),
-                 **({"open": True} if s.get("open") else {}),
+        return [{"seat": s["seat"], "name": s["name"], "ai": s["ai"], "player": s.get("player"), "open": bool(s.get("open")),
                  **({"resigned": True} if s.get("resigned") else {})} for s in self.seats]
 
 

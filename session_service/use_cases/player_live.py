@@ -1,11 +1,14 @@
 """A player's one stream across all its tables: what a long-lived client needs to know without polling.
 
 The first message (``tables``) lists the player's tables that are not over and where each waits; then, as they
-happen: ``invited`` (a seat kept for the player at a new table), ``game_started``, ``your_turn`` (game id,
-version, deadline) and ``game_finished`` (with the outcome). Each game message is worked out from the game's meta
+happen: ``invited`` (a seat kept for the player at a new table), ``seat_left`` and ``seat_declined`` (a seat of a
+waiting table given back, or an invitation turned down: the creator learns it here), ``game_started``, ``your_turn``
+(game id, version, deadline), ``game_finished`` (with the outcome) and ``rematch`` (an offer, or an answer to one, at
+a finished table of the player's: ``rematch.py``, through the player's notices). Each game message is worked out from the game's meta
 (what ``GET /v1/games/{id}`` shows), re-read whenever the hub says the game moved, so it says only what is public
 or the player's own. A notice missed across a reconnect is not lost: the first message says where every table
-stands, and a ``your_turn`` follows it for each table waiting on the player.
+stands, a ``your_turn`` follows it for each table waiting on the player, and a ``rematch`` for each offer still
+open that the player has not answered.
 
 Tables the player sits down at after the stream opened are picked up within a keep-alive period.
 """
@@ -16,13 +19,18 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from shared.kernel.table import SeatDeclined, SeatJoined, SeatLeft
 from session_service.hub import Hub
+from session_service.storage.store import topic
+from session_service.use_cases.errors import NotFound
 from session_service.use_cases.live import KEEPALIVE, Message
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.players import Player, Players
+from session_service.use_cases.rematch import Rematches
 from session_service.use_cases.tables import Tables
 
 WATCHED = 200  # the newest tables of a player not over that a stream follows
+RECENT_NOTICES = 20  # notices a stream looks back on for rematch offers still open
 
 
 def seat_of(meta: Meta, player: Player) -> int | None:
@@ -33,11 +41,11 @@ def seat_of(meta: Meta, player: Player) -> int | None:
 def summary(meta: Meta, player: Player) -> dict[str, Any]:
     seat = seat_of(meta, player)
     return {"game": meta.id, "type": meta.game, "status": meta.status, "version": meta.version, "seat": seat,
-            "to_act": meta.to_act, "deadline": meta.deadline, "your_turn": _waits_on(meta, seat),
+            "to_act": meta.to_act, "deadline": meta.deadline, "your_turn": _your_turn(meta, seat),
             "invited": meta.status == "waiting" and seat is not None and bool(meta.seats[seat].get("open"))}
 
 
-def _waits_on(meta: Meta, seat: int | None) -> bool:
+def _your_turn(meta: Meta, seat: int | None) -> bool:
     return (seat is not None and meta.status == "active" and seat in meta.to_act
             and not meta.seats[seat].get("resigned"))
 
@@ -45,8 +53,11 @@ def _waits_on(meta: Meta, seat: int | None) -> bool:
 class PlayerStream:
     """The messages of one player's stream; ``messages()`` is the generator the HTTP edge frames."""
 
-    def __init__(self, tables: Tables, players: Players, player: Player, hub: Hub, keepalive_s: float):
+    def __init__(self, tables: Tables, players: Players, player: Player, hub: Hub, keepalive_s: float,
+                 rematches: Rematches | None = None):
         self.tables, self.players, self.player, self.hub, self.keepalive_s = tables, players, player, hub, keepalive_s
+        self.rematches = rematches
+        self.notices_topic, self.notices = topic(player.id, "notices"), 0
         self.known: dict[str, Meta] = {}  # the tables followed, not over
         self.seen: set[str] = set()  # every table of the player's this stream has looked at
         self.told_turn: dict[str, int] = {}  # game → the version a your_turn was last sent for
@@ -75,8 +86,10 @@ class PlayerStream:
         yield Message("tables", {"tables": [summary(m, self.player) for m in self.known.values()]})
         for game_id, meta in list(self.known.items()):  # where it is the player's turn already, say so as usual
             yield from self._changed(game_id, meta)
+        self.notices = self.players.notices_head(self.player.id)
+        yield from self._open_offers()
         while True:
-            watch = self.hub.watch({g: m.version for g, m in self.known.items()})
+            watch = self.hub.watch({**{g: m.version for g, m in self.known.items()}, self.notices_topic: self.notices})
             try:
                 yield from self._follow(watch)
             finally:
@@ -87,8 +100,16 @@ class PlayerStream:
         looked = time.monotonic()
         while True:
             batches = watch.next(self.keepalive_s)
-            for game_id in dict.fromkeys(g for g, _ in batches):
-                yield from self._changed(game_id, self.tables.meta(game_id))
+            moved: dict[str, list[dict[str, Any]]] = {}
+            for source, records in batches:
+                if source == self.notices_topic:
+                    for notice in records:
+                        self.notices = notice["v"]
+                        yield Message(notice["type"], {k: v for k, v in notice.items() if k not in ("v", "type")})
+                else:
+                    moved.setdefault(source, []).extend(records)
+            for game_id, records in moved.items():
+                yield from self._changed(game_id, self.tables.meta(game_id), records)
             if time.monotonic() - looked >= self.keepalive_s:
                 looked = time.monotonic()
                 fresh = {g: m for g, m in self._current().items() if g not in self.seen}
@@ -100,8 +121,26 @@ class PlayerStream:
             if not batches:
                 yield KEEPALIVE
 
-    def _changed(self, game_id: str, meta: Meta) -> Iterator[Message]:
+    def _open_offers(self) -> Iterator[Message]:
+        """Rematch offers made before the stream opened, still open, that the player has not answered."""
+        if self.rematches is None:
+            return
+        latest = {n["game"]: n for n in self.players.recent_notices(self.player.id, RECENT_NOTICES) if n["type"] == "rematch"}
+        for game_id, notice in latest.items():
+            if notice["rematch"]["status"] != "offered":
+                continue
+            try:
+                meta = self.tables.meta(game_id)
+            except NotFound:  # retention took the table since
+                continue
+            now = self.rematches.current(meta)
+            if now is not None and now["status"] == "offered" and seat_of(meta, self.player) not in now["accepted"]:
+                yield Message("rematch", {**{k: v for k, v in notice.items() if k not in ("v", "type")}, "rematch": now})
+
+    def _changed(self, game_id: str, meta: Meta, records: list[dict[str, Any]] | None = None) -> Iterator[Message]:
         before = self.known.get(game_id)
+        if records and before is not None:
+            yield from self._seats_given_back(game_id, records, before)
         seat = seat_of(meta, self.player)
         if meta.over:
             self.known.pop(game_id, None)
@@ -113,6 +152,23 @@ class PlayerStream:
             yield Message("invited", {"game": game_id, "type": meta.game, "seat": seat, "version": meta.version})
         if meta.status == "active" and (before is None or before.status == "waiting"):
             yield Message("game_started", {"game": game_id, "type": meta.game, "seat": seat, "version": meta.version})
-        if _waits_on(meta, seat) and self.told_turn.get(game_id, -1) < meta.version:
+        if _your_turn(meta, seat) and self.told_turn.get(game_id, -1) < meta.version:
             self.told_turn[game_id] = meta.version
             yield Message("your_turn", {"game": game_id, "seat": seat, "version": meta.version, "deadline": meta.deadline})
+
+    def _seats_given_back(self, game_id: str, records: list[dict[str, Any]], before: Meta) -> Iterator[Message]:
+        """Seats of a waiting table left, or invitations turned down, in these records: who, by name (the seats as
+        ``before`` had them, followed through the records' joins)."""
+        held = {s["seat"]: (s.get("name"), s.get("player")) for s in before.seats}
+        for record in records:
+            data = record["data"]
+            if record["type"] == SeatJoined.TYPE:
+                held[data["seat"]] = (data["name"], data["player"])
+            elif record["type"] == SeatLeft.TYPE:
+                name, _ = held.get(data["seat"], (None, None))
+                yield Message("seat_left", {"game": game_id, "seat": data["seat"], "name": name, "version": record["v"]})
+            elif record["type"] == SeatDeclined.TYPE:
+                _, invited = held.get(data["seat"], (None, None))
+                found = self.players.get(invited) if invited else None
+                yield Message("seat_declined", {"game": game_id, "seat": data["seat"], "player": invited,
+                                                "name": found.name if found else None, "version": record["v"]})

@@ -7,7 +7,9 @@ player's list and stream) look the player up by its key.
 
 Keys (each player's own hash tag, so a Redis Cluster spreads them): ``<prefix>:{p_…}:player`` (hash: name,
 bot, created_at), ``<prefix>:{pk-<key hash>}:key`` (the player id; keys are never stored in the clear),
-``<prefix>:{p_…}:games`` (the player's tables, scored by creation time in ms) and ``<prefix>:{p_…}:live`` (the same,
+``<prefix>:{p_…}:games`` (the player's tables, scored by creation time in ms), ``<prefix>:{p_…}:mutes`` (the
+players whose chat lines it does not want to read), ``<prefix>:{p_…}:notices`` (a feed of what its stream tells
+besides its tables' moves, rematch offers and answers: ``notify``; a day's worth, the newest 100) and ``<prefix>:{p_…}:live`` (the same,
 less the tables seen over: what the player's stream follows, so a run of tables that came and went, a stranger's
 invitations say, never pushes a table still in play out of its window).
 """
@@ -19,11 +21,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from session_service.use_cases.errors import BadToken
+from session_service.use_cases.errors import BadRequest, BadToken, PlayerNotFound, RateLimited
 from session_service.use_cases.meta import iso, now, token_hash
 from session_service.storage.store import EventStore
 
 KEY_PREFIX = "pk_"  # a player key's first characters: a bearer token that starts so is looked up as a player
+MUTES = 500  # players one player may mute
+NOTICES_KEPT, NOTICES_TTL_S = 100, 24 * 3600
 KNOWN_KEYS = 10_000  # key hash → player id, remembered per process (a player's key never changes)
 
 
@@ -90,6 +94,35 @@ class Players:
             self._known.popitem(last=False)
         return player
 
+    # -- notices ------------------------------------------------------------------------------------------
+    def notify(self, player_id: str, notice: dict[str, Any]) -> None:
+        """Tell the player's stream (``player_live.py``) something besides its tables' moves."""
+        self.store.append_feed(player_id, "notices", "noticeseq", notice, keep=NOTICES_KEPT, ttl_s=NOTICES_TTL_S)
+
+    def notices_head(self, player_id: str) -> int:
+        return int(self.store.redis.get(self._key(player_id, "noticeseq")) or 0)
+
+    def recent_notices(self, player_id: str, count: int) -> list[dict[str, Any]]:
+        return self.store.feed(player_id, "notices", limit=count, newest=True)
+
+    # -- mutes --------------------------------------------------------------------------------------------
+    def mute(self, player: Player, other: str) -> None:
+        """``player`` reads no more chat lines of ``other`` (at most ``MUTES`` players muted)."""
+        if other == player.id:
+            raise BadRequest("you cannot mute yourself")
+        if self.get(other) is None:
+            raise PlayerNotFound()
+        key = self._key(player.id, "mutes")
+        if not self.store.redis.sismember(key, other) and self.store.redis.scard(key) >= MUTES:
+            raise RateLimited(f"you mute {MUTES} players already: unmute one first", {"quota": "mutes", "limit": MUTES})
+        self.store.redis.sadd(key, other)
+
+    def unmute(self, player: Player, other: str) -> None:
+        self.store.redis.srem(self._key(player.id, "mutes"), other)
+
+    def muted(self, player_id: str) -> frozenset[str]:
+        return frozenset(m.decode() for m in self.store.redis.smembers(self._key(player_id, "mutes")))
+
     # -- the player's tables ------------------------------------------------------------------------
     def remember_game(self, player_id: str, game_id: str, created_ms: int) -> None:
         self.store.redis.zadd(self._key(player_id, "games"), {game_id: created_ms})
@@ -103,6 +136,11 @@ class Players:
     def forget_over(self, player_id: str, game_ids: list[str]) -> None:
         if game_ids:
             self.store.redis.zrem(self._key(player_id, "live"), *game_ids)
+
+    def forget_game(self, player_id: str, game_id: str) -> None:
+        """The player holds no seat at ``game_id`` any more (it left, or declined): off its lists and its stream."""
+        self.store.redis.zrem(self._key(player_id, "games"), game_id)
+        self.store.redis.zrem(self._key(player_id, "live"), game_id)
 
     def game_ids(self, player_id: str, limit: int, before: str | None = None) -> list[str]:
         """The player's tables, newest first; ``before``: a game id from the previous page."""

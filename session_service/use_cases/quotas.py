@@ -6,14 +6,19 @@ has no game yet, so its address, or the outermost trusted proxy's view of it; a 
 since one request makes a player) gets, shared by every process:
 
 - ``OPEN_TABLES_PER_CLIENT``: tables it opened that are not over yet (a table ends by play, resignation, abort,
-  or retention ending it when idle: ``retention.py``);
+  or retention ending it when idle: ``retention.py``), nor given up by it (every seat the creator held has resigned:
+  a stranger who fills the open seats and moves first cannot hold the creator's quota until the idle rule ends it);
 - ``TABLES_PER_CLIENT_PER_HOUR`` and ``AI_TABLES_PER_CLIENT_PER_HOUR`` (tables whose every seat is an AI);
 - ``AI_CPU_SECONDS_PER_CLIENT_PER_HOUR``: the worker's CPU spent on the client's tables, AI moves and turn-timer
   moves alike (each costs the CPU its job took, at least ``MIN_MOVE_CHARGE_S`` for the rules service's and Redis'
   share). Counting moves did not bound the cost: a ``hard`` move costs a thousand ``random`` ones, and six ``hard``
   all-AI tables took 53 of 65 worker CPU-seconds. Past it, those seats wait, and the sweeper tries them again until
   the hour turns (the table is not refused: it was admitted). How the workers are shared between clients meanwhile
-  is ``worker/fairness.py``.
+  is ``scheduler.Gate``.
+- ``SEATS_PER_CLIENT``: tables not over where it took a seat by joining (``POST /join``), so one address cannot take
+  the open seats of every public table and sit there (the lobby emptied another way than by aborting); a seat given
+  back (leave, resign) no longer counts;
+- ``JOINS_PER_TABLE_PER_CLIENT``: joins of one table (each join and leave is two records in its log for ever);
 - ``PLAYERS_PER_CLIENT_PER_HOUR``: players it makes (``POST /v1/players``): each is kept for ever, and one request
   makes one, so within the write rate limit alone one address made 72,000 an hour.
 - ``LOG_READS_PER_CLIENT_PER_MINUTE``: events of games' logs read or folded for the client (its address): the
@@ -32,10 +37,12 @@ an all-AI table, counted against ``AI_TABLES_PER_CLIENT_PER_HOUR`` of the table'
 past it the ``start`` is refused like a create.
 
 Keys: ``<prefix>:quota:{<client digest>}:<part>``, one cluster slot per client, so one script checks and counts
-them all at once: ``open`` (sorted set of the client's game ids by creation ms, pruned of games that are over or
-gone when it is full), ``tables:<hour>``, ``ai_tables:<hour>``, ``ai_cpu:<hour>`` (seconds), ``players:<hour>``,
-``reads:<minute>`` (counters that expire with their period). The game's meta keeps the client's digest
-(``quota_client``) so the worker knows whom to bill, and whose turn it is (``scheduler.Gate``).
+them all at once: ``open`` (sorted set of the client's game ids by creation ms, pruned of games that are over, given
+up or gone when it is full), ``seated`` (the same for the tables it joined), ``tables:<hour>``, ``ai_tables:<hour>``,
+``ai_cpu:<hour>`` (seconds), ``players:<hour>``, ``chat:<minute>``, ``reads:<minute>`` (counters that expire with their
+hour or minute; the chat's per writer, ``chat.py``). The joins of one table are counted with the table
+(``<prefix>:{id}:joins``, per client). The game's meta keeps the client's digest (``quota_client``) so the worker
+knows whom to bill, and whose turn it is (``scheduler.Gate``).
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from session_service.use_cases.errors import RateLimited
 from session_service.use_cases.meta import Meta, OVER
@@ -85,6 +94,21 @@ return 1
 """
 MINUTE_S = 60
 
+SEAT = """
+if redis.call("ZSCORE", KEYS[1], ARGV[2]) then return 1 end  -- a retried join of a table counted already
+if tonumber(ARGV[1]) > 0 and redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call("ZADD", KEYS[1], ARGV[3], ARGV[2])
+redis.call("EXPIRE", KEYS[1], ARGV[4])
+return 1
+"""
+
+JOIN = """
+local done = tonumber(redis.call("HGET", KEYS[1], ARGV[1]) or "0")
+if tonumber(ARGV[2]) > 0 and done >= tonumber(ARGV[2]) then return 0 end
+redis.call("HINCRBY", KEYS[1], ARGV[1], 1)
+return 1
+"""
+
 SPEND = """
 local used = tonumber(redis.call("GET", KEYS[1]) or "0")
 if used >= tonumber(ARGV[1]) then return 0 end
@@ -102,6 +126,8 @@ class Limits:
     ai_cpu_seconds_per_hour: float = 1800.0  # half a core, on average over the hour
     players_per_hour: int = 30
     log_reads_per_minute: int = 20_000
+    seats: int = 10
+    joins_per_table: int = 8
     open_ttl_s: int = 30 * 24 * HOUR_S  # a client quiet for this long starts afresh
 
     @classmethod
@@ -112,12 +138,15 @@ class Limits:
                    ai_cpu_seconds_per_hour=float(config.get("AI_CPU_SECONDS_PER_CLIENT_PER_HOUR",
                                                             cls.ai_cpu_seconds_per_hour)),
                    players_per_hour=int(config.get("PLAYERS_PER_CLIENT_PER_HOUR", cls.players_per_hour)),
-                   log_reads_per_minute=int(config.get("LOG_READS_PER_CLIENT_PER_MINUTE", cls.log_reads_per_minute)))
+                   log_reads_per_minute=int(config.get("LOG_READS_PER_CLIENT_PER_MINUTE", cls.log_reads_per_minute)),
+                   seats=int(config.get("SEATS_PER_CLIENT", cls.seats)),
+                   joins_per_table=int(config.get("JOINS_PER_TABLE_PER_CLIENT", cls.joins_per_table)))
 
     def limit(self, quota: str) -> float:
         return {"open_tables": self.open_tables, "tables_per_hour": self.tables_per_hour,
                 "ai_tables_per_hour": self.ai_tables_per_hour, "ai_cpu_seconds_per_hour": self.ai_cpu_seconds_per_hour,
-                "players_per_hour": self.players_per_hour, "log_reads_per_minute": self.log_reads_per_minute}[quota]
+                "players_per_hour": self.players_per_hour, "log_reads_per_minute": self.log_reads_per_minute,
+                "seats": self.seats, "joins_per_table": self.joins_per_table}[quota]
 
 
 class Quotas:
@@ -126,24 +155,27 @@ class Quotas:
         self._admit = store.redis.register_script(ADMIT)
         self._spend = store.redis.register_script(SPEND)
         self._read = store.redis.register_script(READ)
+        self._seat = store.redis.register_script(SEAT)
+        self._join = store.redis.register_script(JOIN)
 
     def key(self, digest: str, part: str) -> str:
         return f"{self.store.prefix}:quota:{{{digest}}}:{part}"
 
     # -- opening a table ------------------------------------------------------------------------------
-    def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None) -> dict[str, str]:
+    def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None, digest: str | None = None) -> dict[str, str]:
         """Count the table ``game_id`` (``body`` as ``POST /v1/games`` takes it) against the quotas of its client
-        ``who`` (the address the HTTP edge saw), or refuse it (``RateLimited``) with nothing counted. Answers the
-        meta fields to write with the table. With no client (the server's own tables) there is no quota."""
-        if who is None:
+        ``who`` (the address the HTTP edge saw; or ``digest``, a client's as a meta keeps it), or refuse it
+        (``RateLimited``) with nothing counted. Answers the meta fields to write with the table. With no client (the
+        server's own tables) there is no quota."""
+        if who is None and digest is None:
             return {}
-        digest = hashlib.sha256(who.encode()).hexdigest()[:24]  # Redis keeps no address in the clear
+        digest = digest or client_digest(who or "")
         now = self.clock()
         hour = int(now // HOUR_S)
         keys = [self.key(digest, "open"), self.key(digest, f"tables:{hour}"), self.key(digest, f"ai_tables:{hour}")]
         all_ai = bool(body.get("seats")) and all(s.get("ai") for s in body["seats"])
         if self.limits.open_tables > 0:
-            self._prune(keys[0], now)
+            self._prune(keys[0], now, self.limits.open_tables)
         args = [self.limits.open_tables, self.limits.tables_per_hour, self.limits.ai_tables_per_hour, int(all_ai),
                 game_id, int(now * 1000), HOUR_S + 60, self.limits.open_ttl_s]
         verdict = self._admit(keys=keys, args=args)
@@ -153,14 +185,18 @@ class Quotas:
             raise self.refusal(verdict, retry)
         return {META_FIELD: digest}
 
-    def _prune(self, key: str, now: float) -> None:
-        """Drop from a full ``open`` the games that are over, or gone (retention, or a create that failed)."""
+    def _prune(self, key: str, now: float, limit: int) -> None:
+        """Drop from a full set of tables (``open``, ``seated``) the games that are over, given up by their creator
+        (``open`` only: for ``seated`` nothing says which seat was the client's, so a seat given back is dropped
+        when it is given back), or gone (retention, or a create that failed)."""
         held = self.store.redis.zrange(key, 0, OPEN_READ_MAX - 1, withscores=True)
-        if len(held) < self.limits.open_tables:
+        if len(held) < limit:
             return
         ids = [member.decode() for member, _ in held]
+        creators = key.endswith(":open")
         ended = [game_id for (game_id, (_, score)), raw in zip(zip(ids, held), self.store.metas(ids))
-                 if (raw is None and score < now * 1000 - OPEN_GRACE_MS) or (raw is not None and raw["status"] in OVER)]
+                 if (raw is None and score < now * 1000 - OPEN_GRACE_MS)
+                 or (raw is not None and (raw["status"] in OVER or (creators and given_up(raw))))]
         if ended:
             self.store.redis.zrem(key, *ended)
 
@@ -170,9 +206,46 @@ class Quotas:
                 "tables_per_hour": f"more than {limit} tables an hour",
                 "ai_tables_per_hour": f"more than {limit} all-AI tables an hour",
                 "players_per_hour": f"more than {limit} players an hour",
-                "log_reads_per_minute": f"more than {limit} events of game logs read a minute"}[quota]
+                "log_reads_per_minute": f"more than {limit} events of game logs read a minute",
+                "seats": f"seats at more than {limit} tables at once",
+                "joins_per_table": f"more than {limit} joins of one table"}[quota]
         return RateLimited(f"{what} from one client; try again later", {"quota": quota, "limit": limit},
                            retry_after_s=retry_after_s)
+
+    # -- taking a seat ---------------------------------------------------------------------------------
+    def admit_seat(self, game_id: str, who: str) -> None:
+        """Count a seat the client ``who`` (its address) takes at ``game_id`` by joining, or refuse it (nothing
+        counted); the join that follows gives it back (``seat_given_back``) if it is refused."""
+        if self.limits.seats <= 0:
+            return
+        now = self.clock()
+        key = self.key(client_digest(who), "seated")
+        self._prune(key, now, self.limits.seats)
+        if not self._seat(keys=[key], args=[self.limits.seats, game_id, int(now * 1000), self.limits.open_ttl_s]):
+            raise self.refusal("seats", OPEN_RETRY_S)
+
+    def admit_join(self, game_id: str, who: str) -> None:
+        """Count one more join of ``game_id`` by the client ``who``, or refuse it: joining and leaving again and
+        again would grow the table's log without end (kept in the game's slot, deleted with it)."""
+        if self.limits.joins_per_table > 0 and not self._join(keys=[self.store.key(game_id, "joins")],
+                                                               args=[client_digest(who), self.limits.joins_per_table]):
+            raise self.refusal("joins_per_table", HOUR_S)
+
+    def seat_given_back(self, game_id: str, who: str) -> None:
+        """The client ``who`` holds no seat at ``game_id`` any more (it left, resigned, or its join was refused)."""
+        self.store.redis.zrem(self.key(client_digest(who), "seated"), game_id)
+
+    # -- chat ---------------------------------------------------------------------------------------------
+    def admit_chat_line(self, writer: str, per_minute: int) -> None:
+        """Count one more chat line by ``writer`` (a player, or a seat token's client) this minute, or refuse it."""
+        if per_minute <= 0:
+            return
+        now = self.clock()
+        key = self.key(client_digest(writer), f"chat:{int(now // 60)}")
+        if not self._spend(keys=[key], args=[per_minute, 120]):
+            raise RateLimited(f"more than {per_minute} chat lines a minute; wait a moment",
+                              {"quota": "chat_lines_per_minute", "limit": per_minute},
+                              retry_after_s=max(1, 60 - int(now) % 60))
 
     # -- making a player --------------------------------------------------------------------------------
     def admit_player(self, who: str) -> None:
@@ -180,8 +253,7 @@ class Quotas:
         if self.limits.players_per_hour <= 0:
             return
         now = self.clock()
-        digest = hashlib.sha256(who.encode()).hexdigest()[:24]
-        key = self.key(digest, f"players:{int(now // HOUR_S)}")
+        key = self.key(client_digest(who), f"players:{int(now // HOUR_S)}")
         if not self._spend(keys=[key], args=[self.limits.players_per_hour, HOUR_S + 60]):
             raise self.refusal("players_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
 
@@ -192,8 +264,7 @@ class Quotas:
         if self.limits.log_reads_per_minute <= 0 or events <= 0:
             return
         now = self.clock()
-        digest = hashlib.sha256(who.encode()).hexdigest()[:24]
-        key = self.key(digest, f"reads:{int(now // MINUTE_S)}")
+        key = self.key(client_digest(who), f"reads:{int(now // MINUTE_S)}")
         if not self._read(keys=[key], args=[self.limits.log_reads_per_minute, events, MINUTE_S + 60]):
             raise self.refusal("log_reads_per_minute", max(1, MINUTE_S - int(now) % MINUTE_S))
 
@@ -236,3 +307,16 @@ class Quotas:
             pipe.incrbyfloat(key, max(seconds, MIN_MOVE_CHARGE_S))
             pipe.expire(key, HOUR_S + 60)
             pipe.execute()
+
+
+def client_digest(who: str) -> str:
+    """The key part of a client's quotas: Redis keeps no address in the clear."""
+    return hashlib.sha256(who.encode()).hexdigest()[:24]
+
+
+def given_up(raw: Mapping[str, str]) -> bool:
+    """Has every seat the table's creator held resigned? (A table of a lobby's, which records them.) Then the table
+    no longer counts against its creator's open tables, though it plays on."""
+    held = orjson.loads(raw.get("creator_seats") or "[]")
+    seats = orjson.loads(raw["seats"])
+    return bool(held) and all(seats[i].get("resigned") for i in held if i < len(seats))

@@ -19,7 +19,9 @@ Deleting a game removes its keys (events, meta, snapshot, idempotency answers: o
 its listing and active-set entries (a lost index update leaves an entry the listing filters out and read repair
 drops: ``index.py``). It runs in the worker's periodic sweep (``jobs.sweep_once``), at most once every
 ``RETENTION_EVERY_S`` across all workers (a Redis lock), ``RETENTION_BATCH`` games a round at most, oldest first,
-from the listing's per-status indexes: its work is bounded by the batch, never by the number of games stored.
+from the listing's per-status indexes (the public tables' and the private ones'): its work is bounded by the batch,
+never by the number of games stored. A game's chat, rematch offer and watcher counts are keys of the game's own, so
+they go with it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 
 import orjson
 
+from session_service.storage import index
 from session_service.use_cases.meta import Meta, parse_iso
 from session_service.use_cases.tables import Tables
 
@@ -86,7 +89,7 @@ def _candidates(tables: Tables, statuses: tuple[str, ...], cutoff: float, batch:
     """Games listed under ``statuses`` created before ``cutoff`` (oldest first, ``batch`` per index at most) whose
     meta says they still have one of those statuses and have not been written since ``cutoff``."""
     store, found = tables.store, []
-    names = [f"status:{status}" for status in statuses]
+    names = [name for status in statuses for name in (f"status:{status}", f"{index.PRIVATE}status:{status}")]
     with store.redis.pipeline(transaction=False) as pipe:
         for name in names:
             for shard in range(store.shards):

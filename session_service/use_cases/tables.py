@@ -10,6 +10,7 @@ Nothing here knows HTTP: refusals are ``errors.Refused``, and live streams are i
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +34,7 @@ from session_service.use_cases.errors import (BadRequest, BadToken, Finished, Id
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
 from session_service.use_cases.positions import Position, Positions
+from session_service.use_cases.watchers import Leases, Watchers
 from session_service.storage.store import Appended, EventStore
 
 log = logging.getLogger("mythos.tables")
@@ -70,25 +72,28 @@ class Tables:
     def __post_init__(self) -> None:
         self.index = index.GameIndex(self.store)
         self.positions = Positions(self.store, self.games, self.cache_size)
+        self.watchers = Watchers(self.store, Leases(self.store))
 
     # -- opening a table --------------------------------------------------------------------------
     def create(self, body: Mapping[str, Any], extra: Mapping[str, str] | None = None,
                players: Mapping[int, str] | None = None, keys: Mapping[int, str] | None = None,
                game_id: str | None = None, token_for: Callable[[int], str] | None = None,
-               client: str | None = None) -> dict[str, Any]:
+               client: str | None = None, holders: Mapping[int, str] | None = None,
+               quota_client: str | None = None) -> dict[str, Any]:
         """Open a table: ``body`` as ``POST /v1/games`` takes it, its seats ``{name, ai}`` or ``{open: true}`` (the
         lobby resolves ``me``). A seat held by a person who is not a player gets a token, answered once here;
         ``players``: seat → player id (of a seat a player holds, or one kept open for them), ``keys``: seat →
         that player's key (its hash checks the seat like a token's). A table with no open seat is set up at once.
         ``extra``: the lobby's meta fields; ``game_id`` and ``token_for``: an idempotent retry's (the same id and
         tokens again; a table that exists already is answered as it stands); ``client``: who opens it, for the
-        quotas (None: the server itself, no quota)."""
+        quotas (None: the server itself, no quota; ``quota_client``: the quotas' digest of a client, instead);
+        ``holders``: seat → the token hash of a person's seat held already (a rematch's: the same token plays on)."""
         game = self.games.get(body["game"])
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.games)})
         for seat in body["seats"]:
-            if seat.get("ai") is not None and seat["ai"] not in game.ai_levels:
-                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai_levels)})
+            if seat.get("ai") is not None and seat["ai"] not in game.ai.levels:
+                raise RuleViolation("rules/unknown_ai", f"no AI level {seat['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
         seed, game_id, players, keys = self._seed(body.get("seed")), game_id or new_game_id(), players or {}, keys or {}
         seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
                   "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
@@ -101,16 +106,21 @@ class Tables:
                                command=command, at=iso(moment), rules_version=game.rules_version)
         table = seating.fold(None, events)
         token_for = token_for or (lambda seat: seat_token(secrets.token_urlsafe(24)))
-        tokens = {i: token_for(i) for i, s in enumerate(seats) if s["name"] is not None and s["ai"] is None and i not in players}
-        extra = {**(extra or {}), **(self.quotas.admit(game_id, body, client) if self.quotas else {})}  # refused: nothing written
+        holders = holders or {}
+        tokens = {i: token_for(i) for i, s in enumerate(seats)
+                  if s["name"] is not None and s["ai"] is None and i not in players and i not in holders}
+        admitted = self.quotas.admit(game_id, body, client, quota_client) if self.quotas else {}  # refused: nothing written
+        extra = {**(extra or {}), **admitted}
+        held = [{"seat": i, "token_hash": h} for i, h in holders.items()]
         meta = {
             "game": game.id, "seed": seed.hex(), "seed_commitment": commitment(seed), "options": dumps(table.options),
             "turn_timeout_s": str(body.get("turn_timeout_s") or ""), "rules_version": game.rules_version,
-            "created_at": iso(moment), **(extra or {}),
-            **self.progress(seating, table, records, moment, body.get("turn_timeout_s"), seats_of(table, [], {**tokens, **keys})),
+            "created_at": iso(moment), **extra,
+            **self.progress(seating, table, records, moment, body.get("turn_timeout_s"),
+                            seats_of(table, held, {**tokens, **keys})),
         }
         # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
-        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"]))
+        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command["visibility"] == "private"))
         if self.store.create(game_id, meta, records).status == "ok":
             self.positions.remember(game_id, len(records), records[-1]["hash"], table)
             created = self.meta(game_id)
@@ -146,27 +156,39 @@ class Tables:
         return Meta.parse(game_id, raw)
 
     def resource(self, game_id: str) -> dict[str, Any]:
-        return self.resource_of(self.meta(game_id))
+        return self.resources_of([self.meta(game_id)])[0]
 
-    def resource_of(self, meta: Meta) -> dict[str, Any]:
+    def resources_of(self, metas: Sequence[Meta]) -> list[dict[str, Any]]:
+        """The game resources of ``metas``, with how many watch each (one round trip for them all)."""
+        counts = self.watchers.counts([meta.id for meta in metas]) if metas else []
+        return [self.resource_of(meta, watchers) for meta, watchers in zip(metas, counts)]
+
+    def resource_of(self, meta: Meta, watchers: int = 0) -> dict[str, Any]:
+        """The game resource (``watchers``: the spectator streams open on it, when the caller has counted them)."""
         resource = {
             "id": meta.id, "game": meta.game, "status": meta.status, "version": meta.version,
-            "visibility": meta.extra.get("visibility", "public"),
+            "visibility": meta.extra.get("visibility", "public"), "host": host_of(meta),
             "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
             "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
             "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
+            "watchers": watchers,
+            "stuck": meta.stuck,
         }
         if meta.over:
             resource["seed"] = meta.seed.hex()
+        if rematch_of := meta.extra.get("rematch_of"):
+            resource["rematch_of"] = rematch_of
         return resource
 
-    def page(self, status: str | None, game: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
-        """A page of the listing, newest first, from the one index that answers these filters: the work is
-        bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on), never by the
-        number of stored games. The meta decides what is shown (session_service/storage/index.py)."""
+    def page(self, status: str | None, game: str | None, cursor: str | None, limit: int,
+             open_seats: int = 0) -> dict[str, Any]:
+        """A page of the public listing, newest first, from the one index that answers these filters: the work is
+        bounded by the page (plus up to PAGE_SLACK entries of games whose status has moved on, or with fewer than
+        ``open_seats`` open seats), never by the number of stored games. The meta decides what is shown
+        (session_service/storage/index.py)."""
         name = index.name_for(status, game)
         after = self.index.position(cursor) if cursor else None
-        found: list[dict[str, Any]] = []
+        found: list[Meta] = []
         passed, more = 0, True
         while more and len(found) < limit and passed <= PAGE_SLACK:
             wanted = limit - len(found)
@@ -174,14 +196,17 @@ class Tables:
             more = len(window) == wanted
             for position, raw in zip(window, self.store.metas([game_id for _, game_id in window])):
                 after = position
-                if (raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game)
-                        and raw.get("visibility") != "private"):  # private: never listed, whatever its status
-                    found.append(self.resource_of(Meta.parse(position[1], raw)))
-                    continue
-                passed += 1
-                if self.index.stale(name, position, raw):
-                    self.index.drop(name, position[1])
-        return {"games": found, "next": after[1] if more and after else None}
+                if raw and raw.get("visibility") == "private":  # never listed: kept in indexes of its own now
+                    passed += 1
+                    self.index.move_private(name, position)
+                elif (raw and (status is None or raw["status"] == status) and (game is None or raw["game"] == game)
+                        and open_seats <= sum(1 for s in orjson.loads(raw["seats"]) if s.get("open"))):
+                    found.append(Meta.parse(position[1], raw))
+                else:
+                    passed += 1
+                    if self.index.stale(name, position, raw):
+                        self.index.drop(name, position[1])
+        return {"games": self.resources_of(found), "next": after[1] if more and after else None}
 
     def seat_of(self, meta: Meta, token: str | None) -> int | None:
         """The seat a bearer token (a seat token, or a player key) belongs to; None for no token (a spectator);
@@ -189,9 +214,9 @@ class Tables:
         if token is None:
             return None
         seat = seat_holding(meta, token)
-        if seat is None and not token.startswith(PLAYER_KEY_PREFIX):
+        if seat is None and not token.startswith(PLAYER_KEY_PREFIX) and not holds_invite(meta, token):
             raise BadToken()
-        return seat  # a player key of no seat here reads as a spectator
+        return seat  # a player key of no seat here, or a private table's invite code, reads as a spectator
 
     def position(self, game_id: str, meta: Meta | None = None) -> Position:
         return self.positions.at_head(meta or self.meta(game_id))
@@ -209,9 +234,9 @@ class Tables:
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
-            return {"version": at, "status": str(table.status), "to_act": sorted(seating.waits_on(table)),
+            return {"version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
-                    "outcome": final.to_json() if final else None}
+                    "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
         return {
             "version": pos.version,
@@ -221,6 +246,7 @@ class Tables:
             "legal_commands": pos.seating.legal_commands(pos.table, seat),
             "deadline": meta.deadline,
             "outcome": meta.outcome,
+            "stuck": meta.stuck,
         }
 
     def charge_read(self, reader: str | None, events: int) -> None:
@@ -352,7 +378,7 @@ class Tables:
         progress = self.progress(pos.seating, table, records, moment, meta.turn_timeout_s, seats)
         moves = progress["status"] != meta.status
         if moves:  # listed under the new status before the write that gives it (session_service/storage/index.py)
-            self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"]))
+            self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"], private(meta)))
         answer = dumps({"from": pos.version + 1, "to": pos.version + len(records), "digest": digest})
         appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)
         if appended.status == "duplicate":
@@ -371,7 +397,7 @@ class Tables:
                       progress: dict[str, str], moved: bool) -> None:
         """What follows a written batch: the index, the cache, a snapshot now and then, metrics, follow-up work."""
         if moved:
-            self.index.leave(meta.id, index.status_names(meta.game, meta.status))
+            self.index.leave(meta.id, index.status_names(meta.game, meta.status, private(meta)))
         self.positions.remember(meta.id, appended.version, records[-1]["hash"], table)
         if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
             self.positions.snapshot(pos, appended.version, table)
@@ -408,7 +434,7 @@ def standing_of(seating: Seating, table: Table, moment: datetime, timeout_s: int
     """Status, the seats the game waits on, the outcome and the deadline of ``table`` reached at ``moment``: what
     the meta records after each append, and what a stream's ``turn`` message says at each version."""
     final = seating.outcome(table)
-    waited = sorted(seating.waits_on(table)) if final is None else []
+    waited = sorted(seating.to_act(table)) if final is None else []
     status = Status.FINISHED if final is not None and table.status != Status.ABORTED else table.status
     return {
         "status": str(status),
@@ -422,7 +448,7 @@ def view_of(seating: Seating, table: Table, viewer: Any) -> dict[str, Any]:
     """What ``viewer`` sees: the game's view, or, while seats are open, which ones."""
     if table.game is None:
         return {"open_seats": table.open_seats}
-    return seating.game.view(table.game, viewer)
+    return seating.game.decider.view(table.game, viewer)
 
 
 def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -431,7 +457,9 @@ def seats_of(table: Table, prior: Sequence[Mapping[str, Any]], tokens: Mapping[i
     seats = []
     for i, seat in enumerate(table.seats):
         before = kept.get(i, {})
-        token = token_hash(tokens[i]) if i in tokens else before.get("token_hash")
+        # a seat given back (left, declined) keeps no token: whoever held it holds nothing here any more
+        held = seat.name is not None or table.legacy
+        token = token_hash(tokens[i]) if i in tokens else before.get("token_hash") if held else None
         name = before.get("name") if table.legacy else seat.name  # a log from before tables names no seat
         seats.append({"seat": i, "name": name, "ai": seat.ai or (before.get("ai") if table.legacy else None),
                       "token_hash": token, "player": seat.player,
@@ -452,6 +480,28 @@ def cause_of(seat: int | None, kind: str, by: str) -> dict[str, Any]:
     """A batch's cause. Its id is random and 128 bits long: a record's hash covers its secret fields, and without
     something unguessable in it a seat could try each possible hidden card until the public hash matched."""
     return {"id": secrets.token_hex(16), "seat": seat, "type": kind, "by": by}
+
+
+def host_of(meta: Meta) -> dict[str, Any]:
+    """Who opened the table, by name (and player id, when a player did), and the seats it opened it with (those may
+    call it off): the lobby records them; a table opened before it did is hosted by its first seat held by a person."""
+    name = meta.extra.get("host_name") or next((s["name"] for s in meta.seats if s.get("name") and not s.get("ai")), "")
+    host: dict[str, Any] = {"name": name or "a guest"}
+    if creator := meta.extra.get("creator"):
+        host["player"] = creator
+    if "creator_seats" in meta.extra:
+        host["seats"] = orjson.loads(meta.extra["creator_seats"])
+    return host
+
+
+def holds_invite(meta: Meta, token: str) -> bool:
+    """Is ``token`` the invite code of ``meta``'s private table? (Compared in constant time, as a hash.)"""
+    kept = meta.extra.get("invite_hash")
+    return kept is not None and hmac.compare_digest(token_hash(token), kept)
+
+
+def private(meta: Meta) -> bool:
+    return meta.extra.get("visibility") == "private"
 
 
 def created_ms(meta: Meta) -> int:

@@ -115,12 +115,22 @@ export const store = {
   tokens(gameId) {
     try { return JSON.parse(localStorage.getItem("mythos.tokens." + gameId) || "{}"); } catch (exc) { return {}; }
   },
+  // Keep a seat's token. A seat token is shown once: a different one held for the seat already is never dropped,
+  // it is kept aside (spares) where nothing overwrites it.
   saveToken(gameId, seat, token) {
     const all = store.tokens(gameId);
+    if (all[seat] && all[seat] !== token) {
+      const spares = store.spares(gameId);
+      if (!spares.some((s) => s.seat === seat && s.token === all[seat])) spares.push({ seat, token: all[seat] });
+      localStorage.setItem("mythos.spares." + gameId, JSON.stringify(spares));
+    }
     all[seat] = token;
     localStorage.setItem("mythos.tokens." + gameId, JSON.stringify(all));
     const games = store.games();
     if (!games.includes(gameId)) { games.unshift(gameId); localStorage.setItem("mythos.games", JSON.stringify(games.slice(0, 50))); }
+  },
+  spares(gameId) {
+    try { return JSON.parse(localStorage.getItem("mythos.spares." + gameId) || "[]"); } catch (exc) { return []; }
   },
   games() {
     try { return JSON.parse(localStorage.getItem("mythos.games") || "[]"); } catch (exc) { return []; }

@@ -87,12 +87,13 @@ async function lobby(root) {
       for (const seat of created.seats) {
         if (seat.token) { store.saveToken(created.id, seat.seat, seat.token); if (mine === null) mine = seat.seat; }
       }
-      if (created.invite) toast(`Private table: its invite code is ${created.invite}`);
       const others = created.seats.filter((s) => s.token && s.seat !== mine);
-      if (others.length) {
-        root.replaceChildren(el("h2", { text: "Table created" }), el("p", { text: "Send each other player their own link (it carries their seat's secret token):" }),
-          el("ul", {}, others.map((s) => el("li", {}, `${s.name}: `, el("code", { class: "invite", text: `${location.origin}/#/claim/${created.id}/${s.seat}/${s.token}` })))),
-          el("p", {}, el("a", { href: `#/table/${created.id}/${mine}`, id: "go-table", text: "Go to your table" })));
+      if (others.length || created.invite) {  // what is shown once stays on screen until you leave for the table
+        root.replaceChildren(el("h2", { text: "Table created" }),
+          created.invite ? el("p", {}, "A private table: whoever joins needs its invite code, ", el("code", { class: "invite", id: "invite-code", text: created.invite }), ".") : null,
+          others.length ? el("p", { text: "Send each other player their own link (it carries their seat's secret token):" }) : null,
+          others.length ? el("ul", {}, others.map((s) => el("li", {}, `${s.name}: `, el("code", { class: "invite", text: `${location.origin}/#/claim/${created.id}/${s.seat}/${s.token}` })))) : null,
+          el("p", {}, el("a", { href: `#/table/${created.id}/${mine ?? ""}`, id: "go-table", text: "Go to your table" })));
       } else {
         location.hash = `#/table/${created.id}/${mine ?? ""}`;
       }
@@ -150,61 +151,134 @@ async function lobby(root) {
         watchId, el("button", { type: "submit", id: "watch", text: "Watch" })),
       listBox),
     ...(store.playerKey() ? [el("section", { class: "panel" }, el("h2", { text: "Your tables, live" }),
-      el("ul", { id: "live-tables" }, el("li", { class: "muted", text: "Connecting…" })))] : []),
+      el("ul", { id: "live-tables" }, el("li", { class: "muted", text: "Connecting…" })),
+      el("h3", { text: "Invitations" }), el("ul", { id: "invitations" }))] : []),
     el("section", { class: "panel" }, el("h2", { text: "Your tables in this browser" }), mine));
   loadTables(listBox);
-  if (store.playerKey()) followMyTables(store.playerKey());
+  if (store.playerKey()) followMyTables(store.playerKey(), games);
 }
 
 // The player's tables from its own stream (GET /v1/me/stream): where each stands and whether it waits on you.
-// Followed while the lobby is shown; the player's key is the seat's credential at each of them.
+// Followed while the lobby is shown; the player's key is the seat's credential at each of them. Invitations (a
+// seat kept for the player at someone else's table) are listed apart and only the newest few at first, so however
+// many a stranger sends, the player's own tables stay in view; nor are they kept among this browser's tables.
+const INVITATIONS_SHOWN = 10;
 let mineStream = null;
-function followMyTables(key) {
+function followMyTables(key, games) {
   const tables = new Map();
+  let allInvitations = false;
+  const row = (t) => el("li", { class: "live-table" + (t.your_turn ? " your-turn" : ""), "data-game": t.game },
+    el("a", { href: `#/table/${t.game}/${t.seat ?? ""}`, text: (games[t.type] || {}).title || t.type || "a table" }),
+    ` · ${human(t.status || "")}${t.seat !== null && t.seat !== undefined ? ` · seat ${t.seat + 1}` : ""}`,
+    t.your_turn ? el("strong", { class: "turn-badge", text: " · your turn" }) : "");
   const draw = () => {
-    const box = document.getElementById("live-tables");
-    if (!box) return;
-    const rows = [...tables.values()].map((t) => el("li", { class: "live-table" + (t.your_turn ? " your-turn" : ""), "data-game": t.game },
-      `${t.type || ""} · ${human(t.status || "")} · `, el("a", { href: `#/table/${t.game}/${t.seat}`, text: t.game }),
-      t.your_turn ? el("strong", { class: "turn-badge", text: " · your turn" }) : ""));
-    box.replaceChildren(...(rows.length ? rows : [el("li", { class: "muted", text: "No tables of yours are running." })]));
+    const own = document.getElementById("live-tables");
+    const invites = document.getElementById("invitations");
+    if (!own || !invites) return;
+    const all = [...tables.values()];
+    const mine = all.filter((t) => !t.invited);
+    const asked = all.filter((t) => t.invited).reverse();  // the newest first
+    const shown = allInvitations ? asked : asked.slice(0, INVITATIONS_SHOWN);
+    own.replaceChildren(...(mine.length ? mine.map(row) : [el("li", { class: "muted", text: "No tables of yours are running." })]));
+    invites.replaceChildren(...(shown.length ? shown.map(row) : [el("li", { class: "muted", text: "No invitations." })]),
+      asked.length > shown.length ? el("li", { id: "more-invitations" }, el("button", { type: "button", class: "link-button",
+        onclick: () => { allInvitations = true; draw(); }, text: `Show ${asked.length - shown.length} more invitation${asked.length - shown.length === 1 ? "" : "s"}` })) : null);
   };
   const keep = (t) => {
     const known = { ...(tables.get(t.game) || {}), ...t };
     tables.set(t.game, known);
-    if (known.seat !== null && known.seat !== undefined) store.saveToken(known.game, known.seat, key);
+    const seated = !known.invited && known.seat !== null && known.seat !== undefined;
+    if (seated && !(known.seat in store.tokens(known.game))) store.saveToken(known.game, known.seat, key);
   };
   mineStream = followMine(key, (type, data) => {
     if (type === "tables") { tables.clear(); data.tables.forEach(keep); }
-    else if (type === "invited" || type === "game_started") keep({ ...data, status: type === "invited" ? "waiting" : "active" });
+    else if (type === "invited") keep({ ...data, status: "waiting", invited: true });
+    else if (type === "game_started") keep({ ...data, status: "active", invited: false });
     else if (type === "your_turn") {
-      keep({ game: data.game, seat: data.seat, your_turn: true });
-      if (!document.hidden) toast(`Your turn at ${data.game}`);
+      keep({ game: data.game, seat: data.seat, your_turn: true, invited: false });
+      if (!document.hidden) toast(`Your turn at ${(games[(tables.get(data.game) || {}).type] || {}).title || "a table"}`);
     } else if (type === "game_finished") tables.delete(data.game);
     else return;
     draw();
   }, (err) => toast(err.message, "error"));
 }
 
+// The public tables by status, newest first. The listing may answer a short page with a `next` cursor (it passes
+// over at most so many private or moved-on tables per request): the lobby follows it until it has a page's worth or
+// has asked a few times, then offers the rest behind a button, so private tables cannot hide the public ones.
+const LISTED = 10;
+const PAGES_PER_LOOK = 5;
+async function listed(status, cursor) {
+  const games = [];
+  for (let asked = 0; asked < PAGES_PER_LOOK && games.length < LISTED; asked++) {
+    const query = { status, limit: LISTED - games.length };
+    if (cursor) query.cursor = cursor;
+    const page = await call("GET", "/v1/games", { query });
+    games.push(...(page.games || []));
+    cursor = page.next || null;
+    if (!cursor) break;
+  }
+  return { games, cursor };
+}
+
 async function loadTables(box) {
   const games = await catalog();
-  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.name).join(", ");
-  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} · `, el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
+  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name).join(", ");
+  const about = (g) => [g.host ? `hosted by ${g.host.name}` : "", g.turn_timeout_s ? `${g.turn_timeout_s} s a turn` : "",
+    g.watchers ? `${g.watchers} watching` : ""].filter(Boolean).join(" · ");
+  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} `, el("span", { class: "table-meta", text: about(g) }), " · ",
+    el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
     g.status === "finished" ? el("a", { href: `#/replay/${g.id}`, text: "replay" })
       : g.status === "waiting" ? el("a", { href: `#/table/${g.id}/watch`, class: "join-link", "data-game": g.id, text: "join" }) : "");
   const lists = [];
   for (const status of ["waiting", "active", "finished"]) {
     try {
-      const page = await call("GET", "/v1/games", { query: { status, limit: 10 } });
-      if (page.games && page.games.length) lists.push(el("h4", { text: human(status) }), el("ul", {}, page.games.map(row)));
+      const first = await listed(status, null);
+      if (!first.games.length && !first.cursor) continue;
+      const list = el("ul", { "data-status": status }, first.games.map(row));
+      const more = el("button", { type: "button", class: "more-tables", "data-status": status, text: `More ${human(status).toLowerCase()} tables` });
+      let cursor = first.cursor;
+      more.classList.toggle("hidden", !cursor);
+      more.addEventListener("click", async () => {
+        try {
+          const next = await listed(status, cursor);
+          list.append(...next.games.map(row));
+          cursor = next.cursor;
+          more.classList.toggle("hidden", !cursor);
+        } catch (err) { toast(err.message, "error"); }
+      });
+      lists.push(el("h4", { text: human(status) }), list, more);
     } catch (err) { /* a status this server does not list yet */ }
   }
   box.replaceChildren(...(lists.length ? lists : [el("p", { class: "muted", text: "No tables yet." })]));
 }
 
+// A claim link (#/claim/<game>/<seat>/<token>, sent by whoever opened the table) keeps the seat's token in this
+// browser and opens the table; the token leaves the address bar and the history at once. A seat token is shown
+// only once, so a link never silently replaces another token held for the same seat: the page asks, and a token
+// replaced is kept aside (store.saveToken), never dropped.
+function claim(root, gameId, seat, token) {
+  const table = `#/table/${encodeURIComponent(gameId)}/${seat}`;
+  const held = store.tokens(gameId)[seat];
+  if (!held || held === token) {
+    store.saveToken(gameId, seat, token);
+    location.replace(table);
+    return;
+  }
+  history.replaceState(null, "", table);  // out of the address bar and the history; the question stays on screen
+  const choose = (replace) => { if (replace) store.saveToken(gameId, seat, token); route(); };
+  root.replaceChildren(el("section", { class: "panel", id: "claim-question" },
+    el("h2", { text: "You already hold this seat in this browser" }),
+    el("p", { text: `This browser keeps a seat token for seat ${seat + 1} at this table, and the link you opened carries a different one. ` +
+      "A seat token is shown only once: keep the one you hold unless you know the link's is the right one." }),
+    el("p", {}, el("button", { type: "button", id: "claim-keep", onclick: () => choose(false), text: "Keep the token I hold" }), " ",
+      el("button", { type: "button", id: "claim-replace", onclick: () => choose(true), text: "Use the link's token (the one I hold is kept aside)" }))));
+}
+
 async function route() {
   if (mineStream) { mineStream.stop(); mineStream = null; }
   const root = main();
+  window.scrollTo(0, 0);  // a new page starts at its top, wherever the last one was scrolled to
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   root.replaceChildren(el("p", { class: "muted", text: "Loading…" }));
   document.getElementById("who").textContent = store.name() ? `Playing as ${store.name()}` : "";
@@ -214,8 +288,7 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       await replayPage(root, parts[1]);
     } else if (parts[0] === "claim" && parts[3]) {
-      store.saveToken(parts[1], Number(parts[2]), parts[3]);
-      location.replace(`#/table/${parts[1]}/${parts[2]}`);  // the token leaves the address bar and the history
+      claim(root, parts[1], Number(parts[2]), parts[3]);
     } else {
       await lobby(root);
     }
@@ -224,5 +297,8 @@ async function route() {
   }
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  document.getElementById("toast").classList.add("hidden");  // a message about the page left behind goes with it
+  route();
+});
 route();

@@ -61,7 +61,7 @@ export function makeGame(game) {
       ];
     }
     const stats = (n) => [pips("Sanity", (v.sanity || [])[n] ?? 0, maxSanity, "sanity"), v.active === n ? el("span", { class: "tag active", text: "Active Player (holds the Deck)" }) : null];
-    return { board, hand, handTitle: "In front of you", seat, stats, phase: phaseWords(v, ctx) };
+    return { board, hand, handTitle: "In front of you", seat, stats, ...phaseWords(v, ctx) };
   }
 
   function move(c, ctx) {
@@ -84,10 +84,16 @@ function lastWords(last, ctx) {
   return `It ended (${cause}). ${survived}`;
 }
 
+// What happens now, by phase: what the seat the game waits on is asked (its prompt), and what the others read.
+const PHASES = {
+  drawing: ["draw the top card of the Deck", "drawing from the Deck"],
+  passing: ["pass the card to a Follower", "passing the card to a Follower"],
+  offered: ["take the card or pass it on", "taking the card or passing it on"],
+  peeking: ["keep the top card of the Deck or remove it (the Magical Orb)", "the Magical Orb: keeping the top card or removing it"],
+};
+
 function phaseWords(v, ctx) {
-  if (v.phase === "drawing") return `${ctx.names[v.active]} draws from the Deck`;
-  if (v.phase === "passing") return `${ctx.names[v.active]} passes the card to a Follower`;
-  if (v.phase === "offered" && v.passed_card) return `${ctx.names[v.passed_card.holder]} takes the card or passes it on`;
-  if (v.phase === "peeking") return "the Magical Orb: keep the top card or remove it";
-  return "";
+  const who = v.phase === "offered" ? (v.passed_card || {}).holder : v.phase === "peeking" ? (v.peeking || {}).seat : v.active;
+  const [mine, theirs] = PHASES[v.phase] || ["", ""];
+  return who === ctx.seat && mine ? { prompt: mine, phase: "" } : { phase: theirs };
 }

@@ -2,9 +2,10 @@
 // connection), its Horror cards, the Cultist, its ward and score, hand sizes as backs; Signs as the holder sees
 // them (in its own hand). Story cards carry their year and connections on the card.
 
-import { el } from "./render.js";
+import { el, human } from "./render.js";
 import { backs, cardEl, pileEl, row, stat, zone } from "./cards.js";
 
+const TURN_PHASES = ["draw", "call", "recruit", "horror"];  // the rulebook's four Turn Phases
 const KIND = { story: ["§", "story"], horror: ["☣", "horror"], sign: ["✴", "sign"], cultist: ["☨", "the cultist"], great_old_one: ["♆", "the Great Old One"] };
 
 export function makeGame(game) {
@@ -34,7 +35,7 @@ export function makeGame(game) {
     const seats = v.seats || [];
     const hand = (v.hand || []).map((id) => card(id, { key: `hand:${id}` }));
     const board = el("div", { class: "goo-board" },
-      el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1), stat("Phase", String(v.phase || "").replace(/_/g, " ")),
+      el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1), stat("Phase", human(v.phase || "")),
         stat("Pairs to end the game", v.pairs_to_end), v.final_round ? el("span", { class: "warning", text: "Final round" }) : null),
       el("div", { class: "centre-row" }, pileEl("Deck", v.deck_size || 0, "deck"),
         zone("The centre", el("div", { class: "card-row" }, (v.centre || []).map((id) => cardEl(card(id, { key: `centre:${id}` }), { clickable: true }))))),
@@ -53,7 +54,7 @@ export function makeGame(game) {
       ];
     }
     const stats = (n) => { const s = seats[n] || {}; return [stat("Score", s.score ?? 0), stat("Pairs", (s.pairs || []).length), s.warded ? el("span", { class: "tag ward", text: "✠ warded" }) : null]; };
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: String(v.phase || "").replace(/_/g, " ") };
+    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.phase === "opening" ? "the opening" : TURN_PHASES.includes(v.phase) ? `${human(v.phase)} phase` : "" };
   }
 
   function move(c, ctx) {

@@ -7,6 +7,20 @@ import { el } from "./render.js";
 import { backEl, backs, cardEl, listWords, pileEl, row, stat, zone } from "./cards.js";
 
 const CULT_GLYPH = { green: "⚓", blue: "☉", yellow: "♛", gray: "☾" };
+// What a rite's phase asks, for the line that says what happens now (the rite itself is named on the board): what
+// the seat the game waits on is asked, and what the others read; a phase that asks nothing of anyone (dealing, laying
+// out, over) or a plain turn (whose moves say it) says nothing.
+const RITE_PHASES = {
+  replacing: ["draw back to five cards", "drawing back to five cards"],
+  revealed: ["capture the revealed wall with a second pair, or knock", "a wall is revealed: capture it or knock"],
+  claims: ["claim the revealed wall with a pair, or pass", "claims on the revealed wall"],
+  privilege: ["discard the yellow card, or bid for it", "the opener may discard the yellow card"],
+  bidding: ["seal a bid", "sealed bids"],
+  peekprivilege: ["peek at a grave, or not", "the opener may peek at a grave"],
+  placing: ["place a ghoul on a grave", "placing a ghoul"],
+  placed: ["leave your ghoul, or move it", "leave the ghoul or move it"],
+  digging: ["call a henchman, seal a dummy, or call none", "the ghouls dig: sealed choices"],
+};
 
 export function makeGame(game) {
   const data = game.card_data || {};
@@ -72,7 +86,15 @@ export function makeGame(game) {
       ];
     }
     const stats = (n) => [stat("Score", (v.scores || {})[String(n)] ?? 0), v.grand_cultist === n ? el("span", { class: "tag active", text: "♛ Grand Cultist" }) : null];
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.rite ? `${v.rite.title}${v.rite.phase ? ": " + String(v.rite.phase).replace(/_/g, " ") : ""}` : v.stage === "choosing" ? "a rite is chosen" : "" };
+    return { board, hand, handTitle: "Your hand", seat, stats, ...nowWords(v, ctx) };
+  }
+
+  function nowWords(v, ctx) {
+    if (!v.rite) return { phase: v.stage === "choosing" ? "the next rite is chosen" : "" };
+    const [asked, told] = RITE_PHASES[v.rite.phase] || ["", ""];
+    const mine = ctx.seat !== null && ctx.toAct.includes(ctx.seat) && ctx.legal.length > 0;
+    if (!mine || !asked) return { phase: told };
+    return { prompt: asked + (ctx.legal.some((c) => c.type === "invoke_artifact") ? "; or invoke an artifact" : ""), phase: "" };
   }
 
   function seatMap(obj, ctx, each) {

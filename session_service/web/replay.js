@@ -35,7 +35,8 @@ export async function replayPage(main, gameId) {
   const layout = layoutFor(game);
   const over = resource.status === "finished";
   const tokens = store.tokens(gameId);
-  const token = over ? null : Object.values(tokens)[0] || null;  // once over, everyone sees everything
+  // once over, everyone sees everything; a private table's is shown to its seats (and invitees) only, so ask as one
+  const token = Object.values(tokens)[0] || store.playerKey() || null;
   const mySeat = over || !Object.keys(tokens).length ? null : Number(Object.keys(tokens)[0]);
   const names = resource.seats.map((s, n) => s.name || `Seat ${n + 1}`);
   const events = await allEvents(gameId, token);
@@ -58,7 +59,8 @@ export async function replayPage(main, gameId) {
   main.replaceChildren(el("div", { class: "replay-page", "data-game": game.id },
     el("h2", {}, `Replay: ${game.title} `, el("small", { text: gameId })),
     el("p", { class: "links" }, el("a", { href: `#/table/${gameId}`, text: "Table" }), over ? " · " : "",
-      over ? el("a", { href: `${path}/export`, download: `${gameId}.json`, id: "export-link", text: "Download the export" }) : "",
+      over ? el("a", { href: `${path}/export`, download: `${gameId}.json`, id: "export-link", text: "Download the export",
+        onclick: (event) => { if (token && resource.visibility === "private") { event.preventDefault(); download(`${path}/export`, token, `${gameId}.json`); } } }) : "",
       over ? "" : el("span", { class: "muted", text: " · the game is still on: you see what your seat (or a spectator) may see; every hand shows once it is over." })),
     audit,
     el("div", { class: "scrubber" }, button("« first", "first", "first move", () => 1),
@@ -116,6 +118,18 @@ export async function replayPage(main, gameId) {
       el("p", { class: "verdict", id: "verdict", text: verdict.chain_ok && verdict.replay_ok && (await seedMatches(resource)) !== false ? "VERIFIED" : verdict.replay_ok === null ? "IN PROGRESS" : "NOT VERIFIED" }));
   } catch (err) {
     audit.replaceChildren(el("p", { class: "bad", text: "Audit unavailable: " + err.message }));
+  }
+}
+
+// A private table's export needs the seat's Authorization header, which a plain link cannot send.
+async function download(url, token, name) {
+  try {
+    const record = await call("GET", url, { token });
+    const link = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" })), download: name });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  } catch (err) {
+    toast(err.message, "error");
   }
 }
 

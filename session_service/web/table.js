@@ -10,6 +10,8 @@ import { cardEl, listWords } from "./cards.js";
 import { layoutFor, seatPanels } from "./games.js";
 import { logEntry } from "./narrate.js";
 import { toast } from "./app.js";
+import { chatPanel } from "./chat.js";
+import { rematchPanel } from "./rematch.js";
 
 export async function tablePage(main, gameId, seatWanted) {
   const path = `/v1/games/${encodeURIComponent(gameId)}`;
@@ -23,9 +25,12 @@ export async function tablePage(main, gameId, seatWanted) {
   const page = {
     version: resource.version, status: resource.status, toAct: resource.to_act || [], legal: [], view: null,
     deadline: null, outcome: resource.outcome, busy: false, selected: null, moved: false, confirming: false,
-    seats: resource.seats, resource, logged: new Set(), wasMine: false,
+    seats: resource.seats, resource, logged: new Set(), wasMine: false, stuck: Boolean(resource.stuck),
   };
   const names = () => page.seats.map((s, n) => s.name || `Open seat ${n + 1}`);
+  const talk = chatPanel({ path, token, seat });
+  const offers = seat === null ? null : rematchPanel({ path, token, seat, names });
+  const hosting = () => seat !== null && ((page.resource.host || {}).seats || []).includes(seat);
 
   const status = el("p", { class: "now", id: "status", "aria-live": "polite" });
   const clock = el("span", { class: "clock", id: "clock", role: "timer" });
@@ -53,7 +58,7 @@ export async function tablePage(main, gameId, seatWanted) {
         el("span", { id: "role", text: seat === null ? "You are watching." : `You play ${names()[seat]}.` })), seatPicker),
     el("div", { class: "nowbar" }, status, clock), actions, result,
     el("div", { class: "felt" }, seatsBox, board), mine,
-    el("details", { class: "events", open: true }, el("summary", { text: "Log" }), log));
+    talk.root, el("details", { class: "events", open: true }, el("summary", { text: "Log" }), log));
   main.replaceChildren(root);
 
   const ctx = () => ({ view: page.view || {}, seat, names: names(), legal: page.legal, toAct: page.toAct, over: page.status === "finished", outcome: page.outcome });
@@ -70,6 +75,10 @@ export async function tablePage(main, gameId, seatWanted) {
     }
     if (page.status === "aborted") return "The table was called off.";
     if (page.status === "waiting") return "Waiting for players to take the open seats.";
+    if (page.stuck) {  // a defect the server found and logged: say so rather than wait for ever
+      return "This game cannot go on: the seat it waits on has nothing to play (a fault in the game's rules, " +
+        "reported). You may resign; the table ends by itself once idle.";
+    }
     const phase = drawn.phase || drawn.prompt ? ` (${drawn.phase || drawn.prompt})` : "";
     const waiting = page.toAct.filter((s) => s !== seat).map((s) => n[s]);
     const resigned = seat !== null && (page.seats[seat] || {}).resigned;
@@ -184,7 +193,8 @@ export async function tablePage(main, gameId, seatWanted) {
         try { await call("POST", `${path}/start`, { token, body: { ai: level.value } }); await reload(); } catch (err) { toast(err.message, "error"); }
       } }, "Start now (AI takes the open seats)"));
     }
-    if (seat !== null && (page.status === "waiting" || (page.status === "active" && !page.moved))) out.push(act("abort", "Call the table off", "abort"));
+    if (hosting() && (page.status === "waiting" || (page.status === "active" && !page.moved))) out.push(act("abort", "Call the table off", "abort"));
+    if (seat !== null && !hosting() && page.status === "waiting") out.push(act("leave", "Leave the table", "leave"));
     if (seat !== null && page.status === "active" && !resigned) {
       if (page.confirming) {
         out.push(el("span", { class: "confirm", text: "Resign this game? The AI takes your seat. " }),
@@ -211,22 +221,14 @@ export async function tablePage(main, gameId, seatWanted) {
     const n = names();
     const scores = o.scores || [];
     result.classList.remove("hidden");
-    result.replaceChildren(el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
+    result.replaceChildren(...[el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
       page.status === "finished" ? el("p", { class: "winners", text: `Winner${(o.winners || []).length === 1 ? "" : "s"}: ${listWords((o.winners || []).map((s) => n[s])) || "nobody"}.` }) : null,
       scores.length ? el("table", { class: "scores" }, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Final score" })),
         scores.map((sc, s) => el("tr", { class: (o.winners || []).includes(s) ? "winner" : "" }, el("td", { text: n[s] + (s === seat ? " (you)" : "") }), el("td", { text: String(sc) })))) : null,
       page.status === "finished" ? el("p", { class: "muted", text: "Every hand is face up on the table now." }) : null,
-      el("p", {}, el("a", { href: `#/replay/${gameId}`, id: "result-replay", text: "Replay this game" }),
-        seat !== null && page.status === "finished" ? el("button", { type: "button", id: "rematch", class: "table-action", onclick: rematch }, "Rematch") : null));
-  }
-
-  async function rematch() {
-    try {
-      const answer = await call("POST", `${path}/rematch`, { token });
-      const r = answer.rematch || {};
-      if (r.game) location.hash = `#/table/${r.game}`;
-      else toast("Rematch offered: waiting for the other players to accept.", "info");
-    } catch (err) { toast(err.message, "error"); }
+      el("p", {}, el("a", { href: `#/replay/${gameId}`, id: "result-replay", text: "Replay this game" })),
+      offers && page.status === "finished" ? offers.root : null].filter(Boolean));  // (replaceChildren writes a null as "null")
+    if (offers && page.status === "finished") offers.start();
   }
 
   function drawAll() {
@@ -281,7 +283,9 @@ export async function tablePage(main, gameId, seatWanted) {
     try {
       await call("POST", `${path}/commands`, { token, body: { command, expected_version: page.version } });
     } catch (err) {
-      toast(err.message, "error");
+      // Another seat moved first (the move was made on the table as it stood): not a fault, the table redraws.
+      if (err.code === "game/version_conflict") toast("The table changed before your move landed: look again and choose.", "info");
+      else toast(err.message, "error");
       page.busy = false;
       mark();
     }
@@ -295,6 +299,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.deadline = turn.deadline;
     if (turn.outcome !== undefined) page.outcome = turn.outcome;
     if (turn.view !== undefined) page.view = turn.view;
+    page.stuck = turn.stuck === true;  // the state answer says; a turn message means the game moved on
     page.busy = false;
     drawAll();
   }
@@ -327,7 +332,8 @@ export async function tablePage(main, gameId, seatWanted) {
       logEvent(data);
       if (tableEvents.test(data.type)) reload().catch((err) => toast(err.message, "error"));
     } else if (type === "turn") apply(data);
-    else if (type === "end") { if (page.status !== "aborted") page.status = "finished"; page.outcome = data.outcome; drawAll(); }
+    else if (type === "chat") talk.add(data);
+    else if (type === "end") { if (page.status !== "aborted") page.status = "finished"; page.outcome = data.outcome; drawAll(); talk.ended(); }
   }, (err) => toast(err.message, "error"));
   window.addEventListener("hashchange", () => stream.stop(), { once: true });
 }

@@ -28,7 +28,7 @@ from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
 from session_service.use_cases.lobby import Lobby
-from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.meta import STUCK_AT, Meta, parse_iso
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import META_FIELD
 from session_service.use_cases.tables import Tables
@@ -37,6 +37,8 @@ from session_service.worker.pacing import Move, Publisher, plan
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
 IDLE_TABLE_S = int(os.environ.get("IDLE_TABLE_S", str(7 * 86400)))  # see config.py
+STUCK = "stuck: nothing to play"
+"""A job's outcome where the game waits on a seat that has nothing to play (``_stuck``)."""
 
 
 def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] | None:
@@ -83,7 +85,7 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
         if gated:
             tables.scheduler.turn_done(client, turn)  # type: ignore[attr-defined]
     if move is None:
-        return "no legal command"
+        return _stuck(tables, meta, seat)
     if _PACE.publisher is None:
         return publish(move, tables)
     return f"chosen, due in {max(0.0, move.due - time.time()):.2f} s"
@@ -136,6 +138,20 @@ def publish(move: Move, tables: Tables | None = None) -> str:
     return "played"
 
 
+def _stuck(tables: Tables, meta: Meta, seat: int | None) -> str:
+    """The game waits on ``seat``, which has nothing to play, or (``None``) waits on nobody while it runs: a defect of
+    the game's rules (the kernel's liveness guarantee is broken). Logged once a version with public facts only, and
+    marked on the table (``Meta.stuck``) so its seats are told; nobody can move it, so the idle rule ends it
+    (``Lobby.end_if_idle``)."""
+    if not meta.stuck:
+        tables.store.set_meta(meta.id, **{STUCK_AT: str(meta.version)})
+        waits = ("nobody at version %d", ()) if seat is None else ("seat %d at version %d, which has nothing to play", (seat,))
+        log.error("liveness defect: %s waits on " + waits[0], meta.id, *waits[1], meta.version,
+                  extra={"fields": {"event": "liveness_defect", "game_id": meta.id, "game": meta.game,
+                                    "rules_version": meta.rules_version, "version": meta.version, "seat": seat}})
+    return STUCK
+
+
 def ai_turn(game_id: str, seat: int, version: int) -> str:
     """Play the AI seat's move at ``version``, if the game is still there."""
     return _logged("ai_turn", game_id, seat, version, "ai")
@@ -159,7 +175,7 @@ def _logged(kind: str, game_id: str, seat: int, version: int, by: str) -> str:
     except Exception:
         logs.job_line(kind, started, "failed", logging.ERROR, **ids)
         raise
-    logs.job_line(kind, started, outcome, **ids)
+    logs.job_line(kind, started, outcome, logging.ERROR if outcome == STUCK else logging.INFO, **ids)
     return outcome
 
 
@@ -171,8 +187,8 @@ def sweep() -> dict[str, int]:
 
 
 def sweep_once() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, and end the
-    tables nobody plays (``Lobby.end_if_idle``)."""
+    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, report a game in
+    play that waits on nobody (``_stuck``), and end the tables nobody plays (``Lobby.end_if_idle``)."""
     tables, started = worker_tables(), time.perf_counter()
     lobby = _LOBBY
     counts = {"games": 0, "requeued": 0, "idle_ended": 0}
@@ -184,6 +200,8 @@ def sweep_once() -> dict[str, int]:
             tables.store.mark_finished(game_id)
             continue
         counts["games"] += 1
+        if meta.status == "active" and not meta.to_act:
+            _stuck(tables, meta, None)  # no turn of anyone's will find it
         if meta.over:
             tables.store.mark_finished(game_id)
         elif lobby.end_if_idle(meta, IDLE_TABLE_S, time.time()) is not None:

@@ -9,7 +9,7 @@ cannot depend on it. At a node, the edges are the commands of the seat that acts
 summed rewards of that seat, and availability counts (how often the edge was legal in the world at hand),
 which UCB uses in place of the parent's visits (ISMCTS's subset-armed bandit).
 
-Who acts follows the kernel: the seats ``waits_on`` lists, the observer first when it is one of them (so its
+Who acts follows the kernel: the seats ``to_act`` lists, the observer first when it is one of them (so its
 simultaneous choice is never made knowing another's); a seat's out-of-turn plays are among its legal
 commands when it acts. Off the tree, the rollout policy also lets a seat the game does not wait on play out of
 turn now and then. Game knowledge enters only through the game's optional ``rollout_policy`` and
@@ -100,14 +100,15 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
              rng: random.Random, rollout: Rollout) -> bool:
     """One iteration; False when the clock stopped it before it could be scored."""
     state = world = knowledge.resample(rng)
+    rules = game.decider
     node: Node | None = root
     path: list[tuple[Edge, int]] = []
-    while node is not None and game.outcome(state) is None:
-        waited = game.waits_on(state)
+    while node is not None and rules.outcome(state) is None:
+        waited = rules.to_act(state)
         if not waited and node is not root:
             break
         actor = seat if seat in waited or node is root else rng.choice(sorted(waited))
-        legal = root_legal if node is root else game.legal_commands(state, actor)
+        legal = root_legal if node is root else rules.legal_commands(state, actor)
         if not legal:
             break
         keys = [(actor, key(c)) for c in legal]
@@ -125,7 +126,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
             edge = node.edges[keys[pick]]
         path.append((edge, actor))
         before = node
-        events, state = step(game, state, legal[pick], actor, rng)
+        events, state = step(rules, state, legal[pick], actor, rng)
         if before is not None:
             seen = ("own", keys[pick][1]) if actor == seat else (actor, tuple(
                 (e.type, key(redact(e, seat))) for e in events))

@@ -15,7 +15,7 @@ class SeatKnowledge:
     """A seat's knowledge as the AI gets it: the game's rules, the seat, its legal commands and view, and
     ``resample(rng)``: a world drawn from those the seat cannot tell from the real one.
 
-    The real state stays inside ``resample``'s closure and is used only through ``Game.resample``, whose
+    The real state stays inside ``resample``'s closure and is used only through ``AiHooks.resample``, whose
     "canonical" property (tests/support/properties.py) makes its result depend on what the seat knows and on
     ``rng`` alone: two positions the seat cannot tell apart give the same worlds, so the same choices."""
 
@@ -28,8 +28,8 @@ class SeatKnowledge:
     @classmethod
     def of(cls, game: Game, state: Any, seat: int) -> SeatKnowledge:
         """The knowledge of ``seat`` in ``state``: the only way the server builds one."""
-        return cls(game, seat, tuple(game.legal_commands(state, seat)), game.view(state, seat),
-                   lambda rng: game.resample(state, seat, rng))
+        return cls(game, seat, tuple(game.decider.legal_commands(state, seat)), game.decider.view(state, seat),
+                   lambda rng: game.ai.resample(state, seat, rng))
 
     def resample(self, rng: random.Random) -> Any:
         """A world consistent with everything this seat knows, drawn with ``rng``."""

@@ -21,19 +21,19 @@ class Rollout:
     and then (``INTERJECT``) another seat with an out-of-turn play."""
 
     def __init__(self, game: Game, rng: random.Random, clock: Callable[[], float] | None, deadline: float | None):
-        self.game, self.rng, self.clock, self.deadline = game, rng, clock, deadline
-        self.policy = getattr(game, "rollout_policy", None)
-        self.value = getattr(game, "playout_value", None)
+        self.rules, self.rng, self.clock, self.deadline = game.decider, rng, clock, deadline
+        self.policy = game.ai.rollout_policy
+        self.value = game.ai.playout_value
 
     def play(self, state: Any, start: Any = None) -> list[float] | None:
         """Each seat's reward (1 for a winner, else 0; a draw, 1/players each, when no end comes; the game's
         ``playout_value`` of the position where it judges one reached from ``start``, the world the iteration
         drew), or ``None`` when the clock passed the deadline on the way."""
-        game, rng, policy, value = self.game, self.rng, self.policy, self.value
+        rules, rng, policy, value = self.rules, self.rng, self.policy, self.value
         timed = self.clock is not None and self.deadline is not None
         start = state if start is None else start
         for count in range(MAX_COMMANDS):
-            final = game.outcome(state)
+            final = rules.outcome(state)
             if final is not None:
                 return [1.0 if s in final.winners else 0.0 for s in range(state.players)]
             if value is not None:
@@ -46,20 +46,20 @@ class Rollout:
             if not legal:
                 break
             command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)
-            state = step(game, state, command, seat, rng)[1]
+            state = step(rules, state, command, seat, rng).state
         return [1.0 / state.players] * state.players
 
     def _mover(self, state: Any) -> tuple[int, list[dict[str, Any]]]:
-        game, rng = self.game, self.rng
-        waited = game.waits_on(state)
-        if game.out_of_turn and rng.random() < INTERJECT:
+        rules, rng = self.rules, self.rng
+        waited = rules.to_act(state)
+        if rules.out_of_turn and rng.random() < INTERJECT:
             others = [s for s in range(state.players) if s not in waited]
             if others:
                 other = rng.choice(others)
-                legal = game.legal_commands(state, other)
+                legal = rules.legal_commands(state, other)
                 if legal:
                     return other, legal
         if not waited:
             return 0, []
         seat = rng.choice(sorted(waited))
-        return seat, game.legal_commands(state, seat)
+        return seat, rules.legal_commands(state, seat)

@@ -1,23 +1,16 @@
-"""One move inside the search: decide, and the state after it without folding the events a second time."""
+"""One move inside the search: decide, and the state after it as the decision folded it (never a second fold)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from shared.kernel.decision import folded
-from shared.kernel.events import Event
-from shared.kernel.game import Game
+from shared.kernel.decision import Decided
+from shared.kernel.game import Decider
 
 
-def step(game: Game, state: Any, command: dict[str, Any], seat: int, rng: random.Random) -> tuple[list[Event], Any]:
-    """The events of ``command`` and the state after them. A game's ``decide`` folds its events as it emits
-    them (``Decision``), which is half the cost of a move: that state is reused when the kernel can tell it
-    is exactly the fold of these events from ``state``, else the events are folded here."""
-    events = game.decide(state, command, seat, rng.getrandbits(256).to_bytes(32, "big"))
-    after = folded(state, events)
-    if after is None:
-        after = state
-        for event in events:
-            after = game.evolve(after, event)
-    return events, after
+def step(rules: Decider, state: Any, command: dict[str, Any], seat: int, rng: random.Random) -> Decided[Any]:
+    """The events of ``command`` and the state after them, with entropy drawn from the search's ``rng``. The game's
+    ``decide`` folds its events as it emits them (``Decision``), which is half the cost of a move: its state is
+    taken as it is."""
+    return rules.decide(state, command, seat, rng.getrandbits(256).to_bytes(32, "big"))

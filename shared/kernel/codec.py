@@ -1,10 +1,11 @@
 """A safe JSON codec for game state: frozen dataclasses, tuples, frozensets and enums.
 
 Snapshots are stored with it and the session service ships state to the rules service with it. Decoding only
-ever builds the classes a game lists in ``Game.state_types``, so a hostile payload cannot name arbitrary code.
+ever builds the classes a game lists in ``Decider.state_types``, so a hostile payload cannot name arbitrary code.
 
 The format, which stored snapshots depend on: ``None``, bools, numbers and strings as themselves (subclasses
-such as a ``StrEnum`` member too); an enum member as ``{"$e": class name, "v": value}``; a dataclass as
+such as a ``StrEnum`` member too: a dataclass field annotated with such an enum decodes to its member again); an
+enum member as ``{"$e": class name, "v": value}``; a dataclass as
 ``{"$": class name, field: value, ...}`` in field order; a tuple as a list; a frozenset as ``{"$s": [...]}``
 sorted by ``repr``; a dict as ``{"$d": [[key, value], ...]}``.
 
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import types
+import typing
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -71,6 +74,7 @@ class StateCodec:
             if self._types.setdefault(t.__name__, t) is not t:
                 raise ValueError(f"two state types are named {t.__name__}: the codec stores types by name")
         self._encoders: dict[type, Callable[[Any], Any]] = dict.fromkeys(_PLAIN, _same)
+        self._str_enums: dict[type, tuple[tuple[str, type], ...]] = {}
 
     # -- encoding -------------------------------------------------------------------------------------
     def encode(self, obj: Any) -> Any:
@@ -143,6 +147,12 @@ class StateCodec:
             cls = self._class(raw["$"])
             fields = {k: v if type(v) in plain else decode(v) for k, v in raw.items()}
             del fields["$"]
+            restore = self._str_enums.get(cls)
+            if restore is None:
+                restore = self._str_enums[cls] = str_enum_fields(cls)
+            for name, kind in restore:
+                if type(fields.get(name)) is str:
+                    fields[name] = kind(fields[name])
             return cls(**fields)
         if "$s" in raw:
             return frozenset([decode(x) for x in raw["$s"]])
@@ -161,3 +171,21 @@ class StateCodec:
 
 def _same(obj: Any) -> Any:
     return obj
+
+
+def str_enum_fields(cls: type) -> tuple[tuple[str, type], ...]:
+    """The fields of dataclass ``cls`` annotated with a str-valued enum, or an optional one, with that enum. Their
+    members are stored as plain strings; decoding makes them members again, so a state's enums are enums after a
+    snapshot or the hop to the rules service, as they were when it was folded."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except NameError:  # an annotation this module cannot resolve: its values are decoded as stored
+        return ()
+    found = []
+    for field in dataclasses.fields(cls):
+        hint = hints.get(field.name)
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+        kinds = [h for h in options if isinstance(h, type) and issubclass(h, enum.Enum) and issubclass(h, str)]
+        if len(kinds) == 1:
+            found.append((field.name, kinds[0]))
+    return tuple(found)

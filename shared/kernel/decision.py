@@ -2,6 +2,9 @@
 
 - ``Decision``: the events of one decision, folded as they are emitted, so a rule with several steps reads
   the position its own earlier steps made (eventsourcing's ``trigger_event``: make, apply, keep).
+- ``Decided``: what a game's ``decide`` returns, its events and the state they leave. The fold is done once, as
+  the events are emitted, and handed back: the AI's playouts and the audit's replay take that state instead of
+  folding the events a second time (half the cost of a move in a playout).
 - ``replace_at``: a tuple with one item replaced (state is tuples, never lists).
 - ``replace``: ``dataclasses.replace`` for the frozen state records ``evolve`` rebuilds on every event, at about
   half its cost (the AI's playouts spend a third of their time there).
@@ -11,9 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from shared.kernel.entropy import rng as rng_from
 from shared.kernel.events import Event
@@ -23,13 +25,20 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 
+class Decided(NamedTuple, Generic[S]):
+    """A decision's result: the events ``decide`` emitted and the state after them (exactly their fold)."""
+
+    events: list[Event]
+    state: S
+
+
 class Decision(Generic[S]):
     """Collect a decision's events while folding them into ``state`` with ``evolve``.
 
     ``emit`` takes typed facts (with the audience of their secret fields) or ready ``Event`` values; ``rng``
     is the decision's one PRNG, seeded from the entropy it was given (drawn only if some rule needs it)."""
 
-    __slots__ = ("state", "events", "_evolve", "_entropy", "_rng", "_start")
+    __slots__ = ("state", "events", "_evolve", "_entropy", "_rng")
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S], entropy: bytes | None = None):
         self.state = state
@@ -37,8 +46,6 @@ class Decision(Generic[S]):
         self._evolve = evolve
         self._entropy = entropy
         self._rng: random.Random | None = None
-        self._start = state
-        _LATEST.decision = self
 
     def emit(self, fact: Fact | Event, secret: Mapping[str, Iterable[int]] | None = None) -> S:
         """Record ``fact`` and fold it; the state after it."""
@@ -47,6 +54,10 @@ class Decision(Generic[S]):
         self.state = self._evolve(self.state, event)
         return self.state
 
+    def decided(self) -> Decided[S]:
+        """The events emitted so far with the state they leave: what ``decide`` returns."""
+        return Decided(self.events, self.state)
+
     @property
     def rng(self) -> random.Random:
         if self._rng is None:
@@ -54,19 +65,6 @@ class Decision(Generic[S]):
                 raise RuntimeError("this decision was given no entropy, so it may not draw randomness")
             self._rng = rng_from(self._entropy)
         return self._rng
-
-
-_LATEST = threading.local()  # the decision made last in this thread (see ``folded``)
-
-
-def folded(state: Any, events: list[Event]) -> Any | None:
-    """The state after ``events`` if the last ``Decision`` of this thread started at ``state`` and made exactly
-    this list: it folded them as it emitted them, so a caller of ``decide`` (the AI's playouts) need not fold
-    them again. ``None`` when that cannot be told (fold them then)."""
-    latest = getattr(_LATEST, "decision", None)
-    if latest is not None and latest._start is state and latest.events is events:
-        return latest.state
-    return None
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -1,40 +1,57 @@
-"""What a game is: a Decider with its metadata, and the kernel's checks around it.
+"""What a game is: a Decider, its catalogue entry and its AI hooks, composed by ``Game`` with the kernel's checks.
 
-A game module builds one ``Game`` value from pure functions:
+A game package builds one ``Game`` (its ``GAME``, the registry entry) from three small records.
+
+``Decider``: the rules, pure functions over immutable state (the Decider pattern):
 
 - ``setup(players, options, entropy) -> [Event]``: the opening facts (shuffles and deals recorded as data).
-- ``decide(state, command, seat, entropy) -> [Event]``: every rule lives here; raises ``RuleViolation``.
+- ``decide(state, command, seat, entropy) -> Decided``: every rule lives here; raises ``RuleViolation``. It
+  returns its events and the state they leave (``Decision.decided()``: folded once, as they were emitted).
 - ``evolve(state, event) -> state``: a plain fold step, no checks, no randomness; ``state`` is ``None``
   for the first setup event.
 - ``legal_commands(state, seat) -> [command]``: complete commands the seat may post now, as posted.
-- ``waits_on(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
+- ``to_act(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
   It is public (the game resource, every view, streams, turn timers): it must follow from public facts only.
   A seat that *may* also act out of turn (a Sign, a power-play) is not listed; it finds the play in its own
-  ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``.
+  ``legal_commands``, which are private. The command types it may post that way are ``out_of_turn``. The kernel
+  refuses every other command from a seat not waited on (``rules/not_your_turn``), so no game checks the turn.
 - ``view(state, viewer) -> dict``: built from what ``viewer`` (seat, ``None``, or ``EVERYONE``) may know.
-- ``outcome(state) -> Outcome | None``.
+- ``outcome(state) -> Outcome | None``: the end as a value, its ``reason`` a member of ``reasons``, the game's
+  ``StrEnum`` of the ways it ends (the wire carries the member's value).
+- ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
+- ``state_types``: every class the state codec may build; ``facts``: the game's event types
+  (``shared.kernel.facts``), one typed record each.
+- ``timeout_command(state, seat, rng) -> command`` (optional): the game's timeout policy, what a silent seat
+  the game waits on does when its time is up (a silent seat in a knock race passes). Without it, a random
+  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know. The kernel asks it
+  only when the seat has an ordinary legal command.
+
+``Catalogue``: what the catalogue shows client authors: ``title``, ``min_players`` and ``max_players``,
+``options``, ``card_data``, ``commands``, each command type's schema, and ``narrator`` (below). A command reaches ``decide`` as read at
+the wire by its schema (``shared.wire.commands``, defaults filled in): the kernel itself reads no schema.
+
+``AiHooks``: what the AI (``shared.ai``) and the non-interference suites need beyond the rules:
+
 - ``resample(state, seat, rng) -> state``: the same position with everything ``seat`` cannot know
   reshuffled (other hands, deck order, sealed choices). Bots use it to determinize; tests use it to prove
   that nothing a seat cannot know reaches it.
 - ``resample_unrevealable(state, seat, rng) -> state`` (optional): like ``resample`` but reshuffling only
   what no single move of another seat can show ``seat`` (in Arkham Ritual a taken card faces the table, so
   only the deck below its top stays hidden). The check on other seats' moves uses it; without it, ``resample``.
-- ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
-- ``timeout_command(state, seat, rng) -> command`` (optional): the game's timeout policy, what a silent seat
-  the game waits on does when its time is up (a silent seat in a knock race passes). Without it, a random
-  legal command that is not an out-of-turn play. It must depend only on what ``seat`` may know.
-- ``facts``: the game's event types (``shared.kernel.facts``), one typed record each.
-- ``retired``: the game's earlier rules versions (each a whole ``Game`` of the same id) that the code still
-  provides, so a game started under one of them is decided by it to the end (docs/operations.md, "Upgrades").
 - ``rollout_policy(state, seat, legal, rng) -> command`` (optional): how the AI's playouts move for ``seat``
   (a fast default policy with the game's know-how); without it, a uniformly random legal command.
 - ``playout_value(start, state) -> [reward] | None`` (optional): where an AI playout that began in ``start``
   may stop at ``state``, each seat's reward in [0, 1] as a judgement of the position (a game of several rounds
   judges at the end of the round the search is about, rather than playing out rounds it cannot yet influence);
   ``None`` plays on. It may read only ``state`` and ``start`` (worlds the searching seat drew), like the policy.
-- ``ai_levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
-- ``narrator`` (optional): the game's sentences, one per event type (``shared.kernel.narration``, in the game's
-  ``narration.py``): what each reader's log says of an event, from the event as redacted for that reader.
+- ``levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
+
+``Game`` adds the game's ``id``, its ``rules_version`` and ``retired`` (the earlier rules versions the code still
+provides, each a whole ``Game`` of the same id, so a game started under one is decided by it to the end:
+docs/operations.md, "Upgrades"), and the kernel's checks around the decider: ``start`` (table size and options),
+``checked_decide`` (the game is running, the seat exists, the one turn check), ``timeout_choice``, ``replay``.
+- ``narrator`` (``Catalogue``, optional): the game's sentences, one per event type (``shared.kernel.narration``, in
+  the game's ``narration.py``): what each reader's log says of an event, from the event as redacted for that reader.
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
 and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
@@ -46,11 +63,11 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from marshmallow import Schema, ValidationError
-
 from shared.kernel.codec import StateCodec
+from shared.kernel.decision import Decided
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
 from shared.kernel.facts import Fact, Facts
@@ -59,15 +76,7 @@ from shared.kernel.outcome import Outcome
 
 
 AI_LEVELS = ("random", "easy", "medium", "hard")  # the budgets behind each are shared.ai.LEVELS
-
-
-class MalformedCommand(Exception):
-    """A command whose shape is wrong (missing type, wrong field types): the request is bad, not the move."""
-
-    def __init__(self, message: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.message = message
-        self.details = details or {}
+NOT_YOUR_TURN = "rules/not_your_turn"
 
 
 class GameOver(Exception):
@@ -110,44 +119,65 @@ class Option:
         return value
 
 
-@dataclass(frozen=True)
-class Game:
-    id: str
+@dataclass(frozen=True, slots=True)
+class Decider:
+    """A game's rules: pure functions over immutable state (the module docstring gives each one's contract)."""
+
+    setup: Callable[[int, Mapping[str, Any], bytes], list[Event]]
+    decide: Callable[[Any, Mapping[str, Any], int, bytes], Decided[Any]]
+    evolve: Callable[[Any, Event], Any]
+    legal_commands: Callable[[Any, int], list[dict[str, Any]]]
+    to_act: Callable[[Any], frozenset[int]]
+    view: Callable[[Any, Any], dict[str, Any]]
+    outcome: Callable[[Any], Outcome | None]
+    invariant: Callable[[Any], None]
+    state_types: tuple[type, ...]
+    reasons: type[StrEnum]
+    facts: Facts = field(default_factory=Facts)
+    out_of_turn: frozenset[str] = frozenset()
+    timeout_command: Callable[[Any, int, random.Random], dict[str, Any] | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """What the catalogue shows of a game; ``commands`` maps each command type to its schema (read at the wire)."""
+
     title: str
     min_players: int
     max_players: int
-    rules_version: str
-    setup: Callable[[int, Mapping[str, Any], bytes], list[Event]]
-    decide: Callable[[Any, Mapping[str, Any], int, bytes], list[Event]]
-    evolve: Callable[[Any, Event], Any]
-    legal_commands: Callable[[Any, int], list[dict[str, Any]]]
-    waits_on: Callable[[Any], frozenset[int]]
-    view: Callable[[Any, Any], dict[str, Any]]
-    outcome: Callable[[Any], Outcome | None]
-    resample: Callable[[Any, int, Any], Any]
-    invariant: Callable[[Any], None]
-    commands: Mapping[str, type[Schema]]
-    state_types: tuple[type, ...]
+    commands: Mapping[str, type]
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
-    ai_levels: tuple[str, ...] = AI_LEVELS
+    narrator: Narrator | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AiHooks:
+    """What the AI needs of a game beyond its rules: how to draw the worlds a seat cannot tell apart, and optionally
+    how its playouts move and where they may stop."""
+
+    resample: Callable[[Any, int, Any], Any]
     resample_unrevealable: Callable[[Any, int, Any], Any] | None = None
-    out_of_turn: frozenset[str] = frozenset()
-    timeout_command: Callable[[Any, int, random.Random], dict[str, Any] | None] | None = None
-    facts: Facts = field(default_factory=Facts)
-    retired: tuple[Game, ...] = ()
     rollout_policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
     playout_value: Callable[[Any, Any], list[float] | None] | None = None
-    narrator: Narrator | None = None
+    levels: tuple[str, ...] = AI_LEVELS
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the registry holds it: its id and rules version, its decider, catalogue entry and AI hooks, and the
+    earlier rules versions it still provides."""
+
+    id: str
+    rules_version: str
+    decider: Decider
+    catalogue: Catalogue
+    ai: AiHooks
+    retired: tuple[Game, ...] = ()
 
     @functools.cached_property
     def codec(self) -> StateCodec:
-        return StateCodec(self.state_types)
-
-    @functools.cached_property
-    def command_loaders(self) -> dict[str, Schema]:
-        """One schema instance per command type, reused: building a schema costs more than loading with it."""
-        return {kind: schema() for kind, schema in self.commands.items()}
+        return StateCodec(self.decider.state_types)
 
     def at_version(self, rules_version: str | None) -> Game | None:
         """The rules of ``rules_version`` (None: the current ones), if this code still provides them."""
@@ -164,66 +194,68 @@ class Game:
 
     def resolve_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
         """Every option with its value: the caller's where given (checked), else the default."""
-        raw = dict(raw or {})
-        unknown = sorted(set(raw) - set(self.options))
+        raw, options = dict(raw or {}), self.catalogue.options
+        unknown = sorted(set(raw) - set(options))
         if unknown:
-            raise RuleViolation("rules/invalid_option", f"{self.title} has no option {unknown[0]!r}", {"option": unknown[0]})
-        return {name: opt.check(name, raw[name]) if name in raw else opt.default for name, opt in self.options.items()}
+            raise RuleViolation("rules/invalid_option", f"{self.catalogue.title} has no option {unknown[0]!r}",
+                                {"option": unknown[0]})
+        return {name: opt.check(name, raw[name]) if name in raw else opt.default for name, opt in options.items()}
 
     def check_players(self, players: int) -> None:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleViolation(
-                "rules/player_count",
-                f"{self.title} is played by {self.min_players} to {self.max_players} players",
-                {"min_players": self.min_players, "max_players": self.max_players},
-            )
+        least, most = self.catalogue.min_players, self.catalogue.max_players
+        if not least <= players <= most:
+            raise RuleViolation("rules/player_count", f"{self.catalogue.title} is played by {least} to {most} players",
+                                {"min_players": least, "max_players": most})
 
     def start(self, players: int, options: Mapping[str, Any] | None, entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
         """Check the table and options, then set up: the resolved options and the opening events."""
         self.check_players(players)
         resolved = self.resolve_options(options)
-        return resolved, self.setup(players, resolved, entropy)
+        return resolved, self.decider.setup(players, resolved, entropy)
 
-    def parse_command(self, raw: Any) -> dict[str, Any]:
-        """Validate a command's shape against its schema; unknown types are a rule matter, bad shapes are not."""
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
-            raise MalformedCommand("a command is a JSON object with a string 'type'")
-        kind = raw["type"]
-        schema = self.command_loaders.get(kind)
-        if schema is None:
-            raise RuleViolation(
-                "rules/unknown_command", f"{self.title} has no command {kind[:64]!r}", {"known": sorted(self.commands)}
-            )
-        try:
-            fields = schema.load({k: v for k, v in raw.items() if k != "type"})
-        except ValidationError as exc:
-            raise MalformedCommand(f"the {kind} command is malformed", {"fields": exc.messages}) from None
-        return {"type": kind, **fields}
+    def checked_decide(self, state: Any, command: Mapping[str, Any], seat: int | None, entropy: bytes) -> Decided[Any]:
+        """Decide a command (as read at the wire: ``shared.wire.commands``) with the kernel's checks first: the game
+        is running, the seat exists, and the game waits on the seat or the command is one it may play out of turn
+        (the one turn check: no game writes its own)."""
+        return self.decide_in_turn(state, command, self.check_seat(state, seat), entropy)
 
-    def checked_decide(self, state: Any, command: Any, seat: int | None, entropy: bytes) -> list[Event]:
-        """Decide with the kernel's checks first: the game is running, the seat exists, the command is well formed."""
-        if self.outcome(state) is not None:
+    def check_seat(self, state: Any, seat: int | None) -> int:
+        """``seat``, once the game is known to be running (else ``GameOver``) and ``seat`` one of its seats (else
+        ``rules/no_such_seat``)."""
+        if self.decider.outcome(state) is not None:
             raise GameOver()
         if not isinstance(seat, int) or not 0 <= seat < self.players(state):
             raise RuleViolation("rules/no_such_seat", "there is no such seat at this table")
-        events = self.decide(state, self.parse_command(command), seat, entropy)
-        if not events:
+        return seat
+
+    def decide_in_turn(self, state: Any, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[Any]:
+        """The turn check, then the game's ``decide``, which must emit something when it accepts."""
+        check_turn(self.decider, state, command, seat)
+        decided = self.decider.decide(state, command, seat, entropy)
+        if not decided.events:
             raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
-        return events
+        return decided
 
     def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
-        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat)."""
-        if seat not in self.waits_on(state):
+        legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat).
+
+        ``None`` when the game does not wait on ``seat``, or when the seat has no ordinary command: a breach of
+        liveness (ARCHITECTURE "Liveness"), which the caller reports. The game's policy is asked only when there is
+        something to play, so it never raises for want of a move."""
+        rules = self.decider
+        if seat not in rules.to_act(state):
             return None
-        if self.timeout_command is not None:
-            return self.timeout_command(state, seat, rand)
-        ordinary = [c for c in self.legal_commands(state, seat) if c["type"] not in self.out_of_turn]
-        return rand.choice(ordinary) if ordinary else None
+        ordinary = [c for c in rules.legal_commands(state, seat) if c["type"] not in rules.out_of_turn]
+        if not ordinary:
+            return None
+        if rules.timeout_command is not None:
+            return rules.timeout_command(state, seat, rand)
+        return rand.choice(ordinary)
 
     def fact(self, event: Event) -> Fact:
         """A stored event read back as the game's typed fact."""
-        return self.facts.parse(event)
+        return self.decider.facts.parse(event)
 
     def players(self, state: Any) -> int:
         return int(state.players)
@@ -232,21 +264,31 @@ class Game:
         return fold(self, events, state)
 
     def catalogue_entry(self, command_schemas: Mapping[str, Any]) -> dict[str, Any]:
+        about = self.catalogue
         return {
             "id": self.id,
-            "title": self.title,
-            "min_players": self.min_players,
-            "max_players": self.max_players,
+            "title": about.title,
+            "min_players": about.min_players,
+            "max_players": about.max_players,
             "rules_version": self.rules_version,
-            "options": {name: opt.to_json() for name, opt in self.options.items()},
+            "options": {name: opt.to_json() for name, opt in about.options.items()},
             "commands": dict(command_schemas),
-            "ai_levels": list(self.ai_levels),
-            "out_of_turn": sorted(self.out_of_turn),
-            "card_data": self.card_data,
+            "ai_levels": list(self.ai.levels),
+            "out_of_turn": sorted(self.decider.out_of_turn),
+            "card_data": about.card_data,
         }
+
+
+def check_turn(rules: Decider, state: Any, command: Mapping[str, Any], seat: int) -> None:
+    """Refuse ``command`` from ``seat`` unless the game waits on the seat or lists the command's type as playable out
+    of turn (boardgame.io's master refuses a move from a player not in ``activePlayers`` the same way, before the
+    game's code runs). ``to_act`` is public, so the refusal may name it."""
+    if command["type"] not in rules.out_of_turn:
+        waited = rules.to_act(state)
+        if seat not in waited:
+            raise RuleViolation(NOT_YOUR_TURN, "It is not your turn.", {"to_act": sorted(waited)})
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     """Replay: the state after ``events``, starting from ``state`` (``None`` before setup)."""
-    return functools.reduce(game.evolve, events, state)
-
+    return functools.reduce(game.decider.evolve, events, state)

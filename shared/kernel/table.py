@@ -8,6 +8,8 @@ same log and the same hash chain, so the audit re-decides it like any command:
 - ``table_seat_joined`` fills an open seat (a person, or an AI when the creator starts the table early). When the
   last seat is taken the game's setup and ``table_started`` follow in the same batch: nothing is dealt to a
   seat nobody holds.
+- ``table_seat_left`` (a seat gives itself back while the table waits: it opens again) and
+  ``table_seat_declined`` (a player a seat was kept for turns it down: the seat opens for anyone).
 - ``table_seat_resigned``: the seat concedes; the table's AI plays it from then on and it can never win; with one
   seat left that has not resigned, that seat wins.
 - ``table_aborted`` (before the first move) and ``table_abandoned`` (no waited seat acted for too long).
@@ -52,6 +54,9 @@ class TableEnd(StrEnum):
     ABANDONED = "abandoned"
 
 
+TABLE_ENDS = frozenset(TableEnd)
+
+
 # -- facts ----------------------------------------------------------------------------------------------
 
 
@@ -79,6 +84,20 @@ class SeatJoined(Fact, type="table_seat_joined"):
 @dataclass(frozen=True, slots=True)
 class TableStarted(Fact, type="table_started"):
     """Every seat is taken and the game's setup is done (it is the last record of the batch that set it up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(Fact, type="table_seat_left"):
+    """``seat``'s holder gave it back before the game started: the seat is open again, for anyone."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDeclined(Fact, type="table_seat_declined"):
+    """The player ``seat`` was kept for turned the invitation down: the seat stays open, now for anyone."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +130,7 @@ class TableEnded(Fact, type="table_ended"):
     outcome: dict[str, Any]
 
 
-TABLE_FACTS = Facts(TableOpened, SeatJoined, TableStarted, SeatResigned, TableAborted, TableAbandoned, TableEnded)
+TABLE_FACTS = Facts(TableOpened, SeatJoined, SeatLeft, SeatDeclined, TableStarted, SeatResigned, TableAborted, TableAbandoned, TableEnded)
 
 
 # -- state ----------------------------------------------------------------------------------------------
@@ -175,7 +194,7 @@ class Seating:
 
     def __init__(self, game: Game):
         self.game = game
-        self.codec = StateCodec(game.state_types + TABLE_TYPES)
+        self.codec = StateCodec(game.decider.state_types + TABLE_TYPES)
 
     # -- deciding ------------------------------------------------------------------------------------
     def open(self, game_id: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], visibility: str) -> list[Event]:
@@ -195,6 +214,21 @@ class Seating:
         require(player is None or all(s.player != player or s.name is None for s in table.seats), "rules/already_seated",
                 "you already hold a seat at this table")
         return [SeatJoined(seat=seat, name=name, player=player, ai=ai).event()]
+
+    def leave(self, table: Table, seat: int) -> list[Event]:
+        """``seat``'s holder gives it back while the table waits: it opens again, for anyone (an invitation it
+        answered is spent)."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: resign instead")
+        require(table.seats[seat].name is not None and table.seats[seat].ai is None, "rules/seat_not_held",
+                "nobody holds that seat")
+        return [SeatLeft(seat=seat).event()]
+
+    def decline(self, table: Table, seat: int, player: str) -> list[Event]:
+        """``player`` turns down the open seat kept for it: the seat stays open, now for anyone."""
+        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: its seats are taken")
+        require(0 <= seat < table.players and table.seats[seat].name is None and table.seats[seat].player == player,
+                "rules/not_invited", "no open seat here is kept for you")
+        return [SeatDeclined(seat=seat).event()]
 
     def start(self, table: Table, ai: str) -> list[Event]:
         """The creator starts early: every open seat is taken by the table's AI at level ``ai``."""
@@ -217,7 +251,7 @@ class Seating:
         standing = [i for i, s in enumerate(table.seats) if not s.resigned and i != seat]
         if len(standing) == 1:
             ending = Outcome(TableEnd.RESIGNATION, (standing[0],), None, {"resigned": sorted({*table.resigned, seat})})
-            events.append(TableEnded(outcome=_json(ending)).event())
+            events.append(TableEnded(outcome=ending.to_json()).event())
         return events
 
     def abort(self, table: Table, seat: int | None) -> list[Event]:
@@ -232,17 +266,21 @@ class Seating:
         """End a table nobody the game waits on has acted on for ``idle_s`` seconds: no winner."""
         self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
         ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
-        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=_json(ending)).event()]
+        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
 
-    def played(self, table: Table, events: Sequence[Event]) -> tuple[list[Event], Table]:
+    def played(self, table: Table, events: Sequence[Event], state: Any = None) -> tuple[list[Event], Table]:
         """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
-        with the table they leave: finding the ending folds them anyway, so the session's cache and the audit's
-        replay take this table rather than fold them a second time."""
-        after = self.fold(table, events)
+        with the table they leave, which the session's cache and the audit's replay take rather than fold them a
+        second time. ``state``: the game's state after them where the caller has it (``Decided.state``, from a
+        decision made in process), so they are not folded at all; else they are folded here."""
+        if state is None:
+            after = self.fold(table, events)
+        else:
+            after = replace(table, game=state, game_events=table.game_events + len(events))
         final = self.outcome(after)
         if final is None or table.legacy:
             return list(events), after
-        ended = TableEnded(outcome=_json(final)).event()
+        ended = TableEnded(outcome=final.to_json()).event()
         return [*events, ended], self.evolve(after, ended)
 
     def check_game_command(self, table: Table) -> None:
@@ -270,6 +308,9 @@ class Seating:
             case SeatJoined(seat=seat, name=name, player=player, ai=ai):
                 assert table is not None
                 return replace(table, seats=replace_at(table.seats, seat, Seat(name, ai, player)))
+            case SeatLeft(seat=seat) | SeatDeclined(seat=seat):
+                assert table is not None
+                return replace(table, seats=replace_at(table.seats, seat, Seat(None, None)))
             case TableStarted():
                 assert table is not None
                 return replace(table, status=Status.ACTIVE, setup_events=table.game_events)
@@ -291,7 +332,7 @@ class Seating:
         if table is None:  # a log from before tables (record format 1): the game's own setup comes first, and
             # nothing tells where it ends, so such a table counts as moved (it cannot be aborted)
             table = Table("", self.game.id, {}, (), "public", Status.ACTIVE, setup_events=-1)
-        state = self.game.evolve(table.game, event)
+        state = self.game.decider.evolve(table.game, event)
         seats = table.seats or tuple(Seat(None, None) for _ in range(self.game.players(state)))
         return replace(table, game=state, seats=seats, game_events=table.game_events + 1)
 
@@ -306,29 +347,33 @@ class Seating:
         """The table's ending if it gave one, else the game's, with resigned seats taken out of the winners."""
         if table.ended is not None:
             raw = orjson.loads(table.ended)
-            return Outcome(raw["reason"], tuple(raw["winners"]), None if raw["scores"] is None else tuple(raw["scores"]),
-                           raw["details"])
+            return Outcome(self.reason(raw["reason"]), tuple(raw["winners"]),
+                           None if raw["scores"] is None else tuple(raw["scores"]), raw["details"])
         if table.game is None:
             return None
-        final = self.game.outcome(table.game)
+        final = self.game.decider.outcome(table.game)
         if final is None or not table.resigned:
             return final
         return without_resigned(final, table.resigned)
+
+    def reason(self, value: str) -> StrEnum:
+        """The table's or the game's reason for an ending recorded as ``value`` (``ValueError`` if neither gives it)."""
+        return TableEnd(value) if value in TABLE_ENDS else self.game.decider.reasons(value)
 
     def legal_commands(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """What ``seat`` may post now: nothing for a spectator, for a table not in play, or for a seat that resigned
         (the table's AI plays it, and its own commands are refused)."""
         if seat is None or table.status != Status.ACTIVE or table.game is None or table.seats[seat].resigned:
             return []
-        return self.game.legal_commands(table.game, seat)
+        return self.game.decider.legal_commands(table.game, seat)
 
-    def waits_on(self, table: Table) -> frozenset[int]:
+    def to_act(self, table: Table) -> frozenset[int]:
         if table.status != Status.ACTIVE or table.game is None:
             return frozenset()
-        return self.game.waits_on(table.game)
+        return self.game.decider.to_act(table.game)
 
 
-TABLE_COMMANDS = frozenset({"open_table", "join", "start", "resign", "abort", "abandon"})
+TABLE_COMMANDS = frozenset({"open_table", "join", "leave", "decline", "start", "resign", "abort", "abandon"})
 
 
 def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any], seat: int | None,
@@ -337,7 +382,8 @@ def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any
     them. ``command`` is what the record keeps (below); ``setup(players, options)`` gives the game's setup
     events (the rules service in production, the game itself in the audit), drawn from the game's entropy 0.
 
-    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``start {ai}`` ·
+    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``leave`` (by
+    ``seat``) · ``decline {seat, player}`` · ``start {ai}`` ·
     ``resign {ai}`` (by ``seat``) · ``abort`` (by ``seat``, or the server) · ``abandon {idle_s}``."""
     kind = command["type"]
     if kind == "open_table":
@@ -346,6 +392,11 @@ def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any
         assert table is not None, "only open_table starts a table"
         if kind == "join":
             events = seating.join(table, command["seat"], command["name"], command.get("player"), command.get("ai"))
+        elif kind == "leave":
+            assert seat is not None
+            return seating.leave(table, seat)
+        elif kind == "decline":
+            return seating.decline(table, command["seat"], command["player"])
         elif kind == "start":
             events = seating.start(table, command["ai"])
         elif kind == "resign":
@@ -374,8 +425,3 @@ def without_resigned(final: Outcome, resigned: frozenset[int]) -> Outcome:
             winners = tuple(s for s in standing if final.scores[s] == best)
     return replace(final, winners=winners, details={**final.details, "resigned": sorted(resigned)})
 
-
-def _json(outcome: Outcome) -> dict[str, Any]:
-    out = outcome.to_json()
-    out["reason"] = str(out["reason"])
-    return out

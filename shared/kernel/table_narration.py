@@ -9,8 +9,8 @@ from typing import Any
 
 from shared.kernel.game import Game
 from shared.kernel.narration import Narrator, Text, Voice, plural, say
-from shared.kernel.table import (SeatJoined, SeatResigned, TableAbandoned, TableAborted, TableEnd, TableEnded,
-                                 TableOpened, TableStarted)
+from shared.kernel.table import (SeatDeclined, SeatJoined, SeatLeft, SeatResigned, TableAbandoned, TableAborted, TableEnd,
+                                 TableEnded, TableOpened, TableStarted)
 
 
 def _opened(data: Mapping[str, Any], voice: Voice) -> Text:
@@ -60,6 +60,9 @@ def _aborted(data: Mapping[str, Any], voice: Voice) -> Text:
 TABLE_NARRATOR = Narrator({
     TableOpened.TYPE: _opened,
     SeatJoined.TYPE: _joined,
+    SeatLeft.TYPE: lambda data, voice: say("{seat} left the table: the seat is open again", seat=voice.seat(data["seat"])),
+    SeatDeclined.TYPE: lambda data, voice: say("The invitation to seat {number} was declined: the seat is open to anyone",
+                                               number=data["seat"] + 1),
     TableStarted.TYPE: lambda data, voice: say("The game began"),
     SeatResigned.TYPE: lambda data, voice: say("{seat} resigned: the table's AI plays on", seat=voice.seat(data["seat"])),
     TableAborted.TYPE: _aborted,
@@ -71,7 +74,7 @@ TABLE_NARRATOR = Narrator({
 def voice_for(game: Game, reader: int | None, names: Sequence[str | None]) -> Voice:
     """How ``game``'s log reads to ``reader`` (a seat, or None for a spectator) at a table whose seats are called
     ``names`` (one per seat): the table's sentences and the game's own."""
-    return Voice(_with_table(game.narrator or NO_SENTENCES), reader, tuple(names))
+    return Voice(_with_table(game.catalogue.narrator or NO_SENTENCES), reader, tuple(names))
 
 
 NO_SENTENCES = Narrator()

@@ -28,7 +28,7 @@ def command_schema(kind: str, schema: type) -> dict[str, Any]:
 def catalog(games: Mapping[str, Game]) -> dict[str, Any]:
     return {
         "games": [
-            game.catalogue_entry({kind: command_schema(kind, schema) for kind, schema in game.commands.items()})
+            game.catalogue_entry({kind: command_schema(kind, schema) for kind, schema in game.catalogue.commands.items()})
             for game in games.values()
         ]
     }

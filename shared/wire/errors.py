@@ -14,7 +14,8 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from shared.kernel import RuleViolation
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
+from shared.wire.commands import MalformedCommand
 
 log = logging.getLogger("mythos.errors")
 

@@ -75,6 +75,9 @@ class Catalog(Schema):
 STATUSES = ["waiting", "active", "finished", "aborted"]
 TO_ACT = ("the seats the game waits on (public). A seat may also have plays it can make out of turn (a Sign, a "
           "power-play, a knock): it finds them in its own legal_commands; nothing public says that it can")
+STUCK = ("true when the game waits on a seat that has nothing to play: a defect of the game's rules, which the server "
+         "has logged. Nobody can move the table: any seat may still resign, and it ends as abandoned once idle "
+         "(IDLE_TABLE_S)")
 PLAYER_ID = Pattern(r"^p_[A-Za-z0-9_-]{1,32}$")
 
 
@@ -120,9 +123,16 @@ class Seat(Schema):
     name = fields.String(required=True, allow_none=True, metadata={"description": "null while the seat is open"})
     ai = fields.String(allow_none=True, required=True)
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
-    open = fields.Boolean(metadata={"description": "true while nobody holds the seat"})
+    open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
     resigned = fields.Boolean(metadata={"description": "the seat conceded; the table's AI plays it"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
+
+
+class Host(Schema):
+    name = fields.String(required=True, metadata={"description": "who opened the table"})
+    player = fields.String(metadata={"description": "the player who opened it, when a player did"})
+    seats = fields.List(fields.Integer(), metadata={"description": "the seats it opened the table with: they (and the "
+                                                                   "player) may call it off before its first move"})
 
 
 class GameResource(Schema):
@@ -142,7 +152,11 @@ class GameResource(Schema):
     outcome = fields.Dict(allow_none=True, required=True)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
     seed = fields.String(metadata={"description": "revealed once the game is over"})
+    host = fields.Nested(Host, metadata={"description": "who opened the table"})
+    watchers = fields.Integer(metadata={"description": "live streams open on the table that hold no seat (every process's)"})
+    rematch_of = fields.String(metadata={"description": "the finished table this one is the rematch of"})
 
 
 class GamePage(Schema):
@@ -155,6 +169,8 @@ class GamesQuery(Schema):
     game = fields.String(validate=validate.Length(1, 64))
     cursor = fields.String(validate=validate.Length(1, 64))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    open_seats = fields.Integer(load_default=0, validate=validate.Range(0, 16),
+                                metadata={"description": "only tables with at least this many open seats"})
 
 
 # -- playing ------------------------------------------------------------------------------------------
@@ -171,6 +187,7 @@ class State(Schema):
     legal_commands = fields.List(fields.Dict(), required=True)
     deadline = fields.String(allow_none=True, required=True)
     outcome = fields.Dict(allow_none=True, required=True)
+    stuck = fields.Boolean(metadata={"description": STUCK})
 
 
 class CommandRequest(Schema):
@@ -223,6 +240,7 @@ class EventPage(Schema):
 
 class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
+    chat_after = fields.Integer(validate=validate.Range(0, 2**53))
 
 
 # -- audit --------------------------------------------------------------------------------------------

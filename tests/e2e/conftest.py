@@ -16,6 +16,8 @@ import pytest
 
 from session_service.cli.devstack import Stack, free_port
 from tests.support.redis_server import delete_prefix, external_url
+from tests.support.stack import NO_QUOTAS
+from tests.support.web_tables import axe, browser  # noqa: F401  (the browser tests' fixtures: one Chromium a module)
 
 
 @contextlib.contextmanager
@@ -45,6 +47,10 @@ def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def stack():
+    """The stack the end-to-end tests share: its quotas off, since these tests open many tables from one address
+    (the quotas have tests of their own: tests/integration/test_quotas.py), and a short keep-alive, the period in
+    which a player's stream picks up a table it sat down at after it opened (the web lobby's test waits for one)."""
     with running_stack("e2e", {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                               "MYTHOS_ALLOW_CLIENT_SEED": "1"}) as live:
+                               "MYTHOS_ALLOW_CLIENT_SEED": "1", "SSE_KEEPALIVE_S": "2",
+                               **{k: str(v) for k, v in NO_QUOTAS.items()}}) as live:
         yield live

@@ -21,7 +21,7 @@ MAX_AT_CHECKS = 150
 
 
 def tables_for(game):
-    return sorted({game.min_players, game.max_players})
+    return sorted({game.catalogue.min_players, game.catalogue.max_players})
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
-"""``mythos play`` in a pseudo-terminal against the real stack: it creates a table with AI seats, shows the seat's
-view, takes numbered choices on its input and follows the stream to the end."""
+"""``mythos play`` in a pseudo-terminal against the real stack: it creates a table with AI seats, draws the seat's
+table with card names, takes numbered choices on its input, tells the log in sentences and follows the stream to
+the end, where it names the winners; a choice typed while other seats move at once is never refused."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import time
 
 import pytest
 import requests
+
+from shared.games import GAMES
+from tests.support.client import ApiClient
+from tests.support.replays import replay_until
 
 pytestmark = pytest.mark.e2e
 MYTHOS = [sys.executable, "-c", "from session_service.cli.main import main; main()"]
@@ -56,33 +61,104 @@ class Terminal:
         os.close(self.master)
 
 
-def test_mythos_play_creates_a_table_and_plays_it_to_the_end_by_number(stack):
-    term = Terminal([*MYTHOS, "play", "--server", stack.url, "--game", "arkham-ritual", "--players", "3", "--name", "Tess"])
+def catalogue(stack) -> dict[str, dict]:
+    return {g["id"]: g for g in requests.get(f"{stack.url}/v1/catalog", timeout=10).json()["games"]}
+
+
+def names_on_the_first_screen(game: str, view: dict, seat: int, data: dict) -> list[str]:
+    """What the first screen must show by name, from the seat's view and the catalogue's card data: your hand
+    (Arkham Ritual: the cards in front of the others), and Pocket Madness's whole deck by position."""
+    if game == "pocket-madness":
+        names = {loc["number"]: loc["name"] for loc in data["locations"]}
+        deck = [f"{n} {names[c['location']]}" for n, c in enumerate(view["deck"], 1) if c.get("face_up")]
+        return [names[c] for c in view["hand"]] + deck
+    if game == "arkham-ritual":
+        names = {c["id"]: c["name"] for c in data["cards"]}
+        return [names[c] for s, c in enumerate(view["cards"]) if s != seat and c is not None]
+    if game == "rise-of-cthulhu":
+        rows = {**data["cultists"], **data["monsters"], **data["artifacts"]}
+        return [rows[c].get("name") or f"{rows[c]['colour'].capitalize()} {rows[c]['number']}" for c in view["hand"]]
+    if game == "great-old-one":
+        names = {c["id"]: c["name"] for c in data["cards"]}
+        return [names[c] for c in view["hand"]]
+    names = {e["id"]: e["name"] for e in data["entities"]}
+    return [names[c] for c in view["table"]["hands"][str(seat)]]
+
+
+@pytest.mark.parametrize("game, players", [("pocket-madness", 2), ("arkham-ritual", 3), ("rise-of-cthulhu", 2),
+                                           ("great-old-one", 2), ("rites-of-cthulhu", 4)])
+def test_mythos_play_plays_each_game_to_its_end_in_names_and_sentences(stack, game, players):
+    data = catalogue(stack)[game]["card_data"]
+    term = Terminal([*MYTHOS, "play", "--server", stack.url, "--game", game, "--players", str(players), "--name", "Tess"])
     try:
         term.read_until("> ")
-        game_id = re.search(r"created (g_\S+);", term.seen).group(1)
-        assert "Arkham Ritual" in term.seen and "sanity" in term.seen  # the seat's view is shown
-        assert re.search(r"^\s+1\. \w", term.seen, re.M)  # the legal commands, numbered
+        found = re.search(r"created (g_\S+); your seat token \(keep it to come back\): (\S+)", term.seen)
+        game_id, token = found.group(1), found.group(2)
+        state = requests.get(f"{stack.url}/v1/games/{game_id}/state", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+        first = " ".join(line.strip() for line in term.seen.splitlines())  # a name wrapped over two lines reads as one
+        for name in names_on_the_first_screen(game, state["view"], 0, data):
+            assert name in first, f"{name!r} is not on the screen:\n{term.seen}"
+        assert re.search(r"^Now: your move", term.seen, re.M) and re.search(r"^\s+1\. [A-Z]", term.seen, re.M)
         term.seen = ""
         term.type("99")
         term.read_until(re.compile(r"choose a number from 1 to \d+\r?\n> "))  # and its prompt again, before typing
-        moves = 0
+        moves, shown = 0, first
         while True:
             term.seen = ""
             term.type("1")
             moves += 1
-            assert moves < 500
-            if term.read_until("> ", "Game over") == "Game over":
+            assert moves < 600
+            seen = term.read_until("> ", "Final scores")
+            shown += term.seen
+            if seen == "Final scores":
                 break
-            assert re.search(r"^\s+1\. \w", term.seen, re.M), term.seen
+        term.read_until(re.compile(r"Final scores: .*\n"))
+        shown += term.seen
         term.process.wait(30)
         assert term.process.returncode == 0
     finally:
         term.close()
-    game = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()
-    assert game["status"] == "finished" and game["seats"][0]["name"] == "Tess"
+    resource = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()
+    assert resource["status"] == "finished" and resource["seats"][0]["name"] == "Tess"
+    winners = [resource["seats"][s]["name"] for s in resource["outcome"]["winners"]]
+    said = ", ".join(winners[:-1]) + " and " + winners[-1] if len(winners) > 1 else winners[0] if winners else "nobody"
+    assert re.search(rf"^Winners?: {re.escape(said)}\.", shown, re.M), shown[-3000:]  # the winners by name
+    assert "[" not in shown and "{" not in shown, "an id list or JSON on the screen"
+    assert "refused" not in shown and "unknown" not in shown
     export = requests.get(f"{stack.url}/v1/games/{game_id}/export", timeout=10).json()
-    assert sum(1 for c in export["commands"] if c["seat"] == 0 and c["by"] == "seat") == moves
+    # each number typed went in once, unless the client said it was not posted: typed after the seat's move went in
+    # (under a prompt shown again while others moved at once), or against choices the table had moved on from
+    unposted = shown.count("You have no move to make right now") + shown.count("choose again")
+    assert sum(1 for c in export["commands"] if c["seat"] == 0 and c["by"] == "seat") == moves - unposted, shown[-3000:]
+
+
+def test_a_sealed_bid_typed_while_the_others_bid_is_never_refused(stack):
+    """Out of the Aeons: every seat bids at once. The others' bids arrive while the prompt is open; the choice
+    typed after them goes in (the client reads the stream on its own thread and posts with the latest version)."""
+    api = ApiClient(stack.url)
+    rites = GAMES["rites-of-cthulhu"]
+
+    def bidders(state):
+        return {s for s in range(state.players) if any(c["type"] == "bid" for c in rites.legal_commands(state, s))}
+
+    game_id, tokens, _, _ = replay_until(api, rites, 3, 4, lambda state, _: bidders(state) == {0, 1, 2, 3})
+    term = Terminal([*MYTHOS, "play", game_id, "--token", tokens[0], "--seat", "0", "--server", stack.url])
+    try:
+        term.read_until(re.compile(r"\d+\. Bid .*\n(.*\n)*> "))
+        for seat in (1, 2, 3):  # the others bid, each moving the table on while seat 0's prompt is open
+            bid = next(c for c in api.get(f"/v1/games/{game_id}/state", tokens[seat]).json()["legal_commands"] if c["type"] == "bid")
+            assert api.post_command(game_id, tokens[seat], bid).status_code == 200
+            term.read_until(f"Seat {seat} placed a bid face down")
+        term.read_until(re.compile(r"Seat 3 placed a bid face down\r?\n> "))  # the same choices, the prompt back under the log
+        term.seen = ""
+        term.type("1")
+        term.read_until("You bid ")
+        term.read_until("bids for")  # every bid is in: they are turned up
+        assert "refused" not in term.seen and "moved on" not in term.seen
+    finally:
+        term.close()
+    events = api.get(f"/v1/games/{game_id}/events", tokens[0]).json()["events"]
+    assert [e for e in events if e["type"] == "bid_sealed" and e["seat"] == 0]
 
 
 def test_mythos_play_watches_a_table_as_a_spectator(stack):
@@ -102,7 +178,7 @@ def test_mythos_play_joins_an_open_seat_and_the_table_starts(stack):
     assert created["status"] == "waiting"
     term = Terminal([*MYTHOS, "play", created["id"], "--name", "Joy", "--server", stack.url])
     try:
-        term.read_until("you are seat 1")
+        term.read_until("you are Joy (seat 1)")
         term.read_until("> ", "Game over", timeout_s=60)  # the full table started and the stream goes on
     finally:
         term.close()
@@ -114,7 +190,7 @@ def test_mythos_play_with_a_player_key_creates_leaves_and_comes_back_to_its_seat
     key = requests.post(f"{stack.url}/v1/players", json={"name": "Kit"}, timeout=10).json()["key"]
     term = Terminal([*MYTHOS, "play", "--server", stack.url, "--game", "pocket-madness", "--key", key])
     try:
-        term.read_until("you are seat 0")
+        term.read_until("you are Kit (seat 0)")
         term.read_until("> ")
         game_id = re.search(r"created (\S+);", term.seen).group(1)
         assert key not in term.seen  # the secret is never printed back
@@ -124,7 +200,7 @@ def test_mythos_play_with_a_player_key_creates_leaves_and_comes_back_to_its_seat
     assert [g["id"] for g in mine["games"]] == [game_id]
     back = Terminal([*MYTHOS, "play", game_id, "--server", stack.url], env_key=key)  # the key from $MYTHOS_KEY
     try:
-        back.read_until("you are seat 0")  # its own seat again, no token and no join
+        back.read_until("you are Kit (seat 0)")  # its own seat again, no token and no join
         back.read_until("> ")
     finally:
         back.close()
@@ -137,7 +213,7 @@ def test_mythos_play_with_a_player_key_joins_an_open_seat_as_that_player(stack):
         {"name": "A", "ai": "random"}, {"open": True}, {"name": "B", "ai": "random"}]}, timeout=10).json()
     term = Terminal([*MYTHOS, "play", created["id"], "--server", stack.url, "--key", kit["key"]])
     try:
-        term.read_until("you are seat 1")
+        term.read_until("you are Kit (seat 1)")
     finally:
         term.close()
     seat = requests.get(f"{stack.url}/v1/games/{created['id']}", timeout=10).json()["seats"][1]

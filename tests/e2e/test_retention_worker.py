@@ -44,7 +44,7 @@ def retaining_stack():
 
 def test_the_worker_exports_then_removes_an_ended_game_and_leaves_a_human_one(retaining_stack):
     stack, exports = retaining_stack
-    seats = [{"name": f"Bot {i}", "ai": "random"} for i in range(GAMES[GAME].min_players)]
+    seats = [{"name": f"Bot {i}", "ai": "random"} for i in range(GAMES[GAME].catalogue.min_players)]
     bots = requests.post(stack.url + "/v1/games", json={"game": GAME, "seats": seats}, timeout=30).json()
     people = requests.post(stack.url + "/v1/games", json={"game": GAME, "seats": [{"name": f"P{i}"} for i in range(len(seats))]},
                            timeout=30).json()

@@ -8,36 +8,20 @@ import pytest
 
 from shared.games import GAMES
 from tests.support.client import ApiClient
-from tests.support.properties import random_playout
+from tests.support.replays import replay_until
 
 pytestmark = pytest.mark.e2e
 GAME = GAMES["rites-of-cthulhu"]
 
 
-def replay_until(api, seed, players, stop):
-    """Replay a seeded kernel playout over HTTP until ``stop(state_after, command)`` holds; return the game."""
-    play = random_playout(GAME, players, seed, keep_states=True)
-    created = api.create(GAME.id, [{"name": f"Seat {i}"} for i in range(players)], options=play.options,
-                         seed=seed.to_bytes(8, "big").hex())
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    version = created["version"]
-    for index, (seat, command) in enumerate(play.commands):
-        reply = api.post_command(created["id"], tokens[seat], command, version)
-        assert reply.status_code == 200, reply.text
-        version = reply.json()["version"]
-        if stop(play.states[index + 1], command):
-            return created["id"], tokens, version, play.states[index + 1]
-    raise AssertionError("the playout never reached the position")
-
-
 def knockers(state):
-    return [s for s in range(state.players) if any(c["type"] == "knock" for c in GAME.legal_commands(state, s))]
+    return [s for s in range(state.players) if any(c["type"] == "knock" for c in GAME.decider.legal_commands(state, s))]
 
 
 def test_a_knock_race_yields_exactly_one_capture_and_clear_refusals_in_arrival_order(stack):
     api = ApiClient(stack.url)
-    game_id, tokens, version, state = replay_until(api, 0, 4, lambda st, c: c["type"] == "call_knock" and len(knockers(st)) >= 2)
-    claims = {s: next(c for c in GAME.legal_commands(state, s) if c["type"] == "knock") for s in knockers(state)}
+    game_id, tokens, version, state = replay_until(api, GAME, 0, 4, lambda st, c: c["type"] == "call_knock" and len(knockers(st)) >= 2)
+    claims = {s: next(c for c in GAME.decider.legal_commands(state, s) if c["type"] == "knock") for s in knockers(state)}
     answers: dict[int, object] = {}
     barrier = threading.Barrier(len(claims))
 
@@ -63,7 +47,7 @@ def test_a_knock_race_yields_exactly_one_capture_and_clear_refusals_in_arrival_o
 
 def test_a_sealed_bid_is_invisible_to_other_seats_until_the_reveal(stack):
     api = ApiClient(stack.url)
-    game_id, tokens, version, state = replay_until(api, 3, 4, lambda st, c: c["type"] == "bid")
+    game_id, tokens, version, state = replay_until(api, GAME, 3, 4, lambda st, c: c["type"] == "bid")
     resource = api.get(f"/v1/games/{game_id}").json()
     bidders = resource["to_act"]
     sealed = [e for e in api.get(f"/v1/games/{game_id}/events", after=version - 3).json()["events"] if e["type"] == "bid_sealed"]

@@ -39,7 +39,7 @@ def stack(scaled) -> Iterator[ScaledStack]:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_game_plays_to_its_end_through_the_balancer_on_every_session_process(stack, game_id):
     game = GAMES[game_id]
-    playout = random_playout(game, game.min_players, seed=11)
+    playout = random_playout(game, game.catalogue.min_players, seed=11)
     api = Api(stack.url)
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(playout.players)], options=playout.options,
                          seed=(11).to_bytes(8, "big").hex())

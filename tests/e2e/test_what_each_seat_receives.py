@@ -33,7 +33,7 @@ def normal(value):
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_each_seat_receives_exactly_its_redacted_share(stack, game_id):
     game, seed = GAMES[game_id], 4242
-    players = max(game.min_players, 3) if game.max_players >= 3 else game.min_players
+    players = max(game.catalogue.min_players, 3) if game.catalogue.max_players >= 3 else game.catalogue.min_players
     playout = random_playout(game, players, seed)
     api = ApiClient(stack.url)
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(players)], options=playout.options,
@@ -58,8 +58,8 @@ def test_each_seat_receives_exactly_its_redacted_share(stack, game_id):
     seating = Seating(game)
     for reader, state in states:
         position = seating.fold(None, events[: state["version"]]).game
-        assert state["view"] == normal(game.view(position, reader)), (reader, state["version"])
-        assert state["legal_commands"] == normal(game.legal_commands(position, reader)), (reader, state["version"])
+        assert state["view"] == normal(game.decider.view(position, reader)), (reader, state["version"])
+        assert state["legal_commands"] == normal(game.decider.legal_commands(position, reader)), (reader, state["version"])
     names = [f"Seat {i}" for i in range(players)]
     for reader, got in received.items():
         assert got, "every seat received events"

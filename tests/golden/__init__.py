@@ -31,7 +31,7 @@ def path_for(game: Game) -> Path:
 
 def transcript(game: Game, seed: int = SEED) -> Iterator[bytes]:
     """The lines of ``game``'s golden transcript, as stored."""
-    play = random_playout(game, game.min_players, seed)
+    play = random_playout(game, game.catalogue.min_players, seed)
     yield _line({"game": game.id, "rules_version": game.rules_version, "players": play.players, "seed": seed,
                  "options": play.options})
     commands = [(None, {"type": "setup", "players": play.players, "options": play.options}), *play.commands]
@@ -42,8 +42,8 @@ def transcript(game: Game, seed: int = SEED) -> Iterator[bytes]:
                                rules_version=game.rules_version)
         head, start = records[-1]["hash"], start + size
         state = fold(game, events, state)
-        views: dict[str, Any] = {str(s): game.view(state, s) for s in range(play.players)}
-        views["spectator"] = game.view(state, None)
+        views: dict[str, Any] = {str(s): game.decider.view(state, s) for s in range(play.players)}
+        views["spectator"] = game.decider.view(state, None)
         yield _line({"seat": seat, "command": command, "events": [e.to_json() for e in events], "head": head, "views": views})
 
 

@@ -19,7 +19,7 @@ from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.state import Drawing, Offered
 from tests.support.properties import canonical, check_game_properties, random_playout
 
-# The kernel's one-move non-interference check runs against GAME.resample_unrevealable (rulings: "Non-interference").
+# The kernel's one-move non-interference check runs against GAME.ai.resample_unrevealable (rulings: "Non-interference").
 KERNEL_CHECKED = GAME
 
 ALTERNATES = {
@@ -56,14 +56,14 @@ def test_full_resample_keeps_view_legal_commands_and_turn(players):
         play = random_playout(GAME, players, 100 + seed, options_for(seed), keep_states=True)
         rnd = random.Random(seed)
         for state in play.states[::2]:
-            if GAME.outcome(state) is not None:
+            if GAME.decider.outcome(state) is not None:
                 continue
             for seat in range(players):
-                other = GAME.resample(state, seat, rnd)
-                GAME.invariant(other)
-                assert canonical(GAME.view(state, seat)) == canonical(GAME.view(other, seat))
-                assert GAME.legal_commands(state, seat) == GAME.legal_commands(other, seat)
-                assert GAME.waits_on(state) == GAME.waits_on(other)
+                other = GAME.ai.resample(state, seat, rnd)
+                GAME.decider.invariant(other)
+                assert canonical(GAME.decider.view(state, seat)) == canonical(GAME.decider.view(other, seat))
+                assert GAME.decider.legal_commands(state, seat) == GAME.decider.legal_commands(other, seat)
+                assert GAME.decider.to_act(state) == GAME.decider.to_act(other)
                 # what the seat can see is untouched
                 for s in range(players):
                     if s != seat:
@@ -84,7 +84,7 @@ def test_resample_draws_from_what_the_seat_knows_only(players):
         play = random_playout(GAME, players, 300 + seed, options_for(seed), keep_states=True)
         for state in play.states[::3]:
             r = state.round
-            if GAME.outcome(state) is not None or not r.deck:
+            if GAME.decider.outcome(state) is not None or not r.deck:
                 continue
             for seat in range(players):
                 own, bottom = r.hands[seat], r.deck[-1]
@@ -93,9 +93,9 @@ def test_resample_draws_from_what_the_seat_knows_only(players):
                 if C.is_great_old_one(own) != C.is_great_old_one(bottom):
                     continue
                 twin = views.relabel(state, {own: bottom, bottom: own})
-                assert GAME.resample(state, seat, random.Random(seed)) == GAME.resample(twin, seat, random.Random(seed))
+                assert GAME.ai.resample(state, seat, random.Random(seed)) == GAME.ai.resample(twin, seat, random.Random(seed))
                 compared += 1
-                world = GAME.resample(state, seat, random.Random(seed + 1)).round
+                world = GAME.ai.resample(state, seat, random.Random(seed + 1)).round
                 places = [*zip(r.hands, world.hands), *zip(r.deck, world.deck)]
                 for real, drawn in places:
                     if real in r.shown_colour:
@@ -134,27 +134,27 @@ def _twin_compare(state_a, state_b, seat, chooser, seed, stop):
     """Play the same random commands in both worlds; ``seat`` must see the same until ``stop`` says the card shows."""
     steps = 0
     for version in range(1, 400):
-        assert canonical(GAME.view(state_a, seat)) == canonical(GAME.view(state_b, seat))
-        assert GAME.waits_on(state_a) == GAME.waits_on(state_b)
+        assert canonical(GAME.decider.view(state_a, seat)) == canonical(GAME.decider.view(state_b, seat))
+        assert GAME.decider.to_act(state_a) == GAME.decider.to_act(state_b)
         for s in range(state_a.players):
             if s == seat:
-                assert GAME.legal_commands(state_a, s) == GAME.legal_commands(state_b, s)
-        if GAME.outcome(state_a) is not None:
+                assert GAME.decider.legal_commands(state_a, s) == GAME.decider.legal_commands(state_b, s)
+        if GAME.decider.outcome(state_a) is not None:
             return steps
-        actor = chooser.choice(sorted(GAME.waits_on(state_a)))
-        legal = GAME.legal_commands(state_a, actor)
+        actor = chooser.choice(sorted(GAME.decider.to_act(state_a)))
+        legal = GAME.decider.legal_commands(state_a, actor)
         command = chooser.choice(legal)
         if stop(state_a, actor, command):
             return steps
         entropy = entropy_for(seed.to_bytes(8, "big"), version)
-        events_a = GAME.checked_decide(state_a, command, actor, entropy)
-        events_b = GAME.checked_decide(state_b, command, actor, entropy)
+        events_a, after_a = GAME.checked_decide(state_a, command, actor, entropy)
+        events_b, after_b = GAME.checked_decide(state_b, command, actor, entropy)
         ended = next((i for i, e in enumerate(events_a) if e.type == "round_ended"), None)
         # the round's end reveals every card (section 7): compare everything before it
         assert _redacted(events_a[:ended], seat) == _redacted(events_b[:ended], seat), (seat, actor, command)
         if ended is not None:
             return steps + 1
-        state_a, state_b = fold(GAME, events_a, state_a), fold(GAME, events_b, state_b)
+        state_a, state_b = after_a, after_b
         steps += 1
     return steps
 
@@ -236,5 +236,5 @@ def test_random_games_end_well_within_the_command_limit():
         for seed in range(20):
             play = random_playout(GAME, players, 900 + seed, options_for(seed))
             longest = max(longest, len(play.commands))
-            assert GAME.outcome(play.state) is not None
+            assert GAME.decider.outcome(play.state) is not None
     assert longest < 1000

@@ -108,40 +108,41 @@ def told(game: Game, log: list[Event], players: int) -> set[str]:
 @pytest.mark.parametrize("game_id", sorted(ALL))
 def test_every_event_type_a_game_declares_has_a_sentence_of_its_own(game_id):
     game = ALL[game_id]
-    assert isinstance(game.narrator, Narrator), f"{game_id} registers no narrator"
-    assert game.narrator.covers == set(game.facts.by_type), (
-        f"{game_id}: sentences for {sorted(game.narrator.covers - set(game.facts.by_type))}, "
-        f"none for {sorted(set(game.facts.by_type) - game.narrator.covers)}")
+    assert isinstance(game.catalogue.narrator, Narrator), f"{game_id} registers no narrator"
+    assert game.catalogue.narrator.covers == set(game.decider.facts.by_type), (
+        f"{game_id}: sentences for {sorted(game.catalogue.narrator.covers - set(game.decider.facts.by_type))}, "
+        f"none for {sorted(set(game.decider.facts.by_type) - game.catalogue.narrator.covers)}")
     assert TABLE_NARRATOR.covers == set(TABLE_FACTS.by_type)
 
 
 @pytest.mark.parametrize("game_id", sorted(ALL))
 def test_every_event_of_seeded_games_reads_as_a_sentence_for_every_reader(game_id):
     game = ALL[game_id]
-    switches = {name: True for name, option in game.options.items() if option.type == "bool"}
+    switches = {name: True for name, option in game.catalogue.options.items() if option.type == "bool"}
     seen: set[str] = set()
     for seed in SEEDS:
-        players = game.min_players + seed % (min(game.max_players, 6) - game.min_players + 1)
+        players = game.catalogue.min_players + seed % (min(game.catalogue.max_players, 6) - game.catalogue.min_players + 1)
         seen |= told(game, table_log(game, players, seed, switches if seed % 2 else None), players)
-    for example in (e for kind, e in RARE.items() if kind in game.facts and kind not in seen):
-        assert not game.facts.problems(example), game.facts.problems(example)
+    for example in (e for kind, e in RARE.items() if kind in game.decider.facts and kind not in seen):
+        assert not game.decider.facts.problems(example), game.decider.facts.problems(example)
         seen |= told(game, [example], 4)
-    assert seen >= set(game.facts.by_type), f"{game_id}: never told {sorted(set(game.facts.by_type) - seen)}"
+    assert seen >= set(game.decider.facts.by_type), f"{game_id}: never told {sorted(set(game.decider.facts.by_type) - seen)}"
 
 
 def test_the_tables_own_events_read_as_sentences_for_every_reader():
-    """Opened with an open seat, taken by a person, the rest by the table's AI; a resignation, an abandoned table;
-    tables called off by a seat and by the server."""
+    """Opened with an open seat kept for a player, who declines it; taken by a person, who leaves it and takes it again;
+    the rest taken by the table's AI; a resignation, an abandoned table; tables called off by a seat and by the server."""
     game = GAMES["pocket-madness"]
     seating = Seating(game)
-    setup = game.setup
-    seats = [{"name": "Ada", "ai": None}, {"open": True}, {"open": True}]
+    setup = game.decider.setup
+    seats = [{"name": "Ada", "ai": None}, {"open": True, "player": "p_cy"}, {"open": True}]
     opening = {"type": "open_table", "game_id": "g_t", "seats": [{**s, "name": s.get("name")} for s in seats],
                "options": {}, "visibility": "public"}
     start = lambda players, options: setup(players, options, b"table")  # noqa: E731 - a one-line setup
     log = table_batch(seating, None, opening, None, start)
-    for command in ({"type": "join", "seat": 1, "name": "Cy"}, {"type": "start", "ai": "easy"}):
-        log += table_batch(seating, seating.fold(None, log), command, None, start)
+    for command, by in (({"type": "decline", "seat": 1, "player": "p_cy"}, None), ({"type": "join", "seat": 1, "name": "Cy"}, None),
+                        ({"type": "leave"}, 1), ({"type": "join", "seat": 1, "name": "Cy"}, None), ({"type": "start", "ai": "easy"}, None)):
+        log += table_batch(seating, seating.fold(None, log), command, by, start)
     log += table_batch(seating, seating.fold(None, log), {"type": "resign", "ai": "random"}, 1, start)
     log += table_batch(seating, seating.fold(None, log), {"type": "abandon", "idle_s": 3600}, None, start)
     assert {e.type for e in log} >= set(TABLE_FACTS.by_type) - {"table_aborted"}

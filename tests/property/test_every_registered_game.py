@@ -15,7 +15,7 @@ from shared.wire.catalog import catalog
 from tests.support.properties import check_game_properties
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = [(g.id, n) for g in GAMES.values() for n in range(g.min_players, g.max_players + 1)]
+CASES = [(g.id, n) for g in GAMES.values() for n in range(g.catalogue.min_players, g.catalogue.max_players + 1)]
 
 
 @pytest.mark.parametrize("game_id, players", CASES)
@@ -43,7 +43,7 @@ def _cards(value):
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_card_data_marks_every_card_with_its_source_and_is_json(game_id):
-    data = GAMES[game_id].card_data
+    data = GAMES[game_id].catalogue.card_data
     json.dumps(data)
     cards = list(_cards(data))
     assert cards, "card_data lists the cards, each with a source"
@@ -72,7 +72,7 @@ def test_every_command_and_every_field_in_the_catalogue_has_a_description(game_i
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_declares_a_fact_for_each_event_type(game_id):
     """Typed events: the property suite checks every event against its fact, so every game must declare them."""
-    assert len(GAMES[game_id].facts) > 0
+    assert len(GAMES[game_id].decider.facts) > 0
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -81,12 +81,12 @@ def test_every_position_of_the_log_has_a_view_for_every_viewer(game_id):
     from shared.kernel import EVERYONE, fold
 
     game = GAMES[game_id]
-    play = check_game_properties(game, game.min_players, 5, every=10_000)
+    play = check_game_properties(game, game.catalogue.min_players, 5, every=10_000)
     state = None
     for event in play.events:
         state = fold(game, [event], state)
-        for viewer in (*range(game.min_players), None, EVERYONE):
-            json.dumps(game.view(state, viewer))
+        for viewer in (*range(game.catalogue.min_players), None, EVERYONE):
+            json.dumps(game.decider.view(state, viewer))
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -95,5 +95,5 @@ def test_no_game_command_or_event_takes_a_name_the_table_uses(game_id):
     from shared.kernel.table import TABLE_COMMANDS
 
     game = GAMES[game_id]
-    assert not set(game.commands) & TABLE_COMMANDS
-    assert not [kind.TYPE for kind in game.facts if kind.TYPE.startswith("table_")]
+    assert not set(game.catalogue.commands) & TABLE_COMMANDS
+    assert not [kind.TYPE for kind in game.decider.facts if kind.TYPE.startswith("table_")]

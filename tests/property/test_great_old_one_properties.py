@@ -11,7 +11,7 @@ import pytest
 
 from shared.games.great_old_one import GAME
 from shared.games.great_old_one.cards import SIGN_CARDS
-from shared.games.great_old_one.state import Phase
+from shared.games.great_old_one.state import EndReason, Over, Turn
 from shared.kernel import redact
 from tests.support.properties import check_game_properties, random_playout
 
@@ -37,8 +37,9 @@ def test_game_properties_hold_with_the_finish_the_round_variant(players):
     for seed in range(6):
         play = check_game_properties(GAME, players, 300 + seed, options={"finish_round": True}, every=3)
         final = play.state
-        if final.end_reason == "seventh_pair":
-            assert (final.turn + 1) % players == final.first_player, "the round was played out"
+        assert isinstance(final.phase, Over)
+        if final.phase.reason is EndReason.SEVENTH_PAIR:
+            assert (final.phase.last.seat + 1) % players == final.first_player, "the round was played out"
 
 
 def _hidden_from(event, seat):
@@ -91,10 +92,10 @@ def test_a_seat_never_sees_another_hand_or_the_deck_while_the_game_runs(players)
             for area in state.areas:
                 public |= {c for p in area.pairs for c in p.cards} | set(area.horrors)
             for seat in range(players):
-                seen = set(_cards_in(GAME.view(state, seat)))
+                seen = set(_cards_in(GAME.decider.view(state, seat)))
                 assert seen <= public | set(state.hands[seat])
-            assert set(_cards_in(GAME.view(state, None))) <= public
-        final = GAME.view(play.state, 0)
+            assert set(_cards_in(GAME.decider.view(state, None))) <= public
+        final = GAME.decider.view(play.state, 0)
         assert all("hand" in s for s in final["seats"]), "hands are revealed at the end"
 
 
@@ -106,7 +107,7 @@ def test_resampling_keeps_hand_sizes_and_the_seats_own_hand(players):
         play = random_playout(GAME, players, 900 + seed, keep_states=True)
         for state in play.states[1::5]:
             for seat in range(players):
-                other = GAME.resample(state, seat, random.Random(seed))
+                other = GAME.ai.resample(state, seat, random.Random(seed))
                 assert other.hands[seat] == state.hands[seat] and other.areas == state.areas
                 assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
                 assert len(other.deck) == len(state.deck)
@@ -118,19 +119,20 @@ def test_out_of_turn_commands_are_only_signs_so_random_play_always_ends(players)
         play = random_playout(GAME, players, 1100 + seed, keep_states=True)
         out_of_turn = 0
         for state, (seat, command) in zip(play.states, play.commands):
-            if state.phase is not Phase.OPENING and seat != state.turn:
+            if isinstance(state.phase, Turn) and seat != state.phase.seat:
                 assert command["type"] == "play_sign"
                 out_of_turn += 1
         assert out_of_turn <= len(SIGN_CARDS)
         assert len(play.commands) < 600
-        assert GAME.outcome(play.state) is not None
+        assert GAME.decider.outcome(play.state) is not None
 
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_every_position_survives_the_state_codec_with_the_same_types_and_moves(players):
     """The session service ships the state to the rules service through the codec and snapshots are stored with
     it: at every position the decoded state must be the same, value for value and type for type (a StrEnum phase
-    came back as a str and turned every rule check on the phase false), with the same moves."""
+    came back as a str and turned every rule check on the phase false; the end's reason is a StrEnum), with the same
+    moves."""
     import json
 
     from tests.support.properties import canonical
@@ -140,7 +142,9 @@ def test_every_position_survives_the_state_codec_with_the_same_types_and_moves(p
         for state in play.states:
             decoded = GAME.codec.decode(json.loads(canonical(GAME.codec.encode(state))))
             assert decoded == state and type(decoded.phase) is type(state.phase)
+            if isinstance(state.phase, Over):
+                assert type(decoded.phase.reason) is EndReason
             assert [type(getattr(decoded, f)) for f in state.__slots__] == [type(getattr(state, f)) for f in state.__slots__]
-            assert GAME.waits_on(decoded) == GAME.waits_on(state)
+            assert GAME.decider.to_act(decoded) == GAME.decider.to_act(state)
             for seat in range(players):
-                assert GAME.legal_commands(decoded, seat) == GAME.legal_commands(state, seat)
+                assert GAME.decider.legal_commands(decoded, seat) == GAME.decider.legal_commands(state, seat)

@@ -12,7 +12,7 @@ from shared.games.pocket_madness import GAME
 from shared.games.pocket_madness.cards import LOCATIONS
 from shared.games.pocket_madness.state import Playing, RoundOver
 from shared.kernel import RuleViolation, entropy_for
-from shared.kernel.game import MalformedCommand
+from shared.wire.commands import MalformedCommand, decide_posted
 from tests.support.properties import canonical, check_game_properties, random_playout
 
 SEEDS = range(16)
@@ -46,16 +46,16 @@ def test_decide_accepts_exactly_the_listed_legal_commands(players):
     for seed in range(4):
         play = random_playout(GAME, players, 1000 + seed, keep_states=True)
         for index, state in enumerate(play.states[::4]):
-            if GAME.outcome(state) is not None:
+            if GAME.decider.outcome(state) is not None:
                 continue
             for seat in range(players):
-                legal = {canonical(c) for c in GAME.legal_commands(state, seat)}
+                legal = {canonical(c) for c in GAME.decider.legal_commands(state, seat)}
                 candidates = candidate_commands(state)
-                if seat not in GAME.waits_on(state):
+                if seat not in GAME.decider.to_act(state):
                     candidates = rand.sample(candidates, 12)
                 for command in candidates:
                     try:
-                        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
+                        decide_posted(GAME, state, json.loads(canonical(command)), seat, entropy_for(b"x", index))
                         accepted = True
                     except (RuleViolation, MalformedCommand):
                         accepted = False
@@ -78,7 +78,7 @@ def test_random_games_use_every_portal_and_both_round_endings():
                 sealed.add(event.data["portal"])
             if event.type == "round_ended":
                 reasons.add(event.data["reason"])
-        winners.add(len(GAME.outcome(play.state).winners))
+        winners.add(len(GAME.decider.outcome(play.state).winners))
     assert sealed == set(LOCATIONS)
     assert reasons == {"deck_exhausted", "hand_emptied"}
 
@@ -100,7 +100,7 @@ def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_car
     rand = random.Random(1)
     changed = 0
     for state in play.states[::5]:
-        other = GAME.resample(state, 0, rand)
+        other = GAME.ai.resample(state, 0, rand)
         assert other.cards.hands[0] == state.cards.hands[0]
         assert [up for _, up in other.cards.deck] == [up for _, up in state.cards.deck]
         assert [loc for loc, up in other.cards.deck if up] == [loc for loc, up in state.cards.deck if up]
@@ -112,15 +112,15 @@ def test_resample_keeps_face_up_cards_and_deck_order_and_changes_only_hidden_car
 def test_resample_unrevealable_reshuffles_only_the_face_down_deck_cards():
     """Any hand card can be shown by one move of another seat (Azathoth, the round's last turn); the face-down
     deck cards cannot: they are the only thing the narrow resample moves, among their own places."""
-    assert GAME.resample_unrevealable is not None
+    assert GAME.ai.resample_unrevealable is not None
     rand = random.Random(5)
     changed = 0
     for seed in range(3):
         play = random_playout(GAME, 2 + seed, 90 + seed, keep_states=True)
         for state in play.states[::3]:
             for seat in range(state.players):
-                other = GAME.resample_unrevealable(state, seat, rand)
-                GAME.invariant(other)
+                other = GAME.ai.resample_unrevealable(state, seat, rand)
+                GAME.decider.invariant(other)
                 assert other.cards.hands == state.cards.hands and other.cards.known == state.cards.known
                 assert [(loc if up else None, up) for loc, up in other.cards.deck] == [
                     (loc if up else None, up) for loc, up in state.cards.deck
@@ -135,7 +135,7 @@ def test_resample_unrevealable_reshuffles_only_the_face_down_deck_cards():
 
 def refusal(state, command, seat, entropy):
     try:
-        GAME.checked_decide(state, json.loads(canonical(command)), seat, entropy)
+        decide_posted(GAME, state, json.loads(canonical(command)), seat, entropy)
     except RuleViolation as exc:
         return canonical([exc.code, str(exc.message), exc.details])
     except MalformedCommand as exc:
@@ -151,11 +151,11 @@ def test_refusals_say_the_same_whatever_the_seat_cannot_know(players):
     for seed in range(3):
         play = random_playout(GAME, players, 4000 + seed, keep_states=True)
         for index, state in enumerate(play.states[::5]):
-            if GAME.outcome(state) is not None:
+            if GAME.decider.outcome(state) is not None:
                 continue
             entropy = entropy_for(b"r", index)
-            for seat in sorted(GAME.waits_on(state)):
-                other = GAME.resample(state, seat, rand)
+            for seat in sorted(GAME.decider.to_act(state)):
+                other = GAME.ai.resample(state, seat, rand)
                 for command in candidate_commands(state):
                     here, there = refusal(state, command, seat, entropy), refusal(other, command, seat, entropy)
                     assert here == there, (seat, command, here, there)

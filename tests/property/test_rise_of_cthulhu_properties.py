@@ -36,7 +36,7 @@ def test_turn_structure_and_old_one_placement_hold_in_random_games(seed):
     state = fold(GAME, play.events[:3])
     for event in play.events[3:]:
         before = state
-        state = GAME.evolve(state, event)
+        state = GAME.decider.evolve(state, event)
         if event.type == "old_one_awakened":
             taken = {loc.name for loc in before.locations if loc.old_one}
             free = [name for name in placement(event.data["old_one"]) if name not in taken]
@@ -64,7 +64,7 @@ def test_random_games_force_a_cultist_deck_draw_only_when_a_whole_position_repea
     state = fold(GAME, play.events[:3])
     starts: set = set()
     for event in play.events[3:]:
-        before, state = state, GAME.evolve(state, event)
+        before, state = state, GAME.decider.evolve(state, event)
         if len(state.deck) != len(before.deck):
             starts = set()
         if event.type == "turn_passed":
@@ -79,7 +79,7 @@ def test_views_never_show_the_opponents_unseen_hand_cards(seed):
     play = random_playout(GAME, 2, seed, keep_states=True)
     for state in play.states[::5]:
         for seat in (0, 1):
-            view = GAME.view(state, seat)
+            view = GAME.decider.view(state, seat)
             opponent = state.hands[1 - seat]
             hidden = [c for c in opponent if c not in state.known[1 - seat] and c in CULTISTS]
             on_view = set(view["hand"]) | {c for loc in view["locations"] for s in loc["sides"] for c in s["cultists"]}
@@ -91,7 +91,7 @@ def test_views_never_show_the_opponents_unseen_hand_cards(seed):
 @pytest.mark.parametrize("seed", range(500, 530))
 def test_the_outcome_follows_the_tie_break_order(seed):
     state = random_playout(GAME, 2, seed).state
-    result = GAME.outcome(state)
+    result = GAME.decider.outcome(state)
     locs = [locations_facing(state, s) for s in (0, 1)]
     pts = [points(state, s) for s in (0, 1)]
     if "azathoth" not in state.awake and locs[0] != locs[1]:

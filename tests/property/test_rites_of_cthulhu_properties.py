@@ -28,6 +28,6 @@ def test_every_game_ends_with_the_artifacts_conserved_and_scores_from_captured_a
     play = random_playout(GAME, players, 1000 + seed)
     state = play.state
     assert isinstance(state.stage, Finished)
-    outcome = GAME.outcome(state)
+    outcome = GAME.decider.outcome(state)
     assert max(outcome.scores) == max(outcome.scores[s] for s in outcome.winners)
     assert len(state.played) == state.rites_total

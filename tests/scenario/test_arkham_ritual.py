@@ -69,10 +69,9 @@ def play(events, *moves):
     state = fold(GAME, events)
     produced = []
     for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
         produced += new
-        state = fold(GAME, new, state)
-        GAME.invariant(state)
+        GAME.decider.invariant(state)
     return state, produced
 
 
@@ -104,12 +103,12 @@ FIVE_UNIQUE = [KEY, CANDELABRA, DAGGER, FLUTE, IDOL]  # five sane artifacts of f
 
 
 def test_each_player_starts_with_seven_sanity_markers():
-    state = given(GAME, *GAME.setup(5, GAME.resolve_options({}), ENTROPY)).state
+    state = given(GAME, *GAME.decider.setup(5, GAME.resolve_options({}), ENTROPY)).state
     assert state.sanity == (7, 7, 7, 7, 7)
 
 
 def test_the_game_uses_22_cards_and_the_default_set_is_orb_investigator_cultist_cthulhu():
-    state = given(GAME, *GAME.setup(5, GAME.resolve_options({}), ENTROPY)).state
+    state = given(GAME, *GAME.decider.setup(5, GAME.resolve_options({}), ENTROPY)).state
     assert len(state.cards) == 22
     keys = [C.key(c) for c in state.cards]
     assert {"magical_orb", "investigator", "cultist", "cthulhu"} <= set(keys)
@@ -124,7 +123,7 @@ def test_the_game_uses_22_cards_and_the_default_set_is_orb_investigator_cultist_
      ("great_old_one", "yog_sothoth"), ("great_old_one", "hastur")],
 )
 def test_options_exchange_a_base_card_for_its_alternate(option, choice):
-    state = given(GAME, *GAME.setup(5, GAME.resolve_options({option: choice}), ENTROPY)).state
+    state = given(GAME, *GAME.decider.setup(5, GAME.resolve_options({option: choice}), ENTROPY)).state
     keys = [C.key(c) for c in state.cards]
     assert len(state.cards) == 22 and choice in keys
     assert C.GROUPS[option][0] not in keys
@@ -134,31 +133,31 @@ def test_four_of_the_five_artifact_names_are_project_data():
     names = {kind["name"]: kind["source"] for kind in C.ARTIFACT_TYPES}
     assert names.pop("Candelabra") == "rulebook"
     assert len(names) == 4 and set(names.values()) == {"project"}
-    assert all(card["source"] in ("rulebook", "project") for card in GAME.card_data["cards"])
+    assert all(card["source"] in ("rulebook", "project") for card in GAME.catalogue.card_data["cards"])
 
 
 # -- 5. Round setup, 5-1 initial Active Player, 14. Dummy players ---------------------------------------------
 
 
 def test_round_setup_deals_one_card_to_each_player_and_the_rest_become_the_deck():
-    state = given(GAME, *GAME.setup(6, GAME.resolve_options({}), ENTROPY)).state
+    state = given(GAME, *GAME.decider.setup(6, GAME.resolve_options({}), ENTROPY)).state
     assert all(c is not None for c in state.round.hands)
     assert len(state.round.deck) == 22 - 6
-    GAME.invariant(state)
+    GAME.decider.invariant(state)
 
 
 def test_each_seat_sees_every_held_card_except_its_own():
     state = given(GAME, *table([KEY, CANDELABRA, DAGGER, FLUTE, IDOL])).state
     for seat in range(5):
-        cards = GAME.view(state, seat)["cards"]
+        cards = GAME.decider.view(state, seat)["cards"]
         assert cards[seat] is None
         assert [c for s, c in enumerate(cards) if s != seat] == [c for s, c in enumerate(FIVE_UNIQUE) if s != seat]
-    assert GAME.view(state, None)["cards"] == [None] * 5
-    assert GAME.view(state, EVERYONE)["cards"] == FIVE_UNIQUE
+    assert GAME.decider.view(state, None)["cards"] == [None] * 5
+    assert GAME.decider.view(state, EVERYONE)["cards"] == FIVE_UNIQUE
 
 
 def test_the_deal_shows_each_card_to_every_seat_but_its_holder():
-    events = GAME.setup(5, GAME.resolve_options({}), ENTROPY)
+    events = GAME.decider.setup(5, GAME.resolve_options({}), ENTROPY)
     for e in of_type(events, "hand_dealt"):
         assert "card" not in redact(e, e.data["seat"])
         assert all(redact(e, s)["card"] == e.data["card"] for s in range(5) if s != e.data["seat"])
@@ -167,10 +166,10 @@ def test_the_deal_shows_each_card_to_every_seat_but_its_holder():
 
 
 def test_the_first_active_player_is_chosen_at_random_and_recorded():
-    chosen = {one(GAME.setup(5, GAME.resolve_options({}), bytes([i]) * 32), "active_player_chosen").data["seat"]
+    chosen = {one(GAME.decider.setup(5, GAME.resolve_options({}), bytes([i]) * 32), "active_player_chosen").data["seat"]
               for i in range(30)}
     assert len(chosen) > 2
-    event = one(GAME.setup(5, GAME.resolve_options({}), ENTROPY), "active_player_chosen")
+    event = one(GAME.decider.setup(5, GAME.resolve_options({}), ENTROPY), "active_player_chosen")
     assert event.data["rule"] == "random"
 
 
@@ -194,24 +193,24 @@ def test_the_last_active_player_comes_last_in_a_tie_for_lowest_sanity():
 def test_three_players_play_with_two_dummy_players_and_four_with_one():
     assert [dummies_for(p) for p in range(3, 8)] == [2, 1, 0, 0, 0]
     for players, dummies in ((3, 2), (4, 1), (5, 0)):
-        state = given(GAME, *GAME.setup(players, GAME.resolve_options({}), ENTROPY)).state
+        state = given(GAME, *GAME.decider.setup(players, GAME.resolve_options({}), ENTROPY)).state
         assert len(state.round.dummies) == dummies and len(state.sanity) == players
         assert len(state.round.deck) == 22 - players - dummies
 
 
 def test_dummy_players_cards_are_dealt_face_up():
-    events = GAME.setup(3, GAME.resolve_options({}), ENTROPY)
+    events = GAME.decider.setup(3, GAME.resolve_options({}), ENTROPY)
     for e in of_type(events, "dummy_dealt"):
         assert not e.secret
     state = given(GAME, *events).state
-    assert GAME.view(state, None)["dummies"] == list(state.round.dummies)
+    assert GAME.decider.view(state, None)["dummies"] == list(state.round.dummies)
 
 
 def test_a_dummy_player_may_never_receive_a_card():
     state, _ = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL]), (0, DRAW))
     given_state(GAME, state).when(0, to(3)).raises("rules/dummy_players_never_receive_cards")
     given_state(GAME, state).when(0, to(4)).raises("rules/dummy_players_never_receive_cards")
-    assert {c["to"] for c in GAME.legal_commands(state, 0)} == {1, 2}
+    assert {c["to"] for c in GAME.decider.legal_commands(state, 0)} == {1, 2}
 
 
 def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
@@ -219,7 +218,7 @@ def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
     state, events = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL], active=2),
                          (2, DRAW), (2, to(0)), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 2, "to": 0}
-    assert len(state.sanity) == 3 and GAME.waits_on(state) == {0}
+    assert len(state.sanity) == 3 and GAME.decider.to_act(state) == {0}
 
 
 def test_dummy_players_count_as_players_when_judging_and_counting():
@@ -254,8 +253,8 @@ def test_the_active_player_draws_the_top_card_and_only_they_see_it():
     assert redact(drawn, 0)["card"] == GATE
     assert all("card" not in redact(drawn, s) for s in (1, 2, 3, 4, None))
     after = g.when(0, DRAW).after
-    assert GAME.view(after, 0)["passed_card"]["card"] == GATE
-    assert all("card" not in GAME.view(after, s)["passed_card"] for s in (1, 2, 3, 4, None))
+    assert GAME.decider.view(after, 0)["passed_card"]["card"] == GATE
+    assert all("card" not in GAME.decider.view(after, s)["passed_card"] for s in (1, 2, 3, 4, None))
 
 
 def test_the_active_player_must_draw_before_passing():
@@ -274,16 +273,16 @@ def test_at_the_start_of_each_turn_every_follower_places_a_hand_on_the_table():
     draw; 6-3: at the end of the turn they take them off, and the next turn's Followers place theirs."""
     first = fold(GAME, table(FIVE_UNIQUE, active=2))
     assert isinstance(first.phase, Drawing)
-    assert all(GAME.view(first, s)["hands_on_table"] == [0, 1, 3, 4] for s in (*range(5), None))
+    assert all(GAME.decider.view(first, s)["hands_on_table"] == [0, 1, 3, 4] for s in (*range(5), None))
     state, _ = play(table(FIVE_UNIQUE, active=2), (2, DRAW), (2, to(3)), (3, TAKE))
     assert isinstance(state.phase, Drawing) and state.round.active == 4
-    assert GAME.view(state, 1)["hands_on_table"] == [0, 1, 2, 3]
+    assert GAME.decider.view(state, 1)["hands_on_table"] == [0, 1, 2, 3]
 
 
 def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
-    assert GAME.legal_commands(state, 0) == [to(1), to(2), to(3), to(4)]
-    assert GAME.view(state, 2)["hands_on_table"] == [1, 2, 3, 4]
+    assert GAME.decider.legal_commands(state, 0) == [to(1), to(2), to(3), to(4)]
+    assert GAME.decider.view(state, 2)["hands_on_table"] == [1, 2, 3, 4]
     passed = given_state(GAME, state).when(0, to(3)).then_types("card_passed")[0]
     assert passed.data == {"seat": 0, "to": 3} and not passed.secret
 
@@ -292,13 +291,13 @@ def test_only_the_player_who_must_decide_may_act():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     given_state(GAME, state).when(1, TAKE).raises("rules/not_your_turn")
     given_state(GAME, state).when(0, to(1)).raises("rules/not_your_turn")
-    assert GAME.waits_on(state) == {3}
+    assert GAME.decider.to_act(state) == {3}
 
 
 def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may_take_or_pass():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
-    assert GAME.view(state, 1)["hands_on_table"] == [1, 2, 4]
-    assert GAME.legal_commands(state, 3) == [TAKE, to(1), to(2), to(4)]
+    assert GAME.decider.view(state, 1)["hands_on_table"] == [1, 2, 4]
+    assert GAME.decider.legal_commands(state, 3) == [TAKE, to(1), to(2), to(4)]
 
 
 def test_a_follower_may_pass_only_to_a_player_with_a_hand_on_the_table():
@@ -315,8 +314,8 @@ def test_taking_the_card_discards_the_held_card_face_up_and_the_taker_does_not_s
     assert taken.data == {"seat": 2, "card": KEY_CURSED, "discarded": DAGGER}
     assert "card" not in redact(taken, 2) and redact(taken, 4)["card"] == KEY_CURSED
     assert state.round.discards == (DAGGER,) and state.round.hands[2] == KEY_CURSED
-    assert GAME.view(state, 2)["cards"][2] is None and GAME.view(state, 1)["cards"][2] == KEY_CURSED
-    assert GAME.view(state, 3)["discards"] == [DAGGER]
+    assert GAME.decider.view(state, 2)["cards"][2] is None and GAME.decider.view(state, 1)["cards"][2] == KEY_CURSED
+    assert GAME.decider.view(state, 3)["discards"] == [DAGGER]
 
 
 def test_if_every_follower_passes_the_card_is_discarded_without_effect_and_the_round_ends():
@@ -331,7 +330,7 @@ def test_if_every_follower_passes_the_card_is_discarded_without_effect_and_the_r
 
 def test_the_last_follower_may_pass_to_nobody_only_when_no_hand_is_left_on_the_table():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, to(2)), (2, to(3)), (3, to(4)))
-    assert GAME.legal_commands(state, 4) == [TAKE, NOBODY]
+    assert GAME.decider.legal_commands(state, 4) == [TAKE, NOBODY]
 
 
 def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_the_table():
@@ -339,7 +338,7 @@ def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_
     state, events = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 0, "to": 2}
     assert state.round.active == 2 and isinstance(state.phase, Drawing)
-    assert GAME.view(state, 0)["hands_on_table"] == [0, 1, 3, 4]  # 6-1: the new turn's Followers
+    assert GAME.decider.view(state, 0)["hands_on_table"] == [0, 1, 3, 4]  # 6-1: the new turn's Followers
 
 
 def test_the_deck_skips_players_whose_hand_is_off_the_table():
@@ -363,16 +362,15 @@ def test_the_round_ends_when_no_cards_are_left_in_the_deck():
 def play_state(state, *moves):
     produced = []
     for seat, command in moves:
-        new = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
         produced += new
-        state = fold(GAME, new, state)
     return state, produced
 
 
 def test_a_new_round_shuffles_all_22_cards_again():
     state, _ = play(table(FIVE_UNIQUE, top=[DAGGER_2], dummies=None), *everyone_passes(0, [1, 2, 3, 4]))
     assert state.round.number == 2 and state.round.discards == () and state.round.removed == ()
-    GAME.invariant(state)
+    GAME.decider.invariant(state)
 
 
 # -- 7. End of a round --------------------------------------------------------------------------------------
@@ -474,7 +472,7 @@ def test_discarding_a_gate_when_nobody_holds_a_great_old_one_does_nothing():
     state, events = play(table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert [e.type for e in events][-2:] == ["gate_found_no_great_old_one", "deck_passed"]
     assert state.round.number == 1
-    assert GAME.view(state, 3)["cleared_of_great_old_one"] == [0, 1, 2, 3, 4]
+    assert GAME.decider.view(state, 3)["cleared_of_great_old_one"] == [0, 1, 2, 3, 4]
 
 
 def test_discarding_a_gate_awakens_a_great_old_one_held_by_another_player():
@@ -495,9 +493,9 @@ def test_magical_orb_shows_only_the_discarder_the_top_card():
                          (0, DRAW), (0, to(1)), (1, TAKE))
     seen = one(events, "top_card_seen")
     assert seen.data["card"] == CTHULHU and "card" not in redact(seen, 0) and redact(seen, 1)["card"] == CTHULHU
-    assert isinstance(state.phase, Peeking) and GAME.legal_commands(state, 1) == [RETURN, REMOVE]
-    assert GAME.view(state, 1)["remembered"]["deck_top"] == CTHULHU
-    assert GAME.view(state, 2)["remembered"]["deck_top"] is None
+    assert isinstance(state.phase, Peeking) and GAME.decider.legal_commands(state, 1) == [RETURN, REMOVE]
+    assert GAME.decider.view(state, 1)["remembered"]["deck_top"] == CTHULHU
+    assert GAME.decider.view(state, 2)["remembered"]["deck_top"] is None
     given_state(GAME, state).when(1, DRAW).raises("rules/must_return_or_remove_the_top_card")
 
 
@@ -515,16 +513,16 @@ def test_magical_orb_may_remove_the_card_from_the_game_face_down():
     removed = one(events, "top_card_removed")
     assert "card" not in redact(removed, 0) and redact(removed, 1)["card"] == CTHULHU
     assert state.round.removed == (CTHULHU,) and state.round.deck[0] == IDOL_2
-    assert GAME.view(state, 3)["removed_count"] == 1 and GAME.view(state, 1)["remembered"]["removed"] == [CTHULHU]
+    assert GAME.decider.view(state, 3)["removed_count"] == 1 and GAME.decider.view(state, 1)["remembered"]["removed"] == [CTHULHU]
 
 
 def test_the_card_seen_with_the_orb_is_known_to_its_viewer_when_it_comes_back_to_them():
     state, _ = play(table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED]),
                     (0, DRAW), (0, to(1)), (1, TAKE), (1, RETURN), (2, DRAW), (2, to(1)))
-    assert GAME.view(state, 1)["passed_card"]["card"] == KEY_CURSED
+    assert GAME.decider.view(state, 1)["passed_card"]["card"] == KEY_CURSED
     state, _ = play_state(state, (1, TAKE))
-    assert GAME.view(state, 1)["remembered"]["own_card"] == KEY_CURSED
-    assert GAME.view(state, 2)["remembered"]["own_card"] is None
+    assert GAME.decider.view(state, 1)["remembered"]["own_card"] == KEY_CURSED
+    assert GAME.decider.view(state, 2)["remembered"]["own_card"] is None
 
 
 def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven():
@@ -534,7 +532,7 @@ def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven()
     seen = one(produced, "top_card_seen")
     assert seen.data["sane"] is True and "card" not in redact(seen, 3)
     assert losses(produced) == {1: 1} and state.sanity[1] == 7
-    assert GAME.view(state, 3)["deck_top_colour"] == "sane"
+    assert GAME.decider.view(state, 3)["deck_top_colour"] == "sane"
     state, produced = play(table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE],
                                  event_card="shining_trapezohedron"), (0, DRAW), (0, to(1)), (1, TAKE))
     assert losses(produced) == {} and state.sanity[1] == 7
@@ -553,7 +551,7 @@ def test_shining_trapezohedron_loss_may_end_the_game_immediately():
     state, produced = play(events, (0, DRAW), (0, to(1)), (1, TAKE))
     assert not of_type(produced, "round_ended")
     assert one(produced, "game_ended").data["winners"] == [0, 2, 3, 4]
-    assert GAME.outcome(state).winners == (0, 2, 3, 4)
+    assert GAME.decider.outcome(state).winners == (0, 2, 3, 4)
 
 
 # -- 10-4 Great Old Ones ------------------------------------------------------------------------------------
@@ -601,21 +599,21 @@ def test_yog_sothoth_consumes_everyone_but_the_least_sanity_player_and_the_holde
     state, events = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 4, 2, 7],
                                great_old_one="yog_sothoth")
     assert state.sanity == (0, 0, 4, 2, 0)
-    assert GAME.outcome(state).winners == (2, 3)
+    assert GAME.decider.outcome(state).winners == (2, 3)
 
 
 def test_yog_sothoth_on_a_tie_for_least_sanity_the_holder_keeps_one_and_everyone_else_loses_one():
     state, events = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 2, 4, 2, 7],
                                great_old_one="yog_sothoth")
     assert state.sanity == (4, 1, 1, 1, 6)
-    assert GAME.outcome(state) is None
+    assert GAME.decider.outcome(state) is None
 
 
 def test_yog_sothoth_when_its_holder_has_the_least_sanity_everyone_else_is_consumed():
     state, _ = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 2, 4, 7],
                           great_old_one="yog_sothoth")
     assert state.sanity == (0, 0, 2, 0, 0)
-    assert GAME.outcome(state).winners == (2,)
+    assert GAME.decider.outcome(state).winners == (2,)
 
 
 def test_yog_sothoth_held_by_a_dummy_consumes_everyone_but_the_least_sanity_player():
@@ -655,25 +653,25 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
     state, events = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6]),
                          *everyone_passes(0, [1, 2, 3, 4]))
     assert isinstance(state.phase, Finished)
-    assert GAME.outcome(state).winners == (0, 1, 2, 4)
-    assert GAME.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
-    assert GAME.legal_commands(state, 0) == [] and GAME.waits_on(state) == frozenset()
+    assert GAME.decider.outcome(state).winners == (0, 1, 2, 4)
+    assert GAME.decider.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
+    assert GAME.decider.legal_commands(state, 0) == [] and GAME.decider.to_act(state) == frozenset()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():
     state, _ = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6], competitive=True),
                     *everyone_passes(0, [1, 2, 3, 4]))
-    assert GAME.outcome(state).winners == (0, 2)
+    assert GAME.decider.outcome(state).winners == (0, 2)
 
 
 def test_if_every_player_is_consumed_nobody_wins():
     state, _ = gate_opens([KEY, None, DAGGER], sanity=[2, 3, 4], dummies=[CTHULHU, FLUTE])
-    assert state.sanity == (0, 0, 0) and GAME.outcome(state).winners == ()
+    assert state.sanity == (0, 0, 0) and GAME.decider.outcome(state).winners == ()
 
 
 def test_competitive_variant_nobody_wins_if_every_player_is_consumed():
     state, _ = gate_opens([KEY, None, DAGGER], sanity=[2, 3, 4], dummies=[CTHULHU, FLUTE], competitive=True)
-    assert state.sanity == (0, 0, 0) and GAME.outcome(state).winners == ()
+    assert state.sanity == (0, 0, 0) and GAME.decider.outcome(state).winners == ()
 
 
 # -- 13. Doom Track -----------------------------------------------------------------------------------------
@@ -684,7 +682,7 @@ def test_doom_track_non_survivors_lose_the_current_spot_and_it_advances_after_ea
                          *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(events) == {0: -1, 1: -1, 2: -1, 4: -1}
     assert one(events, "doom_advanced").data == {"spot": 2} and state.doom == 2
-    assert GAME.view(state, 0)["doom"] == 2
+    assert GAME.decider.view(state, 0)["doom"] == 2
 
 
 def test_doom_track_spot_three_costs_three_markers():
@@ -720,9 +718,9 @@ def test_the_doom_track_does_not_advance_when_the_round_ends_the_game():
 def test_faq_q3_a_player_can_never_look_at_their_own_card():
     state, _ = play(table(FIVE_UNIQUE, top=[KEY_2]), (0, DRAW), (0, to(1)), (1, TAKE))
     for seat in range(5):
-        v = GAME.view(state, seat)
+        v = GAME.decider.view(state, seat)
         assert v["cards"][seat] is None and v["remembered"]["own_card"] is None
-    assert all(c["type"] != "look" for s in range(5) for c in GAME.legal_commands(state, s))
+    assert all(c["type"] != "look" for s in range(5) for c in GAME.decider.legal_commands(state, s))
 
 
 def test_rule_violations_never_name_a_hidden_card():

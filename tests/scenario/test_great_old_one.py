@@ -10,7 +10,7 @@ import pytest
 from shared.games.great_old_one import GAME
 from shared.games.great_old_one.cards import CARDS, CULTIST, DECK_SIZE, GREAT_OLD_ONE, STORY_CARDS, STORY_KEYS, pair_connections
 from shared.games.great_old_one.rules import score
-from shared.games.great_old_one.state import Phase
+from shared.games.great_old_one.state import EndReason, Opening, Step, Turn
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
 from tests.support.scenario import given
@@ -18,7 +18,7 @@ from tests.support.scenario import given
 
 def to_act(state):
     """The seats the game waits on (public)."""
-    return GAME.waits_on(state)
+    return GAME.decider.to_act(state)
 
 
 def S(key: str, copy: int = 1) -> int:
@@ -128,7 +128,7 @@ def pair(a: int, b: int, take: int | None = None) -> dict:
 
 
 def check(state) -> None:
-    GAME.invariant(state)
+    GAME.decider.invariant(state)
 
 
 # -- To Begin ---------------------------------------------------------------------------------------------
@@ -165,10 +165,10 @@ def test_six_players_dealt_nine_each_leave_a_real_draw_pile():
 def test_each_player_may_play_matched_or_linked_pairs_before_the_first_turn():
     events = table(hands={0: [CALL, CALL2, DAGON], 1: [INNS, DAGON2]}, opening=True)
     state = state_of(*events)
-    assert state.phase is Phase.OPENING and to_act(state) == {0, 1}
+    assert isinstance(state.phase, Opening) and to_act(state) == {0, 1}
     after = given(GAME, *events).when(1, pair(DAGON2, INNS)).after
     assert after.areas[1].pairs[0].cards == tuple(sorted([DAGON2, INNS])) and not after.areas[1].pairs[0].matched
-    assert after.phase is Phase.OPENING
+    assert isinstance(after.phase, Opening)
 
 
 def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_the_last_to_finish():
@@ -178,12 +178,12 @@ def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_t
     assert step.when(0, {"type": "finish_opening"}).then_types("opening_finished")
     step = given(GAME, *events, ev("opening_finished", seat=2), ev("opening_finished", seat=0))
     after = step.when(1, {"type": "finish_opening"}).after
-    assert after.phase is Phase.DRAW and after.turn == 2 and after.turn_number == 1
+    assert after.phase == Turn(seat=2, number=1, step=Step.DRAW)
 
 
 def test_a_seat_that_finished_its_opening_may_not_play_more_opening_pairs():
     events = table(hands={0: [CALL, CALL2]}, opening=True)
-    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).raises("rules/opening_finished")
+    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).raises("rules/not_your_turn")
 
 
 def test_phase_commands_wait_for_the_opening_to_finish():
@@ -195,9 +195,9 @@ def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_opti
     assert resolved["first_player"] == 1
     state = fold(GAME, events)
     for seat in (0, 2, 1):
-        state = fold(GAME, GAME.checked_decide(state, {"type": "finish_opening"}, seat, b""), state)
-    assert state.phase is Phase.DRAW and state.turn == 1 and to_act(state) >= {1}
-    assert GAME.view(state, 0)["first_player"] == 1
+        state = GAME.checked_decide(state, {"type": "finish_opening"}, seat, b"").state
+    assert state.phase == Turn(seat=1, number=1, step=Step.DRAW) and to_act(state) >= {1}
+    assert GAME.decider.view(state, 0)["first_player"] == 1
 
 
 def test_the_first_player_option_defaults_to_seat_zero():
@@ -216,7 +216,7 @@ def test_the_first_player_must_be_a_seat_at_the_table():
 def test_signs_cannot_be_played_before_the_first_turn():
     events = table(hands={0: [VOORISH]}, opening=True)
     given(GAME, *events).when(0, sign(VOORISH)).raises("rules/signs_during_turns")
-    assert all(c["type"] != "play_sign" for c in GAME.legal_commands(state_of(*events), 0))
+    assert all(c["type"] != "play_sign" for c in GAME.decider.legal_commands(state_of(*events), 0))
 
 
 # -- Turn phases ---------------------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_the_draw_phase_draws_the_top_card_of_the_deck():
     step = given(GAME, *events).when(0, {"type": "draw_card"})
     drawn, phase = step.then_types("card_drawn", "phase_began")
     assert drawn.data["card"] == DUNWICH and redact(drawn, 1) == {"seat": 0}
-    assert DUNWICH in step.after.hands[0] and step.after.phase is Phase.CALL
+    assert DUNWICH in step.after.hands[0] and step.after.phase.step is Step.CALL
 
 
 def test_only_the_player_whose_turn_it_is_plays_the_phases():
@@ -247,7 +247,7 @@ def test_a_called_story_card_held_by_the_opponent_is_handed_over():
     called, _ = step.then_types("story_called", "phase_began")
     assert called.data["card"] == DAGON and called.data["handed"] is True
     assert DAGON in step.after.hands[0] and step.after.hands[1] == (INNS,)
-    assert step.after.phase is Phase.RECRUIT
+    assert step.after.phase.step is Step.RECRUIT
 
 
 def test_an_opponent_holding_both_copies_hands_over_one():
@@ -293,23 +293,23 @@ def test_a_call_names_a_story_card():
 
 def test_a_call_may_name_any_story_card_even_one_the_caller_does_not_hold():
     state = state_of(*table(hands={0: [CALL], 1: [INNS]}, phase="call"))
-    calls = [c for c in GAME.legal_commands(state, 0) if c["type"] == "call_story"]
+    calls = [c for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"]
     assert {c["story"] for c in calls} == set(STORY_KEYS)
 
 
 def test_a_call_must_name_an_opponent_who_holds_cards():
     events = table(players=3, hands={0: [CALL], 1: [INNS]}, phase="call", spare=1, deck=[])
     state = state_of(*events)
-    assert {c["target"] for c in GAME.legal_commands(state, 0) if c["type"] == "call_story"} == {1}
+    assert {c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"} == {1}
     given(GAME, *events).when(0, {"type": "call_story", "target": 2, "story": "dagon"}).raises("rules/opponent_hand_empty")
     given(GAME, *events).when(0, {"type": "call_story", "target": 0, "story": "dagon"}).raises("rules/call_an_opponent")
 
 
 def test_when_no_opponent_holds_a_card_the_call_is_passed():
     events = table(hands={}, phase="call", spare=0, deck=[])
-    assert [c["type"] for c in GAME.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
+    assert [c["type"] for c in GAME.decider.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
     after = given(GAME, *events).when(0, {"type": "pass_call"}).after
-    assert after.phase is Phase.RECRUIT
+    assert after.phase.step is Step.RECRUIT
     given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).raises("rules/must_call")
 
 
@@ -319,7 +319,7 @@ def test_recruit_switches_a_story_card_from_hand_with_one_in_the_centre():
     swapped, _ = step.then_types("story_swapped", "phase_began")
     assert redact(swapped, 1) == swapped.data
     assert step.after.centre == (CENTRE[0], CALL, CENTRE[2]) and CENTRE[1] in step.after.hands[0]
-    assert step.after.phase is Phase.HORROR
+    assert step.after.phase.step is Step.HORROR
 
 
 def test_recruit_may_draw_a_card_instead():
@@ -339,8 +339,8 @@ def test_with_the_deck_empty_recruit_must_switch_and_passes_only_when_it_cannot(
     given(GAME, *events).when(0, {"type": "recruit_draw"}).raises("rules/deck_empty")
     given(GAME, *events).when(0, {"type": "pass_recruit"}).raises("rules/must_recruit")
     stuck = table(hands={0: [DEEP_ONE]}, phase="recruit", spare=1, deck=[])
-    assert {"type": "pass_recruit"} in GAME.legal_commands(state_of(*stuck), 0)
-    assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase is Phase.HORROR
+    assert {"type": "pass_recruit"} in GAME.decider.legal_commands(state_of(*stuck), 0)
+    assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase.step is Step.HORROR
 
 
 def test_the_horror_phase_plays_a_horror_to_your_play_area_and_carries_out_its_effect():
@@ -364,7 +364,7 @@ def test_only_one_horror_or_the_cultist_may_be_played_each_turn():
     with pytest.raises(RuleViolation) as info:
         GAME.checked_decide(after, horror(STAR_SPAWN), 0, b"")
     assert info.value.code == "rules/one_horror_per_turn"
-    assert [c["type"] for c in GAME.legal_commands(after, 0)] == ["end_turn"]
+    assert [c["type"] for c in GAME.decider.legal_commands(after, 0)] == ["end_turn"]
 
 
 def test_signs_and_story_cards_are_not_horrors():
@@ -375,7 +375,7 @@ def test_the_horror_phase_is_optional_and_end_turn_passes_play_to_the_left():
     events = table(players=3, hands={0: [STAR_SPAWN]}, phase="horror", turn=2)
     step = given(GAME, *events).when(2, {"type": "end_turn"})
     step.then_types("turn_ended", "turn_began")
-    assert step.after.turn == 0 and step.after.phase is Phase.DRAW and step.after.turn_number == 2
+    assert step.after.phase == Turn(seat=0, number=2, step=Step.DRAW)
 
 
 # -- Pairs -----------------------------------------------------------------------------------------------------
@@ -410,18 +410,18 @@ def test_a_pair_is_listed_in_ascending_order_of_its_cards():
 def test_pairs_may_be_played_in_any_phase_of_your_turn():
     for phase in ("draw", "call", "recruit", "horror"):
         after = given(GAME, *table(hands={0: [CALL, CALL2], 1: [INNS]}, phase=phase)).when(0, pair(CALL, CALL2)).after
-        assert after.phase.value == phase and len(after.areas[0].pairs) == 1
+        assert after.phase.step.value == phase and len(after.areas[0].pairs) == 1
 
 
 def test_pairs_may_not_be_played_on_another_players_turn():
     events = table(hands={1: [CALL, CALL2]})
     given(GAME, *events).when(1, pair(CALL, CALL2)).raises("rules/not_your_turn")
-    assert GAME.legal_commands(state_of(*events), 1) == []
+    assert GAME.decider.legal_commands(state_of(*events), 1) == []
 
 
 def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE, STAR_SPAWN]}, phase="call")
-    legal = GAME.legal_commands(state_of(*events), 0)
+    legal = GAME.decider.legal_commands(state_of(*events), 0)
     assert pair(DAGON, INNS, DEEP_ONE) in legal and pair(DAGON, INNS, STAR_SPAWN) not in legal
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     _, taken = step.then_types("pair_played", "horror_taken")
@@ -431,7 +431,7 @@ def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
 
 def test_taking_the_horror_is_optional():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE]})
-    assert pair(DAGON, INNS) in GAME.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS) in GAME.decider.legal_commands(state_of(*events), 0)
     after = given(GAME, *events).when(0, pair(DAGON, INNS)).after
     assert after.areas[1].horrors == (DEEP_ONE,)
 
@@ -443,13 +443,13 @@ def test_a_pair_cannot_take_a_horror_naming_another_connection():
 
 def test_a_matched_pair_may_take_a_horror_naming_either_connection_of_its_story():
     events = table(hands={0: [DAGON, DAGON2]}, horrors={1: [DEEP_ONE, STAR_SPAWN]})
-    legal = GAME.legal_commands(state_of(*events), 0)
+    legal = GAME.decider.legal_commands(state_of(*events), 0)
     assert pair(DAGON, DAGON2, DEEP_ONE) in legal and pair(DAGON, DAGON2, STAR_SPAWN) in legal
 
 
 def test_a_pair_may_take_a_horror_in_play_from_your_own_play_area():
     events = table(hands={0: [DAGON, INNS]}, horrors={0: [DEEP_ONE]})
-    assert pair(DAGON, INNS, DEEP_ONE) in GAME.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS, DEEP_ONE) in GAME.decider.legal_commands(state_of(*events), 0)
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     _, taken = step.then_types("pair_played", "horror_taken")
     assert taken.data == {"seat": 0, "from_seat": 0, "card": DEEP_ONE}
@@ -471,15 +471,15 @@ def test_a_sign_may_be_played_at_any_time_during_any_turn_by_any_seat():
         assert to_act(state_of(*events)) == {0}
         step = given(GAME, *events).when(2, sign(VOORISH))
         step.then_types("sign_played", "card_drawn", "card_drawn")
-        assert step.after.phase.value == phase and step.after.turn == 0
+        assert step.after.phase.step.value == phase and step.after.phase.seat == 0
 
 
 def test_the_game_waits_only_on_the_turn_and_a_sign_is_an_out_of_turn_play_found_in_its_holders_commands():
     events = table(players=3, hands={1: [ELDER, CALL, CALL2]})
     state = state_of(*events)
-    assert to_act(state) == {0} and GAME.out_of_turn == {"play_sign"}
-    assert GAME.legal_commands(state, 1) == [sign(ELDER)]
-    assert GAME.legal_commands(state, 2) == []
+    assert to_act(state) == {0} and GAME.decider.out_of_turn == {"play_sign"}
+    assert GAME.decider.legal_commands(state, 1) == [sign(ELDER)]
+    assert GAME.decider.legal_commands(state, 2) == []
 
 
 def test_the_turn_timer_never_plays_a_sign_for_a_seat():
@@ -490,14 +490,14 @@ def test_the_turn_timer_never_plays_a_sign_for_a_seat():
         state = state_of(*events, *([ev("phase_began", phase=phase)] if phase != "draw" else []))
         for n in range(40):
             choice = GAME.timeout_choice(state, 0, random.Random(n))
-            assert choice in GAME.legal_commands(state, 0) and choice["type"] != "play_sign"
+            assert choice in GAME.decider.legal_commands(state, 0) and choice["type"] != "play_sign"
         assert GAME.timeout_choice(state, 1, random.Random(0)) is None
 
 
 def test_a_played_sign_is_removed_from_the_game():
     after = given(GAME, *table(hands={1: [ELDER]})).when(1, sign(ELDER)).after
     assert after.removed == (ELDER,) and ELDER not in after.hands[1]
-    assert GAME.legal_commands(after, 1) == []
+    assert GAME.decider.legal_commands(after, 1) == []
     check(after)
 
 
@@ -506,7 +506,7 @@ def test_nothing_public_says_who_holds_a_sign():
     state = state_of(*events)
     assert to_act(state) == {0}
     for viewer in (0, 2, None):
-        seen = GAME.view(state, viewer)["seats"][1]
+        seen = GAME.decider.view(state, viewer)["seats"][1]
         assert set(seen) == {"seat", "hand_size", "pairs", "horrors", "cultist", "score", "warded"}
     drawn = given(GAME, *events).when(0, {"type": "draw_card"}).events[0]
     assert drawn.data["card"] == VOORISH and redact(drawn, 1) == {"seat": 0}
@@ -529,7 +529,7 @@ def test_the_sign_of_koth_takes_a_random_card_from_an_opponent_secretly():
     _, taken = step.then_types("sign_played", "card_taken")
     assert taken.data["card"] in (INNS, ZANN) and taken.data["card"] in step.after.hands[1]
     assert "card" not in redact(taken, 0) and redact(taken, 2)["card"] == taken.data["card"]
-    assert {c["target"] for c in GAME.legal_commands(state_of(*events), 1)} == {0, 2}
+    assert {c["target"] for c in GAME.decider.legal_commands(state_of(*events), 1)} == {0, 2}
 
 
 def test_the_yellow_sign_gives_a_chosen_card_to_an_opponent():
@@ -561,12 +561,12 @@ def test_the_yithian_switches_a_story_card_with_the_centre():
 def test_the_elder_sign_wards_your_hand_until_the_start_of_your_next_turn():
     events = table(players=3, hands={1: [ELDER, INNS]}, phase="call")
     warded = fold(GAME, given(GAME, *events).when(1, sign(ELDER)).events, state_of(*events))
-    assert warded.warded == {1} and GAME.view(warded, 0)["seats"][1]["warded"]
+    assert warded.warded == {1} and GAME.decider.view(warded, 0)["seats"][1]["warded"]
     step = given(GAME, state=warded).when(0, {"type": "call_story", "target": 1, "story": "the-shadow-over-innsmouth"})
     called = step.events[0]
     assert called.data["warded"] is True and called.data["card"] is None
     assert step.after.hands[1] == (INNS,)
-    assert all(c.get("target") != 1 for c in GAME.legal_commands(warded, 2) if c["type"] == "play_sign")
+    assert all(c.get("target") != 1 for c in GAME.decider.legal_commands(warded, 2) if c["type"] == "play_sign")
     later = fold(GAME, [ev("turn_began", seat=1, turn_number=2)], warded)
     assert later.warded == frozenset()
 
@@ -581,7 +581,7 @@ def test_a_warded_hand_cannot_be_the_target_of_a_random_take():
 
 def test_an_effect_with_no_possible_target_does_nothing():
     events = table(hands={1: [KISH]})
-    assert GAME.legal_commands(state_of(*events), 1) == [sign(KISH)]
+    assert GAME.decider.legal_commands(state_of(*events), 1) == [sign(KISH)]
     step = given(GAME, *events).when(1, sign(KISH))
     step.then_types("sign_played")
     events = table(hands={0: [DEEP_ONE]}, phase="horror", spare=0, deck=[])
@@ -599,9 +599,9 @@ def test_signs_played_out_of_turn_cannot_stall_the_game():
     events = table(players=4, hands={1: [ELDER], 2: [ELDER2, VOORISH], 3: [KOTH]}, deck=[ZANN, HOUND, RATS])
     state = state_of(*events)
     plays = 0
-    while waiting := [s for s in range(1, 4) if GAME.legal_commands(state, s)]:
+    while waiting := [s for s in range(1, 4) if GAME.decider.legal_commands(state, s)]:
         seat = waiting[0]
-        state = fold(GAME, GAME.checked_decide(state, GAME.legal_commands(state, seat)[0], seat, b""), state)
+        state = GAME.checked_decide(state, GAME.decider.legal_commands(state, seat)[0], seat, b"").state
         plays += 1
     assert plays == 4 and to_act(state) == {0}
 
@@ -616,7 +616,7 @@ def test_a_players_seventh_pair_ends_the_game_at_once():
     events = table(hands={0: [CALL, CALL2, DAGON]}, pairs={0: SIX_PAIRS}, phase="call")
     step = given(GAME, *events).when(0, pair(CALL, CALL2))
     step.then_types("pair_played", "game_ended")
-    assert GAME.outcome(step.after) is not None and step.after.end_reason == "seventh_pair"
+    assert GAME.decider.outcome(step.after) is not None and step.after.phase.reason is EndReason.SEVENTH_PAIR
     with pytest.raises(GameOver):
         GAME.checked_decide(step.after, {"type": "call_story", "target": 1, "story": "dagon"}, 0, b"")
     assert to_act(step.after) == frozenset()
@@ -628,17 +628,17 @@ def test_with_the_finish_round_variant_a_seventh_pair_ends_the_game_when_the_rou
     step = given(GAME, *events).when(0, pair(CALL, CALL2))
     step.then_types("pair_played", "final_round_began")
     state = step.after
-    assert GAME.outcome(state) is None and GAME.view(state, 1)["final_round"]
+    assert GAME.decider.outcome(state) is None and GAME.decider.view(state, 1)["final_round"]
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 0, b""), state)
-    state = fold(GAME, GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b""), state)
-    assert GAME.outcome(state) is None
+    state = GAME.checked_decide(state, {"type": "end_turn"}, 0, b"").state
+    state = GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b"").state
+    assert GAME.decider.outcome(state) is None
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = fold(GAME, GAME.checked_decide(state, {"type": "end_turn"}, 1, b""), state)
+    state = GAME.checked_decide(state, {"type": "end_turn"}, 1, b"").state
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    ended = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
+    ended, after = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
     assert [e.type for e in ended] == ["turn_ended", "game_ended"] and ended[-1].data["reason"] == "seventh_pair"
-    assert GAME.outcome(fold(GAME, ended, state)) is not None
+    assert GAME.decider.outcome(after) is not None
 
 
 def test_the_finish_round_variant_is_off_by_default():
@@ -653,9 +653,9 @@ def test_hands_are_revealed_when_the_game_ends():
     assert ended.data["hands"][0] == [DAGON] and redact(ended, EVERYONE)["hands"][1][0] == INNS
     for viewer in (0, 1, None):
         assert redact(ended, viewer)["hands"] == [[DAGON], [INNS]]
-        assert [s["hand"] for s in GAME.view(step.after, viewer)["seats"]] == redact(ended, viewer)["hands"]
-    assert GAME.view(step.after, 1)["seats"][0]["hand"] == [DAGON]
-    assert GAME.view(step.after, None)["seats"][1]["hand"][0] == INNS
+        assert [s["hand"] for s in GAME.decider.view(step.after, viewer)["seats"]] == redact(ended, viewer)["hands"]
+    assert GAME.decider.view(step.after, 1)["seats"][0]["hand"] == [DAGON]
+    assert GAME.decider.view(step.after, None)["seats"][1]["hand"][0] == INNS
 
 
 def test_scoring_matched_two_linked_one_horror_one_cultist_minus_one():
@@ -664,7 +664,7 @@ def test_scoring_matched_two_linked_one_horror_one_cultist_minus_one():
         horrors={0: [STAR_SPAWN], 1: [DEEP_ONE]}, cultist=0,
     )
     after = given(GAME, *events).when(0, pair(CALL, CALL2)).after
-    result = GAME.outcome(after)
+    result = GAME.decider.outcome(after)
     assert result.scores == (5 * 2 + 1 + 1 - 1 + 2, 2 + 1)
     assert result.winners == (0,) and result.reason == "score"
 
@@ -675,7 +675,7 @@ def _ended(events, hands):
 
 def test_the_great_old_one_in_hand_loses_the_game():
     events = table(hands={1: [GREAT_OLD_ONE]}, pairs={0: SIX_PAIRS[:2], 1: SIX_PAIRS[2:6]})
-    result = GAME.outcome(_ended(events, [[], [GREAT_OLD_ONE]]))
+    result = GAME.decider.outcome(_ended(events, [[], [GREAT_OLD_ONE]]))
     assert result.scores == (4, 8)
     assert result.winners == (0,) and result.reason == "great_old_one_in_hand" and result.details["great_old_one"] == 1
 
@@ -683,29 +683,29 @@ def test_the_great_old_one_in_hand_loses_the_game():
 def test_the_great_old_one_in_hand_with_the_cultist_in_your_play_area_wins():
     events = table(hands={0: [CALL, CALL2, GREAT_OLD_ONE]}, pairs={0: SIX_PAIRS[:1], 1: SIX_PAIRS[1:]}, cultist=0, turn=1)
     state = fold(GAME, [ev("game_ended", reason="deck_exhausted", hands=[[CALL, CALL2, GREAT_OLD_ONE], []])], state_of(*events))
-    result = GAME.outcome(state)
+    result = GAME.decider.outcome(state)
     assert result.winners == (0,) and result.reason == "great_old_one_with_cultist"
     assert result.scores[1] > result.scores[0]
 
 
 def test_the_cultist_without_the_great_old_one_is_only_minus_one():
     events = table(hands={0: [GREAT_OLD_ONE]}, pairs={0: SIX_PAIRS[:2], 1: SIX_PAIRS[2:4]}, cultist=1)
-    result = GAME.outcome(_ended(events, [[GREAT_OLD_ONE], []]))
+    result = GAME.decider.outcome(_ended(events, [[GREAT_OLD_ONE], []]))
     assert result.reason == "great_old_one_in_hand" and result.winners == (1,) and result.scores == (4, 3)
     events = table(pairs={0: SIX_PAIRS[:2], 1: SIX_PAIRS[2:4]}, cultist=1)
-    result = GAME.outcome(_ended(events, [[], []]))
+    result = GAME.decider.outcome(_ended(events, [[], []]))
     assert result.reason == "score" and result.winners == (0,) and result.scores == (4, 3)
 
 
 def test_a_tie_on_score_is_won_by_the_player_with_more_pairs():
     events = table(players=3, pairs={0: SIX_PAIRS[:1] + [(CALL, DAGON)], 1: [(INNS, DAGON2), (PICKMAN, ZANN), (HOUND, S("the-festival"))]})
-    result = GAME.outcome(_ended(events, [[], [], []]))
+    result = GAME.decider.outcome(_ended(events, [[], [], []]))
     assert result.scores == (3, 3, 0) and result.winners == (1,) and result.reason == "score"
 
 
 def test_a_tie_on_score_and_pairs_is_a_shared_win():
     events = table(players=3, pairs={0: SIX_PAIRS[:1], 2: SIX_PAIRS[1:2]})
-    assert GAME.outcome(_ended(events, [[], [], []])).winners == (0, 2)
+    assert GAME.decider.outcome(_ended(events, [[], [], []])).winners == (0, 2)
 
 
 def test_with_the_deck_empty_the_draw_is_skipped_and_the_game_ends_when_the_round_is_complete():
@@ -714,11 +714,11 @@ def test_with_the_deck_empty_the_draw_is_skipped_and_the_game_ends_when_the_roun
     step.then_types("draw_skipped", "phase_began")
     middle = table(players=3, hands={0: [CALL], 1: [DAGON]}, spare=2, deck=[], turn=1, first=0, phase="horror")
     after = given(GAME, *middle).when(1, {"type": "end_turn"}).after
-    assert after.turn == 2 and GAME.outcome(after) is None
+    assert after.phase.seat == 2 and GAME.decider.outcome(after) is None
     last = table(players=3, hands={0: [CALL], 1: [DAGON]}, spare=2, deck=[], turn=2, first=0, phase="horror")
     step = given(GAME, *last).when(2, {"type": "end_turn"})
     step.then_types("turn_ended", "game_ended")
-    assert step.after.end_reason == "deck_exhausted" and GAME.outcome(step.after) is not None
+    assert step.after.phase.reason is EndReason.DECK_EXHAUSTED and GAME.decider.outcome(step.after) is not None
 
 
 def test_the_round_ends_before_the_first_player_even_when_the_first_player_is_not_seat_zero():
@@ -731,12 +731,12 @@ def test_the_round_ends_before_the_first_player_even_when_the_first_player_is_no
 
 def test_a_seat_sees_its_own_hand_and_only_counts_of_other_hands():
     state = state_of(*table(players=3, hands={0: [CALL], 1: [DAGON, INNS]}, deck=[ZANN]))
-    seen = GAME.view(state, 0)
+    seen = GAME.decider.view(state, 0)
     assert seen["hand"] == [CALL] and seen["seats"][0]["hand"] == [CALL]
     assert "hand" not in seen["seats"][1] and seen["seats"][1]["hand_size"] == 2 and "signs" not in seen["seats"][1]
     assert "deck" not in seen and seen["deck_size"] == len(state.deck)
-    assert "hand" not in GAME.view(state, None)
-    assert GAME.view(state, EVERYONE)["deck"][0] == ZANN
+    assert "hand" not in GAME.decider.view(state, None)
+    assert GAME.decider.view(state, EVERYONE)["deck"][0] == ZANN
 
 
 def test_every_ruling_names_tests_that_exist():

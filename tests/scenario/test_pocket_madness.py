@@ -59,7 +59,7 @@ def when(state, seat, command):
 def play(state, *moves):
     """Apply (seat, command) moves; return the final state."""
     for seat, command in moves:
-        state = fold(GAME, GAME.checked_decide(state, command, seat, ENTROPY), state)
+        state = GAME.checked_decide(state, command, seat, ENTROPY).state
     return state
 
 
@@ -72,7 +72,7 @@ def hand(state, seat):
 
 
 def legal(state, seat):
-    return GAME.legal_commands(state, seat)
+    return GAME.decider.legal_commands(state, seat)
 
 
 DRAW1 = {"type": "draw_cards", "count": 1}
@@ -95,18 +95,18 @@ MELD_RUN = {"type": "meld_run"}
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_deals_two_cards_each_and_splays_the_rest_with_17_face_down(players):
-    state = fold(GAME, GAME.setup(players, {}, bytes(32)))
+    state = fold(GAME, GAME.decider.setup(players, {}, bytes(32)))
     assert isinstance(state.phase, Playing)
     assert [sum(h) for h in state.cards.hands] == [2] * players
     assert len(state.cards.deck) == 63 - 2 * players
     assert sum(1 for _, up in state.cards.deck if not up) == 17
     assert all(owner is None for owner in state.cards.portals)
     assert state.madness == (0,) * players
-    GAME.invariant(state)
+    GAME.decider.invariant(state)
 
 
 def test_the_face_down_cards_are_secret_to_everyone_and_each_hand_to_its_owner():
-    events = GAME.setup(3, {}, bytes(32))
+    events = GAME.decider.setup(3, {}, bytes(32))
     dealt_event = events[0]
     for viewer in (0, 1, 2, None):
         seen = redact(dealt_event, viewer)
@@ -118,17 +118,17 @@ def test_the_face_down_cards_are_secret_to_everyone_and_each_hand_to_its_owner()
 
 def test_views_show_the_deck_order_and_face_up_cards_but_never_a_face_down_identity():
     state = table([[R, R], [LOMAR, INNS]], deck=[VALLEY, down(DUNWICH), UNDER])
-    seen = GAME.view(state, 0)
+    seen = GAME.decider.view(state, 0)
     assert seen["deck"] == [{"location": VALLEY, "face_up": True}, {"face_up": False}, {"location": UNDER, "face_up": True}]
     assert seen["hand"] == [R, R] and seen["hand_counts"] == [2, 2] and "hands" not in seen
-    assert "hand" not in GAME.view(state, None)
-    assert GAME.view(state, EVERYONE)["deck"][1] == {"location": DUNWICH, "face_up": False}
+    assert "hand" not in GAME.decider.view(state, None)
+    assert GAME.decider.view(state, EVERYONE)["deck"][1] == {"location": DUNWICH, "face_up": False}
 
 
 def test_the_first_player_of_round_one_is_drawn_at_random_and_recorded_as_a_fact():
     firsts = set()
     for n in range(40):
-        events = GAME.setup(4, {}, n.to_bytes(32, "big"))
+        events = GAME.decider.setup(4, {}, n.to_bytes(32, "big"))
         assert events[-1].type == "first_player_chosen" and events[-1].data["chooser"] is None
         firsts.add(events[-1].data["seat"])
         assert fold(GAME, events).phase.turn.seat == events[-1].data["seat"]
@@ -186,7 +186,7 @@ def test_melding_a_set_claims_the_matching_portal_from_the_pool():
     assert types(state, 0, meld_set(DUNWICH)) == ["set_melded", "portal_claimed"]
     after = play(state, (0, meld_set(DUNWICH)))
     assert after.cards.portals[SHOGGOTH - 6] == 0
-    assert GAME.view(after, 1)["melds"][0] == [{"kind": "set", "location": DUNWICH, "count": 3}]
+    assert GAME.decider.view(after, 1)["melds"][0] == [{"kind": "set", "location": DUNWICH, "count": 3}]
 
 
 def test_melding_a_set_claims_the_portal_from_an_opponent():
@@ -256,7 +256,7 @@ def test_each_run_in_a_round_gives_one_more_madness_than_the_previous_whoever_me
     assert after.madness == (0, 3, 3)
     after = play(after, (0, END), (1, MELD_RUN))
     assert after.madness == (3, 3, 6)
-    assert GAME.view(after, 2)["next_run_madness"] == 4
+    assert GAME.decider.view(after, 2)["next_run_madness"] == 4
 
 
 def test_a_player_may_meld_up_to_three_runs_in_one_turn():
@@ -336,7 +336,7 @@ def test_gug_cannot_be_played_on_the_dagon_turn_immediately_after_it_was_claimed
     assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.cards.portals[GUG - 6] == 0
     assert seal(GUG) not in legal(after, 0)
     when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
-    assert GAME.view(after, 1)["turn"]["gug_claimed_before"]
+    assert GAME.decider.view(after, 1)["turn"]["gug_claimed_before"]
     # After the opponent's turn, Gug may pass the turn.
     after = play(after, (0, DRAW1), (1, DRAW1))
     assert after.phase.turn.seat == 0 and seal(GUG) in legal(after, 0)
@@ -435,8 +435,8 @@ def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
     shown = when(after, 0, look).events[0]
     assert redact(shown, 0)["cards"] == [LOMAR, LOMAR, INNS] and "cards" not in redact(shown, 2)
     after = play(after, (0, look))
-    assert GAME.view(after, 0)["pending"]["target_hand"] == [LOMAR, LOMAR, INNS]
-    assert "target_hand" not in GAME.view(after, 1)["pending"] and "target_hand" not in GAME.view(after, 2)["pending"]
+    assert GAME.decider.view(after, 0)["pending"]["target_hand"] == [LOMAR, LOMAR, INNS]
+    assert "target_hand" not in GAME.decider.view(after, 1)["pending"] and "target_hand" not in GAME.decider.view(after, 2)["pending"]
     assert legal(after, 0) == [{"type": "take_card", "location": LOMAR}, {"type": "take_card", "location": INNS}]
     taken = when(after, 0, {"type": "take_card", "location": INNS}).events[0]
     assert "location" not in redact(taken, 2) and redact(taken, 1)["location"] == INNS
@@ -464,7 +464,7 @@ def test_azathoth_discards_one_random_card_from_each_opponent_face_up():
     after = play(state, (0, seal(AZATHOTH)))
     assert [sum(h) for h in after.cards.hands] == [2, 1, 1, 0]
     assert after.cards.discards[2] == (ARKHAM,) and after.cards.discards[3] == (VALLEY,)
-    assert GAME.view(after, 1)["discards"] == [[], list(after.cards.discards[1]), [ARKHAM], [VALLEY]]
+    assert GAME.decider.view(after, 1)["discards"] == [[], list(after.cards.discards[1]), [ARKHAM], [VALLEY]]
     assert after.cards.discards[1][0] in (INNS, LOMAR)
 
 
@@ -472,7 +472,7 @@ def test_azathoth_discards_are_random():
     state = table([[R, R], RUN], portals={AZATHOTH: 0})
     seen = set()
     for n in range(30):
-        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big"))
+        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big")).events
         seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
     assert len(seen) >= 5
 
@@ -590,7 +590,7 @@ def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_loca
     assert all(redact(events[-1], viewer) == expected for viewer in (0, 1, 2, None))
     after = play(after, (0, END))
     assert after.phase.gained == (3, 3, 0) and after.madness == (4, 3, 3)
-    seen = GAME.view(after, 2)
+    seen = GAME.decider.view(after, 2)
     assert seen["hands"] == [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
     assert seen["phase"] == "round_over"
 
@@ -608,7 +608,7 @@ def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
     after = play(state, (0, meld_set(R)))
     # She discards half her tokens rounded up (6 -> 3) and each opponent takes 1; no seal, no Dagon turn.
     assert isinstance(after.phase, RoundOver) and after.madness == (3, 3, 10) and after.phase.gained == (-3, 1, 1)
-    assert "hands" not in GAME.view(after, 1)
+    assert "hands" not in GAME.decider.view(after, 1)
 
 
 def test_a_player_who_plays_out_her_cards_during_the_last_turns_ends_the_round_at_once():
@@ -621,7 +621,7 @@ def test_a_player_who_plays_out_her_cards_during_the_last_turns_ends_the_round_a
     assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
     assert events[-1].data == {"reason": "hand_emptied", "seat": 0, "gained": [-2, 1, 1]}
     over = play(after, (0, meld_set(R)))
-    assert isinstance(over.phase, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.view(over, 1)
+    assert isinstance(over.phase, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.decider.view(over, 1)
 
 
 def test_halving_discards_the_larger_half():
@@ -641,20 +641,20 @@ def test_a_run_that_plays_out_the_last_cards_gives_the_run_madness_then_the_roun
 def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_the_fewest_wins():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[4, 9, 2])
     after = play(state, (0, meld_set(R)))
-    result = GAME.outcome(after)
+    result = GAME.decider.outcome(after)
     assert result is not None and result.winners == (0,) and result.scores == (2.0, 10.0, 3.0)
-    assert GAME.waits_on(after) == frozenset() and GAME.view(after, 0)["phase"] == "game_over"
+    assert GAME.decider.to_act(after) == frozenset() and GAME.decider.view(after, 0)["phase"] == "game_over"
 
 
 def test_ten_madness_during_a_round_does_not_end_the_game_before_the_round_ends():
     state = table([RUN + [R], [INNS, INNS]], madness=[0, 9])
     after = play(state, (0, MELD_RUN))
-    assert after.madness == (0, 10) and GAME.outcome(after) is None and isinstance(after.phase, Playing)
+    assert after.madness == (0, 10) and GAME.decider.outcome(after) is None and isinstance(after.phase, Playing)
 
 
 def test_tied_players_with_the_fewest_madness_share_the_victory():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[6, 9, 2])
-    result = GAME.outcome(play(state, (0, meld_set(R))))
+    result = GAME.decider.outcome(play(state, (0, meld_set(R))))
     assert result.winners == (0, 2)
 
 
@@ -663,7 +663,7 @@ def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
     state = replace(state, phase=replace(state.phase, runs=1))
     after = play(state, (0, MELD_RUN))
     assert after.madness == (0, 14, 14, 14)
-    assert GAME.view(after, 0)["madness_supply"] == 0
+    assert GAME.decider.view(after, 0)["madness_supply"] == 0
     after = play(after, (0, MELD_RUN))
     assert after.madness == (0, 17, 17, 17)
 
@@ -674,12 +674,12 @@ def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
 def test_the_player_with_most_madness_deals_the_new_round_and_then_designates_who_goes_first():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[2, 3, 5])
     over = play(state, (0, meld_set(R)))  # madness becomes 1, 4, 6
-    assert GAME.waits_on(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
+    assert GAME.decider.to_act(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
     when(over, 0, {"type": "deal_next_round"}).raises("rules/not_your_turn")
     dealt_round = play(over, (2, {"type": "deal_next_round"}))
     assert isinstance(dealt_round.phase, Designating) and dealt_round.round == 2 and dealt_round.phase.chooser == 2
     assert legal(dealt_round, 2) == [{"type": "choose_first_player", "seat": s} for s in range(3)]
-    GAME.invariant(dealt_round)
+    GAME.decider.invariant(dealt_round)
     started = play(dealt_round, (2, {"type": "choose_first_player", "seat": 2}))
     assert isinstance(started.phase, Playing) and started.phase.turn.seat == 2 and started.start == 2
     assert started.madness == (1, 4, 6) and started.phase.runs == 0 and started.phase.shoggoth is None
@@ -691,16 +691,16 @@ def test_ties_for_most_madness_go_to_the_earliest_in_turn_order_after_the_start_
     state = table([[INNS, INNS], [R] * 3, [LOMAR], [ARKHAM]], first=1, madness=[4, 0, 3, 4])
     over = play(state, (1, meld_set(R)))  # madness 5, 0, 4, 5; start player was seat 1
     assert over.madness == (5, 0, 4, 5)
-    assert GAME.waits_on(over) == frozenset({3})
+    assert GAME.decider.to_act(over) == frozenset({3})
     over_again = replace(over, start=3)
-    assert GAME.waits_on(over_again) == frozenset({0})
+    assert GAME.decider.to_act(over_again) == frozenset({0})
 
 
 def test_the_start_player_breaks_a_tie_only_after_everyone_else():
     state = table([[INNS, INNS], [R] * 3], first=1, madness=[3, 6])
     over = play(state, (1, meld_set(R)))  # 4 and 3
-    assert GAME.waits_on(replace(over, madness=(4, 4))) == frozenset({0})
-    assert GAME.waits_on(replace(over, madness=(4, 4), start=0)) == frozenset({1})
+    assert GAME.decider.to_act(replace(over, madness=(4, 4))) == frozenset({0})
+    assert GAME.decider.to_act(replace(over, madness=(4, 4), start=0)) == frozenset({1})
 
 
 # -- hidden information in refusals --------------------------------------------------------------------
@@ -715,18 +715,18 @@ def test_refusals_never_name_another_players_cards():
 
 def test_the_deck_composition_is_every_location_card_once():
     assert sorted(FULL_DECK) == sorted(loc for loc in RUN for _ in range(loc))
-    assert GAME.card_data["madness_tokens"]["count"] == 40
-    assert all(c["source"] == "rulebook" for c in GAME.card_data["locations"] + GAME.card_data["portals"])
+    assert GAME.catalogue.card_data["madness_tokens"]["count"] == 40
+    assert all(c["source"] == "rulebook" for c in GAME.catalogue.card_data["locations"] + GAME.catalogue.card_data["portals"])
 
 
 def test_cards_drawn_face_up_are_known_to_everyone_until_they_may_have_left_the_hand():
     state = table([[R, R, R], [INNS, INNS]], deck=[LOMAR, down(DUNWICH), LOMAR, ARKHAM], portals={CTHULHU: 0})
     after = play(state, (0, {"type": "draw_cards", "count": 3}))
-    assert GAME.view(after, 1)["known_cards"] == [[LOMAR, LOMAR], []]
+    assert GAME.decider.view(after, 1)["known_cards"] == [[LOMAR, LOMAR], []]
     after = play(after, (0, seal(CTHULHU)), (0, give(LOMAR, 1)), (0, {"type": "stop_giving"}))
     # Which card went to seat 1 is secret: everyone else may only be sure of one Lomar less.
-    assert GAME.view(after, 1)["known_cards"] == [[LOMAR], []]
-    resampled = GAME.resample(after, 1, __import__("random").Random(3))
+    assert GAME.decider.view(after, 1)["known_cards"] == [[LOMAR], []]
+    resampled = GAME.ai.resample(after, 1, __import__("random").Random(3))
     assert LOMAR in hand(resampled, 0)
 
 
@@ -737,10 +737,10 @@ def test_the_full_resample_keeps_what_a_seat_learnt_privately():
     state = table([[R, R, LOMAR], [INNS, INNS, DUNWICH, VALLEY], [ARKHAM, UNDER]], portals={SHUB: 0, CTHULHU: 1})
     looked = play(state, (0, seal(SHUB)), (0, {"type": "look_at_hand", "seat": 1}),
                   (0, {"type": "take_card", "location": DUNWICH}))
-    assert all(hand(GAME.resample(looked, 0, random.Random(n)), 1) == [INNS, INNS, VALLEY] for n in range(30))
+    assert all(hand(GAME.ai.resample(looked, 0, random.Random(n)), 1) == [INNS, INNS, VALLEY] for n in range(30))
     after = play(looked, (0, DRAW1), (1, seal(CTHULHU)), (1, give(VALLEY, 2)), (1, {"type": "stop_giving"}))
     assert hand(after, 1) == [INNS, INNS] and VALLEY in hand(after, 2) and DUNWICH in hand(after, 0)
-    worlds = {s: [GAME.resample(after, s, random.Random(n)) for n in range(30)] for s in range(3)}
+    worlds = {s: [GAME.ai.resample(after, s, random.Random(n)) for n in range(30)] for s in range(3)}
     assert all(INNS in hand(w, 1) for w in worlds[0])  # one card left seat 1 unseen by seat 0: an Innsmouth stays
     assert all(DUNWICH in hand(w, 0) and VALLEY in hand(w, 2) for w in worlds[1])  # its theft and its gift
     assert len({tuple(hand(w, 1)) for w in worlds[2]}) > 1  # seat 2 saw none of it
@@ -758,7 +758,7 @@ def test_melded_and_discarded_cards_leave_the_known_cards():
 def test_views_tell_a_player_what_she_needs_to_play():
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY], first=1, portals={SHOGGOTH: 1})
     after = play(state, (1, seal(SHOGGOTH)), (1, DRAW1))
-    seen = GAME.view(after, 0)
+    seen = GAME.decider.view(after, 0)
     assert seen["phase"] == "playing" and seen["to_act"] == [0] and seen["turn"]["last"]
     assert seen["last_turns"] == [1] and not seen["bound_by_shoggoth"] and seen["deck_size"] == 0
     assert seen["portals"][SHOGGOTH - 6] == {"portal": SHOGGOTH, "name": "Shoggoth", "owner": None}

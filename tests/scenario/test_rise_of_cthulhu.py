@@ -92,7 +92,7 @@ def table(
         current=current,
     )
     state = replace(state, **fields)
-    GAME.invariant(state)
+    GAME.decider.invariant(state)
     return state
 
 
@@ -102,7 +102,7 @@ def when(state, seat, command, entropy=ENTROPY):
 
 def act(state, seat, command):
     """The position after ``seat`` sends ``command`` (which must be legal)."""
-    assert command in GAME.legal_commands(state, seat), command
+    assert command in GAME.decider.legal_commands(state, seat), command
     return when(state, seat, command).after
 
 
@@ -151,7 +151,7 @@ def wake(state, seat, old_one, command=None):
 
 
 def setup_state(seed=0):
-    return fold(GAME, GAME.setup(2, {}, seed.to_bytes(32, "big")))
+    return fold(GAME, GAME.decider.setup(2, {}, seed.to_bytes(32, "big")))
 
 
 def test_setup_places_the_four_locations_neutral_and_deals_five_cultists_each():
@@ -165,7 +165,7 @@ def test_setup_places_the_four_locations_neutral_and_deals_five_cultists_each():
 def test_setup_turns_the_top_cultist_face_up_as_the_first_valley_card():
     state = setup_state(3)
     assert len(state.valley) == 1 and state.valley[0] in CULTISTS
-    assert GAME.view(state, None)["valley"] == list(state.valley)
+    assert GAME.decider.view(state, None)["valley"] == list(state.valley)
 
 
 def test_setup_splits_the_rest_in_three_with_an_old_one_in_the_middle_of_each_third():
@@ -174,6 +174,18 @@ def test_setup_splits_the_rest_in_three_with_an_old_one_in_the_middle_of_each_th
         assert len(state.deck) == 39 + 3
         assert [i for i, c in enumerate(state.deck) if c == OLD_ONE_SLOT] == [6, 20, 34]
         assert state.sleeping == tuple(sorted(OLD_ONES)) and state.awake == ()
+
+
+def test_every_seat_and_spectator_sees_the_old_ones_where_the_public_setup_rule_puts_them():
+    """Ruling 3 (issue 27, item 8): "place one face down in the middle of each of the 3 piles" is a rule every player
+    at the table follows and watches: the Old Ones' places come from it alone (never from the shuffle), so every
+    view shows the same places, whatever the deal, and they move only as cards leave the deck's top."""
+    for seed in range(12):
+        state = setup_state(seed)
+        views = [GAME.decider.view(state, viewer)["old_ones_in_deck_at"] for viewer in (0, 1, None, EVERYONE)]
+        assert views == [[6, 20, 34]] * 4
+        after = act(state, 0, draw())
+        assert GAME.decider.view(after, 1)["old_ones_in_deck_at"] == [5, 19, 33]
 
 
 def test_setup_shuffles_the_monster_and_artifact_decks_and_puts_the_dark_hunter_in_its_place():
@@ -185,22 +197,22 @@ def test_setup_shuffles_the_monster_and_artifact_decks_and_puts_the_dark_hunter_
 
 def test_the_oldest_player_goes_first_and_is_seat_zero():
     state = setup_state()
-    assert GAME.waits_on(state) == frozenset({0}) and state.current == 0
+    assert GAME.decider.to_act(state) == frozenset({0}) and state.current == 0
 
 
 def test_hands_the_deck_order_and_the_hidden_decks_are_secret():
-    events = GAME.setup(2, {}, bytes(32))
+    events = GAME.decider.setup(2, {}, bytes(32))
     for viewer in (0, 1, None):
         seen = [redact(e, viewer) for e in events]
         assert "deck" not in seen[0] and "monster_deck" not in seen[0] and "artifact_deck" not in seen[0]
         for seat in (0, 1):
             assert ("cards" in seen[1 + seat]) == (viewer == seat)
     state = fold(GAME, events)
-    view = GAME.view(state, 1)
+    view = GAME.decider.view(state, 1)
     assert view["hand"] == list(state.hands[1]) and view["hand_sizes"] == [5, 5]
     assert "hands" not in view and "deck" not in view and view["deck_size"] == 42
     assert view["old_ones_in_deck_at"] == [6, 20, 34]
-    assert GAME.view(state, EVERYONE)["hands"] == [list(h) for h in state.hands]
+    assert GAME.decider.view(state, EVERYONE)["hands"] == [list(h) for h in state.hands]
 
 
 def test_card_data_is_fifty_cultists_of_five_colours_numbered_one_to_ten_all_project_designed():
@@ -213,7 +225,7 @@ def test_card_data_is_fifty_cultists_of_five_colours_numbered_one_to_ten_all_pro
     for old_one in OLD_ONES.values():
         assert sorted(old_one["order"]) == ["A", "D", "I", "K"]
     assert "azathoth" in OLD_ONES
-    assert all(card["source"] == "rulebook" for card in GAME.card_data["locations"].values())
+    assert all(card["source"] == "rulebook" for card in GAME.catalogue.card_data["locations"].values())
 
 
 # -- the turn -----------------------------------------------------------------------------------------------
@@ -244,28 +256,28 @@ def test_draw_one_and_play_one_may_be_done_in_either_order():
 
 def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
     state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, draw())
-    kinds = {c["type"] for c in GAME.legal_commands(state, 0)}
+    kinds = {c["type"] for c in GAME.decider.legal_commands(state, 0)}
     assert {"draw_card", "play_cultist", "play_to_valley"} <= kinds
     state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, play("green-1", ARKHAM))
-    assert {"draw_card", "play_cultist"} <= {c["type"] for c in GAME.legal_commands(state, 0)}
+    assert {"draw_card", "play_cultist"} <= {c["type"] for c in GAME.decider.legal_commands(state, 0)}
 
 
 def test_the_turn_passes_to_the_opponent_after_two_actions():
     state = act(act(table(deck_top=["blue-2", "blue-3"]), 0, draw()), 0, draw())
-    assert GAME.waits_on(state) == frozenset({1}) and state.actions_taken == 0
+    assert GAME.decider.to_act(state) == frozenset({1}) and state.actions_taken == 0
     when(state, 0, draw()).raises("rules/not_your_turn")
 
 
 def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
     state = act(table(valley=["red-4", "green-6"]), 0, draw("valley"))
     assert state.valley == ("red-4",) and "green-6" in state.hands[0]
-    assert GAME.view(state, 1)["known_in_hand"][0] == ["green-6"]
+    assert GAME.decider.view(state, 1)["known_in_hand"][0] == ["green-6"]
 
 
 def test_an_empty_valley_cannot_be_drawn_from():
     state = table(valley=[])
     when(state, 0, draw("valley")).raises("rules/valley_empty")
-    assert draw("valley") not in GAME.legal_commands(state, 0)
+    assert draw("valley") not in GAME.decider.legal_commands(state, 0)
 
 
 def test_a_cultist_is_played_on_the_players_own_side_of_a_location():
@@ -287,7 +299,7 @@ def test_monsters_and_artifacts_cannot_be_played_as_cultists():
 def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
     state = table(hands=(["green-1"], []), old_ones={DUNWICH: "yog-sothoth"})
     when(state, 0, play("green-1", DUNWICH)).raises("rules/old_one_location")
-    assert all(c.get("location") != DUNWICH for c in GAME.legal_commands(state, 0) if c["type"] == "play_cultist")
+    assert all(c.get("location") != DUNWICH for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_cultist")
 
 
 # -- influence ----------------------------------------------------------------------------------------------
@@ -298,7 +310,7 @@ def test_a_location_faces_the_player_with_the_most_points():
     assert facing(location(state, ARKHAM)) == 1
     state = act(state, 0, play("red-9", ARKHAM))
     assert facing(location(state, ARKHAM)) == 0
-    assert GAME.view(state, 1)["locations"][0]["facing"] == 0
+    assert GAME.decider.view(state, 1)["locations"][0]["facing"] == 0
 
 
 def test_a_location_with_tied_points_returns_to_neutral():
@@ -325,7 +337,7 @@ def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
     when(state, 0, valley("yellow-4", ARKHAM)).raises("rules/valley_needs_higher_or_same_colour")
     purple = table(hands=(["purple-2", "red-6"], []), valley=["purple-5"])
     when(purple, 0, valley("purple-2", ARKHAM)).then_types("valley_played", "hunter_moved")
-    assert GAME.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
+    assert GAME.decider.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
 
 
 def test_faq_an_empty_valley_takes_any_card():
@@ -337,7 +349,7 @@ def test_faq_an_empty_valley_takes_any_card():
 def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], old_ones={ARKHAM: "azathoth"})
     when(state, 0, valley("red-9", ARKHAM)).raises("rules/dark_hunter_must_move_to_free_location")
-    destinations = {c["hunter_to"] for c in GAME.legal_commands(state, 0) if c["type"] == "play_to_valley"}
+    destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
     assert act(state, 0, valley("red-9", INNSMOUTH)).hunter == INNSMOUTH
 
@@ -378,7 +390,7 @@ def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
     state = table(hands=(["green-1", "shoggoth"], []), hunter=ARKHAM)
     when(state, 0, play("green-1", ARKHAM)).raises("rules/dark_hunter_blocks_location")
     when(state, 0, monster("shoggoth", ARKHAM)).raises("rules/dark_hunter_blocks_location")
-    assert all(c.get("location") != ARKHAM for c in GAME.legal_commands(state, 0))
+    assert all(c.get("location") != ARKHAM for c in GAME.decider.legal_commands(state, 0))
 
 
 # -- Old Ones -----------------------------------------------------------------------------------------------
@@ -401,9 +413,9 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     state = table(slots=[0, 20], deck_top=[], sides={ARKHAM: ([], ["red-5"])})
     after = wake(state, 0, "azathoth").after
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
-    assert GAME.waits_on(after) == frozenset({1})
+    assert GAME.decider.to_act(after) == frozenset({1})
     when(after, 0, draw()).raises("rules/not_your_turn")
-    assert GAME.legal_commands(after, 1) == [resolve()]
+    assert GAME.decider.legal_commands(after, 1) == [resolve()]
 
 
 def test_the_drawer_draws_another_card_once_the_power_is_resolved():
@@ -411,8 +423,8 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     after = wake(state, 0, "azathoth").after
     replacement = after.deck[0]
     after = act(after, 1, resolve())
-    assert GAME.waits_on(after) == frozenset({0}) and after.owed == (1, 0)
-    assert GAME.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
+    assert GAME.decider.to_act(after) == frozenset({0}) and after.owed == (1, 0)
+    assert GAME.decider.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
     when(after, 0, draw()).raises("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
     assert replacement in after.hands[0] and after.owed == (0, 0)
@@ -472,7 +484,7 @@ def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_
 def test_yog_sothoths_power_lets_the_influencer_move_the_dark_hunter_or_send_it_home():
     state = table(slots=[0, 20], hunter=KINGSPORT, sides={DUNWICH: ([], ["red-5"]), ARKHAM: (["green-9"], [])})
     after = wake(state, 0, "yog-sothoth").after
-    assert sorted(c["target"] for c in GAME.legal_commands(after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
+    assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
     moved = act(after, 1, resolve(ARKHAM))
     assert moved.hunter == ARKHAM and location(moved, ARKHAM).sides[0].cultists == ()
     assert act(after, 1, resolve("home")).hunter is None
@@ -492,7 +504,7 @@ def test_shub_nigguraths_power_draws_two_cultists_for_the_influencer():
 def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], ["blue-1"]), KINGSPORT: ([], ["blue-9"])})
     after = wake(state, 0, "hastur").after
-    assert sorted(c["target"] for c in GAME.legal_commands(after, 0)) == ["blue-9"]  # Arkham now has Hastur
+    assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 0)) == ["blue-9"]  # Arkham now has Hastur
     after = act(after, 0, resolve("blue-9"))
     assert location(after, KINGSPORT).sides[1].cultists == () and "blue-9" in after.discard
 
@@ -500,7 +512,7 @@ def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice()
 def test_hasturs_power_without_a_target_does_nothing():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], [])})
     after = wake(state, 0, "hastur").after
-    assert GAME.legal_commands(after, 0) == [resolve(None)]
+    assert GAME.decider.legal_commands(after, 0) == [resolve(None)]
 
 
 def test_nyarlathoteps_power_draws_a_monster_for_the_influencer():
@@ -520,61 +532,61 @@ def ended(sides, hands=((), ()), awake=None, staying=None, **fields):
 def test_the_game_ends_when_three_old_ones_have_awakened():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is not None and GAME.waits_on(after) == frozenset()
+    assert GAME.decider.outcome(after) is not None and GAME.decider.to_act(after) == frozenset()
     assert after.hands[0] == ()  # no replacement draw once the game is over
 
 
 def test_the_third_old_ones_power_is_resolved_before_the_game_ends():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"}, sides={INNSMOUTH: ([], ["red-3"]), KINGSPORT: (["blue-4"], ["blue-2"])})
     after = wake(state, 0, "cthulhu").after
-    assert GAME.outcome(after) is None and GAME.waits_on(after) == frozenset({1})
+    assert GAME.decider.outcome(after) is None and GAME.decider.to_act(after) == frozenset({1})
     after = act(after, 1, resolve())
     assert location(after, KINGSPORT).sides[0].cultists == ()
-    assert GAME.outcome(after).winners == (1,)
+    assert GAME.decider.outcome(after).winners == (1,)
 
 
 def test_the_player_with_the_most_locations_facing_them_wins():
     state = ended({ARKHAM: (["red-2"], []), DUNWICH: (["red-3"], []), INNSMOUTH: ([], ["red-10", "blue-10"])})
-    result = GAME.outcome(state)
+    result = GAME.decider.outcome(state)
     assert result.reason == "locations" and result.winners == (0,)
 
 
 def test_tied_locations_are_decided_by_total_points_in_play():
     state = ended({ARKHAM: (["red-2"], []), INNSMOUTH: ([], ["red-10"])})
-    assert GAME.outcome(state).reason == "points" and GAME.outcome(state).winners == (1,)
+    assert GAME.decider.outcome(state).reason == "points" and GAME.decider.outcome(state).winners == (1,)
 
 
 def test_with_azathoth_awake_points_decide_even_against_more_locations():
     sides = {ARKHAM: (["red-2"], []), DUNWICH: (["red-3"], []), INNSMOUTH: ([], ["red-10", "blue-10"])}
     state = ended(sides, awake={ARKHAM: "azathoth", DUNWICH: "yog-sothoth", INNSMOUTH: "cthulhu"})
-    result = GAME.outcome(state)
+    result = GAME.decider.outcome(state)
     assert result.reason == "points" and result.winners == (1,) and result.details["azathoth"]
 
 
 def test_tied_points_are_decided_by_most_artifacts_acquired():
     state = ended({ARKHAM: (["red-2"], ["blue-2"])}, artifacts_acquired=(0, 1))
-    assert GAME.outcome(state).reason == "artifacts" and GAME.outcome(state).winners == (1,)
+    assert GAME.decider.outcome(state).reason == "artifacts" and GAME.decider.outcome(state).winners == (1,)
 
 
 def test_then_by_most_monsters_played():
     state = ended({ARKHAM: (["red-2"], ["blue-2"])}, artifacts_acquired=(1, 1), monsters_played=(2, 1))
-    assert GAME.outcome(state).reason == "monsters" and GAME.outcome(state).winners == (0,)
+    assert GAME.decider.outcome(state).reason == "monsters" and GAME.decider.outcome(state).winners == (0,)
 
 
 def test_then_by_fewest_cards_in_hand_counting_every_card():
     state = ended({ARKHAM: (["red-2"], ["blue-2"])}, hands=(["green-1", "shoggoth"], ["green-2"]))
-    assert GAME.outcome(state).reason == "hand" and GAME.outcome(state).winners == (1,)
+    assert GAME.decider.outcome(state).reason == "hand" and GAME.decider.outcome(state).winners == (1,)
 
 
 def test_a_full_tie_means_both_players_lose():
     state = ended({ARKHAM: (["red-2"], ["blue-2"])}, hands=(["green-1"], ["green-2"]))
-    result = GAME.outcome(state)
+    result = GAME.decider.outcome(state)
     assert result.reason == "tie" and result.winners == ()
 
 
 def test_points_in_play_count_staying_monsters():
     state = ended({ARKHAM: (["red-2"], ["blue-5"])}, staying={ARKHAM: (["deep-one"], [])})
-    assert GAME.outcome(state).details["points"] == [6, 5]
+    assert GAME.decider.outcome(state).details["points"] == [6, 5]
 
 
 # -- set abilities ------------------------------------------------------------------------------------------
@@ -582,7 +594,7 @@ def test_points_in_play_count_staying_monsters():
 
 def test_three_of_a_colour_at_a_location_may_send_the_dark_hunter_back():
     state = table(hands=(["green-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    assert play("green-9", ARKHAM, recall=True) in GAME.legal_commands(state, 0)
+    assert play("green-9", ARKHAM, recall=True) in GAME.decider.legal_commands(state, 0)
     assert act(state, 0, play("green-9", ARKHAM, recall=True)).hunter is None
     assert act(state, 0, play("green-9", ARKHAM)).hunter == KINGSPORT  # "may"
 
@@ -655,12 +667,12 @@ def test_monster_and_artifact_plays_are_not_one_of_the_turns_two_actions():
 def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
     state = table(hands=([], ["shoggoth"]))
     when(state, 1, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
-    assert GAME.legal_commands(state, 1) == []
+    assert GAME.decider.legal_commands(state, 1) == []
 
 
 def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
     state = table(hands=(["shoggoth", "red-1", "red-2"], []))
-    assert monster("shoggoth", ARKHAM) in GAME.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
+    assert monster("shoggoth", ARKHAM) in GAME.decider.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
     after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
     assert after.current == 1
     when(after, 0, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
@@ -695,7 +707,7 @@ def test_the_byakhee_carries_the_dark_hunter_to_its_location_but_not_to_an_old_o
 
 def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
     state = table(hands=(["nightgaunt"], []), valley=["green-1"], sides={INNSMOUTH: ([], ["red-8", "red-2"])})
-    assert [c["target"] for c in GAME.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
+    assert [c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
     after = act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2"))
     assert after.valley == ("green-1", "red-2") and location(after, INNSMOUTH).sides[1].cultists == ("red-8",)
     when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).raises("rules/invalid_monster_target")
@@ -759,7 +771,7 @@ def test_a_cultist_deck_draw_by_a_card_that_finds_an_old_one_wakes_it():
 
 def test_the_silver_key_moves_the_dark_hunter_or_sends_it_home():
     state = table(hands=(["silver-key"], []), hunter=DUNWICH, sides={ARKHAM: ([], ["red-9"])})
-    targets = sorted(c["target"] for c in GAME.legal_commands(state, 0) if c["type"] == "play_artifact")
+    targets = sorted(c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_artifact")
     assert targets == sorted([ARKHAM, INNSMOUTH, KINGSPORT, "home"])
     assert location(act(state, 0, artifact("silver-key", ARKHAM)), ARKHAM).sides[1].cultists == ()
 
@@ -802,10 +814,10 @@ def test_ruling_turns_without_a_cultist_deck_draw_keep_the_choice_to_play_two_ca
     state = table(hands=(reds, blues))
     for turn in range(8):
         seat = turn % 2
-        assert state.current == seat and not GAME.view(state, seat)["must_draw_from_deck"]
+        assert state.current == seat and not GAME.decider.view(state, seat)["must_draw_from_deck"]
         card = state.hands[seat][0]
         state = act(state, seat, play(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
-        second = [c for c in GAME.legal_commands(state, seat) if c["type"] == "play_cultist"]
+        second = [c for c in GAME.decider.legal_commands(state, seat) if c["type"] == "play_cultist"]
         assert second, f"turn {turn + 1}: Play 2 cards is a rulebook choice"
         state = act(state, seat, second[0])
     assert state.deck == table(hands=(reds, blues)).deck, "eight turns passed without a Cultist Deck draw"
@@ -818,10 +830,10 @@ def test_ruling_a_turn_that_begins_in_a_repeated_position_must_include_a_cultist
     for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, DUNWICH)):
         assert not state.must_draw
         state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
-    assert state.current == 1 and state.must_draw and GAME.view(state, 1)["must_draw_from_deck"]
-    assert GAME.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
+    assert state.current == 1 and state.must_draw and GAME.decider.view(state, 1)["must_draw_from_deck"]
+    assert GAME.decider.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
     state = act(state, 1, draw("valley"))
-    assert GAME.legal_commands(state, 1) == [draw("deck")]
+    assert GAME.decider.legal_commands(state, 1) == [draw("deck")]
     when(state, 1, valley("red-4", ARKHAM)).raises("rules/must_draw_from_cultist_deck")
     state = act(state, 1, draw("deck"))
     assert state.current == 0 and not state.must_draw and state.seen == frozenset({position(state, 0)})
@@ -833,7 +845,7 @@ def test_ruling_a_different_choice_is_no_loop():
     for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, KINGSPORT), (1, DUNWICH)):
         state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
         assert not state.must_draw
-    assert play("green-1", INNSMOUTH) in GAME.legal_commands(act(state, 0, draw("valley")), 0)
+    assert play("green-1", INNSMOUTH) in GAME.decider.legal_commands(act(state, 0, draw("valley")), 0)
 
 
 def test_ruling_the_cultist_deck_cannot_run_out_before_the_third_old_one_wakes():
@@ -844,10 +856,10 @@ def test_ruling_the_cultist_deck_cannot_run_out_before_the_third_old_one_wakes()
 
 def test_the_view_shows_the_viewers_hand_and_only_counts_of_the_opponents():
     state = table(hands=(["red-1", "shoggoth"], ["blue-2"]))
-    view = GAME.view(state, 0)
+    view = GAME.decider.view(state, 0)
     assert view["hand"] == ["red-1", "shoggoth"] and view["hand_sizes"] == [2, 1]
     assert view["hand_counts"][0] == {"cultists": 1, "monsters": 1, "artifacts": 0}
-    assert "blue-2" not in str(view) and "blue-2" not in str(GAME.view(state, None))
+    assert "blue-2" not in str(view) and "blue-2" not in str(GAME.decider.view(state, None))
 
 
 def test_rule_violation_messages_never_name_hidden_cards():
@@ -871,7 +883,7 @@ def test_a_fixed_deal_replays_from_events():
         ev("cards_dealt", seat=1, cards=sorted(CULTISTS)[5:10], secret={"cards": [1]}),
     ]
     g = given(GAME, *events)
-    GAME.invariant(g.state)
+    GAME.decider.invariant(g.state)
     first = sorted(CULTISTS)[0]
     after = g.when(0, play(first, ARKHAM)).after
     assert location(after, ARKHAM).sides[0].cultists == (first,)

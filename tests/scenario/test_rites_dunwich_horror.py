@@ -89,17 +89,17 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
     assert rite(state).phase == Turn(MARK)
     state, events = play(state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
     assert events[0].data["card"] == E("Edward Pickman Derby")
-    assert GAME.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
+    assert GAME.decider.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
     state, _ = play(state, (MARK, CALL_KNOCK))
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
-    assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)  # Lucy could claim it too
+    assert GAME.decider.to_act(state) == {LUCY, REGGIE}
+    assert knock("Pharaoh Nitocris", "Kamog") in GAME.decider.legal_commands(state, LUCY)  # Lucy could claim it too
     after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
     claimed = next(e for e in events if e.type == "wall_claimed")
     assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
                             "revealer": MARK, "arrival": 1, "order": [REGGIE]}
     assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
-    # Lucy's knock arrives second: refused, whatever her pair.
-    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/knock_already_claimed")
+    # Lucy's knock arrives second: refused, whatever her pair (the game no longer waits on her).
+    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
     assert rite(after).phase == Turn(REGGIE)  # Mark's turn ended; play continues clockwise
 
 
@@ -112,7 +112,7 @@ def test_the_twins_are_set_aside_face_up_and_each_walled_in_with_four_face_down_
     assert r.twins == TWINS == (WILBUR, HORROR)
     assert r.walls == tuple(E(c) for c in EXAMPLE_WALLS) and not r.face_up
     assert all(c not in state.table.pile and all(c not in h for h in state.table.hands) for c in TWINS)
-    view = GAME.view(state, MARK)["rite"]
+    view = GAME.decider.view(state, MARK)["rite"]
     assert [w["status"] for w in view["walls"]] == ["face_down"] * 8
     assert all("card" not in w for w in view["walls"])
     assert [w["twin"] for w in view["walls"]] == [WILBUR] * 4 + [HORROR] * 4
@@ -125,12 +125,13 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     state = start(hands, pile=(*EXAMPLE_WALLS, "Swami Chandraputra"))
     assert isinstance(rite(state).phase, Replacing)
     assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
-    assert GAME.waits_on(state) == {MARK}
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/replacements_pending")
+    assert GAME.decider.to_act(state) == {MARK}
+    given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).raises("rules/replacements_pending")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/not_your_turn")
     state, events = play(state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
-    assert GAME.waits_on(state) == {LUCY}  # the Grand Cultist takes the first turn
+    assert GAME.decider.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
 
 
 def test_a_twin_is_handed_over_in_view_of_the_table_and_its_holder_draws_on_her_own_command():
@@ -204,7 +205,7 @@ def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
 def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothing_else():
     state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
     assert isinstance(rite(state).phase, Revealed)
-    legal = GAME.legal_commands(state, LUCY)
+    legal = GAME.decider.legal_commands(state, LUCY)
     # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
     assert legal == [capture("Zadok Allen", "Randolph Carter", 0), capture("Zadok Allen", "Abdul Reis el Drogman", 0),
                      CALL_KNOCK]
@@ -219,7 +220,7 @@ def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
     state, events = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
                          (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     assert rite(state).phase == Turn(MARK)
-    assert GAME.legal_commands(state, LUCY) == []
+    assert GAME.decider.legal_commands(state, LUCY) == []
     given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).raises("rules/not_your_turn")
 
 
@@ -236,10 +237,10 @@ def marks_knock():
 def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_claim():
     state = marks_knock()
     assert rite(state).phase == Claims(MARK, 4)
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
-    assert GAME.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
-    assert GAME.legal_commands(state, MARK) == []
-    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/revealer_cannot_claim")
+    assert GAME.decider.to_act(state) == {LUCY, REGGIE}
+    assert GAME.decider.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
+    assert GAME.decider.legal_commands(state, MARK) == []
+    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")  # the revealer
 
 
 def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
@@ -247,7 +248,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
     state, events = play(state, (REGGIE, PASS))
     assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
     assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/already_passed")
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/not_your_turn")  # he passed
     state, events = play(state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
     claimed = events[0]
     assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
@@ -257,7 +258,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
 def test_an_invalid_knock_is_refused_and_the_window_stays_open():
     state = marks_knock()
     given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).raises("rules/pair_does_not_match")  # 9 and 9
-    assert GAME.waits_on(state) == {LUCY, REGGIE}
+    assert GAME.decider.to_act(state) == {LUCY, REGGIE}
 
 
 def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():
@@ -271,16 +272,18 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
     assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
     assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
     assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
-    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
+    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
-    assert capture("Nasht", "Lobon", 4) in GAME.legal_commands(state, REGGIE)
+    assert capture("Nasht", "Lobon", 4) in GAME.decider.legal_commands(state, REGGIE)
     state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
     assert rite(state).captured[REGGIE] == (E("Edward Pickman Derby"),)
 
 
 def test_no_knock_is_taken_when_nobody_has_knocked():
-    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/no_knock_window")
-    given_state(GAME, start()).when(MARK, PASS).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(LUCY, PASS).raises("rules/no_knock_window")
+    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")
 
 
 def test_no_turn_move_is_made_while_the_claim_window_is_open():
@@ -318,7 +321,7 @@ def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
     table = dataclasses.replace(state.table, hands=(
         (E("Nug"),), *state.table.hands[1:]), set_aside=state.table.set_aside + state.table.hands[0][1:])
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=r))
-    assert GAME.legal_commands(state, LUCY) == [{"type": "end_turn"}]
+    assert GAME.decider.legal_commands(state, LUCY) == [{"type": "end_turn"}]
     state, _ = play(state, (LUCY, {"type": "end_turn"}))
     assert len(hand(state, LUCY)) == 5
     given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).raises("rules/must_act")
@@ -372,5 +375,23 @@ def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
                     (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
     assert [GAME.timeout_choice(state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
     state, _ = play(state, (MARK, CALL_KNOCK))
-    assert knock("Pharaoh Nitocris", "Kamog") in GAME.legal_commands(state, LUCY)
+    assert knock("Pharaoh Nitocris", "Kamog") in GAME.decider.legal_commands(state, LUCY)
     assert {str(GAME.timeout_choice(state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
+
+
+def test_a_power_plays_replacement_draw_reshuffles_the_discards_when_the_pile_runs_out():
+    """Issue 27, item 4: a power-play's cards are replaced ("draw enough cards to replace", rulebook ~318), and "If
+    the entities draw pile depletes to 0 cards, re-shuffle it" (~1213): with one card left in the pile the
+    replacement draw reshuffles the discards and the cultist holds five cards again, not four."""
+    hands = {**EXAMPLE_HANDS, LUCY: ["Nug", "Asenath Waite", "Abdul Reis el Drogman", "Zadok Allen",
+                                     "Pnakotic Fragments"]}
+    state = start(hands, pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
+    discards = tuple(c for c, _ in state.table.face_down[:30])
+    table = dataclasses.replace(state.table, face_down=state.table.face_down[30:])
+    state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
+        state.stage, rite=dataclasses.replace(rite(state), discards=discards)))
+    GAME.decider.invariant(state)
+    assert len(state.table.pile) == 1
+    state, events = play(state, (LUCY, {"type": "excavate_artifact", "cult": "green"}))
+    assert "dunwich_discards_reshuffled" in types(events)
+    assert len(hand(state, LUCY)) == 5 and state.table.pile

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
-from shared.kernel import fold
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
@@ -117,7 +117,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
                     (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
                     (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                     (LINDI, card("Edward Pickman Derby")))
-    legal = GAME.legal_commands(state, CHUCK)
+    legal = GAME.decider.legal_commands(state, CHUCK)
     assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
     given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).raises(
         "rules/invalid_artifact_trade")
@@ -163,7 +163,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
     state, _ = play(example(hands), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Cthulhu")).raises("rules/no_summoning_in_first_gate")
-    assert card("Cthulhu") not in GAME.legal_commands(state, NATALIE)
+    assert card("Cthulhu") not in GAME.decider.legal_commands(state, NATALIE)
 
 
 def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
@@ -206,7 +206,7 @@ def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
 def test_the_deal_sets_aside_cards_so_the_deck_divides_evenly():
     for players, aside in ((3, 2), (5, 1), (6, 2), (4, 0), (2, 0)):
         state = given(GAME, *position(players, 0, {}, rite=None)).state
-        state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY), state)
+        state = GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY).state
         assert len(state.table.face_down) == aside
         assert (56 - aside) % players == 0
 
@@ -232,5 +232,94 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
     assert len(plays) > 1 and all("play_card" in p for p in plays)
     state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")))
-    assert rite(state).forcing == CHUCK and len(GAME.legal_commands(state, CHUCK)) > 1
+    assert rite(state).forcing == CHUCK and len(GAME.decider.legal_commands(state, CHUCK)) > 1
     assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
+
+
+def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_green_in_the_first_gate():
+    """Issue 27, freeze 1: "follow the dominant cult if you can, else play any card"; Cthulhu stays in hand
+    through gate 1, so a cultist whose only green card is Cthulhu cannot follow a green lead and plays any
+    other card. The rite used to offer those cards and then refuse each of them: the game waited for ever."""
+    hands = {CHUCK: ["Dagon", "Mother Hydra", "Bukrog", "Deep One", "Lobon"],  # nothing but green: may lead it
+             NATALIE: ["Cthulhu", "Nasht", "Kamog", "Shoggoth", "Yeb"],  # Cthulhu is her only green card
+             MARK: ["Pharaoh Khafra", "Pnakotic Fragments", "Walter Gilman", "Dhole", "Hastur"],
+             LINDI: ["Robert Harrison Blake", "Zadok Allen", "Nug", "Edward Pickman Derby", "Nightgaunt"]}
+    state = given(GAME, *position(4, CHUCK, hands, rite="cthulhu_rises")).state
+    state, _ = play(state, (CHUCK, card("Dagon")))
+    legal = GAME.decider.legal_commands(state, NATALIE)
+    assert legal and card("Cthulhu") not in legal
+    for command in legal:
+        GAME.checked_decide(state, command, NATALIE, ENTROPY)
+    after, _ = play(state, (NATALIE, card("Nasht")))
+    assert (NATALIE, E("Nasht")) in rite(after).gate
+
+
+def where_cthulhu_lies(state, seat, worlds, seed):
+    """Over ``worlds`` worlds ``seat`` cannot tell from ``state`` (one fixed random stream): how often Cthulhu lies
+    in each other hand (by seat), the pile ("pile") and the cards set aside unseen ("aside")."""
+    rand, places = random.Random(seed), Counter()
+    for _ in range(worlds):
+        table = GAME.ai.resample(state, seat, rand).table
+        holder = next((s for s, hand in enumerate(table.hands) if CTHULHU in hand), None)
+        places[holder if holder is not None else "pile" if CTHULHU in table.pile else "aside"] += 1
+    return places
+
+
+def within(count, worlds, p, sigmas=5):
+    """``count`` of ``worlds`` is within ``sigmas`` standard deviations of a share ``p`` (the random stream is fixed,
+    so the test is deterministic; the bound says the frequencies follow the intended shares, not luck)."""
+    return abs(count / worlds - p) <= sigmas * (p * (1 - p) / worlds) ** 0.5
+
+
+def test_an_ai_seat_draws_cthulhus_place_from_every_hand_it_cannot_rule_out_in_proportion():
+    """Issue 27, item 5: an AI may know only what its seat knows. Before any spell nothing shows where Cthulhu is:
+    each other hand holds him in proportion to its unseen cards, the pile in proportion to its own (he used to stay in
+    his real holder's hand in every world)."""
+    state = example()  # Natalie (seat 1) holds Cthulhu; 4 players, nothing set aside
+    worlds = 4000
+    places = where_cthulhu_lies(state, CHUCK, worlds, seed=27)
+    unseen = 3 * 5 + len(state.table.pile)
+    for seat in (NATALIE, MARK, LINDI):
+        assert within(places[seat], worlds, 5 / unseen), places
+    assert within(places["pile"], worlds, len(state.table.pile) / unseen), places
+    assert places[CHUCK] == 0 and places["aside"] == 0
+    # Natalie knows where he is: her worlds keep him in her hand.
+    assert where_cthulhu_lies(state, NATALIE, 50, seed=1) == {NATALIE: 50}
+
+
+def test_after_a_failed_summoning_a_hand_may_hold_cthulhu_only_through_cards_drawn_since():
+    """A failed spell shows everyone that no hand held Cthulhu (he was in the pile or set aside): at once no world
+    puts him in a hand; once a cultist has drawn a card since, her hand holds him in proportion to that one card."""
+    hands = {CHUCK: ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"],
+             NATALIE: ["Walter Gilman", "Lavinia Whateley", "Umr At-Tawil", "George Gammell Angell", "Mother Hydra"],
+             MARK: EXAMPLE_HANDS[MARK], LINDI: EXAMPLE_HANDS[LINDI]}
+    state, _ = play(example(hands), (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
+                    (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")),
+                    (CHUCK, {"type": "decline_trade"}))
+    state, events = play(state, (CHUCK, card("Henry Anthony Wilcox")))
+    assert "summoning_failed" in [e.type for e in events]
+    worlds = 2000
+    assert where_cthulhu_lies(state, LINDI, worlds, seed=5) == {"pile": worlds}
+    state, _ = play(state, (NATALIE, card("George Gammell Angell")))  # she draws one card since the spell
+    places = where_cthulhu_lies(state, LINDI, worlds, seed=6)
+    pile = len(state.table.pile)
+    assert places[MARK] == places[CHUCK] == 0
+    assert within(places[NATALIE], worlds, 1 / (pile + 1)) and places[NATALIE] > 0, places
+    assert places["pile"] == worlds - places[NATALIE]
+
+
+def test_a_cultist_no_longer_knows_where_her_traded_card_is_once_it_leaves_that_hand_unseen():
+    """Lindi forced Wilbur Whateley on Chuck and knows he holds it; when Chuck then slides a card face down to Mark
+    (the Scroll of T'yog), Lindi cannot tell which card went: her worlds must not all keep Wilbur where he really is
+    (they did: the knowledge outlived the unseen move)."""
+    state, _ = gates_one_and_two(example(artifacts=[11]))
+    assert E("Wilbur Whateley") in state.table.hands[CHUCK]
+    state, _ = play(state, (CHUCK, {"type": "invoke_artifact", "artifact": 11, "card": E("Wilbur Whateley"),
+                                    "seat": MARK, "target": None}))
+    rand, places = random.Random(3), Counter()
+    for _ in range(300):
+        table = GAME.ai.resample(state, LINDI, rand).table
+        places["trade" if table.trade.card == E("Wilbur Whateley") else "elsewhere"] += 1
+    assert places["trade"] < 300 and places["elsewhere"] > 0, places
+    # Chuck knows what he forced; Mark, who never knew, still sees nothing.
+    assert GAME.decider.view(state, CHUCK)["table"]["trade"]["card"] == E("Wilbur Whateley")

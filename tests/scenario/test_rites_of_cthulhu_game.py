@@ -77,10 +77,10 @@ def test_the_first_grand_cultist_has_the_highest_elder_sign_and_ties_draw_again(
 
 def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     state = choosing()
-    assert GAME.waits_on(state) == {0}
-    assert {c["rite"] for c in GAME.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
+    assert GAME.decider.to_act(state) == {0}
+    assert {c["rite"] for c in GAME.decider.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
-    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_grand_cultist")
+    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_your_turn")
     given_state(GAME, state).when(0, {"type": "choose_rite", "rite": "the_shadow_out_of_time"}).raises("rules/rite_not_available")
     played = dataclasses.replace(state, played=("cthulhu_rises",))
     given_state(GAME, played).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/rite_not_available")
@@ -108,7 +108,7 @@ def test_the_game_ends_after_the_last_rite_and_the_most_points_win():
                                   rites_total=1)).state
     state, _ = play(state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
     assert isinstance(state.stage, Finished)
-    outcome = GAME.outcome(state)
+    outcome = GAME.decider.outcome(state)
     assert outcome.winners == (0,) and outcome.scores == (4.0, 0.0)
 
 
@@ -116,7 +116,7 @@ def test_tied_final_scores_share_the_victory():
     state = choosing(players=2, hands={0: [], 1: []})
     state = dataclasses.replace(state, stage=Finished("all_rites_performed"), captured=((1,), (2,)),
                                 artifact_deck=tuple(a for a in state.artifact_deck if a not in (1, 2)))
-    assert GAME.outcome(state).winners == (0, 1)
+    assert GAME.decider.outcome(state).winners == (0, 1)
 
 
 # --- power-plays --------------------------------------------------------------------------------------------
@@ -124,8 +124,8 @@ def test_tied_final_scores_share_the_victory():
 
 def test_power_plays_appear_for_any_seat_holding_the_cards_out_of_turn():
     state, _ = begin(artifact=7)
-    assert {"type": "excavate_artifact", "cult": "green"} in GAME.legal_commands(state, 2)
-    assert not [c for c in GAME.legal_commands(state, 3) if c["type"] == "become_grand_cultist"]
+    assert {"type": "excavate_artifact", "cult": "green"} in GAME.decider.legal_commands(state, 2)
+    assert not [c for c in GAME.decider.legal_commands(state, 3) if c["type"] == "become_grand_cultist"]
 
 
 OUT_OF_TURN = {"become_grand_cultist", "excavate_artifact", "steal_artifact", "invoke_artifact"}
@@ -133,15 +133,15 @@ TIMER_SEEDS = range(40)
 
 
 def test_power_plays_and_artifact_invocations_are_the_out_of_turn_plays():
-    assert GAME.out_of_turn == OUT_OF_TURN
+    assert GAME.decider.out_of_turn == OUT_OF_TURN
 
 
 def test_a_seat_holding_a_power_play_off_turn_is_not_waited_on_and_finds_it_in_its_own_legal_commands():
     state, _ = begin(artifact=7)  # the Lamp: any cultist may invoke it; seat 2 holds the green 0 and 1
-    assert GAME.waits_on(state) == {0}
-    legal = GAME.legal_commands(state, 2)
+    assert GAME.decider.to_act(state) == {0}
+    legal = GAME.decider.legal_commands(state, 2)
     assert {"type": "excavate_artifact", "cult": "green"} in legal
-    assert {c["type"] for c in legal} <= GAME.out_of_turn
+    assert {c["type"] for c in legal} <= GAME.decider.out_of_turn
     assert GAME.timeout_choice(state, 2, random.Random(0)) is None  # no timer acts for a seat nobody waits on
 
 
@@ -151,17 +151,17 @@ def test_who_the_game_waits_on_does_not_show_who_holds_a_power_play():
     without = dict(HANDS4)
     without[2] = ["Pharaoh Khafra", "Shoggoth", "Hastur", "Deep One", "Yeb"]
     not_holding, _ = begin(artifact=2, hands=without)
-    assert [c["type"] for c in GAME.legal_commands(holding, 2)] == ["excavate_artifact"]
-    assert GAME.legal_commands(not_holding, 2) == []
-    assert GAME.waits_on(holding) == GAME.waits_on(not_holding) == {0}
-    assert GAME.view(holding, None)["to_act"] == GAME.view(not_holding, None)["to_act"] == [0]
+    assert [c["type"] for c in GAME.decider.legal_commands(holding, 2)] == ["excavate_artifact"]
+    assert GAME.decider.legal_commands(not_holding, 2) == []
+    assert GAME.decider.to_act(holding) == GAME.decider.to_act(not_holding) == {0}
+    assert GAME.decider.view(holding, None)["to_act"] == GAME.decider.view(not_holding, None)["to_act"] == [0]
 
 
 def test_the_timer_never_spends_an_out_of_turn_play_for_the_seat_it_plays_for():
     hands = dict(HANDS4)
     hands[0] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Liber Ivonis", "Swami Chandraputra"]  # blue 0 and 1
     state, _ = begin(artifact=7, hands=hands)
-    legal = GAME.legal_commands(state, 0)
+    legal = GAME.decider.legal_commands(state, 0)
     assert {"excavate_artifact", "invoke_artifact", "play_card"} <= {c["type"] for c in legal}
     choices = [GAME.timeout_choice(state, 0, random.Random(seed)) for seed in TIMER_SEEDS]
     assert all(c in legal and c["type"] == "play_card" for c in choices)
@@ -187,11 +187,11 @@ def test_resample_never_hands_back_the_real_state_and_moves_the_hidden_hands():
     state, _ = begin(artifact=2)
     hidden = [s for s in range(4) if s != 0]
     for seed in range(10):
-        world = GAME.resample(state, 0, random.Random(seed))
+        world = GAME.ai.resample(state, 0, random.Random(seed))
         assert world is not state and world != state
         assert world.table.hands[0] == state.table.hands[0]
         assert [world.table.hands[s] for s in hidden] != [state.table.hands[s] for s in hidden]
-    assert any(not GAME.legal_commands(GAME.resample(state, 0, random.Random(seed)), 2) for seed in range(10))
+    assert any(not GAME.decider.legal_commands(GAME.ai.resample(state, 0, random.Random(seed)), 2) for seed in range(10))
 
 
 def test_excavate_a_new_artifact_discards_the_pair_draws_two_and_adds_a_coveted_artifact():
@@ -206,7 +206,7 @@ def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
     hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Pnakotic Fragments"]
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands)
-    assert {"type": "become_grand_cultist", "cult": "green"} in GAME.legal_commands(state, 3)
+    assert {"type": "become_grand_cultist", "cult": "green"} in GAME.decider.legal_commands(state, 3)
     state, events = play(state, (3, {"type": "become_grand_cultist", "cult": "green"}))
     assert state.grand_cultist == 3 and isinstance(state.stage, Choosing)
     assert state.played == ("cthulhu_rises",) and 7 in state.thrown_out and state.captured == ((),) * 4
@@ -232,7 +232,7 @@ def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
     state = choosing(hands=hands, deck=[7, 8])
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     # seat 3 holds Dagon but no forbidden book: give the triple to seat 2 instead
-    assert not [c for c in GAME.legal_commands(state, 2) if c["type"] == "steal_artifact"]
+    assert not [c for c in GAME.decider.legal_commands(state, 2) if c["type"] == "steal_artifact"]
     hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"]
     hands[3] = ["Robert Harrison Blake", "Yeb", "Lobon", "Edward Pickman Derby", "Nug"]
     hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Dagon"]
@@ -247,7 +247,7 @@ def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
 def test_excavation_is_refused_when_the_artifact_deck_is_empty():
     state, _ = begin(artifact=7)
     empty = dataclasses.replace(state, artifact_deck=(), thrown_out=state.thrown_out)
-    assert not [c for c in GAME.legal_commands(empty, 2) if c["type"] == "excavate_artifact"]
+    assert not [c for c in GAME.decider.legal_commands(empty, 2) if c["type"] == "excavate_artifact"]
     given_state(GAME, empty).when(2, {"type": "excavate_artifact", "cult": "green"}).raises("rules/artifact_deck_empty")
 
 
@@ -267,13 +267,13 @@ def test_artifact_data_has_thirteen_project_cards_with_a_symbol_and_a_timing():
 def test_the_shining_trapezohedron_reverses_turn_order():
     state, _ = begin(artifact=0)
     state, _ = play(state, (0, card("Nasht")))
-    assert state.stage.rite.gate[-1][0] == 0 and GAME.waits_on(state) >= {3}
-    assert GAME.legal_commands(state, 3)[0]["type"] == "play_card"
+    assert state.stage.rite.gate[-1][0] == 0 and GAME.decider.to_act(state) >= {3}
+    assert GAME.decider.legal_commands(state, 3)[0]["type"] == "play_card"
 
 
 def test_the_glass_from_leng_opens_every_hand():
     state, _ = begin(artifact=1)
-    assert GAME.view(state, 1)["table"]["hands"]["2"] == sorted(state.table.hands[2])
+    assert GAME.decider.view(state, 1)["table"]["hands"]["2"] == sorted(state.table.hands[2])
 
 
 def hands_opened(events, viewer):
@@ -297,8 +297,50 @@ def test_the_mirror_of_nitocris_shows_the_peeked_hand_in_the_invokers_view_only(
     state, _ = begin(artifact=12)
     peeked = sorted(state.table.hands[3])
     after, _ = play(state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
-    assert GAME.view(after, 1)["table"]["peeked"] == [{"seat": 3, "cards": peeked}]
-    assert GAME.view(after, 2)["table"]["peeked"] == [] and GAME.view(after, None)["table"]["peeked"] == []
+    assert GAME.decider.view(after, 1)["table"]["peeked"] == [{"seat": 3, "cards": peeked}]
+    assert GAME.decider.view(after, 2)["table"]["peeked"] == [] and GAME.decider.view(after, None)["table"]["peeked"] == []
+
+
+def test_a_seats_view_shows_it_the_cards_it_set_aside_face_down_and_nobody_else():
+    """Issue 27, item 7: the Lamp of Alhazred's card is set aside face down, "only that seat sees which": its own
+    event shows it, so its view does too (and the Plutonian Drug's whole hand); other views show only a count."""
+    state, _ = begin(artifact=7)
+    after, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None,
+                                "target": None}))
+    assert GAME.decider.view(after, 0)["table"]["set_aside_face_down_seen"] == [E("Kamog")]
+    assert GAME.decider.view(after, 1)["table"]["set_aside_face_down_seen"] == []
+    assert GAME.decider.view(after, None)["table"]["set_aside_face_down_seen"] == []
+    assert GAME.decider.view(after, 1)["table"]["set_aside_face_down"] == 1
+    state, _ = begin(artifact=8)
+    hand = sorted(state.table.hands[2])
+    after, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
+    assert GAME.decider.view(after, 2)["table"]["set_aside_face_down_seen"] == hand
+    assert GAME.decider.view(after, 3)["table"]["set_aside_face_down_seen"] == []
+
+
+def test_after_a_forced_trade_each_of_the_two_sees_where_the_card_it_gave_went():
+    """Issue 27, item 7: once a forced card is answered, the giver knows her card is in the receiver's hand and the
+    receiver knows hers is in the giver's (their own events say so): their views show it; nobody else's does."""
+    state, _ = begin(artifact=SCROLL)
+    state, _ = play(state, (0, scroll("Kamog", 2)), (2, {"type": "return_card", "card": E("Yeb")}))
+    assert GAME.decider.view(state, 0)["table"]["traded"] == [{"card": E("Kamog"), "seat": 2}]
+    assert GAME.decider.view(state, 2)["table"]["traded"] == [{"card": E("Yeb"), "seat": 0}]
+    assert GAME.decider.view(state, 1)["table"]["traded"] == [] and GAME.decider.view(state, None)["table"]["traded"] == []
+
+
+def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by_whoever_invokes_it_first():
+    """Ruling (issue 27, item 6): "The single cultist symbol means all cultists may invoke the artifact's power during
+    the rite in which it is first invoked" (the rest is lost): any cultist may be the one who uses it, once in all;
+    then nobody may until its owner's second invocation in a later rite."""
+    state, _ = begin(artifact=12)  # The Mirror of Nitocris
+    mirror = {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 0, "target": None}
+    for seat in range(4):
+        assert any(c["type"] == "invoke_artifact" and c["artifact"] == 12 for c in GAME.decider.legal_commands(state, seat))
+    after, _ = play(state, (2, mirror))
+    for seat in range(4):
+        assert not [c for c in GAME.decider.legal_commands(after, seat) if c["type"] == "invoke_artifact"]
+    given_state(GAME, after).when(1, mirror).raises("rules/artifact_not_invocable")
+    given_state(GAME, after).when(2, {**mirror, "seat": 3}).raises("rules/artifact_not_invocable")
 
 
 def test_the_black_stone_makes_the_lowest_card_win():
@@ -310,7 +352,7 @@ def test_the_black_stone_makes_the_lowest_card_win():
 
 def test_the_star_stone_of_mnar_forbids_power_plays():
     state, _ = begin(artifact=3)
-    assert not [c for c in GAME.legal_commands(state, 2) if c["type"] == "excavate_artifact"]
+    assert not [c for c in GAME.decider.legal_commands(state, 2) if c["type"] == "excavate_artifact"]
     given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).raises("rules/power_plays_forbidden")
 
 
@@ -327,7 +369,7 @@ def test_the_tiara_excavates_another_coveted_artifact():
 
 def test_the_silver_key_gives_the_first_turn_to_the_grand_cultists_left():
     state, _ = begin(artifact=5)
-    assert state.table.mods.opener == 1 and GAME.legal_commands(state, 1)[0]["type"] == "play_card"
+    assert state.table.mods.opener == 1 and GAME.decider.legal_commands(state, 1)[0]["type"] == "play_card"
     given_state(GAME, state).when(0, card("Nasht")).raises("rules/not_your_turn")
 
 
@@ -342,7 +384,7 @@ def test_the_bas_relief_gives_the_first_turn_to_the_poorest_cultist():
 def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     state, _ = begin(artifact=7)
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
-    assert cmd in GAME.legal_commands(state, 0)
+    assert cmd in GAME.decider.legal_commands(state, 0)
     after, events = play(state, (0, cmd))
     assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
     assert redact(events[1], 1).get("cards") is None  # set aside face down
@@ -377,9 +419,10 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, _ = begin(artifact=11)
     cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
     state, events = play(state, (0, cmd))
-    assert state.table.trade is not None and 2 in GAME.waits_on(state)
-    assert [c["type"] for c in GAME.legal_commands(state, 2)].count("return_card") == 5
-    given_state(GAME, state).when(0, card("Nasht")).raises("rules/trade_pending")
+    assert state.table.trade is not None and 2 in GAME.decider.to_act(state)
+    assert [c["type"] for c in GAME.decider.legal_commands(state, 2)].count("return_card") == 5
+    given_state(GAME, state).when(0, card("Nasht")).raises("rules/not_your_turn")
+    given_state(GAME, state).when(2, card("Nasht")).raises("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
     assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
 
@@ -399,7 +442,7 @@ def test_forcing_your_last_card_with_the_scroll_of_tyog_does_not_win_before_the_
     state = given(GAME, *position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)).state
     state, events = play(state, (0, scroll("Kamog", 1)))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == ()
-    assert GAME.waits_on(state) == {1} and GAME.outcome(state) is None
+    assert GAME.decider.to_act(state) == {1} and GAME.decider.outcome(state) is None
     state, events = play(state, (1, {"type": "return_card", "card": E("Yeb")}))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == (E("Yeb"),)
 
@@ -410,10 +453,10 @@ def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_un
     state = given(GAME, *position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)).state
     state, _ = play(state, (0, card("Nasht")))
     state, events = play(state, (1, scroll("Walter Gilman", 0)))
-    assert "gate_closed" not in [e.type for e in events] and GAME.waits_on(state) == {0}
+    assert "gate_closed" not in [e.type for e in events] and GAME.decider.to_act(state) == {0}
     state, events = play(state, (0, {"type": "return_card", "card": E("Kamog")}))
     assert "gate_closed" not in [e.type for e in events]
-    assert GAME.legal_commands(state, 1) == [card("Kamog")]
+    assert GAME.decider.legal_commands(state, 1) == [card("Kamog")]
     state, events = play(state, (1, card("Kamog")))
     closed = [e.data for e in events if e.type == "gate_closed"]
     assert closed and sorted(closed[0]["cards"]) == sorted([E("Nasht"), E("Kamog")])
@@ -428,18 +471,18 @@ def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invok
     drug = {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}
     for artifact, command in ((7, lamp), (8, drug), (SCROLL, scroll("Cthulhu", 2))):
         state, _ = begin(artifact=artifact)
-        legal = GAME.legal_commands(state, natalie)
+        legal = GAME.decider.legal_commands(state, natalie)
         assert command not in legal and any(c["type"] == "invoke_artifact" for c in legal) == (artifact != 8)
         given_state(GAME, state).when(natalie, command).raises("rules/invalid_artifact_target")
         after, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
                         (3, card("Robert Harrison Blake")), (0, {"type": "decline_trade"}))
-        assert after.stage.rite.gate_number == 2 and command in GAME.legal_commands(after, natalie)
+        assert after.stage.rite.gate_number == 2 and command in GAME.decider.legal_commands(after, natalie)
 
 
 def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate():
     state, _ = begin(artifact=SCROLL)
     state, _ = play(state, (0, scroll("Kamog", 1)))
-    assert {"type": "return_card", "card": CTHULHU} not in GAME.legal_commands(state, 1)
+    assert {"type": "return_card", "card": CTHULHU} not in GAME.decider.legal_commands(state, 1)
     given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).raises("rules/card_must_stay_in_hand")
 
 
@@ -455,11 +498,11 @@ def test_the_owner_invokes_a_captured_artifact_a_second_time_in_a_later_rite_onl
     state = dataclasses.replace(state, captured=((7,), (), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 7))
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
-    assert cmd in GAME.legal_commands(state, 0)
-    assert not [c for c in GAME.legal_commands(state, 1) if c.get("artifact") == 7]
+    assert cmd in GAME.decider.legal_commands(state, 0)
+    assert not [c for c in GAME.decider.legal_commands(state, 1) if c.get("artifact") == 7]
     state, _ = play(state, (0, cmd))
     assert 7 in state.second_used and 7 in state.captured[0]
-    assert not [c for c in GAME.legal_commands(state, 0) if c.get("artifact") == 7]
+    assert not [c for c in GAME.decider.legal_commands(state, 0) if c.get("artifact") == 7]
 
 
 def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
@@ -467,9 +510,9 @@ def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
     state = dataclasses.replace(state, captured=((), (0,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 0))
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
-    assert cmd in GAME.legal_commands(state, 1)
+    assert cmd in GAME.decider.legal_commands(state, 1)
     moved, _ = play(state, (0, card("Nasht")))
-    assert cmd not in GAME.legal_commands(moved, 1)
+    assert cmd not in GAME.decider.legal_commands(moved, 1)
     after, _ = play(state, (1, cmd))
     assert after.table.mods.direction == -1
 

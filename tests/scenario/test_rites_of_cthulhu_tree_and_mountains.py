@@ -54,13 +54,13 @@ def test_tree_play_example_susan_wins_with_an_empty_hand():
     )
     doubles = [e.data["card"] for e in events if e.type == "card_played_to_tree" and e.data["double_play"]]
     assert doubles == [E("Edward Pickman Derby"), E("Lobon"), E("Henry Anthony Wilcox")]
-    assert GAME.legal_commands(state, LUKE) == [{"type": "draw_card"}]  # Mother Hydra does not extend Nasht's run
+    assert GAME.decider.legal_commands(state, LUKE) == [{"type": "draw_card"}]  # Mother Hydra does not extend Nasht's run
     state, _ = play(state, (LUKE, {"type": "draw_card"}))
     assert E("The Mindless Flutist") in state.table.hands[LUKE]
     state, events = play(state, (LUKE, grow("The Mindless Flutist", 2)), (LUKE, grow("Mother Hydra", 2)))
     assert len(state.table.hands[LUKE]) == 3
     state, _ = play(state, (JACK, {"type": "draw_card"}))
-    assert {"type": "end_turn"} in GAME.legal_commands(state, JACK)
+    assert {"type": "end_turn"} in GAME.decider.legal_commands(state, JACK)
     state, _ = play(state, (JACK, {"type": "end_turn"}))
     assert len(state.table.hands[JACK]) == 5
     # Erratum: Nug cannot go on an incomplete tree after Bukrog completes Jane's tree: she plants it.
@@ -91,7 +91,7 @@ def test_a_cultist_who_can_play_may_not_draw():
 def test_a_double_play_forces_another_play_by_the_same_cultist():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)))
-    assert GAME.waits_on(state) >= {JANE} and state.stage.rite.again
+    assert GAME.decider.to_act(state) >= {JANE} and state.stage.rite.again
     given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).raises("rules/not_your_turn")
 
 
@@ -129,9 +129,9 @@ END = {"type": "end_turn"}
 
 def test_mountains_play_example_lynne_wins_with_a_cliff():
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")), (LYNNE, ridge("Nephren-Ka")), (LYNNE, END))
-    assert GAME.legal_commands(state, SIDNEY) == [{"type": "draw_card"}]
+    assert GAME.decider.legal_commands(state, SIDNEY) == [{"type": "draw_card"}]
     state, _ = play(state, (SIDNEY, {"type": "draw_card"}))
-    assert GAME.legal_commands(state, SIDNEY) == [END]
+    assert GAME.decider.legal_commands(state, SIDNEY) == [END]
     state, _ = play(state, (SIDNEY, END), (LANCE, ridge("Randolph Carter")), (LANCE, ridge("Harley Warren")),
                     (LANCE, slope("Zadok Allen", "Harley Warren", "below")), (LANCE, END))
     # Erratum: Warren could play at the start of his turn (Abdul Reis el Drogman fits a slope), so he may not
@@ -170,7 +170,7 @@ def test_a_cliff_draws_a_card_and_the_turn_goes_on():
     cliff = {"type": "play_cliff", "book": E("Liber Ivonis"), "card": E("Nyarlathotep"),
              "ridge_card": E("Klarkash-Ton"), "side": "above"}
     state, events = play(state, (LYNNE, cliff))
-    assert [e.type for e in events][-1] == "cards_drawn" and GAME.waits_on(state) >= {LYNNE}
+    assert [e.type for e in events][-1] == "cards_drawn" and GAME.decider.to_act(state) >= {LYNNE}
     assert state.stage.rite.turn == LYNNE
 
 
@@ -186,8 +186,26 @@ def test_a_silent_cultist_who_drew_or_has_played_ends_the_turn_and_otherwise_pla
     state, _ = play(start, (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)), (JANE, plant("Deep One")), (SUSAN, grow("Lobon", 1)),
                     (SUSAN, grow("Henry Anthony Wilcox", 1)), (SUSAN, plant("Nasht")), (LUKE, {"type": "draw_card"}))
-    assert {"type": "end_turn"} in GAME.legal_commands(state, LUKE) and len(GAME.legal_commands(state, LUKE)) > 1
+    assert {"type": "end_turn"} in GAME.decider.legal_commands(state, LUKE) and len(GAME.decider.legal_commands(state, LUKE)) > 1
     assert [GAME.timeout_choice(state, LUKE, random.Random(seed)) for seed in range(20)] == [{"type": "end_turn"}] * 20
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    assert len(GAME.legal_commands(state, LYNNE)) > 1
+    assert len(GAME.decider.legal_commands(state, LYNNE)) > 1
     assert [GAME.timeout_choice(state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20
+
+
+def test_a_mountains_slope_may_go_back_and_forth_by_one():
+    """Ruling (issue 27, item 6): "Slope cards played on slope piles must increment by 1 Elder Sign above or below
+    the cards on which they are played": each card steps from the card it covers, so 4-5-4-5 is a slope; a step
+    of two is not."""
+    hands = {0: ["Klarkash-Ton", "Randolph Carter", "Harley Warren", "Zadok Allen",
+                 "Zkauba the Wizard", "Kamog", "Nephren-Ka", "Hastur"],
+             1: ["Nug", "Dagon", "Yeb"]}
+    state = given(GAME, *position(2, 0, hands, ["Bukrog"], rite="mountains_of_madness", artifacts=[9])).state
+    state, _ = play(state, (0, ridge("Klarkash-Ton")), (0, ridge("Randolph Carter")), (0, ridge("Harley Warren")),
+                    (0, ridge("Zadok Allen")))
+    given_state(GAME, state).when(0, slope("Hastur", "Klarkash-Ton", "above")).raises(
+        "rules/slopes_step_by_one")
+    state, _ = play(state, (0, slope("Zkauba the Wizard", "Klarkash-Ton", "above")),
+                    (0, slope("Kamog", "Klarkash-Ton", "above")), (0, slope("Nephren-Ka", "Klarkash-Ton", "above")))
+    above = [s for s in state.stage.rite.slopes if s.ridge_card == E("Klarkash-Ton") and s.side == "above"]
+    assert [c % 14 for c in above[0].cards] == [5, 4, 5]

@@ -12,7 +12,8 @@ from shared.games.rites_of_cthulhu.cards import cult, entity
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
-from shared.kernel import ev, fold, redact
+from shared.games.rites_of_cthulhu.state import Choosing
+from shared.kernel import ev, redact
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, given, given_state, play_moves
 
@@ -113,13 +114,13 @@ def test_play_example_ten_rounds_leave_four_yellow_cards_and_lucy_wins_with_the_
 def test_the_yellow_cards_form_the_sub_deck_and_the_rest_are_dealt_evenly_setting_the_remainders_aside(
         players, each, remainders):
     state = given(GAME, *position(players, 0, {s: [] for s in range(players)}, rite=None)).state
-    state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY), state)
+    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
     r = rite(state)
     assert [len(h) for h in state.table.hands] == [each] * players
     assert len(r.remainders) == remainders and not state.table.pile
     assert len(r.sub_deck) == 13 and cult(r.revealed) == 2 and all(cult(c) == 2 for c in r.sub_deck)
     assert all(cult(c) != 2 for h in state.table.hands for c in h)
-    view = GAME.view(state, 1)["rite"]
+    view = GAME.decider.view(state, 1)["rite"]
     assert view["sub_deck"] == 13 and view["remainders"] == remainders and view["revealed"] == r.revealed
 
 
@@ -129,17 +130,16 @@ def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_ca
     privilege when the first yellow card is turned over."""
     state = given(GAME, *position(4, 0, {}, rite=None)).state
     state = dataclasses.replace(state, artifact_deck=(5,), thrown_out=tuple(a for a in range(13) if a != 5))
-    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    events, after = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
     order = [e.type for e in events if e.type != "cards_drawn"]
     assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
                      "yellow_card_revealed"]
-    after = fold(GAME, events, state)
-    assert GAME.waits_on(after) == {1} and GAME.legal_commands(after, 1) == [DISCARD, KEEP]
+    assert GAME.decider.to_act(after) == {1} and GAME.decider.legal_commands(after, 1) == [DISCARD, KEEP]
 
 
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():
     state = given(GAME, *position(3, 0, {}, rite=None)).state
-    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).events
     regathered = next(e for e in events if e.type == "aeons_cards_regathered")
     assert set(redact(regathered, 1)) == {"hand_size", "remainder_count"}
     dealt = [e for e in events if e.type == "cards_drawn"]
@@ -154,9 +154,9 @@ def test_bids_are_sealed_until_every_cultist_has_bid_then_revealed_together():
     sealed = events[-1]
     assert sealed.type == "bid_sealed" and redact(sealed, MARK) == {"seat": JANE}
     assert rite(state).phase == Bidding(frozenset({BRIAN, MARK, LUCY}))  # Jane may still power-play
-    view = GAME.view(state, MARK)["rite"]
+    view = GAME.decider.view(state, MARK)["rite"]
     assert view["bids_sealed"] == [JANE] and "bids" not in view
-    assert GAME.view(state, JANE)["rite"]["bids"] == {str(JANE): E("T'yog, High Priest of Shub-Niggurath")}
+    assert GAME.decider.view(state, JANE)["rite"]["bids"] == {str(JANE): E("T'yog, High Priest of Shub-Niggurath")}
     state, events = play(state, (MARK, bid("Lobon")), (LUCY, bid("Barnabas Marsh")))
     assert "bids_revealed" not in [e.type for e in events]
     state, events = play(state, (BRIAN, bid("Yeb")))
@@ -173,19 +173,19 @@ def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
     state, events = play(state, (JANE, {"type": "excavate_artifact", "cult": "green"}))
     assert state.table.mods.open_hands
     for seat in (BRIAN, JANE, LUCY, None):
-        assert "bids" not in GAME.view(state, seat)["rite"]
-    assert GAME.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
+        assert "bids" not in GAME.decider.view(state, seat)["rite"]
+    assert GAME.decider.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
     state, events = play(state, (LUCY, bid("Barnabas Marsh")))
-    assert GAME.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
-    twin = GAME.resample(state, BRIAN, random.Random(1))
-    assert GAME.view(twin, BRIAN) == GAME.view(state, BRIAN)
+    assert GAME.decider.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
+    twin = GAME.ai.resample(state, BRIAN, random.Random(1))
+    assert GAME.decider.view(twin, BRIAN) == GAME.decider.view(state, BRIAN)
 
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
     state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
-    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/already_bid")
+    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_your_turn")  # she has bid
     given_state(GAME, state).when(MARK, bid("Yeb")).raises("rules/card_not_in_hand")
-    assert [c["card"] for c in GAME.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
+    assert [c["card"] for c in GAME.decider.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
 
 def test_the_highest_elder_sign_takes_the_card_whatever_the_ties_below_it():
@@ -215,9 +215,11 @@ def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
 
 def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once_a_rite():
     state = start()
-    assert isinstance(rite(state).phase, Privilege) and GAME.legal_commands(state, BRIAN) == [DISCARD, KEEP]
-    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_bidding")
-    given_state(GAME, state).when(JANE, DISCARD).raises("rules/no_discard_privilege")
+    assert isinstance(rite(state).phase, Privilege) and GAME.decider.legal_commands(state, BRIAN) == [DISCARD, KEEP]
+    given_state(GAME, state).when(BRIAN, bid("Yeb")).raises("rules/not_bidding")
+    given_state(GAME, state).when(JANE, DISCARD).raises("rules/not_your_turn")
+    bidding, _ = play(state, (BRIAN, KEEP))
+    given_state(GAME, bidding).when(JANE, DISCARD).raises("rules/no_discard_privilege")
     state, events = play(state, (BRIAN, DISCARD))
     assert [e.type for e in events] == ["revealed_card_discarded", "yellow_card_revealed"]
     assert E("Pharaoh Khafra") in rite(state).discards and rite(state).revealed == E("Kaman-Thah")
@@ -260,7 +262,7 @@ def test_the_rite_ends_when_every_hand_is_empty():
 def test_power_plays_draw_no_replacements_in_this_rite():
     hands = {0: ["Pnakotic Fragments", "Zadok Allen", "Dagon"], 1: ["Lobon", "Nug", "Yeb"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
-    assert {"type": "excavate_artifact", "cult": "green"} in GAME.legal_commands(state, 0)
+    assert {"type": "excavate_artifact", "cult": "green"} in GAME.decider.legal_commands(state, 0)
     state, events = play(state, (0, {"type": "excavate_artifact", "cult": "green"}))
     assert "cards_drawn" not in [e.type for e in events]
     assert state.table.hands[0] == (E("Dagon"),)
@@ -290,5 +292,75 @@ def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids
     assert [GAME.timeout_choice(state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state, _ = play(state, (BRIAN, KEEP))
     bids = [GAME.timeout_choice(state, JANE, random.Random(seed)) for seed in range(30)]
-    assert all(b in GAME.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
+    assert all(b in GAME.decider.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
     assert len({b["card"] for b in bids}) > 1
+
+
+SCROLL = 11  # The Scroll of T'yog: a forced face-down trade
+EXCAVATE_GREEN = {"type": "excavate_artifact", "cult": "green"}
+
+
+def scroll(card, seat):
+    return {"type": "invoke_artifact", "artifact": SCROLL, "card": E(card), "seat": seat, "target": None}
+
+
+def test_the_receiver_of_a_forced_card_may_not_power_play_away_the_cards_she_must_answer_with():
+    """Issue 27, freeze 2: "the receiving cultist trades it for any card from her hand" (rulebook, Cthulhu Rises).
+    Here no power-play draws replacements, so Excavating with her last two cards left the receiver nothing to give
+    back: the trade stayed pending, the game waited on her, she had no legal command and the turn timer raised
+    IndexError. The power-play is refused while it would leave her no card: she answers the trade first."""
+    hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen"]}  # seat 1: a green 0 and 1
+    extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
+    state, _ = play(state, (0, scroll("Lobon", 1)))
+    assert GAME.decider.to_act(state) == {1}
+    legal = GAME.decider.legal_commands(state, 1)
+    assert EXCAVATE_GREEN not in legal and {c["type"] for c in legal} == {"return_card"}
+    given_state(GAME, state).when(1, EXCAVATE_GREEN).raises("rules/trade_needs_a_card")
+    assert GAME.timeout_choice(state, 1, random.Random(0)) in legal
+    state, _ = play(state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
+    assert state.table.trade is None and sorted(state.table.hands[1]) == sorted([E("Zadok Allen"), E("Lobon")])
+
+
+def test_a_receiver_who_keeps_a_card_to_answer_with_may_still_power_play():
+    hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen", "Kamog"]}
+    extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
+    state, _ = play(state, (0, scroll("Lobon", 1)))
+    assert EXCAVATE_GREEN in GAME.decider.legal_commands(state, 1)
+    state, _ = play(state, (1, EXCAVATE_GREEN))
+    assert state.table.hands[1] == (E("Kamog"),) and GAME.decider.legal_commands(state, 1)[0] == {"type": "return_card",
+                                                                                          "card": E("Kamog")}
+
+
+def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_though_the_rite_turned_a_card_over():
+    """Issue 27, item 3: an artifact is "invoked second time by the artifact's owner"; a "before" one only before
+    the rite's first move. Turning the first yellow card over is the rite's own doing, not a cultist's move: the
+    owner may still invoke it, until the Grand Cultist keeps or discards the card."""
+    state = given(GAME, *position(4, 0, {}, rite=None)).state
+    state = dataclasses.replace(state, captured=((), (0,), (), ()), artifact_deck=(7,),
+                                thrown_out=tuple(a for a in range(13) if a not in (0, 7)))
+    state, events = play(state, (0, {"type": "choose_rite", "rite": RITE}))
+    assert [e.type for e in events][-1] == "yellow_card_revealed"
+    reverse = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
+    assert reverse in GAME.decider.legal_commands(state, 1)
+    after, _ = play(state, (1, reverse))
+    assert after.table.mods.direction == -1 and 0 in after.second_used
+    moved, _ = play(state, (0, KEEP))
+    assert reverse not in GAME.decider.legal_commands(moved, 1)
+    given_state(GAME, moved).when(1, reverse).raises("rules/artifact_not_invocable")
+
+
+def test_when_power_plays_empty_every_hand_before_the_bidding_the_rite_ends_instead_of_waiting_on_nobody():
+    """Found by the liveness suite at the soak scale (issue 27): "until either the players have depleted their hands
+    …": both cultists spend their last two cards on power-plays while the Grand Cultist considers the revealed card;
+    keeping it opened a bidding with no bidder, and the game waited on nobody for ever. Nobody can bid: the card is
+    discarded and the rite ends."""
+    hands = {0: ["Pnakotic Fragments", "Zadok Allen"], 1: ["Liber Ivonis", "Swami Chandraputra"]}
+    state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
+    state, _ = play(state, (0, EXCAVATE_GREEN), (1, {"type": "excavate_artifact", "cult": "blue"}))
+    assert state.table.hands == ((), ()) and GAME.decider.to_act(state) == {0}
+    state, events = play(state, (0, KEEP))
+    types = [e.type for e in events]
+    assert "aeons_ended" in types and types.index("yellow_card_tied") < types.index("aeons_ended")
+    assert isinstance(state.stage, Choosing) and GAME.decider.to_act(state) == {state.grand_cultist}

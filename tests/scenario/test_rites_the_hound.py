@@ -113,8 +113,8 @@ def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_o
 @pytest.mark.parametrize("players", range(2, 7))
 def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(players):
     state = given(GAME, *position(players, 0, {}, rite=None)).state
-    state = fold(GAME, GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY), state)
-    view = GAME.view(state, 1)["rite"]
+    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
+    view = GAME.decider.view(state, 1)["rite"]
     assert len(view["graves"]) == players + 1
     assert all(g["status"] == "face_down" and "card" not in g for g in view["graves"])
     assert len(state.table.pile) == 56 - (players + 1)  # (nobody was dealt a hand in this position)
@@ -122,12 +122,12 @@ def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(playe
 
 def test_the_grand_cultist_may_peek_at_any_one_grave_before_her_first_turn():
     state = start()
-    assert GAME.legal_commands(state, MARY)[:5] == [{"type": "peek_grave", "grave": g} for g in range(5)]
+    assert GAME.decider.legal_commands(state, MARY)[:5] == [{"type": "peek_grave", "grave": g} for g in range(5)]
     state, events = play(state, (MARY, {"type": "peek_grave", "grave": 3}))
     assert types(events) == ["grave_peeked", "hound_turn_began"]
     assert redact(events[0], MARY)["card"] == E("Shoggoth") and "card" not in redact(events[0], JARED)
     assert rite(state).phase == Placing(MARY)  # then she takes the first turn
-    assert GAME.view(state, MARY)["rite"]["graves"][3] == {"grave": 3, "ghouls": [], "status": "face_down",
+    assert GAME.decider.view(state, MARY)["rite"]["graves"][3] == {"grave": 3, "ghouls": [], "status": "face_down",
                                                            "card": E("Shoggoth"), "peeked": True}
     given_state(GAME, state).when(MARY, {"type": "peek_grave", "grave": 4}).raises("rules/no_peek_privilege")
 
@@ -136,10 +136,10 @@ def test_a_peek_is_knowledge_of_the_peeking_seat_only():
     state, events = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     peek = of(events, "grave_peeked")
     assert peek.secret == {"card": (MARY,)}
-    assert GAME.view(state, MARY)["rite"]["graves"][0]["card"] == E("Randolph Carter")
+    assert GAME.decider.view(state, MARY)["rite"]["graves"][0]["card"] == E("Randolph Carter")
     for viewer in (JARED, SUZY, None):
-        assert "card" not in GAME.view(state, viewer)["rite"]["graves"][0]
-    assert GAME.view(state, EVERYONE)["rite"]["graves"][0]["card"] == E("Randolph Carter")
+        assert "card" not in GAME.decider.view(state, viewer)["rite"]["graves"][0]
+    assert GAME.decider.view(state, EVERYONE)["rite"]["graves"][0]["card"] == E("Randolph Carter")
 
 
 def test_a_placed_ghoul_is_replaced_from_the_pile_at_once():
@@ -153,12 +153,12 @@ def test_a_placed_ghoul_is_replaced_from_the_pile_at_once():
 def test_after_peeking_a_cultist_leaves_her_ghoul_or_moves_it_once_without_a_peek():
     state, _ = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     assert rite(state).phase == Placed(MARY, 0)
-    assert GAME.legal_commands(state, MARY) == [KEEP] + [move(g) for g in (1, 2, 3, 4)]
+    assert GAME.decider.legal_commands(state, MARY) == [KEEP] + [move(g) for g in (1, 2, 3, 4)]
     state, events = play(state, (MARY, move(3)))
     assert types(events) == ["ghoul_moved", "hound_turn_began"]
     assert rite(state).graves[3].ghouls == ((MARY, E("Robert Olmstead")),) and not rite(state).graves[0].ghouls
     given_state(GAME, state).when(MARY, move(4)).raises("rules/not_your_turn")
-    assert "card" not in GAME.view(state, MARY)["rite"]["graves"][3]  # she never saw the second grave
+    assert "card" not in GAME.decider.view(state, MARY)["rite"]["graves"][3]  # she never saw the second grave
 
 
 def test_leaving_a_ghoul_alone_at_a_grave_ends_the_turn():
@@ -171,7 +171,7 @@ def test_a_cultist_sends_only_one_ghoul_to_a_grave():
                     (JARED, place("Lobon", 1)), (JARED, KEEP), (SUZY, place("Nightgaunt", 2)), (SUZY, KEEP),
                     (FELIX, place("Hastur", 3)), (FELIX, KEEP))
     given_state(GAME, state).when(MARY, place("Deep One", 0)).raises("rules/one_ghoul_per_grave")
-    assert place("Deep One", 0) not in GAME.legal_commands(state, MARY)
+    assert place("Deep One", 0) not in GAME.decider.legal_commands(state, MARY)
     state, _ = play(state, (MARY, place("Deep One", 4)))
     given_state(GAME, state).when(MARY, move(0)).raises("rules/one_ghoul_per_grave")
 
@@ -182,7 +182,7 @@ def test_moving_a_ghoul_to_a_grave_with_another_ghoul_makes_digging_partners():
     assert of(events, "grave_dug_up").data == {"grave": 0, "card": E("Randolph Carter"), "partners": [MARY, JARED],
                                                "turn": JARED}
     assert "grave_peeked" not in types(events[types(events).index("ghoul_moved"):])
-    assert GAME.view(state, SUZY)["rite"]["graves"][0]["card"] == E("Randolph Carter")  # face up for all
+    assert GAME.decider.view(state, SUZY)["rite"]["graves"][0]["card"] == E("Randolph Carter")  # face up for all
 
 
 # --- digging: henchmen, psych-outs, ties ------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def dig_at_one(hands=EXAMPLE_HANDS, **kw):
 def test_a_henchman_must_be_of_the_same_cult_as_the_ghoul():
     state = dig_at_one()
     given_state(GAME, state).when(JARED, henchman("Asenath Waite")).raises("rules/henchman_must_match_ghoul")
-    legal = GAME.legal_commands(state, JARED)
+    legal = GAME.decider.legal_commands(state, JARED)
     greens = sorted(c for c in state.table.hands[JARED] if c // 14 == 0)  # Lobon is green
     assert E("Mother Hydra") in greens and E("Asenath Waite") not in greens
     assert [c for c in legal if c["type"] == "call_henchman"] == [{"type": "call_henchman", "card": c} for c in greens]
@@ -210,9 +210,9 @@ def test_henchmen_are_sealed_then_revealed_together():
     state, events = play(dig_at_one(), (JARED, henchman("Mother Hydra")))
     sealed = events[0]
     assert redact(sealed, MARY) == {"seat": JARED, "grave": 1}
-    assert GAME.waits_on(state) == {MARY}
-    assert GAME.view(state, MARY)["rite"]["dig"] == {"grave": 1, "sealed": [JARED]}
-    assert GAME.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
+    assert GAME.decider.to_act(state) == {MARY}
+    assert GAME.decider.view(state, MARY)["rite"]["dig"] == {"grave": 1, "sealed": [JARED]}
+    assert GAME.decider.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
     state, events = play(state, (MARY, henchman("Deep One")))
     assert of(events, "henchmen_revealed").data["shown"] == [
         {"seat": MARY, "shown": "henchman", "card": E("Deep One")},
@@ -227,8 +227,8 @@ def test_a_henchman_sealed_before_the_glass_from_leng_opens_the_hands_stays_seal
     state, _ = play(state, (JARED, henchman("Mother Hydra")), (SUZY, {"type": "excavate_artifact", "cult": "blue"}))
     assert state.table.mods.open_hands
     for seat in (MARY, SUZY, None):
-        assert "cards" not in GAME.view(state, seat)["rite"]["dig"]
-    assert GAME.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
+        assert "cards" not in GAME.decider.view(state, seat)["rite"]["dig"]
+    assert GAME.decider.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
 
 
 def test_a_psych_out_discards_the_partners_henchman_and_the_dummy_goes_back_to_hand():
@@ -329,7 +329,7 @@ def test_a_cultist_whose_ghouls_wait_at_every_grave_left_passes_her_turn():
                                 set_aside=state.table.set_aside + tuple(state.table.hands[0][3:]))
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
         state.stage, rite=dataclasses.replace(r, graves=graves)))
-    assert GAME.legal_commands(state, 0) == [{"type": "pass_turn"}]
+    assert GAME.decider.legal_commands(state, 0) == [{"type": "pass_turn"}]
     given_state(GAME, state).when(0, place("Kamog", 1)).raises("rules/one_ghoul_per_grave")
     state, events = play(state, (0, {"type": "pass_turn"}))
     assert types(events) == ["turn_passed_without_ghoul", "hound_turn_began"] and rite(state).phase == Placing(1)
@@ -344,9 +344,9 @@ def test_when_nobody_can_send_a_ghoul_any_more_the_rite_ends_with_the_graves_lef
     state = start(hands, graves=["Dhole", "Nug", "Yeb", "Shoggoth"], players=3, grand_cultist=0, fill_pile=False)
     state = with_looted(state, {0: 2, 1: 1})  # seat 2 holds Dhole (9), seat 1 Nug (10)
     state, _ = play(state, (0, DECLINE), (0, place("Robert Olmstead", 2)), (0, KEEP))
-    assert GAME.legal_commands(state, 1) == [{"type": "pass_turn"}]
+    assert GAME.decider.legal_commands(state, 1) == [{"type": "pass_turn"}]
     state, _ = play(state, (1, {"type": "pass_turn"}), (2, {"type": "pass_turn"}), (0, place("Deep One", 3)))
-    assert GAME.legal_commands(state, 0) == [KEEP]  # no other grave for her ghoul
+    assert GAME.decider.legal_commands(state, 0) == [KEEP]  # no other grave for her ghoul
     state, events = play(state, (0, KEEP))
     assert of(events, "rite_won").data == {"seat": 1, "reason": "no_ghouls_left"}
 
@@ -360,9 +360,9 @@ def test_a_silent_cultist_declines_the_peek_leaves_her_ghoul_and_seals_a_henchma
     placements = {str(GAME.timeout_choice(state, MARY, random.Random(seed))) for seed in range(30)}
     assert len(placements) > 1 and all("place_ghoul" in p for p in placements)
     state, _ = play(state, (MARY, place("Robert Olmstead", 0)))
-    assert len(GAME.legal_commands(state, MARY)) > 1
+    assert len(GAME.decider.legal_commands(state, MARY)) > 1
     assert [GAME.timeout_choice(state, MARY, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state = dig_at_one()
     choices = [GAME.timeout_choice(state, JARED, random.Random(seed)) for seed in range(40)]
-    assert all(c in GAME.legal_commands(state, JARED) for c in choices)
+    assert all(c in GAME.decider.legal_commands(state, JARED) for c in choices)
     assert {c["type"] for c in choices} == {"call_henchman", "psych_out", "no_henchman"}

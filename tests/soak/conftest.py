@@ -1,4 +1,4 @@
-"""Soak runs (``make soak``): the trust suites at a larger scale, and a long mixed load on one real stack.
+"""Soak runs (``make soak``): the trust and liveness suites at a larger scale, and a long mixed load on one real stack.
 
 The scale comes from the environment, read when the trust modules are imported, so it is set here first;
 each can be raised further from the command line (``MYTHOS_FUZZ_EXAMPLES=2000 make soak``).
@@ -12,6 +12,7 @@ os.environ.setdefault("MYTHOS_FUZZ_EXAMPLES", "300")
 os.environ.setdefault("MYTHOS_NI_SEEDS", "15")
 os.environ.setdefault("MYTHOS_RACE_SCALE", "4")
 os.environ.setdefault("MYTHOS_SOAK_SECONDS", "180")
+os.environ.setdefault("MYTHOS_LIVENESS_SCALE", "10")
 # The AI's timing at full scale: two games of `medium` seats, as the review measured (tests/e2e/test_ai_timing.py).
 os.environ.setdefault("MYTHOS_AI_TIMING_SCALE", "1")
 os.environ.setdefault("MYTHOS_AI_TIMING_LEVEL", "medium")

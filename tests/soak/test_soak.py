@@ -48,7 +48,7 @@ def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, t
         client, rand = Api(api.base), random.Random(worker)
         while time.monotonic() < deadline:
             game = GAMES[rand.choice(GAME_IDS)]
-            created = client.create(game.id, [{"name": f"Seat {i}"} for i in range(rand.randint(game.min_players, min(game.max_players, 4)))])
+            created = client.create(game.id, [{"name": f"Seat {i}"} for i in range(rand.randint(game.catalogue.min_players, min(game.catalogue.max_players, 4)))])
             with lock:
                 games.append(created["id"])
             tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -69,7 +69,7 @@ def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, t
         rand = random.Random(99)
         while time.monotonic() < deadline:
             game = GAMES[rand.choice(GAME_IDS)]
-            created = api.create(game.id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players)])
+            created = api.create(game.id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)])
             with lock:
                 games.append(created["id"])
             time.sleep(1.0)

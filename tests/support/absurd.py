@@ -18,7 +18,7 @@ def mid_game(game: Game, players: int = 2, steps: int = 12, seed: int = 1) -> tu
     state = game.replay(game.start(players, {}, entropy_for(b"absurd", 0))[1])
     for step in range(1, steps + 1):
         seat, command = choose(game, state, chooser)
-        state = game.replay(game.checked_decide(state, command, seat, entropy_for(b"absurd", step)), state)
+        state = game.checked_decide(state, command, seat, entropy_for(b"absurd", step)).state
     seat, command = choose(game, state, chooser)
     return state, seat, command
 

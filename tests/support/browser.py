@@ -16,6 +16,7 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 INSTALL = "apt-get install -y --no-install-recommends chromium chromium-driver"
+TURN_TIMEOUT_S = 60  # how long a click may take to land and the page to offer the next move (a busy machine)
 
 
 def chrome():
@@ -58,18 +59,24 @@ def wait_for(check, timeout_s: float = 30, what: str = "the page"):
         time.sleep(0.05)
 
 
+# What the table page shows, as one function in the page: its version, status, what may be clicked now (cards and
+# other places that start a move, targets, choices, plain move buttons) and how many messages it showed.
+STATE_JS = """
+const pageState = () => {
+    const root = document.querySelector('.table-page');
+    if (!root) return null;
+    const count = (sel) => [...document.querySelectorAll(sel)].filter(b => !b.disabled).length;
+    return {version: Number(root.dataset.version || 0), status: root.dataset.status || '',
+            buttons: count('button.command'), playable: count('.playable'), targets: count('.target'),
+            choices: count('#choices button.choice'), actions: count('#actions button.action'),
+            toasts: Number(document.getElementById('toast').dataset.count || 0)};
+};
+"""
+
+
 def page_state(driver) -> dict:
-    """What the table page shows: its version, status, what may be clicked now (cards and other places that start
-    a move, targets, choices, plain move buttons) and how many errors it showed."""
-    return driver.execute_script("""
-        const root = document.querySelector('.table-page');
-        if (!root) return null;
-        const count = (sel) => [...document.querySelectorAll(sel)].filter(b => !b.disabled).length;
-        return {version: Number(root.dataset.version || 0), status: root.dataset.status || '',
-                buttons: count('button.command'), playable: count('.playable'), targets: count('.target'),
-                choices: count('#choices button.choice'), actions: count('#actions button.action'),
-                toasts: Number(document.getElementById('toast').dataset.count || 0)};
-    """)
+    """What the table page shows now (``STATE_JS``), or None off a table."""
+    return driver.execute_script(STATE_JS + "return pageState();")
 
 
 def open_table(driver, base: str, game: str, players: int, name: str = "Ada", kinds: list[str] | None = None,
@@ -97,51 +104,83 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
     return driver.current_url.split("#/table/")[1].split("/")[0]
 
 
+# One turn of a person's play, in the page (one round trip per click): wait, polling the page itself, until it
+# moved on from ``before`` (the state the last click was made in; null: nothing clicked yet) and offers a move or
+# says the game is over; choose where to click with the seeded draws ``rs``; bring it into the middle of the screen
+# as a person scrolls (clear of the hand kept at the page's foot) and click it there as a pointer does: the press,
+# the release and the click go to whatever is on top at the place's centre, and only if that is the place or inside
+# it (what WebDriver's own click checks: a place covered by something else is not clicked, the page is looked at
+# again). WebDriver's click costs ~65 ms of round trips through a busy renderer; a game takes hundreds of clicks.
+TURN_JS = """
+const [before, rs, cards, choose, timeoutMs] = arguments;
+const done = arguments[arguments.length - 1];
+const moved = (s) => !before || s.version !== before.version || s.toasts !== before.toasts || s.status === 'finished'
+    || s.choices !== before.choices || s.targets !== before.targets;
+const over = (s) => s.status === 'finished' || s.status === 'aborted';
+const ready = (s) => over(s) || s.playable || s.buttons || s.choices || s.actions;
+const press = (place) => {
+    place.scrollIntoView({block: 'center'});
+    const box = place.getBoundingClientRect();
+    const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !place.contains(hit)) return false;
+    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup']) {
+        hit.dispatchEvent(type.startsWith('pointer') ? new PointerEvent(type, {...at, pointerType: 'mouse', isPrimary: true}) : new MouseEvent(type, at));
+    }
+    hit.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+    return true;
+};
+const click = (s) => {
+    if (over(s) || !choose) return {};
+    let kind, selector;
+    if (!cards) {
+        const all = document.getElementById('all-moves');
+        if (all) all.open = true;
+        [kind, selector] = ['button', 'button.command'];
+    } else if (s.targets && rs[0] < 0.7) [kind, selector] = ['target', '.target'];
+    else if (s.choices) [kind, selector] = ['choice', '#choices button.choice'];
+    else if (s.playable && (!s.actions || rs[1] < 0.8)) [kind, selector] = ['card', '.playable'];
+    else [kind, selector] = ['button', '#actions button.action'];
+    const found = [...document.querySelectorAll(selector)].filter((b) => !b.disabled);
+    if (!found.length) return {};
+    return press(found[Math.floor(rs[2] * found.length)]) ? {kind} : {covered: true};
+};
+const end = Date.now() + timeoutMs;
+(function poll() {
+    const s = pageState();
+    if (s && moved(s) && ready(s)) return done({state: s, ...click(s)});
+    if (Date.now() > end) return done({state: s, late: s && moved(s) ? 'a move to make or the end' : 'the move to land'});
+    setTimeout(poll, 10);
+})();
+"""
+
+
 def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None) -> dict[str, int]:
     """Play seat 0 until the page says the game is over, as a person does: a click on a card or another place that
     starts a move (then on a highlighted target, or one of the choices it offers), or on a plain move button when
     no card starts one (seeded random choices; ``cards=False`` uses only the plain buttons). Returns the clicks
-    made by kind, after ``stop_after`` clicks if given (mid-game)."""
-    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
-    from selenium.webdriver.common.by import By
-
+    made by kind, after ``stop_after`` clicks if given (mid-game). See ``TURN_JS`` for how a click is made."""
     rand = random.Random(seed)
     clicks = {"card": 0, "target": 0, "choice": 0, "button": 0}
-
-    def ready(s):
-        return s and (s["status"] in ("finished", "aborted") or s["playable"] or s["buttons"] or s["choices"] or s["actions"]) and s
-
+    before, covered = None, 0
+    driver.set_script_timeout(TURN_TIMEOUT_S + 30)
     while sum(clicks.values()) < max_clicks:
-        state = wait_for(lambda: ready(page_state(driver)), timeout_s=60, what="a move to make or the end")
-        if state["status"] in ("finished", "aborted") or (stop_after is not None and sum(clicks.values()) >= stop_after):
+        stop = stop_after is not None and sum(clicks.values()) >= stop_after
+        got = driver.execute_async_script(STATE_JS + TURN_JS, before, [rand.random() for _ in range(3)], cards, not stop,
+                                          TURN_TIMEOUT_S * 1000)
+        if got.get("late"):
+            raise AssertionError(f"timed out waiting for {got['late']}")
+        state = got["state"]
+        if state["status"] in ("finished", "aborted") or stop:
             return clicks
-        try:
-            if not cards:
-                driver.execute_script("const all = document.getElementById('all-moves'); if (all) all.open = true")
-                kind, selector = "button", "button.command"
-            elif state["targets"] and rand.random() < 0.7:
-                kind, selector = "target", ".target"
-            elif state["choices"]:
-                kind, selector = "choice", "#choices button.choice"
-            elif state["playable"] and (not state["actions"] or rand.random() < 0.8):
-                kind, selector = "card", ".playable"
-            else:
-                kind, selector = "button", "#actions button.action"
-            found = [b for b in driver.find_elements(By.CSS_SELECTOR, selector) if b.is_enabled()]
-            if not found:
-                continue
-            chosen = rand.choice(found)
-            # as a person scrolls: the place into the middle of the screen, clear of the hand kept at its foot
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chosen)
-            chosen.click()
-        except (StaleElementReferenceException, ElementClickInterceptedException):
-            continue  # the stream redrew the table first: look again
-        clicks[kind] += 1
-
-        def moved(s):
-            return s and (s["version"] != state["version"] or s["toasts"] != state["toasts"] or s["status"] == "finished"
-                          or s["choices"] != state["choices"] or s["targets"] != state["targets"])
-        wait_for(lambda: moved(page_state(driver)), what="the move to land")
+        if not got.get("kind"):  # the page changed while it looked, or the place was covered: look again
+            covered += bool(got.get("covered"))
+            assert covered < 50, "the places to click stay covered by something else"
+            before = None
+            continue
+        clicks[got["kind"]] += 1
+        before = state
     raise AssertionError(f"no end after {max_clicks} clicks")
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from shared.kernel import Event, entropy_for, fold, redact
 from shared.kernel.game import Game
 from shared.kernel.table_narration import voice_for
+from shared.wire.commands import parse_command
 
 
 def canonical(value: Any) -> str:
@@ -72,14 +73,13 @@ def random_playout(
     state = fold(game, events)
     play.states.append(state)
     for _ in range(max_commands):
-        if game.outcome(state) is not None:
+        if game.decider.outcome(state) is not None:
             return play
         seat, command = choose(game, state, chooser)
-        new = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
+        new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
         play.events.extend(new)
         play.commands.append((seat, command))
         play.batches.append(len(new))
-        state = fold(game, new, state)
         if keep_states:
             play.states.append(state)
         else:
@@ -89,7 +89,7 @@ def random_playout(
 
 def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, dict[str, Any]]:
     """A random seat among those that may act (out-of-turn plays included), then a random legal command of it."""
-    options = [(seat, cmd) for seat in range(state.players) for cmd in game.legal_commands(state, seat)]
+    options = [(seat, cmd) for seat in range(state.players) for cmd in game.decider.legal_commands(state, seat)]
     assert options, f"{game.id}: the game is not over but no seat has a legal command"
     seat = chooser.choice(sorted({s for s, _ in options}))
     return seat, chooser.choice([cmd for s, cmd in options if s == seat])
@@ -97,16 +97,16 @@ def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, dict[st
 
 def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, legal_sample: int = 12) -> None:
     """Every per-position property: invariants, who waits and who may act, legality, non-interference."""
-    game.invariant(state)
-    if game.outcome(state) is not None:
+    game.decider.invariant(state)
+    if game.decider.outcome(state) is not None:
         return
-    waited = game.waits_on(state)
+    waited = game.decider.to_act(state)
     assert waited, f"{game.id}: the game waits on nobody while it runs"
     for seat in range(state.players):
-        legal = game.legal_commands(state, seat)
+        legal = game.decider.legal_commands(state, seat)
         check_who_may_act(game, state, seat, legal, chooser)
         for command in chooser.sample(legal, min(len(legal), legal_sample)):
-            assert game.parse_command(json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
+            assert parse_command(game, json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
             game.checked_decide(state, command, seat, entropy)
         check_non_interference(game, state, seat, entropy, chooser)
 
@@ -114,14 +114,14 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
 def check_who_may_act(game: Game, state: Any, seat: int, legal: list[dict[str, Any]], chooser: random.Random) -> None:
     """A waited seat has an ordinary command and the timer picks one of those; any other seat may only play out of turn."""
     kinds = {c["type"] for c in legal}
-    if seat in game.waits_on(state):
-        assert kinds - game.out_of_turn, f"{game.id}: seat {seat} is waited on but has no ordinary command ({sorted(kinds)})"
+    if seat in game.decider.to_act(state):
+        assert kinds - game.decider.out_of_turn, f"{game.id}: seat {seat} is waited on but has no ordinary command ({sorted(kinds)})"
         choice = game.timeout_choice(state, seat, random.Random(chooser.random()))
         assert choice in legal, f"{game.id}: the timer's choice {choice} for seat {seat} is not a legal command"
-        assert choice["type"] not in game.out_of_turn, f"{game.id}: the timer spends an out-of-turn play: {choice}"
+        assert choice["type"] not in game.decider.out_of_turn, f"{game.id}: the timer spends an out-of-turn play: {choice}"
     else:
-        assert kinds <= game.out_of_turn, (
-            f"{game.id}: seat {seat} is not waited on but may post {sorted(kinds - game.out_of_turn)}, which are not out-of-turn plays"
+        assert kinds <= game.decider.out_of_turn, (
+            f"{game.id}: seat {seat} is not waited on but may post {sorted(kinds - game.decider.out_of_turn)}, which are not out-of-turn plays"
         )
 
 
@@ -130,28 +130,28 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
     for it stay the same; so does what it sees of another seat's move (against ``resample_unrevealable`` where a
     game declares one); and after any move whose events it sees the same way, its view is the same."""
     seed = chooser.random()
-    other = game.resample(state, seat, random.Random(seed))
+    other = game.ai.resample(state, seat, random.Random(seed))
     assert other is not state, f"{game.id}: resample handed back the real state"
-    game.invariant(other)
-    assert canonical(game.view(state, seat)) == canonical(game.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
-    assert canonical(game.legal_commands(state, seat)) == canonical(game.legal_commands(other, seat)), (
+    game.decider.invariant(other)
+    assert canonical(game.decider.view(state, seat)) == canonical(game.decider.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
+    assert canonical(game.decider.legal_commands(state, seat)) == canonical(game.decider.legal_commands(other, seat)), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
-    assert game.waits_on(state) == game.waits_on(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
+    assert game.decider.to_act(state) == game.decider.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
     again = chooser.random()
-    assert game.resample(state, seat, random.Random(again)) == game.resample(other, seat, random.Random(again)), (
+    assert game.ai.resample(state, seat, random.Random(again)) == game.ai.resample(other, seat, random.Random(again)), (
         f"{game.id}: resample for seat {seat} depends on more than what the seat knows (given the same random stream, "
         "two worlds it cannot tell apart must resample to the same world: an AI fed either must choose the same)"
     )
-    if seat in game.waits_on(state):
+    if seat in game.decider.to_act(state):
         assert game.timeout_choice(state, seat, random.Random(seed)) == game.timeout_choice(other, seat, random.Random(seed)), (
             f"{game.id}: the timer's choice for seat {seat} depends on what it cannot know"
         )
     check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=False)
-    if game.resample_unrevealable is not None:
+    if game.ai.resample_unrevealable is not None:
         # Other seats' moves may rightly reveal some of what the full resample changed (a card taken face up):
         # compare their effect against a world that differs only in what no single move can show.
-        other = game.resample_unrevealable(state, seat, random.Random(chooser.random()))
+        other = game.ai.resample_unrevealable(state, seat, random.Random(chooser.random()))
     check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=True)
 
 
@@ -161,29 +161,28 @@ def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, ent
     the same events from both, its views after must be the same (its view changes only as its events say).
     With ``must_match``, another seat's move must send ``seat`` the same events in both worlds."""
     for actor in range(state.players):
-        legal_here = game.legal_commands(state, actor)
-        legal_there = {canonical(c) for c in game.legal_commands(other, actor)}
+        legal_here = game.decider.legal_commands(state, actor)
+        legal_there = {canonical(c) for c in game.decider.legal_commands(other, actor)}
         for command in chooser.sample(legal_here, min(len(legal_here), 3)):
             if canonical(command) not in legal_there:
                 continue
-            events_here = game.checked_decide(state, command, actor, entropy)
-            events_there = game.checked_decide(other, command, actor, entropy)
+            events_here, after_here = game.checked_decide(state, command, actor, entropy)
+            events_there, after_there = game.checked_decide(other, command, actor, entropy)
             here = [received(game, e, seat, state.players) for e in events_here]
             there = [received(game, e, seat, state.players) for e in events_there]
             if must_match and actor != seat:
-                assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}"
+                assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}: {[(a, b) for a, b in zip(here, there) if a != b]}"
             if here == there:
-                after_here, after_there = fold(game, events_here, state), fold(game, events_there, other)
-                assert canonical(game.view(after_here, seat)) == canonical(game.view(after_there, seat)), (
+                assert canonical(game.decider.view(after_here, seat)) == canonical(game.decider.view(after_there, seat)), (
                     f"{game.id}: after seat {actor}'s {command}, seat {seat}'s view changed by more than its events say"
                 )
 
 
 def check_facts(game: Game, events: list[Event]) -> None:
     """Every event conforms to the fact the game declares for its type."""
-    if not len(game.facts):
+    if not len(game.decider.facts):
         return
-    problems = [p for e in events for p in game.facts.problems(e)]
+    problems = [p for e in events for p in game.decider.facts.problems(e)]
     assert not problems, f"{game.id}: events that do not match their facts: {sorted(set(problems))[:10]}"
 
 
@@ -198,6 +197,8 @@ def check_game_properties(game: Game, players: int, seed: int, options: dict[str
     replayed = fold(game, [Event.from_json(json.loads(canonical(e.to_json()))) for e in play.events])
     assert replayed == play.state, f"{game.id}: replay after a JSON round trip differs from the live state"
     encoded = json.loads(canonical(game.codec.encode(play.state)))
-    assert game.codec.decode(encoded) == play.state, f"{game.id}: the state does not survive the snapshot codec"
-    assert game.outcome(play.state) is not None
+    decoded = game.codec.decode(encoded)
+    assert decoded == play.state, f"{game.id}: the state does not survive the snapshot codec"
+    for final in (game.decider.outcome(play.state), game.decider.outcome(decoded)):
+        assert final is not None and type(final.reason) is game.decider.reasons, f"{game.id}: {final} has no typed reason"
     return play

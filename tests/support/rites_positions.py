@@ -54,6 +54,6 @@ def rite_begin(state, rite: str) -> list[Event]:
     from shared.games.rites_of_cthulhu.rites import RITES
     from shared.kernel import Decision
 
-    decision = Decision(state, GAME.evolve, bytes(32))
+    decision = Decision(state, GAME.decider.evolve, bytes(32))
     RITES[rite].begin(decision)
     return decision.events

@@ -140,7 +140,7 @@ class Player:
 
 
 def human_game(api: Api, game_id: str) -> dict[str, Any]:
-    return api.create(game_id, [{"name": f"Seat {i}"} for i in range(GAMES[game_id].min_players)])
+    return api.create(game_id, [{"name": f"Seat {i}"} for i in range(GAMES[game_id].catalogue.min_players)])
 
 
 def until_ack_after(players: list[Player], moment: float, timeout_s: float) -> float:

@@ -1,4 +1,5 @@
-"""Given / when / then for rulebook scenarios: given events, when a seat sends a command, then events or a violation.
+"""Given / when / then for rulebook scenarios: given events, when a seat posts a command (read at the wire as the
+rules service reads it), then events or a violation.
 
     given(GAME, *events).when(1, {"type": "draw_cards", "count": 2}).then_types("cards_drawn")
     given(GAME, *events).when(1, {"type": "pass"}).raises("rules/not_your_turn")
@@ -13,6 +14,7 @@ import pytest
 
 from shared.kernel import Event, RuleViolation, fold
 from shared.kernel.game import Game
+from shared.wire.commands import decide_posted
 
 ENTROPY = bytes(32)
 
@@ -36,12 +38,12 @@ class When:
 
     @property
     def events(self) -> list[Event]:
-        return self.game.checked_decide(self.state, self.command, self.seat, self.entropy)
+        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).events
 
     @property
     def after(self) -> Any:
         """The state after the command's events, for assertions on the result."""
-        return fold(self.game, self.events, self.state)
+        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).state
 
     def then_types(self, *types: str) -> list[Event]:
         events = self.events
@@ -50,7 +52,7 @@ class When:
 
     def raises(self, code: str) -> RuleViolation:
         with pytest.raises(RuleViolation) as info:
-            self.game.checked_decide(self.state, self.command, self.seat, self.entropy)
+            decide_posted(self.game, self.state, self.command, self.seat, self.entropy)
         assert info.value.code == code, info.value
         return info.value
 
@@ -68,7 +70,6 @@ def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entro
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new = game.checked_decide(state, command, seat, entropy)
+        new, state = decide_posted(game, state, command, seat, entropy)
         events += new
-        state = fold(game, new, state)
     return state, events

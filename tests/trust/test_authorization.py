@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 def table(api, game_id: str, seed: int) -> dict:
     """A running game with every seat human, played to a random position."""
     game = GAMES[game_id]
-    players = max(game.min_players, min(game.max_players, 3))
+    players = max(game.catalogue.min_players, min(game.catalogue.max_players, 3))
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(players)])
     play_random(api, created, random.Random(seed), 3)
     return created
@@ -70,8 +70,8 @@ def test_a_token_reads_its_own_seat_only_and_gets_exactly_that_seats_view(api, t
         if not seat.get("token"):
             continue
         reply = api.state(created["id"], seat["token"]).json()
-        assert canonical(reply["view"]) == canonical(game.view(state, seat["seat"]))
-        assert canonical(reply["legal_commands"]) == canonical(game.legal_commands(state, seat["seat"]))
+        assert canonical(reply["view"]) == canonical(game.decider.view(state, seat["seat"]))
+        assert canonical(reply["legal_commands"]) == canonical(game.decider.legal_commands(state, seat["seat"]))
         for other in range(len(created["seats"])):
             asked = api.get(f"/v1/games/{created['id']}/state", seat["token"], seat=other)
             if other == seat["seat"]:
@@ -79,7 +79,7 @@ def test_a_token_reads_its_own_seat_only_and_gets_exactly_that_seats_view(api, t
             else:
                 assert asked.status_code == 403 and asked.json()["error"]["code"] == "auth/not_your_seat"
     spectator = api.state(created["id"], None).json()
-    assert canonical(spectator["view"]) == canonical(game.view(state, None)) and spectator["legal_commands"] == []
+    assert canonical(spectator["view"]) == canonical(game.decider.view(state, None)) and spectator["legal_commands"] == []
     for other in range(len(created["seats"])):
         asked = api.get(f"/v1/games/{created['id']}/state", None, seat=other)
         assert asked.status_code == 403 and asked.json()["error"]["code"] == "auth/not_your_seat"
@@ -176,8 +176,8 @@ def test_a_token_is_compared_with_every_seat_in_constant_time(monkeypatch):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_an_ai_seat_has_no_token_and_only_the_worker_moves_it(api, game_id):
     game = GAMES[game_id]
-    created = api.create(game_id, [{"name": "Ada"}] + [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players - 1)])
-    assert [bool(s.get("token")) for s in created["seats"]] == [True] + [False] * (game.min_players - 1)
+    created = api.create(game_id, [{"name": "Ada"}] + [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players - 1)])
+    assert [bool(s.get("token")) for s in created["seats"]] == [True] + [False] * (game.catalogue.min_players - 1)
     play_random(api, created, random.Random(7), 8)
     events = api.get(f"/v1/games/{created['id']}/events", created["seats"][0]["token"], limit=1000).json()["events"]
     assert all(e["by"] == "ai" for e in events if e["seat"] not in (0, None))

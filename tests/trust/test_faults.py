@@ -81,7 +81,7 @@ def verified(api: Api, r: redis.Redis, prefix: str, game_id: str) -> dict:
 
 def all_ai(api: Api, game_id: str) -> dict:
     game = GAMES[game_id]
-    return api.create(game_id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players)])
+    return api.create(game_id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)])
 
 
 def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_turn(stack):
@@ -121,7 +121,7 @@ def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stac
     api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     games = []
     for game_id in GAME_IDS:
-        created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(GAMES[game_id].min_players)])
+        created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(GAMES[game_id].catalogue.min_players)])
         games.append(created)
     applied: dict[str, list[tuple[int, int]]] = {g["id"]: [] for g in games}
     lock = threading.Lock()
@@ -200,7 +200,7 @@ def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stac
 
 def test_redis_restarts_and_everything_acknowledged_survives_and_play_resumes(stack):
     api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
-    humans = [api.create(g, [{"name": f"Seat {i}"} for i in range(GAMES[g].min_players)]) for g in GAME_IDS]
+    humans = [api.create(g, [{"name": f"Seat {i}"} for i in range(GAMES[g].catalogue.min_players)]) for g in GAME_IDS]
     for created in humans:
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
         for _ in range(5):
@@ -222,7 +222,7 @@ def test_redis_restarts_and_everything_acknowledged_survives_and_play_resumes(st
         down = [
             api.get(f"/v1/games/{created['id']}/state", token),
             api.command(created["id"], token, {"type": "anything"}),
-            api.http.post(f"{api.base}/v1/games", json={"game": GAME_IDS[0], "seats": [{"name": "x"}] * GAMES[GAME_IDS[0]].min_players}),
+            api.http.post(f"{api.base}/v1/games", json={"game": GAME_IDS[0], "seats": [{"name": "x"}] * GAMES[GAME_IDS[0]].catalogue.min_players}),
         ]
         for reply in down:
             assert reply.status_code == 503 and reply.json()["error"]["code"] == "service/unavailable", reply.text
@@ -246,7 +246,7 @@ def test_redis_restarts_and_everything_acknowledged_survives_and_play_resumes(st
 
 def test_the_rules_service_unreachable_gives_503_writes_nothing_and_play_resumes(stack):
     api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
-    created = api.create(GAME_IDS[0], [{"name": f"Seat {i}"} for i in range(GAMES[GAME_IDS[0]].min_players)])
+    created = api.create(GAME_IDS[0], [{"name": f"Seat {i}"} for i in range(GAMES[GAME_IDS[0]].catalogue.min_players)])
     bots = [all_ai(api, g) for g in GAME_IDS]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     stack.kill("rules")

@@ -33,8 +33,8 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 def targets(api):
     """A running game and a finished one (all AI seats), with a seat token of the running one."""
     game = GAMES[GAME_IDS[0]]
-    running = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
-    finished = api.create(game.id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players)])
+    running = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
+    finished = api.create(game.id, [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)])
     api.wait_finished(finished["id"])
     return {"running": running["id"], "finished": finished["id"], "token": running["seats"][0]["token"], "game": game.id}
 

@@ -186,8 +186,8 @@ def send(base: str, method: str, path: str, headers: dict, body) -> requests.Res
 def fill(body, game):
     """Put the game id and a full table of seats into a body template."""
     if isinstance(body, str):
-        seats = json.dumps([{"name": f"Seat {i}"} for i in range(game.min_players)])
-        body = body.replace("{seats}", seats).replace("{players}", str(game.min_players)).replace('"game":"%s"', f'"game":"{game.id}"')
+        seats = json.dumps([{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
+        body = body.replace("{seats}", seats).replace("{players}", str(game.catalogue.min_players)).replace('"game":"%s"', f'"game":"{game.id}"')
     return body
 
 
@@ -202,7 +202,7 @@ def check(reply: requests.Response, status: int, code: str) -> None:
 @pytest.fixture(scope="module", params=GAME_IDS)
 def running(request, api):
     game = GAMES[request.param]
-    created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     return game, created
 
 
@@ -250,8 +250,8 @@ def test_the_rules_service_refuses_a_small_position_claiming_huge_hands(trust_st
 def test_unicode_names_are_kept_exactly(api):
     names = ["Ñyarlathotep", "🐙" * 64, "Shub\u202eNiggurath", "Y'golonac\u0000", "ダゴン", "  spaces  "]
     game = GAMES[GAME_IDS[0]]
-    seats = [{"name": n} for n in names[: game.max_players]]
-    seats += [{"name": f"Seat {i}"} for i in range(len(seats), game.min_players)]
+    seats = [{"name": n} for n in names[: game.catalogue.max_players]]
+    seats += [{"name": f"Seat {i}"} for i in range(len(seats), game.catalogue.min_players)]
     created = api.create(game.id, seats)
     assert [s["name"] for s in api.get(f"/v1/games/{created['id']}").json()["seats"]] == [s["name"] for s in seats]
 
@@ -259,7 +259,7 @@ def test_unicode_names_are_kept_exactly(api):
 def test_a_chunked_body_without_a_length_is_not_read(api):
     """A chunked body (no Content-Length), however large, is not read into memory."""
     game = GAMES[GAME_IDS[0]]
-    created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     chunks = (b'{"command":{"type":"x","pad":"', b"a" * 200_000, b'"}}')
     reply = requests.post(f"{api.base}/v1/games/{created['id']}/commands", data=iter(chunks), timeout=30,
                           headers={"Authorization": f"Bearer {created['seats'][0]['token']}", "Content-Type": "application/json"})

@@ -27,7 +27,8 @@ import pytest
 
 from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for, fold
-from shared.kernel.game import Game, MalformedCommand
+from shared.kernel.game import Game
+from shared.wire.commands import MalformedCommand, decide_posted
 from shared.kernel.table import TABLE_FACTS
 from shared.kernel.table_narration import voice_for
 from shared.records import GENESIS, client_event, event_of, make_records
@@ -42,11 +43,11 @@ HTTP_SEEDS = range(int(os.environ.get("MYTHOS_NI_SEEDS", "3")))
 # -- what a seat might try --------------------------------------------------------------------------
 def probes(game: Game, state: Any, seat: int, rand: random.Random, limit: int = 24) -> list[dict[str, Any]]:
     """Commands a seat might send that are not among its legal commands: others' moves, bent fields, junk."""
-    seen = {canonical(c) for c in game.legal_commands(state, seat)}
+    seen = {canonical(c) for c in game.decider.legal_commands(state, seat)}
     pool: list[Any] = [{"type": "no_such_command"}]
-    pool.extend({"type": kind} for kind in sorted(game.commands))
+    pool.extend({"type": kind} for kind in sorted(game.catalogue.commands))
     for other in range(state.players):
-        for command in game.legal_commands(state, other):
+        for command in game.decider.legal_commands(state, other):
             pool.append(command)
             for name, value in command.items():
                 if name == "type":
@@ -66,7 +67,7 @@ def probes(game: Game, state: Any, seat: int, rand: random.Random, limit: int = 
 def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy: bytes) -> tuple[str, Any]:
     """Accepted, or the exact error body the API would send for it."""
     try:
-        game.checked_decide(state, command, seat, entropy)
+        decide_posted(game, state, command, seat, entropy)
     except RuleViolation as violation:
         return "refused", violation.to_json()
     except MalformedCommand as bad:
@@ -76,7 +77,7 @@ def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy:
 
 def api_events(game: Game, state: Any, command: dict[str, Any], actor: int, entropy: bytes, viewer: Any) -> list[Any]:
     """What the API sends ``viewer`` for ``actor``'s command: its records in the client form, told in words."""
-    events = game.checked_decide(state, command, actor, entropy)
+    events = game.checked_decide(state, command, actor, entropy).events
     records = make_records(events, version=7, prev_hash=GENESIS, cause={"id": "c", "seat": actor, "type": command["type"], "by": "seat"},
                            command=command, at="2026-01-01T00:00:00.000Z", rules_version=game.rules_version)
     voice = voice_for(game, viewer, seat_names(state.players))
@@ -88,9 +89,9 @@ def looks_the_same(game: Game, here: Any, there: Any, command: dict[str, Any], a
     for viewer in (observer, None):
         if api_events(game, here, command, actor, entropy, viewer) != api_events(game, there, command, actor, entropy, viewer):
             return False
-    after_here = fold(game, game.checked_decide(here, command, actor, entropy), here)
-    after_there = fold(game, game.checked_decide(there, command, actor, entropy), there)
-    return all(canonical(game.view(after_here, v)) == canonical(game.view(after_there, v)) for v in (observer, None))
+    after_here = game.checked_decide(here, command, actor, entropy).state
+    after_there = game.checked_decide(there, command, actor, entropy).state
+    return all(canonical(game.decider.view(after_here, v)) == canonical(game.decider.view(after_there, v)) for v in (observer, None))
 
 
 # -- kernel ---------------------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def looks_the_same(game: Game, here: Any, there: Any, command: dict[str, Any], a
 def test_kernel_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(game_id, seed):
     game = GAMES[game_id]
     rand = random.Random(zlib.crc32(game_id.encode()) ^ seed)
-    players = rand.randint(game.min_players, min(game.max_players, 5))
+    players = rand.randint(game.catalogue.min_players, min(game.catalogue.max_players, 5))
     play = random_playout(game, players, seed, keep_states=True)
     positions = sorted(rand.sample(range(len(play.states) - 1), min(10, len(play.states) - 1)))
     figures = {"positions": 0, "twins": 0, "refusals_compared": 0, "events_compared": 0}
@@ -109,20 +110,20 @@ def test_kernel_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(game
         figures["positions"] += 1
         for seat in range(players):
             check_non_interference(game, state, seat, entropy, rand)
-            twin = game.resample(state, seat, random.Random(rand.random()))
+            twin = game.ai.resample(state, seat, random.Random(rand.random()))
             figures["twins"] += 1
-            assert canonical(game.view(state, None)) == canonical(game.view(twin, None)), f"{game_id}: the spectator's view leaks"
+            assert canonical(game.decider.view(state, None)) == canonical(game.decider.view(twin, None)), f"{game_id}: the spectator's view leaks"
             for command in probes(game, state, seat, rand):
                 here, there = verdict(game, state, command, seat, entropy), verdict(game, twin, command, seat, entropy)
                 assert here == there, f"{game_id}: seat {seat} tells the twins apart by trying {command}: {here} vs {there}"
                 figures["refusals_compared"] += 1
-            if game.resample_unrevealable is not None:
+            if game.ai.resample_unrevealable is not None:
                 # Another seat's move may rightly reveal some of what the full resample changed (a card taken face
                 # up): its effect is compared against a world that differs only in what no single move can show.
-                twin = game.resample_unrevealable(state, seat, random.Random(rand.random()))
-            for actor in sorted(game.waits_on(state) - {seat}):
-                there_legal = {canonical(c) for c in game.legal_commands(twin, actor)}
-                common = [c for c in game.legal_commands(state, actor) if canonical(c) in there_legal]
+                twin = game.ai.resample_unrevealable(state, seat, random.Random(rand.random()))
+            for actor in sorted(game.decider.to_act(state) - {seat}):
+                there_legal = {canonical(c) for c in game.decider.legal_commands(twin, actor)}
+                common = [c for c in game.decider.legal_commands(state, actor) if canonical(c) in there_legal]
                 for command in rand.sample(common, min(3, len(common))):
                     for viewer in (seat, None):
                         assert api_events(game, state, command, actor, entropy, viewer) == api_events(game, twin, command, actor, entropy, viewer), (
@@ -196,7 +197,7 @@ class Twins:
 
 def start_position(api, game: Game, rand: random.Random) -> dict[str, Any]:
     """A running game of ``game`` played over HTTP to a random position."""
-    players = rand.randint(game.min_players, min(game.max_players, 4))
+    players = rand.randint(game.catalogue.min_players, min(game.catalogue.max_players, 4))
     for _ in range(20):
         created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(players)])
         play_random(api, created, rand, rand.randint(0, 15))
@@ -214,7 +215,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
     source = start_position(api, game, rand)
     state = live_state(trust_redis, trust_stack.key_prefix, game, source["id"])
     observer = rand.randrange(state.players)
-    twin = game.resample(state, observer, random.Random(rand.random()))
+    twin = game.ai.resample(state, observer, random.Random(rand.random()))
     pair = Twins(api, trust_redis, trust_stack.key_prefix, game, source, [state, twin])
     token = pair.tokens[observer]
     a, b = pair.ids
@@ -264,7 +265,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         if not common:
             break
         command = rand.choice(common)
-        if game.outcome(fold(game, game.checked_decide(here, command, actor, entropy), here)) is not None:
+        if game.decider.outcome(game.checked_decide(here, command, actor, entropy).state) is not None:
             break  # a finished game shows everyone everything: the comparison ends with the running game
         before = [len(stored_records(trust_redis, trust_stack.key_prefix, gid)) for gid in (a, b)]
         replies = [api.command(gid, pair.tokens[actor], command, key=f"lockstep-{step}") for gid in (a, b)]
@@ -272,7 +273,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         # the prediction above is only worth something if the service decided with the same entropy
         for gid, state_before, start in zip((a, b), (here, there), before):
             appended = [canonical(event_of(r).to_json()) for r in stored_records(trust_redis, trust_stack.key_prefix, gid)[start:]]
-            predicted = [canonical(e.to_json()) for e in game.checked_decide(state_before, command, actor, entropy)]
+            predicted = [canonical(e.to_json()) for e in game.checked_decide(state_before, command, actor, entropy).events]
             assert appended == predicted, f"{gid}: the service appended other events than the prediction"
         figures["commands_in_lockstep"] += 1
         resource = compare_now(step % 4 == 3)
@@ -311,7 +312,7 @@ def test_no_event_hash_can_be_recomputed_from_public_facts_and_a_guess_of_its_se
     Every record must therefore hold something the seat cannot know or guess (the random cause id): with the
     true hidden values as the guess, the hash must still not come out."""
     game = GAMES[game_id]
-    created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     play_random(api, created, random.Random(5), 6)
     resource = api.get(f"/v1/games/{created['id']}").json()
     checked = 0

@@ -58,7 +58,7 @@ def audit_ok(api: Api, game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_many_clients_hammering_one_game_lose_and_duplicate_nothing(api, trust_stack, trust_redis, game_id):
     game = GAMES[game_id]
-    players = min(game.max_players, 4)
+    players = min(game.catalogue.max_players, 4)
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(players)])
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     answers: list[dict] = []
@@ -97,7 +97,7 @@ def play_one(base: str, game_id: str, seed: int) -> tuple[str, int]:
     """A whole game played over HTTP by one process (its seats human, moves random legal ones)."""
     client = ApiClient(base)
     game = GAMES[game_id]
-    created = client.create(game_id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    created = client.create(game_id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     client.play_humans(created, seed)
     return created["id"], client.get(f"/v1/games/{created['id']}").json()["version"]
 
@@ -119,7 +119,7 @@ def test_many_games_at_once_from_several_processes_all_verify(api, trust_stack, 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_same_idempotency_key_sent_by_many_clients_at_once_writes_once(api, trust_stack, trust_redis, game_id):
     game = GAMES[game_id]
-    created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(game.min_players)])
+    created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     rounds = 0
     for round_ in range(4 * SCALE):
@@ -171,7 +171,7 @@ def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis,
     # A game whose AI turns nobody has queued, under a prefix the stack's sweeper does not watch: only the
     # workers of this test run its AI turns.
     tables = build_tables({**env, "SCHEDULER": RecordingScheduler()})
-    created = tables.create({"game": game_id, "seats": [{"name": f"Bot {i}", "ai": "random"} for i in range(game.min_players)],
+    created = tables.create({"game": game_id, "seats": [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)],
                              "options": {}, "turn_timeout_s": None})
     context = multiprocessing.get_context("spawn")
     outcomes: Counter = Counter()

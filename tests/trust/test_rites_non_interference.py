@@ -101,29 +101,29 @@ def test_kernel_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_
     """At each position: the observer's and a spectator's views, the observer's legal commands, refusals and timer
     choice, who the game waits on, and what the others' out-of-turn plays and the next lockstep move send them."""
     here, there, observer, later = POSITIONS[rite]()
-    GAME.invariant(there)
+    GAME.decider.invariant(there)
     assert here != there
     rand = random.Random(7)
     entropy = entropy_for(b"rites-non-interference", 1)
     for step in range(len(later) + 1):
         for viewer in (observer, None):
-            assert canonical(GAME.view(here, viewer)) == canonical(GAME.view(there, viewer)), f"{rite}: viewer {viewer}"
-        assert GAME.legal_commands(here, observer) == GAME.legal_commands(there, observer)
-        assert GAME.waits_on(here) == GAME.waits_on(there)
-        if observer in GAME.waits_on(here):
+            assert canonical(GAME.decider.view(here, viewer)) == canonical(GAME.decider.view(there, viewer)), f"{rite}: viewer {viewer}"
+        assert GAME.decider.legal_commands(here, observer) == GAME.decider.legal_commands(there, observer)
+        assert GAME.decider.to_act(here) == GAME.decider.to_act(there)
+        if observer in GAME.decider.to_act(here):
             assert GAME.timeout_choice(here, observer, random.Random(1)) == GAME.timeout_choice(there, observer, random.Random(1))
         for command in probes(GAME, here, observer, rand):
             assert verdict(GAME, here, command, observer, entropy) == verdict(GAME, there, command, observer, entropy)
         for actor in range(here.players):
-            for command in GAME.legal_commands(here, actor) if actor != observer else ():
-                if command["type"] in GAME.out_of_turn:
+            for command in GAME.decider.legal_commands(here, actor) if actor != observer else ():
+                if command["type"] in GAME.decider.out_of_turn:
                     same_to(observer, here, there, actor, command, entropy)
         if step == len(later):
             break
         actor, command = later[step]
         same_to(observer, here, there, actor, command, entropy)
-        here = fold(GAME, GAME.checked_decide(here, command, actor, entropy), here)
-        there = fold(GAME, GAME.checked_decide(there, command, actor, entropy), there)
+        here = GAME.checked_decide(here, command, actor, entropy).state
+        there = GAME.checked_decide(there, command, actor, entropy).state
 
 
 @pytest.mark.e2e

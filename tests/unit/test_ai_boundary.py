@@ -1,7 +1,7 @@
 """The AI knows only what its seat knows, by construction, and every level plays a legal command in budget.
 
 The package cannot reach the store (no import of the session service, Redis or RQ, checked statically and in a
-fresh interpreter); it gets a ``SeatKnowledge`` whose only window on the position is ``Game.resample``; and for
+fresh interpreter); it gets a ``SeatKnowledge`` whose only window on the position is ``AiHooks.resample``; and for
 every registered game, two positions that differ only in what the seat cannot know give the same search (the
 same move, the same statistics) from the same random stream.
 """
@@ -57,10 +57,10 @@ def _decisions(game, players: int, seed: int, wanted: int):
     play = random_playout(game, players, seed, keep_states=True)
     found = []
     for state in play.states[len(play.states) // 5 :: 3]:
-        if game.outcome(state) is not None:
+        if game.decider.outcome(state) is not None:
             continue
-        for seat in sorted(game.waits_on(state)):
-            if len(game.legal_commands(state, seat)) > 1:
+        for seat in sorted(game.decider.to_act(state)):
+            if len(game.decider.legal_commands(state, seat)) > 1:
                 found.append((state, seat))
                 break
         if len(found) == wanted:
@@ -71,10 +71,10 @@ def _decisions(game, players: int, seed: int, wanted: int):
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_positions_the_seat_cannot_tell_apart_get_the_same_search(game_id):
     game = GAMES[game_id]
-    players = max(game.min_players, 2)
+    players = max(game.catalogue.min_players, 2)
     differed = 0
     for state, seat in _decisions(game, players, 11, 8):
-        other = game.resample(state, seat, random.Random(5))
+        other = game.ai.resample(state, seat, random.Random(5))
         if other == state:
             continue  # nothing hidden from the seat here (or the draw put it back as it was)
         differed += 1
@@ -102,7 +102,7 @@ class StepClock:
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_every_level_plays_a_legal_command_within_its_budget(game_id, level):
     game = GAMES[game_id]
-    (state, seat), = _decisions(game, max(game.min_players, 2), 23, 1)
+    (state, seat), = _decisions(game, max(game.catalogue.min_players, 2), 23, 1)
     knowledge = SeatKnowledge.of(game, state, seat)
     spec = LEVELS[level]
     clock = StepClock(spec.seconds / 40 if spec.seconds else 1.0)  # the think time runs out after 40 clock reads
@@ -136,4 +136,4 @@ def test_a_search_stopped_by_its_clock_still_plays_the_best_move_so_far():
 
 def test_the_catalogue_offers_every_level_for_every_game():
     for game in GAMES.values():
-        assert set(game.ai_levels) == set(LEVELS)
+        assert set(game.ai.levels) == set(LEVELS)

@@ -18,12 +18,13 @@ from tests.support.toy import GAME as TOY
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_move_inside_the_search_reaches_the_state_folding_its_events_reaches(game_id):
-    """``step`` reuses the state ``decide`` folded as it emitted: it must be exactly the fold of the events."""
+    """``decide`` hands back the state it folded as it emitted, which ``step`` takes as it is: it must be exactly
+    the fold of the events."""
     game = GAMES[game_id]
-    play = random_playout(game, max(game.min_players, 2), 31, keep_states=True)
+    play = random_playout(game, max(game.catalogue.min_players, 2), 31, keep_states=True)
     rand = random.Random(1)
     for (seat, command), state in list(zip(play.commands, play.states))[::4]:
-        events, after = step(game, state, command, seat, random.Random(rand.random()))
+        events, after = step(game.decider, state, command, seat, random.Random(rand.random()))
         assert after == fold(game, events, state)
 
 
@@ -36,14 +37,14 @@ def _walk(node: Node):
 def test_the_tree_does_not_split_on_what_another_seat_drew_face_down():
     """Toy: a seat's draw shows others only that it drew. Keyed by the real events, the observer's tree would
     grow a child per card drawn; keyed by what the observer sees, it grows one."""
-    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 0)))
+    state = fold(TOY, TOY.decider.setup(2, {}, entropy_for(b"toy", 0)))
     result = search(SeatKnowledge.of(TOY, state, 0), 300, random.Random(4))
     draws = [[k for k in node.after if k[0] == 1 and k[1][0][0] == "card_drawn"] for node in _walk(result.tree)]
     assert max(len(d) for d in draws) == 1 and sum(len(d) for d in draws) >= 1
 
 
 def test_the_same_knowledge_and_stream_give_the_same_search_and_another_stream_may_not():
-    state = fold(TOY, TOY.setup(3, {}, entropy_for(b"toy", 1)))
+    state = fold(TOY, TOY.decider.setup(3, {}, entropy_for(b"toy", 1)))
     knowledge = SeatKnowledge.of(TOY, state, 0)
     runs = [search(knowledge, 60, random.Random(seed)) for seed in (8, 8, 9)]
     assert runs[0].root == runs[1].root and runs[0].best == runs[1].best
@@ -51,26 +52,16 @@ def test_the_same_knowledge_and_stream_give_the_same_search_and_another_stream_m
     assert sum(v for v, _ in runs[0].root.values()) == runs[0].iterations == 60
 
 
-def test_the_kernel_hands_back_a_decisions_state_only_for_its_own_events_from_its_own_start():
-    from shared.kernel.decision import folded
-
-    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 2)))
-    events = TOY.decide(state, {"type": "draw_card"}, state.turn, entropy_for(b"toy", 3))
-    assert folded(state, events) == fold(TOY, events, state)
-    assert folded(state, list(events)) is None  # another list: cannot be told to be the decision's own
-    assert folded(fold(TOY, events, state), events) is None  # another start
-
-
-@pytest.mark.parametrize("game_id", sorted(g for g in GAMES if GAMES[g].rollout_policy is not None))
+@pytest.mark.parametrize("game_id", sorted(g for g in GAMES if GAMES[g].ai.rollout_policy is not None))
 def test_a_games_rollout_policy_plays_one_of_the_legal_commands(game_id):
     game = GAMES[game_id]
-    play = random_playout(game, max(game.min_players, 2), 17, keep_states=True)
+    play = random_playout(game, max(game.catalogue.min_players, 2), 17, keep_states=True)
     rand = random.Random(2)
     for state in play.states[::3]:
         for seat in range(state.players):
-            legal = game.legal_commands(state, seat)
+            legal = game.decider.legal_commands(state, seat)
             if legal:
-                assert game.rollout_policy(state, seat, legal, random.Random(rand.random())) in legal
+                assert game.ai.rollout_policy(state, seat, legal, random.Random(rand.random())) in legal
 
 
 def test_a_playout_stops_where_the_game_judges_the_position_and_scores_that_judgement():
@@ -88,10 +79,10 @@ def test_a_playout_stops_where_the_game_judges_the_position_and_scores_that_judg
             return [0.25, 0.75]
         return None
 
-    game = dataclasses.replace(TOY, playout_value=value)
-    state = fold(TOY, TOY.setup(2, {}, entropy_for(b"toy", 5)))
+    game = dataclasses.replace(TOY, ai=dataclasses.replace(TOY.ai, playout_value=value))
+    state = fold(TOY, TOY.decider.setup(2, {}, entropy_for(b"toy", 5)))
     assert Rollout(game, random.Random(3), None, None).play(state) == [0.25, 0.75]
-    assert len(judged) == 1 and TOY.outcome(judged[0]) is None
+    assert len(judged) == 1 and TOY.decider.outcome(judged[0]) is None
     result = search(SeatKnowledge.of(game, state, 0), 40, random.Random(6))
     assert result.iterations == 40 and all(0.25 <= mean <= 0.75 for _, mean in result.root.values())
 
@@ -101,7 +92,7 @@ def judgements(game, start, states, due) -> list:
     may be judged; everywhere else the game must not judge it (``playout_value`` is None)."""
     found = []
     for state in states:
-        value = game.playout_value(start, state)
+        value = game.ai.playout_value(start, state)
         if due(start, state):
             found.append((state, value))
         else:
@@ -128,7 +119,7 @@ def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_lef
     game = GAMES["arkham-ritual"]
     play = random_playout(game, 3, 29, keep_states=True)
     later_round = judgements(game, play.states[1], play.states[1:], lambda start, s: s.round is not None
-                             and s.round.number != start.round.number and game.outcome(s) is None)
+                             and s.round.number != start.round.number and game.decider.outcome(s) is None)
     judged = [(state, value) for state, value in later_round if value is not None]  # else between two turns' draws
     for state, value in judged:
         assert all(0.0 <= v <= 1.0 for v in value)
@@ -140,23 +131,25 @@ def test_arkham_ritual_judges_a_playout_once_a_round_has_ended_by_the_sanity_lef
 def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding_the_great_old_one_late_is_bad():
     from shared.games.great_old_one import policy
     from shared.games.great_old_one.cards import GREAT_OLD_ONE
-    from shared.games.great_old_one.state import Phase
+    from shared.games.great_old_one.state import Step, Turn, last_turn
 
     game = GAMES["great-old-one"]
     play = random_playout(game, 2, 48, keep_states=True)
     judged = judgements(game, play.states[0], play.states,
-                        lambda start, s: s.phase is Phase.DRAW and s.turn_number >= start.turn_number + policy.HORIZON)
+                        lambda start, s: isinstance(s.phase, Turn) and s.phase.step is Step.DRAW
+                        and s.phase.number >= (getattr(last_turn(start), "number", 0)) + policy.HORIZON)
     for state, value in judged:
         assert len(value) == 2 and all(0.0 <= v <= 1.0 for v in value) and sum(value) == pytest.approx(1.0)
         assert len(policy.features(state, 0)) == len(policy.FEATURES)
     assert judged
     three = random_playout(game, 3, 41, keep_states=True)
-    assert all(game.playout_value(three.states[0], s) is None for s in three.states)
+    assert all(game.ai.playout_value(three.states[0], s) is None for s in three.states)
     # late in the game (the deck cut to ten cards), no Cultist in play: the seat holding the Great Old One is judged
     # worse off than when it swaps that card for one of its rival's
     from shared.kernel import replace
 
-    late = next(s for s in reversed(play.states) if s.phase is Phase.DRAW and not any(a.cultist for a in s.areas)
+    late = next(s for s in reversed(play.states) if isinstance(s.phase, Turn) and s.phase.step is Step.DRAW
+                and not any(a.cultist for a in s.areas)
                 and any(GREAT_OLD_ONE in h for h in s.hands) and all(s.hands))
     holder = next(seat for seat in range(2) if GREAT_OLD_ONE in late.hands[seat])
     other = late.hands[1 - holder][0]

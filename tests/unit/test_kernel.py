@@ -1,9 +1,15 @@
 """The kernel's own guarantees, on the toy game."""
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
+import shared.games
+
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, redact
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
+from shared.wire.commands import MalformedCommand, decide_posted
 from tests.support.properties import check_game_properties
 from tests.support.toy import GAME
 
@@ -52,20 +58,43 @@ def test_player_count_is_checked():
 def test_a_malformed_command_is_refused_before_the_rules(command):
     state = GAME.replay(GAME.start(2, {}, b"e")[1])
     with pytest.raises(MalformedCommand):
-        GAME.checked_decide(state, command, 0, b"e")
+        decide_posted(GAME, state, command, 0, b"e")
 
 
 def test_an_unknown_command_type_is_a_rule_violation():
     state = GAME.replay(GAME.start(2, {}, b"e")[1])
     with pytest.raises(RuleViolation) as info:
-        GAME.checked_decide(state, {"type": "castle"}, 0, b"e")
+        decide_posted(GAME, state, {"type": "castle"}, 0, b"e")
     assert info.value.code == "rules/unknown_command"
+
+
+def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that_names_who_is_to_act():
+    state = GAME.replay(GAME.start(3, {}, b"e")[1])
+    assert GAME.decider.to_act(state) == {0}
+    with pytest.raises(RuleViolation) as info:
+        GAME.checked_decide(state, {"type": "draw_card"}, 2, b"e")
+    assert (info.value.code, info.value.message, info.value.details) == ("rules/not_your_turn", "It is not your turn.", {"to_act": [0]})
+
+
+def test_a_command_the_game_lists_as_out_of_turn_reaches_its_rules_from_any_seat():
+    state = GAME.replay(GAME.start(3, {}, b"e")[1])
+    lenient = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, out_of_turn=frozenset({"draw_card"})))
+    assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e").events] == ["card_drawn"]
+
+
+def test_no_game_checks_the_turn_itself():
+    """One turn check, in the kernel: the refusal's code appears in no game's source."""
+    games = Path(shared.games.__file__).parent
+    found = [str(p.relative_to(games)) for p in sorted(games.rglob("*.py")) if "not_your_turn" in p.read_text()]
+    assert found == []
 
 
 def test_no_command_is_accepted_once_the_game_is_over():
     play = check_game_properties(GAME, 2, seed=1)
     with pytest.raises(GameOver):
         GAME.checked_decide(play.state, {"type": "draw_card"}, 0, b"e")
+    with pytest.raises(GameOver):  # before its shape is read, as ever
+        decide_posted(GAME, play.state, {"type": "castle", "extra": 1}, 0, b"e")
 
 
 def test_the_codec_refuses_to_build_classes_a_game_did_not_list():
@@ -76,3 +105,22 @@ def test_the_codec_refuses_to_build_classes_a_game_did_not_list():
 @pytest.mark.parametrize("seed", range(10))
 def test_the_toy_game_has_every_property(seed):
     check_game_properties(GAME, 2 + seed % 3, seed)
+
+
+def test_the_timer_plays_nothing_rather_than_raise_where_the_waited_seat_has_nothing_to_play():
+    """Issue 27: a game waiting on a seat with no legal command (a liveness breach) made the game's own timeout
+    policy raise (Rites: random.choice([]), IndexError). The kernel asks the policy only when the seat has an ordinary
+    command; otherwise its choice is None, which the turn timer reports as a defect."""
+    import dataclasses
+    import random
+
+    from shared.kernel import fold
+
+    frozen = dataclasses.replace(GAME, decider=dataclasses.replace(
+        GAME.decider, legal_commands=lambda state, seat: [], timeout_command=lambda state, seat, rand: rand.choice([])))
+    state = fold(frozen, frozen.decider.setup(2, {}, bytes(32)))
+    waited = next(iter(frozen.decider.to_act(state)))
+    assert frozen.timeout_choice(state, waited, random.Random(1)) is None
+    # with something to play, the game's policy decides as before
+    playing = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, timeout_command=lambda state, seat, rand: {"type": "chosen"}))
+    assert playing.timeout_choice(state, waited, random.Random(1)) == {"type": "chosen"}

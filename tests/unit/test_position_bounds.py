@@ -22,7 +22,7 @@ from tests.support.absurd import long_hands, mid_game, million_card_hands
 from tests.support.properties import random_playout
 from tests.support.toy import GAME as TOY
 
-GAME_FUNCTIONS = ("decide", "legal_commands", "waits_on", "evolve", "invariant", "outcome", "view")
+GAME_FUNCTIONS = ("decide", "legal_commands", "to_act", "evolve", "invariant", "outcome", "view")
 
 
 def counted(game: Game) -> tuple[Game, Counter]:
@@ -35,7 +35,8 @@ def counted(game: Game) -> tuple[Game, Counter]:
             return function(*args)
         return counting
 
-    return dataclasses.replace(game, **{name: wrap(name, getattr(game, name)) for name in GAME_FUNCTIONS}), calls
+    rules = dataclasses.replace(game.decider, **{name: wrap(name, getattr(game.decider, name)) for name in GAME_FUNCTIONS})
+    return dataclasses.replace(game, decider=rules), calls
 
 
 def service(game: Game, **config: Any):
@@ -91,18 +92,18 @@ def broken_invariant(state: Any) -> None:
 @pytest.mark.parametrize("given", ["state", "events"])
 def test_every_game_s_invariant_is_checked_before_deciding_or_listing(game, path, given):
     """Whichever way the position comes (a state, or the events that led to it), the invariant runs first."""
-    _, events = game.start(game.min_players, {}, b"\x07" * 32)
+    _, events = game.start(game.catalogue.min_players, {}, b"\x07" * 32)
     position = {"state": game.codec.encode(game.replay(events))} if given == "state" else {"events": [e.to_json() for e in events]}
-    watched, calls = counted(dataclasses.replace(game, invariant=broken_invariant))
+    watched, calls = counted(dataclasses.replace(game, decider=dataclasses.replace(game.decider, invariant=broken_invariant)))
     reply = ask(service(watched), path, {"game": game.id, "seat": 0, "command": {"type": "x"}, **position})
     assert (reply.status_code, reply.json["error"]["code"], reply.json["error"]["details"]) == (400, "request/malformed", {"reason": "invariant"})
-    assert not calls["decide"] and not calls["legal_commands"] and not calls["waits_on"]
+    assert not calls["decide"] and not calls["legal_commands"] and not calls["to_act"]
 
 
 @pytest.mark.parametrize("game", [TOY, *GAMES.values()], ids=lambda g: g.id)
 @pytest.mark.parametrize("bend", ["too many items", "an integer too large", "events too many"])
 def test_every_game_refuses_a_position_past_the_bounds_before_decoding_it(game, bend):
-    state, seat, _ = mid_game(game, players=game.min_players, steps=2)
+    state, seat, _ = mid_game(game, players=game.catalogue.min_players, steps=2)
     raw = game.codec.encode(state)
     if bend == "too many items":
         position = {"state": {**raw, "players": [0] * POSITION_BOUNDS.items}}
@@ -123,7 +124,7 @@ def test_real_positions_stay_far_inside_the_bounds(game):
     only what no game reaches."""
     quarter = Bounds(items=POSITION_BOUNDS.items // 4, integer=POSITION_BOUNDS.integer // 4)
     for seed in range(3):
-        for state in random_playout(game, game.max_players, seed, keep_states=True).states:
+        for state in random_playout(game, game.catalogue.max_players, seed, keep_states=True).states:
             game.codec.decode(game.codec.encode(state), quarter)
 
 

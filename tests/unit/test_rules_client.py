@@ -11,7 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from shared.kernel import RuleViolation
-from shared.kernel.game import GameOver, MalformedCommand
+from shared.kernel.game import GameOver
+from shared.wire.commands import MalformedCommand
 from session_service.use_cases.errors import Unavailable
 from session_service.rules_client import HttpRules
 from tests.support.toy import GAME

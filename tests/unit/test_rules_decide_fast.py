@@ -21,7 +21,7 @@ from tests.support.properties import random_playout
 def bodies(per_game: int = 6) -> list[dict]:
     found = []
     for game in GAMES.values():
-        play = random_playout(game, game.min_players, 5, keep_states=True)
+        play = random_playout(game, game.catalogue.min_players, 5, keep_states=True)
         for i, (seat, command) in list(enumerate(play.commands))[:per_game]:
             found.append({"game": game.id, "state": json.loads(orjson.dumps(game.codec.encode(play.states[i]))),
                           "command": command, "seat": seat, "entropy": entropy_for(b"seed", i).hex()})

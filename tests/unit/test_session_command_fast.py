@@ -75,7 +75,7 @@ def test_every_answer_is_the_schemas_shape_and_the_seats_own_events(fake_redis, 
     game_type = GAMES[kind]
     app, _ = make_session_app(fake_redis, prefix, GAMES, RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
     client = app.test_client()
-    play = random_playout(game_type, game_type.max_players, 11)
+    play = random_playout(game_type, game_type.catalogue.max_players, 11)
     game = client.post("/v1/games", json={"game": kind, "seats": [{"name": f"S{i}"} for i in range(play.players)],
                                           "options": play.options, "seed": (11).to_bytes(8, "big").hex()}).json
     tokens = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in game["seats"]}

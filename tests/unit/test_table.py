@@ -12,6 +12,7 @@ from shared.kernel import RuleViolation, entropy_for
 from shared.kernel.game import GameOver
 from shared.kernel.table import Seating, Status, Table, TableEnd, table_batch, without_resigned
 from shared.kernel.outcome import Outcome
+from shared.games.toy.rules import Reason
 from tests.support.toy import GAME
 
 SEATING = Seating(GAME)
@@ -33,8 +34,8 @@ def opened(*seats, visibility="public"):
 
 def play(table, seat, command):
     SEATING.check_game_command(table)
-    events = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
-    events, after = SEATING.played(table, events)
+    decided = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+    events, after = SEATING.played(table, decided.events, decided.state)
     return after, events
 
 
@@ -49,7 +50,7 @@ def test_a_table_with_an_open_seat_waits_and_deals_nothing_until_it_is_taken():
     table, events = opened({"name": "Ada"}, {"open": True})
     assert [e.type for e in events] == ["table_opened"]
     assert table.status == Status.WAITING and table.game is None and table.open_seats == [1]
-    assert SEATING.waits_on(table) == frozenset()
+    assert SEATING.to_act(table) == frozenset()
     with pytest.raises(RuleViolation) as refused:
         SEATING.check_game_command(table)
     assert refused.value.code == "rules/not_started"
@@ -67,6 +68,36 @@ def test_a_taken_seat_cannot_be_joined_and_a_player_sits_once():
         assert refused.value.code == code
 
 
+def test_a_seat_given_back_while_the_table_waits_opens_again_for_anyone():
+    table, _ = opened({"name": "Ada"}, {"open": True}, {"open": True})
+    table, _ = batch(table, {"type": "join", "seat": 1, "name": "Cy", "player": "p_cy", "ai": None})
+    table, events = batch(table, {"type": "leave"}, seat=1)
+    assert [e.type for e in events] == ["table_seat_left"] and events[0].data == {"seat": 1}
+    assert table.open_seats == [1, 2] and table.seats[1].player is None and table.status == Status.WAITING
+    for seat, code in ((1, "rules/seat_not_held"), (2, "rules/seat_not_held")):
+        with pytest.raises(RuleViolation) as refused:
+            batch(table, {"type": "leave"}, seat=seat)
+        assert refused.value.code == code
+    table, _ = batch(table, {"type": "join", "seat": 1, "name": "Di", "player": None, "ai": None})
+    table, _ = batch(table, {"type": "join", "seat": 2, "name": "Ed", "player": None, "ai": None})
+    with pytest.raises(RuleViolation) as refused:
+        batch(table, {"type": "leave"}, seat=2)
+    assert table.status == Status.ACTIVE and refused.value.code == "rules/game_started"
+
+
+def test_a_seat_kept_for_a_player_is_declined_by_that_player_only_and_opens_for_anyone():
+    table, _ = opened({"name": "Ada"}, {"open": True, "player": "p_cy"})
+    with pytest.raises(RuleViolation) as refused:
+        batch(table, {"type": "decline", "seat": 1, "player": "p_eve"})
+    assert refused.value.code == "rules/not_invited"
+    table, events = batch(table, {"type": "decline", "seat": 1, "player": "p_cy"})
+    assert [e.type for e in events] == ["table_seat_declined"] and table.seats[1].player is None
+    with pytest.raises(RuleViolation):
+        batch(table, {"type": "decline", "seat": 1, "player": "p_cy"})
+    table, events = batch(table, {"type": "join", "seat": 1, "name": "Eve", "player": "p_eve", "ai": None})
+    assert events[-1].type == "table_started" and table.seats[1].name == "Eve"
+
+
 def test_starting_early_fills_every_open_seat_with_the_ai():
     table, _ = opened({"name": "Ada"}, {"open": True}, {"open": True})
     table, events = batch(table, {"type": "start", "ai": "random"})
@@ -78,15 +109,15 @@ def test_a_resignation_with_one_opponent_left_ends_the_game_for_that_opponent():
     table, events = batch(table, {"type": "resign", "ai": "random"}, seat=0)
     assert [e.type for e in events] == ["table_seat_resigned", "table_ended"]
     assert table.status == Status.FINISHED and SEATING.outcome(table).winners == (1,)
-    assert SEATING.outcome(table).reason == TableEnd.RESIGNATION
+    assert SEATING.outcome(table).reason is TableEnd.RESIGNATION
 
 
 def test_a_resigned_seat_is_played_by_the_ai_and_can_never_win():
     table, _ = opened({"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"})
     table, events = batch(table, {"type": "resign", "ai": "random"}, seat=1)
     assert [e.type for e in events] == ["table_seat_resigned"] and table.seats[1].ai == "random"
-    assert without_resigned(Outcome("points", (1,), (3, 9, 5)), frozenset({1})).winners == (2,)
-    assert without_resigned(Outcome("points", (1,), None), frozenset({1})).winners == ()
+    assert without_resigned(Outcome(Reason.TARGET_REACHED, (1,), (3, 9, 5)), frozenset({1})).winners == (2,)
+    assert without_resigned(Outcome(Reason.TARGET_REACHED, (1,), None), frozenset({1})).winners == ()
     with pytest.raises(RuleViolation):
         batch(table, {"type": "resign", "ai": "random"}, seat=1)
 
@@ -116,10 +147,11 @@ def test_the_game_s_last_command_is_followed_by_game_ended_with_its_outcome():
     for _ in range(100):
         if table.status == Status.FINISHED:
             break
-        table, events = play(table, seat, GAME.legal_commands(table.game, seat)[-1])
+        table, events = play(table, seat, GAME.decider.legal_commands(table.game, seat)[-1])
         seat = 1 - seat
     assert events[-1].type == "table_ended"
-    assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.outcome(table.game).to_json()))
+    assert events[-1].data["outcome"] == orjson.loads(orjson.dumps(GAME.decider.outcome(table.game).to_json()))
+    assert SEATING.outcome(table).reason is GAME.decider.outcome(table.game).reason  # read back from the record, typed
 
 
 def test_a_table_survives_the_snapshot_codec():
@@ -136,16 +168,16 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
     take instead of folding the events a second time: it must be exactly the fold, ``table_ended`` included."""
     game, rng = GAMES[game_id], random.Random(game_id)
     seating = Seating(game)
-    seats = [{"name": f"p{i}"} for i in range(game.min_players)]
+    seats = [{"name": f"p{i}"} for i in range(game.catalogue.min_players)]
     start = table_batch(seating, None, {"type": "open_table", "game_id": "g_1", "seats": seats, "options": {},
                                         "visibility": "public"}, None,
                         lambda players, options: game.start(players, options, entropy_for(SEED, 0))[1])
     table = seating.fold(None, start)
     while seating.outcome(table) is None:
-        seat = sorted(seating.waits_on(table))[0]
+        seat = sorted(seating.to_act(table))[0]
         command = rng.choice(seating.legal_commands(table, seat))
         decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
-        events, after = seating.played(table, decided)
-        assert after == seating.fold(table, events)
+        events, after = seating.played(table, decided.events, decided.state)
+        assert after == seating.fold(table, events) == seating.played(table, decided.events)[1]
         table = after
     assert events[-1].type == "table_ended" and after.ended is not None

@@ -6,15 +6,15 @@ every held card except its own; the card being passed is seen only by the Active
 
 from __future__ import annotations
 
-from shared.kernel import Game, Option
+from shared.kernel import AiHooks, Catalogue, Decider, Game, Option
 
 from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.arkham_ritual.commands import COMMANDS
 from shared.games.arkham_ritual.events import FACTS
 from shared.games.arkham_ritual.narration import NARRATOR
 from shared.games.arkham_ritual.policy import playout_value
-from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, waits_on
-from shared.games.arkham_ritual.state import STATE_TYPES
+from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.arkham_ritual.state import STATE_TYPES, GameEnd
 from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
 OPTIONS = {
@@ -41,27 +41,17 @@ OPTIONS = {
 
 GAME = Game(
     id="arkham-ritual",
-    title="Arkham Ritual",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
     rules_version="arkham-ritual/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    waits_on=waits_on,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    resample_unrevealable=resample_unrevealable,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    narrator=NARRATOR,
-    playout_value=playout_value,
-    options=OPTIONS,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, reasons=GameEnd, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(
+        narrator=NARRATOR,
+        title="Arkham Ritual", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, options=OPTIONS,
+        card_data=CARD_DATA,
+    ),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value),
 )
 
 __all__ = ["GAME"]

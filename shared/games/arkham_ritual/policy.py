@@ -1,4 +1,4 @@
-"""Where the AI's playouts stop in Arkham Ritual (``Game.playout_value``), and how they judge the position there.
+"""Where the AI's playouts stop in Arkham Ritual (``AiHooks.playout_value``), and how they judge the position there.
 
 A game is rounds until someone has lost all their Sanity, and a move bears on the round it is made in (which
 card goes to whom, who keeps what). A playout that went on to play the later rounds at random would add their

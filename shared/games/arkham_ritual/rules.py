@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.arkham_ritual import cards as C
@@ -124,7 +124,7 @@ def _lowest_sanity_seat(state: State) -> int:
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     match state.phase:
         case Drawing() | Passing():
             return frozenset({active_seat(state)})
@@ -136,7 +136,7 @@ def waits_on(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     passes = [{"type": "pass_card", "to": to} for to in sorted(current(state).on_table)]
     match state.phase:
@@ -165,13 +165,9 @@ def outcome(state: State) -> Outcome | None:
 # -- decide -------------------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
     phase = state.phase
     kind = command["type"]
-    acting = waits_on(state)
-    if seat not in acting:
-        raise RuleViolation("rules/not_your_turn", f"It is seat {min(acting)}'s decision, not yours.",
-                            {"to_act": sorted(acting)})
     decision = Decision(state, evolve, entropy)
     match phase:
         case Drawing():
@@ -209,7 +205,7 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
                     "Return the card you looked at to the top of the Deck, or remove it from the game face down.",
                 )
             _end_turn(decision)
-    return decision.events
+    return decision.decided()
 
 
 def _check_target(state: State, to: int | None, seat: int) -> None:

@@ -18,7 +18,7 @@ from shared.kernel import EVERYONE, sees
 from shared.kernel.events import Viewer
 
 from shared.games.arkham_ritual import cards as C
-from shared.games.arkham_ritual.rules import current, others, outcome, waits_on
+from shared.games.arkham_ritual.rules import current, others, outcome, to_act
 from shared.games.arkham_ritual.state import ArkhamRitualState, Finished, Offered, Passing, Peeking, Round
 
 
@@ -41,7 +41,7 @@ def view(state: ArkhamRitualState, viewer: Viewer) -> dict[str, Any]:
         "players": state.players,
         "phase": type(phase).__name__.lower(),
         "round": r.number,
-        "to_act": sorted(waits_on(state)),
+        "to_act": sorted(to_act(state)),
         "active": r.active,
         "sanity": list(state.sanity),
         "doom_track": state.doom_track,

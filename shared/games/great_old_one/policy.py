@@ -1,4 +1,4 @@
-"""Where the AI's playouts stop in The Great Old One (``Game.playout_value``), and how they judge the position there.
+"""Where the AI's playouts stop in The Great Old One (``AiHooks.playout_value``), and how they judge the position there.
 
 A random two-player game is ~80 commands over ~15 turns, and the search spends nearly all its time playing the
 turns after a move out at random to the end. Those turns mostly add noise: the move's effect is what it changes
@@ -26,7 +26,7 @@ from shared.games.great_old_one.cards import (
     CENTRE_SIZE, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, PAIRS_TO_END, STORY_CARDS, pair_connections,
 )
 from shared.games.great_old_one.rules import score
-from shared.games.great_old_one.state import GreatOldOneState, Phase
+from shared.games.great_old_one.state import GreatOldOneState, Step, Turn, last_turn
 
 HORIZON = 4  # turns begun after the drawn world's before a playout is judged
 JUDGED_PLAYERS = 2  # the table size the model was fitted to
@@ -87,8 +87,11 @@ def win_chance(state: GreatOldOneState, seat: int) -> float:
 
 def playout_value(start: GreatOldOneState, state: GreatOldOneState) -> list[float] | None:
     """Each seat's reward once ``HORIZON`` turns have begun since ``start`` at two players, else ``None``."""
-    if (state.players != JUDGED_PLAYERS or state.phase is not Phase.DRAW
-            or state.turn_number < start.turn_number + HORIZON):
+    turn = state.phase
+    if state.players != JUDGED_PLAYERS or not isinstance(turn, Turn) or turn.step is not Step.DRAW:
+        return None
+    began = last_turn(start)
+    if turn.number < (began.number if began is not None else 0) + HORIZON:
         return None
     mine, theirs = win_chance(state, 0), win_chance(state, 1)
     total = mine + theirs

@@ -17,7 +17,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.great_old_one.cards import (
@@ -31,7 +31,7 @@ from shared.games.great_old_one.events import (
     DrawSkipped, FinalRoundBegan, GameEnded, GameStarted, HorrorPlayed, HorrorReturned, HorrorTaken, OpeningFinished,
     PairPlayed, PhaseBegan, RecruitPassed, SignPlayed, StoryCalled, StorySwapped, TurnBegan, TurnEnded, WardRaised,
 )
-from shared.games.great_old_one.state import TURN_PHASES, Area, EndReason, Pair, Phase
+from shared.games.great_old_one.state import Area, EndReason, Opening, Over, Pair, Step, Turn
 from shared.games.great_old_one.state import GreatOldOneState as State
 
 
@@ -89,9 +89,8 @@ def evolve(state: State | None, event: Event) -> State:
     if isinstance(fact, GameStarted):
         n = fact.players
         return State(
-            players=n, first_player=fact.first_player, phase=Phase.OPENING, turn=fact.first_player, turn_number=0,
-            deck=(), hands=((),) * n, areas=(Area(),) * n, centre=(), removed=(), opening_done=frozenset(),
-            horror_played=False, warded=frozenset(), end_reason=None, finish_round=fact.finish_round,
+            players=n, first_player=fact.first_player, phase=Opening(), deck=(), hands=((),) * n, areas=(Area(),) * n,
+            centre=(), removed=(), warded=frozenset(), finish_round=fact.finish_round,
         )
     assert state is not None
     match fact:
@@ -107,11 +106,12 @@ def evolve(state: State | None, event: Event) -> State:
             pair = Pair((cards[0], cards[1]), matched, tuple(connections))
             return replace(state, areas=replace_at(state.areas, seat, replace(area, pairs=area.pairs + (pair,))))
         case OpeningFinished(seat=seat):
-            return replace(state, opening_done=state.opening_done | {seat})
+            return replace(state, phase=Opening(_opening(state).done | {seat}))
         case TurnBegan(seat=seat, turn_number=number):
-            return replace(state, phase=Phase.DRAW, turn=seat, turn_number=number, horror_played=False, warded=state.warded - {seat})
-        case PhaseBegan(phase=phase):
-            return replace(state, phase=Phase(phase))
+            final_round = isinstance(state.phase, Turn) and state.phase.final_round
+            return replace(state, phase=Turn(seat, number, final_round=final_round), warded=state.warded - {seat})
+        case PhaseBegan(phase=step):
+            return replace(state, phase=replace(_turn(state), step=Step(step)))
         case CardDrawn(seat=seat, card=card):
             return _to_hand(_from_deck(state, [card]), seat, [card])
         case StoryCalled(seat=seat, target=target, card=card):
@@ -125,10 +125,10 @@ def evolve(state: State | None, event: Event) -> State:
             return replace(state, centre=replace_at(state.centre, state.centre.index(centre), card))
         case HorrorPlayed(seat=seat, card=card):
             area = state.areas[seat]
-            state = replace(_from_hand(state, seat, card), horror_played=True)
+            state = _horror_down(_from_hand(state, seat, card))
             return replace(state, areas=replace_at(state.areas, seat, replace(area, horrors=area.horrors + (card,))))
         case CultistPlayed(seat=seat, card=card):
-            state = replace(_from_hand(state, seat, card), horror_played=True)
+            state = _horror_down(_from_hand(state, seat, card))
             return replace(state, areas=replace_at(state.areas, seat, replace(state.areas[seat], cultist=True)))
         case HorrorTaken(seat=seat, from_seat=owner, card=card) | HorrorReturned(seat=seat, from_seat=owner, card=card):
             area = state.areas[owner]
@@ -137,14 +137,29 @@ def evolve(state: State | None, event: Event) -> State:
         case SignPlayed(seat=seat, card=card):
             return replace(_from_hand(state, seat, card), removed=state.removed + (card,))
         case FinalRoundBegan():
-            return replace(state, closing=True)
+            return replace(state, phase=replace(_turn(state), final_round=True))
         case WardRaised(seat=seat):
             return replace(state, warded=state.warded | {seat})
         case CallPassed() | RecruitPassed() | TurnEnded() | DrawSkipped():
             return state
         case GameEnded(reason=reason):
-            return replace(state, phase=Phase.OVER, end_reason=reason)
+            return replace(state, phase=Over(EndReason(reason), _turn(state)))
     raise TypeError(f"great-old-one: no fold for {fact!r}")
+
+
+def _opening(state: State) -> Opening:
+    assert isinstance(state.phase, Opening), "an opening fact outside the opening"
+    return state.phase
+
+
+def _horror_down(state: State) -> State:
+    """A Horror or the Cultist is down: in a turn, the one it allows (a position laid out by other means has none)."""
+    return replace(state, phase=replace(state.phase, horror_played=True)) if isinstance(state.phase, Turn) else state
+
+
+def _turn(state: State) -> Turn:
+    assert isinstance(state.phase, Turn), "a turn's fact outside a turn"
+    return state.phase
 
 
 def _from_deck(state: State, cards: list[int]) -> State:
@@ -168,28 +183,30 @@ def _move(state: State, card: int, source: int, target: int) -> State:
 # -- who the game waits on, and what a seat may do ----------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     """The seats the game waits on: in the opening those that have not finished, then the seat whose turn it is.
     A seat holding a Sign may play it out of turn but is not waited on (that would say it holds one)."""
-    if state.phase is Phase.OVER:
-        return frozenset()
-    if state.phase is Phase.OPENING:
-        return frozenset(range(state.players)) - state.opening_done
-    return frozenset({state.turn})
+    match state.phase:
+        case Opening(done=done):
+            return frozenset(range(state.players)) - done
+        case Turn(seat=seat):
+            return frozenset({seat})
+    return frozenset()
 
 
 def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
     """Every command ``seat`` may post now, complete as posted."""
-    if state.phase is Phase.OVER:
-        return []
-    if state.phase is Phase.OPENING:
-        if seat in state.opening_done:
+    turn = state.phase
+    match turn:
+        case Over():
             return []
-        return _pair_commands(state, seat, with_takes=False) + [{"type": "finish_opening"}]
+        case Opening(done=done):
+            return [] if seat in done else _pair_commands(state, seat, with_takes=False) + [{"type": "finish_opening"}]
+    assert isinstance(turn, Turn)
     commands: list[dict[str, Any]] = []
-    if seat == state.turn:
+    if seat == turn.seat:
         commands += _pair_commands(state, seat, with_takes=True)
-        commands += _phase_commands(state, seat)
+        commands += _phase_commands(state, turn, seat)
     return commands + [
         {"type": "play_sign", "card": card, **way}
         for card in state.hands[seat]
@@ -227,17 +244,17 @@ def _callable(state: State, seat: int) -> list[int]:
     return [t for t in opponents(state, seat) if state.hands[t]]
 
 
-def _phase_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def _phase_commands(state: State, turn: Turn, seat: int) -> list[dict[str, Any]]:
     hand = state.hands[seat]
-    match state.phase:
-        case Phase.DRAW:
+    match turn.step:
+        case Step.DRAW:
             return [{"type": "draw_card"}]
-        case Phase.CALL:
+        case Step.CALL:
             targets = _callable(state, seat)
             if not targets:
                 return [{"type": "pass_call"}]
             return [{"type": "call_story", "target": t, "story": s} for t in targets for s in STORY_KEYS]
-        case Phase.RECRUIT:
+        case Step.RECRUIT:
             commands = [
                 {"type": "recruit_swap", "card": c, "centre_card": x} for c in hand if c in STORY_CARDS for x in state.centre
             ]
@@ -246,7 +263,7 @@ def _phase_commands(state: State, seat: int) -> list[dict[str, Any]]:
             return commands or [{"type": "pass_recruit"}]
     # the Horror phase
     commands = []
-    if not state.horror_played:
+    if not turn.horror_played:
         for card in hand:
             if card in HORROR_CARDS:
                 commands += [{"type": "play_horror", "card": card, **way} for way in effect_options(state, seat, card)]
@@ -260,40 +277,39 @@ def _phase_commands(state: State, seat: int) -> list[dict[str, Any]]:
 Handler = Callable[[Decision[State], Mapping[str, Any], int], None]
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
     """Check a command against the rules and return the facts it produces."""
     kind = command["type"]
     decision = Decision(state, evolve, entropy)
     if kind == "play_sign":
         _play_sign(decision, command, seat)
-    elif state.phase is Phase.OPENING:
-        _opening(decision, command, seat)
-    else:
-        require(seat == state.turn, "rules/not_your_turn", "it is not your turn")
+    elif isinstance(state.phase, Opening):
+        _decide_opening(decision, command, seat)
+    else:  # a turn: the kernel refuses any command once the game is over
         if kind == "finish_opening":
             raise RuleViolation("rules/opening_over", "the opening is over")
         if kind == "play_pair":
             _play_pair(decision, command, seat)
         else:
-            phase, handler = PHASE_COMMANDS[kind]
+            step, handler = PHASE_COMMANDS[kind]
+            now = _turn(state).step
             require(
-                state.phase is phase, "rules/wrong_phase",
-                f"that is done in the {phase.value} phase; this is the {state.phase.value} phase", phase=state.phase.value,
+                now is step, "rules/wrong_phase",
+                f"that is done in the {step.value} phase; this is the {now.value} phase", phase=now.value,
             )
             handler(decision, command, seat)
-    return decision.events
+    return decision.decided()
 
 
-def _opening(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _decide_opening(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """To Begin 3: each player may play Matched or Linked pairs, all at once; the first turn follows the last."""
     state = decision.state
-    require(seat not in state.opening_done, "rules/opening_finished", "you have finished your opening plays")
     if command["type"] == "play_pair":
         require(command["take"] is None, "rules/no_horror_to_take", "no Horror card is in play to take")
         _play_pair(decision, command, seat)
     elif command["type"] == "finish_opening":
         decision.emit(OpeningFinished(seat=seat))
-        if len(decision.state.opening_done) == state.players:
+        if len(_opening(decision.state).done) == state.players:
             decision.emit(TurnBegan(seat=state.first_player, turn_number=1))
     else:
         raise RuleViolation("rules/opening_in_progress", "the game has not begun: play opening pairs or finish your opening")
@@ -325,10 +341,10 @@ def _play_pair(decision: Decision[State], command: Mapping[str, Any], seat: int)
     decision.emit(PairPlayed(seat=seat, cards=[a, b], matched=matched, connections=list(connections)))
     if take is not None:
         decision.emit(HorrorTaken(seat=seat, from_seat=owners[take], card=take))
-    if len(decision.state.areas[seat].pairs) >= PAIRS_TO_END and state.phase is not Phase.OPENING:
+    if len(decision.state.areas[seat].pairs) >= PAIRS_TO_END and isinstance(state.phase, Turn):
         if not state.finish_round:
             _game_over(decision, EndReason.SEVENTH_PAIR)
-        elif not state.closing:
+        elif not state.phase.final_round:
             decision.emit(FinalRoundBegan(seat=seat))
 
 
@@ -342,7 +358,7 @@ def _draw_phase(decision: Decision[State], command: Mapping[str, Any], seat: int
         _draw(decision, seat)
     else:
         decision.emit(DrawSkipped(seat=seat))
-    decision.emit(PhaseBegan(phase=Phase.CALL.value))
+    decision.emit(PhaseBegan(phase=Step.CALL.value))
 
 
 def _call_story(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
@@ -359,27 +375,27 @@ def _call_story(decision: Decision[State], command: Mapping[str, Any], seat: int
         card, handed = (held[0], True) if held else (random_card(decision, hand), False)
         called = StoryCalled(seat=seat, target=target, story=story, warded=False, card=card, handed=handed)
         decision.emit(called, secret={"card": [seat, target]})
-    decision.emit(PhaseBegan(phase=Phase.RECRUIT.value))
+    decision.emit(PhaseBegan(phase=Step.RECRUIT.value))
 
 
 def _pass_call(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     require(not _callable(decision.state, seat), "rules/must_call", "an opponent holds cards: you must call")
     decision.emit(CallPassed(seat=seat))
-    decision.emit(PhaseBegan(phase=Phase.RECRUIT.value))
+    decision.emit(PhaseBegan(phase=Step.RECRUIT.value))
 
 
 def _recruit_swap(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """Recruit Phase: switch a Story card from your hand with one in the centre."""
     check_swap(decision.state, seat, command["card"], command["centre_card"])
     decision.emit(StorySwapped(seat=seat, card=command["card"], centre_card=command["centre_card"]))
-    decision.emit(PhaseBegan(phase=Phase.HORROR.value))
+    decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
 def _recruit_draw(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """Recruit Phase: or draw a card from the deck."""
     require(bool(decision.state.deck), "rules/deck_empty", "the deck is empty: switch a Story card instead")
     _draw(decision, seat)
-    decision.emit(PhaseBegan(phase=Phase.HORROR.value))
+    decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
 def _pass_recruit(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
@@ -387,7 +403,7 @@ def _pass_recruit(decision: Decision[State], command: Mapping[str, Any], seat: i
     can_swap = any(c in STORY_CARDS for c in state.hands[seat])
     require(not can_swap and not state.deck, "rules/must_recruit", "you can switch a Story card or draw: you must recruit")
     decision.emit(RecruitPassed(seat=seat))
-    decision.emit(PhaseBegan(phase=Phase.HORROR.value))
+    decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
 def _way(command: Mapping[str, Any]) -> dict[str, Any]:
@@ -397,7 +413,7 @@ def _way(command: Mapping[str, Any]) -> dict[str, Any]:
 def _play_horror(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """Horror Phase: you may play one Horror or the Cultist card from your hand to your play area."""
     state, card, way = decision.state, command["card"], _way(command)
-    require(not state.horror_played, "rules/one_horror_per_turn", "you have already played a Horror or the Cultist this turn")
+    require(not _turn(state).horror_played, "rules/one_horror_per_turn", "you have already played a Horror or the Cultist this turn")
     require(card in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
     require(card in HORROR_CARDS or card == CULTIST, "rules/not_a_horror", "only a Horror card or the Cultist can be played now")
     if card == CULTIST:
@@ -412,7 +428,7 @@ def _play_horror(decision: Decision[State], command: Mapping[str, Any], seat: in
 def _play_sign(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """Sign Cards: playable at any time during any turn, by any seat; then removed from the game."""
     state, card, way = decision.state, command["card"], _way(command)
-    require(state.phase in TURN_PHASES, "rules/signs_during_turns", "Signs are played during a turn, not before the first")
+    require(isinstance(state.phase, Turn), "rules/signs_during_turns", "Signs are played during a turn, not before the first")
     require(card in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
     require(card in SIGN_CARDS, "rules/not_a_sign", "that card is not a Sign")
     check_way(state, seat, card, way)
@@ -422,24 +438,24 @@ def _play_sign(decision: Decision[State], command: Mapping[str, Any], seat: int)
 
 def _end_turn(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
     """End of turn; once the deck is empty (or a 7th pair is down, with finish_round) the game ends with the round."""
-    state = decision.state
+    state, turn = decision.state, _turn(decision.state)
     following = (seat + 1) % state.players
     decision.emit(TurnEnded(seat=seat))
-    if (state.closing or not state.deck) and following == state.first_player:
-        _game_over(decision, EndReason.SEVENTH_PAIR if state.closing else EndReason.DECK_EXHAUSTED)
+    if (turn.final_round or not state.deck) and following == state.first_player:
+        _game_over(decision, EndReason.SEVENTH_PAIR if turn.final_round else EndReason.DECK_EXHAUSTED)
     else:
-        decision.emit(TurnBegan(seat=following, turn_number=state.turn_number + 1))
+        decision.emit(TurnBegan(seat=following, turn_number=turn.number + 1))
 
 
-PHASE_COMMANDS: dict[str, tuple[Phase, Handler]] = {
-    "draw_card": (Phase.DRAW, _draw_phase),
-    "call_story": (Phase.CALL, _call_story),
-    "pass_call": (Phase.CALL, _pass_call),
-    "recruit_swap": (Phase.RECRUIT, _recruit_swap),
-    "recruit_draw": (Phase.RECRUIT, _recruit_draw),
-    "pass_recruit": (Phase.RECRUIT, _pass_recruit),
-    "play_horror": (Phase.HORROR, _play_horror),
-    "end_turn": (Phase.HORROR, _end_turn),
+PHASE_COMMANDS: dict[str, tuple[Step, Handler]] = {
+    "draw_card": (Step.DRAW, _draw_phase),
+    "call_story": (Step.CALL, _call_story),
+    "pass_call": (Step.CALL, _pass_call),
+    "recruit_swap": (Step.RECRUIT, _recruit_swap),
+    "recruit_draw": (Step.RECRUIT, _recruit_draw),
+    "pass_recruit": (Step.RECRUIT, _pass_recruit),
+    "play_horror": (Step.HORROR, _play_horror),
+    "end_turn": (Step.HORROR, _end_turn),
 }
 
 
@@ -448,11 +464,12 @@ PHASE_COMMANDS: dict[str, tuple[Phase, Handler]] = {
 
 def outcome(state: State) -> Outcome | None:
     """How To Win: the Great Old One in hand loses unless its holder's Cultist is in play (then it wins)."""
-    if state.phase is not Phase.OVER:
+    if not isinstance(state.phase, Over):
         return None
     scores = tuple(float(score(a)) for a in state.areas)
     holder = next((s for s in range(state.players) if GREAT_OLD_ONE in state.hands[s]), None)
-    details: dict[str, Any] = {"end": state.end_reason, "great_old_one": holder, "pairs": [len(a.pairs) for a in state.areas]}
+    details: dict[str, Any] = {"end": state.phase.reason.value, "great_old_one": holder,
+                               "pairs": [len(a.pairs) for a in state.areas]}
     if holder is not None and state.areas[holder].cultist:
         return Outcome(Reason.GREAT_OLD_ONE_WITH_CULTIST, (holder,), scores, details)
     contenders = [s for s in range(state.players) if s != holder]

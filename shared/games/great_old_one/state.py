@@ -1,4 +1,8 @@
-"""The Great Old One's state: frozen dataclasses of tuples, changed only by ``rules.evolve``."""
+"""The Great Old One's state: frozen dataclasses of tuples, changed only by ``rules.evolve``.
+
+The game is in one of three phases, each its own type: the ``Opening`` (To Begin 3: every seat may lay down pairs
+at once), a ``Turn`` (a seat's turn, in one of its four Turn Phases, its ``step``), and ``Over``.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +10,52 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 
-class Phase(Enum):
-    """To Begin 3 (the opening), the four Turn Phases, and the end. An Enum, not a StrEnum: the state codec stores
-    a str subclass as a plain string, so a StrEnum phase would come back from a snapshot (or from the session
-    service to the rules service) as a str."""
+class Step(Enum):
+    """The four Turn Phases of a turn. An Enum, not a StrEnum: the state codec stores a str subclass as a plain string
+    (restoring it only in a field it annotates), and ``Turn.step`` is matched on by identity."""
 
-    OPENING = "opening"
     DRAW = "draw"
     CALL = "call"
     RECRUIT = "recruit"
     HORROR = "horror"
-    OVER = "over"
-
-
-TURN_PHASES = frozenset({Phase.DRAW, Phase.CALL, Phase.RECRUIT, Phase.HORROR})
 
 
 class EndReason(StrEnum):
-    """How the game ended: How To Win's 7th pair, or the deck running out (ruling 18); the state keeps its value."""
+    """How the game ended: How To Win's 7th pair, or the deck running out (ruling 18)."""
 
     SEVENTH_PAIR = "seventh_pair"
     DECK_EXHAUSTED = "deck_exhausted"
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """To Begin 3: each player may play Matched or Linked pairs, all at once; ``done``: the seats that have finished."""
+
+    done: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Turn number ``number``, ``seat``'s, in its Turn Phase ``step``. ``horror_played``: a Horror card or the Cultist
+    is down this turn (one a turn); ``final_round``: a 7th pair is down and, with the ``finish_round`` variant, the
+    round is being played out."""
+
+    seat: int
+    number: int
+    step: Step = Step.DRAW
+    horror_played: bool = False
+    final_round: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    """How To Win: the game ended for ``reason`` in the turn ``last``."""
+
+    reason: EndReason
+    last: Turn
+
+
+Phase = Opening | Turn | Over
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +81,19 @@ class GreatOldOneState:
     players: int
     first_player: int
     phase: Phase
-    turn: int
-    turn_number: int
     deck: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
     areas: tuple[Area, ...]
     centre: tuple[int, ...]
     removed: tuple[int, ...]
-    opening_done: frozenset[int]
-    horror_played: bool
     warded: frozenset[int]
-    end_reason: str | None
     finish_round: bool = False
-    closing: bool = False
 
 
-STATE_TYPES = (GreatOldOneState, Area, Pair, Phase)
+def last_turn(state: GreatOldOneState) -> Turn | None:
+    """The turn being played, or the one the game ended in; None in the opening."""
+    phase = state.phase
+    return phase if isinstance(phase, Turn) else phase.last if isinstance(phase, Over) else None
+
+
+STATE_TYPES = (GreatOldOneState, Area, Pair, Opening, Turn, Over, Step)

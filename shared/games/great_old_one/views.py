@@ -13,12 +13,13 @@ from shared.games.great_old_one.cards import (
     CENTRE_SIZE, CULTIST, DECK_SIZE, HORROR_CARDS, PAIRS_TO_END, SIGN_CARDS, STORY_CARDS, pair_connections,
 )
 from shared.games.great_old_one.rules import score
-from shared.games.great_old_one.state import GreatOldOneState, Phase
+from shared.games.great_old_one.state import GreatOldOneState, Opening, Over, Turn, last_turn
 
 
 def view(state: GreatOldOneState, viewer: Viewer) -> dict[str, Any]:
     """Public facts, plus the viewer's own hand; all hands once they are revealed at the end."""
-    revealed = state.phase is Phase.OVER
+    phase, turn = state.phase, last_turn(state)
+    revealed = isinstance(phase, Over)
     seats = []
     for s in range(state.players):
         area = state.areas[s]
@@ -31,31 +32,31 @@ def view(state: GreatOldOneState, viewer: Viewer) -> dict[str, Any]:
             "score": score(area),
             "warded": s in state.warded,
         }
-        if state.phase is Phase.OPENING:
-            entry["opening_done"] = s in state.opening_done
+        if isinstance(phase, Opening):
+            entry["opening_done"] = s in phase.done
         if revealed or sees(viewer, [s]):
             entry["hand"] = list(state.hands[s])
         seats.append(entry)
     out: dict[str, Any] = {
-        "phase": state.phase.value,
-        "turn": state.turn,
-        "turn_number": state.turn_number,
+        "phase": phase.step.value if isinstance(phase, Turn) else "over" if revealed else "opening",
+        "turn": state.first_player if turn is None else turn.seat,
+        "turn_number": 0 if turn is None else turn.number,
         "first_player": state.first_player,
         "deck_size": len(state.deck),
         "centre": list(state.centre),
         "removed": list(state.removed),
-        "horror_played": state.horror_played,
+        "horror_played": turn is not None and turn.horror_played,
         "seats": seats,
         "pairs_to_end": PAIRS_TO_END,
         "finish_round": state.finish_round,
-        "final_round": state.closing,
+        "final_round": turn is not None and turn.final_round,
     }
     if isinstance(viewer, int) and 0 <= viewer < state.players:
         out["hand"] = list(state.hands[viewer])
     if viewer is EVERYONE:
         out["deck"] = list(state.deck)
-    if revealed:
-        out["end_reason"] = state.end_reason
+    if isinstance(phase, Over):
+        out["end_reason"] = phase.reason.value
     return out
 
 
@@ -63,7 +64,7 @@ def resample(state: GreatOldOneState, seat: int, rand: random.Random) -> GreatOl
     """A world ``seat`` cannot tell from this one, drawn directly: the deck and the other hands dealt afresh from
     their cards, keeping every hand's size (once the game is over the hands are revealed: only the deck). The
     unseen cards are sorted before they are shuffled, so the world drawn depends only on what the seat knows."""
-    others = [] if state.phase is Phase.OVER else [s for s in range(state.players) if s != seat]
+    others = [] if isinstance(state.phase, Over) else [s for s in range(state.players) if s != seat]
     hidden = sorted([*state.deck, *(c for s in others for c in state.hands[s])])
     rand.shuffle(hidden)
     hands = list(state.hands)
@@ -94,9 +95,11 @@ def invariant(state: GreatOldOneState) -> None:
             places.append(CULTIST)
         assert all(pair_connections(*p.cards) == (p.matched, p.connections) for p in area.pairs)
         assert all(h in HORROR_CARDS for h in area.horrors)
-    if state.phase is Phase.OPENING and not state.centre:
+    if isinstance(state.phase, Opening) and not state.centre:
         return  # mid-setup
     assert sorted(places) == list(range(DECK_SIZE)), "every card is in exactly one place"
     assert len(state.centre) == CENTRE_SIZE and all(c in STORY_CARDS for c in state.centre)
     assert all(c in SIGN_CARDS for c in state.removed)
-    assert 0 <= state.turn < state.players
+    turn = last_turn(state)
+    assert turn is None or 0 <= turn.seat < state.players
+    assert 0 <= state.first_player < state.players

@@ -5,37 +5,28 @@ Rulebook: ``shared/rulebooks/pocket-madness.txt``; rulings: ``docs/rulings/pocke
 
 from __future__ import annotations
 
-from shared.kernel import Game
+from shared.kernel import AiHooks, Catalogue, Decider, Game
 
 from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYERS
 from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
 from shared.games.pocket_madness.narration import NARRATOR
-from shared.games.pocket_madness.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
 
 GAME = Game(
     id="pocket-madness",
-    title="Pocket Madness",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
     rules_version="pocket-madness/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    waits_on=waits_on,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    resample_unrevealable=resample_unrevealable,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    narrator=NARRATOR,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(
+        narrator=NARRATOR,
+        title="Pocket Madness", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, card_data=CARD_DATA,
+    ),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable),
 )
 
 __all__ = ["GAME"]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at, rng
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.pocket_madness.cards import (
@@ -71,7 +71,7 @@ def _deal(decision: Decision, players: int, round_no: int, chooser: int | None) 
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
 
 
-def waits_on(state: State) -> frozenset[int]:
+def to_act(state: State) -> frozenset[int]:
     match state.phase:
         case Playing(turn=turn):
             return frozenset({turn.seat})
@@ -83,7 +83,7 @@ def waits_on(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     match state.phase:
         case RoundOver():
@@ -135,9 +135,8 @@ def outcome(state: State) -> Outcome | None:
 # -- decide -------------------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Event]:
+def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided[State]:
     kind = command["type"]
-    require(seat in waits_on(state), "rules/not_your_turn", "It is not your turn.")
     decision = Decision(state, evolve, entropy)
     match state.phase:
         case RoundOver():
@@ -153,7 +152,7 @@ def decide(state: State, command: Command, seat: int, entropy: bytes) -> list[Ev
             _decide_turn(decision, command, seat)
         case Playing():
             _decide_power(decision, command, seat)
-    return decision.events
+    return decision.decided()
 
 
 def _decide_turn(decision: Decision, command: Command, seat: int) -> None:

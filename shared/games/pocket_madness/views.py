@@ -35,7 +35,7 @@ from shared.games.pocket_madness.cards import (
     SHUB_NIGGURATH,
 )
 from shared.games.pocket_madness.position import designator, opponents, shoggoth_binds, start_player
-from shared.games.pocket_madness.rules import outcome, waits_on
+from shared.games.pocket_madness.rules import outcome, to_act
 from shared.games.pocket_madness.state import (
     Designating,
     Playing,
@@ -93,7 +93,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "madness": list(state.madness),
         "madness_supply": max(0, MADNESS_TOKENS - sum(state.madness)),
         "madness_limit": MADNESS_LIMIT,
-        "to_act": sorted(waits_on(state)),
+        "to_act": sorted(to_act(state)),
         **_cards_view(state.cards, viewer, state.players),
     }
     if _is_seat(viewer, state.players):

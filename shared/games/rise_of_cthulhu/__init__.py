@@ -8,36 +8,26 @@ so a silent seat's turn timer plays the kernel's default (a random legal command
 
 from __future__ import annotations
 
-from shared.kernel import Game
+from shared.kernel import AiHooks, Catalogue, Decider, Game
 
 from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
 from shared.games.rise_of_cthulhu.narration import NARRATOR
-from shared.games.rise_of_cthulhu.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
 GAME = Game(
     id="rise-of-cthulhu",
-    title="Rise of Cthulhu",
-    min_players=2,
-    max_players=2,
     rules_version="rise-of-cthulhu/2",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    waits_on=waits_on,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    narrator=NARRATOR,
-    card_data=CARD_DATA,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA,
+                        narrator=NARRATOR),
+    ai=AiHooks(resample=resample),
 )
 
 __all__ = ["GAME"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at, rng
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.rise_of_cthulhu.actions import (
@@ -123,20 +123,19 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 # -- decide --------------------------------------------------------------------------------------------------
 
 
-def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[RiseOfCthulhuState]:
     decision = Decision(state, evolve, entropy)
     kind = command["type"]
-    require(seat in waits_on(state), "rules/not_your_turn", "It is not your turn to act.")
     if kind == "resolve_power":
         require(state.pending is not None, "rules/no_power_to_resolve", "No Old One's power is waiting to be resolved.")
         resolve_power(decision, seat, command.get("target"))
         finish(decision, seat)
-        return decision.events
+        return decision.decided()
     _require_no_awakening(state)
     if kind == "draw_owed_cards":
         require(state.owed[seat] > 0, "rules/no_owed_draws", "You owe no draws from the Cultist Deck.")
         finish(decision, seat)
-        return decision.events
+        return decision.decided()
     require(state.owed[seat] == 0, "rules/owed_draws_first",
             "You must first draw the cards you owe from the Cultist Deck.")
     match kind:
@@ -153,7 +152,7 @@ def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, ent
         case _:
             raise RuleViolation("rules/unknown_command", f"Rise of Cthulhu has no command {kind!r}.")
     finish(decision, seat)
-    return decision.events
+    return decision.decided()
 
 
 def _require_no_awakening(state: RiseOfCthulhuState) -> None:
@@ -326,7 +325,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
 # -- who acts, what they may do, and the end ------------------------------------------------------------------
 
 
-def waits_on(state: RiseOfCthulhuState) -> frozenset[int]:
+def to_act(state: RiseOfCthulhuState) -> frozenset[int]:
     """The influencer of a woken Old One, else a seat owing draws, else the player whose turn it is."""
     if is_over(state):
         return frozenset()
@@ -337,7 +336,7 @@ def waits_on(state: RiseOfCthulhuState) -> frozenset[int]:
 
 
 def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(state):
+    if seat not in to_act(state):
         return []
     if state.pending is not None:
         return [{"type": "resolve_power", "target": t} for t in power_targets(state)]

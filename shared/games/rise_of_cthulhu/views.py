@@ -11,7 +11,7 @@ from shared.kernel import EVERYONE, replace_at, sees
 from shared.kernel.events import Viewer
 
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
-from shared.games.rise_of_cthulhu.rules import outcome, waits_on
+from shared.games.rise_of_cthulhu.rules import outcome, to_act
 from shared.games.rise_of_cthulhu.state import (
     OLD_ONES_TO_END,
     RiseOfCthulhuState,
@@ -39,7 +39,7 @@ def view(state: RiseOfCthulhuState, viewer: Viewer) -> dict[str, Any]:
     out: dict[str, Any] = {
         "phase": phase(state),
         "current": state.current,
-        "to_act": sorted(waits_on(state)),
+        "to_act": sorted(to_act(state)),
         "actions_taken": state.actions_taken,
         "actions_allowed": state.actions_allowed,
         "must_draw_from_deck": state.must_draw and not state.deck_drawn,

@@ -7,7 +7,7 @@ is a ``Rite`` subpackage of the same shape in ``rites/`` (``rites/base.py`` says
 
 from __future__ import annotations
 
-from shared.kernel import Game, Option
+from shared.kernel import AiHooks, Catalogue, Decider, Game, Option
 
 from shared.games.rites_of_cthulhu.cards import CARD_DATA
 from shared.games.rites_of_cthulhu.commands import COMMANDS
@@ -17,49 +17,41 @@ from shared.games.rites_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import (
     OUT_OF_TURN,
+    Reason,
     decide,
     evolve,
     legal_commands,
     outcome,
     setup,
     timeout_command,
-    waits_on,
+    to_act,
 )
 from shared.games.rites_of_cthulhu.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.views import invariant, resample, resample_unrevealable, view
 
 GAME = Game(
     id="rites-of-cthulhu",
-    title="Rites of Cthulhu",
-    min_players=2,
-    max_players=6,
     rules_version="rites-of-cthulhu/7",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    waits_on=waits_on,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    resample_unrevealable=resample_unrevealable,
-    invariant=invariant,
-    out_of_turn=OUT_OF_TURN,
-    timeout_command=timeout_command,
-    commands=COMMANDS,
-    state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
-    facts=FACTS,
-    narrator=NARRATOR,
-    rollout_policy=rollout_policy,
-    playout_value=playout_value,
-    options={
-        "play_all_rites": Option(
-            type="bool", default=False,
-            description="Perform every available rite whatever the player count (may skew the balance).",
-        ),
-    },
-    card_data={**CARD_DATA, "rites": [{"id": r.id, "title": r.title, "summary": r.summary,
-                                       "privilege": r.privilege} for r in RITES.values()]},
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, reasons=Reason,
+        state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
+        facts=FACTS, out_of_turn=OUT_OF_TURN, timeout_command=timeout_command,
+    ),
+    catalogue=Catalogue(
+        narrator=NARRATOR,
+        title="Rites of Cthulhu", min_players=2, max_players=6, commands=COMMANDS,
+        options={
+            "play_all_rites": Option(
+                type="bool", default=False,
+                description="Perform every available rite whatever the player count (may skew the balance).",
+            ),
+        },
+        card_data={**CARD_DATA, "rites": [{"id": r.id, "title": r.title, "summary": r.summary,
+                                           "privilege": r.privilege} for r in RITES.values()]},
+    ),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, rollout_policy=rollout_policy,
+               playout_value=playout_value),
 )
 
 __all__ = ["GAME"]

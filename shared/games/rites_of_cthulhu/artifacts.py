@@ -32,7 +32,7 @@ from shared.games.rites_of_cthulhu.events import (
     TurnOrderReversed,
 )
 from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.table import CardsKnown, draw, first_in_order, force_card, set_aside_from_hand
+from shared.games.rites_of_cthulhu.rites.table import CardsKnown, first_in_order, force_card, set_aside_from_hand
 from shared.games.rites_of_cthulhu.state import Performing, RitesState
 
 INVOKE = "invoke_artifact"
@@ -96,6 +96,7 @@ def _options(state: RitesState, artifact: int, seat: int) -> list[dict[str, Any]
     kept = rite.keeps_in_hand(table, state.stage.rite)
     free = [c for c in hand if c not in kept]
     others_with_cards = [s for s in range(state.players) if s != seat and table.hands[s]]
+    drawable = rite.draws_replacements and rite.drawable(table, state.stage.rite) > 0
 
     def use(card: int | None = None, target_seat: int | None = None, target: int | None = None) -> dict[str, Any]:
         return {"type": INVOKE, "artifact": artifact, "card": card, "seat": target_seat, "target": target}
@@ -106,9 +107,9 @@ def _options(state: RitesState, artifact: int, seat: int) -> list[dict[str, Any]
         case p if p in IMMEDIATE:
             return [use()]
         case Power.REDRAW_ONE:
-            return [use(card=c) for c in free] if table.pile and rite.draws_replacements else []
+            return [use(card=c) for c in free] if drawable else []
         case Power.REDRAW_HAND:
-            return [use()] if hand and free == hand and table.pile and rite.draws_replacements else []
+            return [use()] if hand and free == hand and drawable else []
         case Power.STEAL_CAPTURED:
             return [use(target_seat=s, target=a) for s in range(state.players) if s != seat for a in state.captured[s]]
         case Power.REPLACE_COVETED:
@@ -148,6 +149,8 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             "That is not a possible use of this artifact's power.")
     d.emit(ArtifactInvoked(seat=seat, artifact=artifact, second=invocable[artifact]))
     hand = list(state.table.hands[seat])
+    assert isinstance(state.stage, Performing)
+    draw = RITES[state.stage.rite_id].replacement_draw
     match power(artifact):
         case Power.REDRAW_ONE:
             set_aside_from_hand(d, seat, [command["card"]], face_down=True)

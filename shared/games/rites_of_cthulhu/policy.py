@@ -1,5 +1,5 @@
-"""The AI's playouts in Rites of Cthulhu: where they stop (``Game.playout_value``) and how they move
-(``Game.rollout_policy``).
+"""The AI's playouts in Rites of Cthulhu: where they stop (``AiHooks.playout_value``) and how they move
+(``AiHooks.rollout_policy``).
 
 A game is six rites (two or three players), and a move bears on the rite it is made in: a playout that went on
 to play the later rites at random would add their noise to what the move changed, at six times the cost. So a

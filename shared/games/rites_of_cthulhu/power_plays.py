@@ -17,7 +17,7 @@ from shared.kernel.errors import require
 from shared.games.rites_of_cthulhu.cards import CULTS, card_id
 from shared.games.rites_of_cthulhu.events import ArtifactStolen, PowerPlayMade
 from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.table import draw, set_aside_from_hand
+from shared.games.rites_of_cthulhu.rites.table import set_aside_from_hand
 from shared.games.rites_of_cthulhu.state import Performing, RitesState
 
 
@@ -54,6 +54,21 @@ _ZERO = frozenset(card_id(c, 0) for c in range(len(CULTS)))
 """Every power-play shows its cult's 0: a hand without one has none."""
 
 
+def leaves_a_card_to_answer(state: RitesState, seat: int, kind: PowerPlay) -> bool:
+    """Would ``seat`` still hold a card to give back for an unanswered forced card after this power-play? The
+    receiver "trades it for any card from her hand": a power-play that would leave her none (its cards shown and
+    too few replacements: none in Out of the Aeons, a short pile) waits until she has answered (see the rulings).
+    Becoming the Grand Cultist ends the rite, and the trade with it."""
+    table = state.table
+    if table.trade is None or table.trade.receiver != seat or kind == PowerPlay.BECOME_GRAND_CULTIST:
+        return True
+    assert isinstance(state.stage, Performing)
+    rite = RITES[state.stage.rite_id]
+    shown = len(RANKS_NEEDED[kind])
+    drawn = min(shown, rite.drawable(table, state.stage.rite)) if rite.draws_replacements else 0
+    return len(table.hands[seat]) - shown + drawn > 0
+
+
 def legal(state: RitesState, seat: int) -> list[dict[str, Any]]:
     if not allowed(state):
         return []
@@ -65,9 +80,10 @@ def legal(state: RitesState, seat: int) -> list[dict[str, Any]]:
     for name, needed in _NEEDED:
         if needed[PowerPlay.BECOME_GRAND_CULTIST] <= held:
             out.append({"type": PowerPlay.BECOME_GRAND_CULTIST, "cult": name})
-        if needed[PowerPlay.EXCAVATE_ARTIFACT] <= held and state.artifact_deck:
+        if (needed[PowerPlay.EXCAVATE_ARTIFACT] <= held and state.artifact_deck
+                and leaves_a_card_to_answer(state, seat, PowerPlay.EXCAVATE_ARTIFACT)):
             out.append({"type": PowerPlay.EXCAVATE_ARTIFACT, "cult": name})
-        if needed[PowerPlay.STEAL_ARTIFACT] <= held:
+        if needed[PowerPlay.STEAL_ARTIFACT] <= held and leaves_a_card_to_answer(state, seat, PowerPlay.STEAL_ARTIFACT):
             out += [{"type": PowerPlay.STEAL_ARTIFACT, "cult": name, "artifact": a} for a in state.coveted]
     return out
 
@@ -87,12 +103,15 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
                 "That artifact is not in the Coveted Artifact pile.")
     elif kind == PowerPlay.EXCAVATE_ARTIFACT:
         require(bool(state.artifact_deck), "rules/artifact_deck_empty", "The artifact deck is empty.")
+    require(leaves_a_card_to_answer(state, seat, kind), "rules/trade_needs_a_card",
+            "Answer the card forced on you first: this power-play would leave you no card to give back.")
     d.emit(PowerPlayMade(seat=seat, power=kind, cult=command["cult"]))
     set_aside_from_hand(d, seat, cards)
     if kind == PowerPlay.BECOME_GRAND_CULTIST:
         return
     assert isinstance(state.stage, Performing)
-    if RITES[state.stage.rite_id].draws_replacements:
-        draw(d, seat, len(cards))
+    rite = RITES[state.stage.rite_id]
+    if rite.draws_replacements:
+        rite.replacement_draw(d, seat, len(cards))
     if kind == PowerPlay.STEAL_ARTIFACT:
         d.emit(ArtifactStolen(seat=seat, artifact=command["artifact"]))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, RuleViolation, replace, replace_at
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu import artifacts, power_plays
@@ -137,10 +137,10 @@ def rite_actors(state: RitesState) -> frozenset[int]:
         return frozenset()
     if state.table.trade is not None:
         return frozenset({state.table.trade.receiver})
-    return rite.waits_on(state.table, rite_state(state))
+    return rite.to_act(state.table, rite_state(state))
 
 
-def waits_on(state: RitesState) -> frozenset[int]:
+def to_act(state: RitesState) -> frozenset[int]:
     """The seats the game waits on, from public facts only: the Grand Cultist choosing, the overthrow winner
     claiming, the receiver of a forced card, else whom the rite waits on. A seat that may make a power-play or invoke
     an artifact out of turn is not listed: it finds the play in its own legal commands (``OUT_OF_TURN``)."""
@@ -201,19 +201,18 @@ def _returnable(state: RitesState, seat: int) -> list[int]:
 # -- decide ----------------------------------------------------------------------------------------------------------
 
 
-def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
+def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[RitesState]:
     d = Decision(state, evolve, entropy)
     kind = command["type"]
     stage = state.stage
     if kind == "choose_rite":
         require(isinstance(stage, Choosing), "rules/not_choosing_a_rite", "No rite is being chosen now.")
-        require(seat == state.grand_cultist, "rules/not_grand_cultist", "Only the Grand Cultist picks the rite.")
         require(command["rite"] in available_rites(state), "rules/rite_not_available",
                 "That rite is not available (unknown or already performed).")
         _choose(d, command["rite"])
-        return d.events
+        return d.decided()
     if kind in ("take_artifacts", "trade_artifact"):
-        require(isinstance(stage, Claiming) and stage.winner == seat, "rules/not_claiming",
+        require(isinstance(stage, Claiming), "rules/not_claiming",
                 "Only an overthrow winner claims artifacts, once the rite ends.")
         if kind == "trade_artifact":
             require(command["give"] in state.coveted and command["take"] in state.artifact_deck,
@@ -221,7 +220,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
             d.emit(ArtifactTraded(seat=seat, gave=command["give"], took=command["take"]))
         d.emit(RiteWon(seat=seat, reason=RiteEnd.OVERTHROW))
         _after_rite(d, passes=True)
-        return d.events
+        return d.decided()
     rite = current_rite(state)
     require(rite is not None, "rules/no_rite_in_progress", "No rite is being performed.")
     assert rite is not None
@@ -230,13 +229,13 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         if kind == power_plays.PowerPlay.BECOME_GRAND_CULTIST:
             d.emit(RiteFailed(reason=RiteEnd.GRAND_CULTIST_SEIZED, seat=seat))
             _after_rite(d, passes=False)
-            return d.events
+            return d.decided()
         artifacts.excavate(d, seat)
     elif kind == artifacts.INVOKE:
         artifacts.decide(d, command, seat)
     elif kind == "return_card":
         trade = state.table.trade
-        require(trade is not None and trade.receiver == seat, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
+        require(trade is not None, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
         require(command["card"] in state.table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
         require(command["card"] in _returnable(state, seat), "rules/card_must_stay_in_hand",
                 "That card must stay in your hand now (Cthulhu, until the first gate closes).")
@@ -247,7 +246,7 @@ def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: by
         require(state.table.trade is None, "rules/trade_pending", "A forced card trade must be answered first.")
         rite.decide(d, command, seat)
     _settle(d)
-    return d.events
+    return d.decided()
 
 
 def _choose(d: Decision, rite_id: str) -> None:
@@ -375,8 +374,9 @@ def evolve(state: RitesState | None, event: Event) -> RitesState:
     stage = state.stage
     if not isinstance(stage, Performing):
         raise TypeError(f"Rites of Cthulhu has no event {event.type} outside a rite")
-    table, rite_state = RITES[stage.rite_id].evolve(state.table, stage.rite, fact)
-    if stage.begun:
+    rite = RITES[stage.rite_id]
+    table, rite_state = rite.evolve(state.table, stage.rite, fact)
+    if stage.begun and not isinstance(fact, rite.not_moves):
         table = replace(table, moves=table.moves + 1)
     return replace(state, table=table, stage=replace(stage, rite=rite_state))
 

@@ -49,8 +49,14 @@ class Tabletop:
     peeks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     """(knower, seat, cards): the knower looked at that seat's hand this rite (the Mirror of Nitocris)."""
     moves: int = 0
+    """The rite's facts since it began that were a cultist's move (not what the rite does by itself, ``Rite.not_moves``)."""
     face_down: tuple[tuple[int, int], ...] = ()
     """Set-aside cards nobody else saw: (card, the one seat that knows it, or -1 for nobody)."""
+    traded: tuple[tuple[int, int, int], ...] = ()
+    """(knower, card, seat): in an answered forced trade the knower saw card go into seat's hand (the forced card to
+    the receiver, the card given back to the giver; the knower is -2, everybody, when hands were open)."""
+    drawn: tuple[int, ...] = ()
+    """How many cards each seat has drawn since the deal (public; empty before the first draw)."""
 
 
 @dataclass(frozen=True, slots=True)

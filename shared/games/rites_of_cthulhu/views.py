@@ -14,7 +14,7 @@ from shared.games.rites_of_cthulhu import artifacts, power_plays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, DECK_SIZE, GLASS_FROM_LENG, Power
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import resample_table, table_view
-from shared.games.rites_of_cthulhu.rules import available_rites, legal_commands, waits_on
+from shared.games.rites_of_cthulhu.rules import available_rites, legal_commands, to_act
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Finished, Performing, RitesState
 
 EXCAVATING = frozenset({"choose_rite", "excavate_artifact", "steal_artifact"})
@@ -29,7 +29,7 @@ def view(state: RitesState, viewer: Viewer) -> dict[str, Any]:
         "rites_played": list(state.played),
         "rites_available": available_rites(state),
         "stage": type(stage).__name__.lower(),
-        "to_act": sorted(waits_on(state)),
+        "to_act": sorted(to_act(state)),
         "coveted": list(state.coveted),
         "captured": {str(s): list(c) for s, c in enumerate(state.captured)},
         "scores": {str(s): artifacts.points(state, s) for s in range(state.players)},
@@ -94,7 +94,7 @@ def _resample(state: RitesState, seat: int, rng: random.Random, full: bool, keep
     if not isinstance(stage, Performing):
         return replace(state, table=resample_table(state.table, seat, rng, keep))
     rite = RITES[stage.rite_id]
-    method = rite.resample if full else rite.resample_unrevealable
+    method = rite.resample if full else rite.resample_unrevealable or rite.resample
     table, rite_state = method(state.table, stage.rite, seat, rng, keep)
     return replace(state, table=table, stage=replace(stage, rite=rite_state))
 

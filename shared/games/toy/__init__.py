@@ -7,37 +7,29 @@ to play can do neither. It is not in the registry: tests register it to exercise
 
 from __future__ import annotations
 
-from shared.kernel import Game, Option
+from shared.kernel import AiHooks, Catalogue, Decider, Game, Option
 
 from shared.games.toy.cards import CARD_DATA
 from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
 from shared.games.toy.narration import NARRATOR
-from shared.games.toy.rules import decide, evolve, legal_commands, outcome, setup, waits_on
+from shared.games.toy.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
 
 GAME = Game(
     id="toy",
-    title="Toy",
-    min_players=2,
-    max_players=4,
     rules_version="toy/1",
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    waits_on=waits_on,
-    view=view,
-    outcome=outcome,
-    resample=resample,
-    invariant=invariant,
-    commands=COMMANDS,
-    state_types=STATE_TYPES,
-    facts=FACTS,
-    options={"target": Option("int", 15, "unused; exercises option checks", minimum=1, maximum=99)},
-    card_data=CARD_DATA,
-    narrator=NARRATOR,
+    decider=Decider(
+        setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
+        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+    ),
+    catalogue=Catalogue(
+        narrator=NARRATOR,
+        title="Toy", min_players=2, max_players=4, commands=COMMANDS, card_data=CARD_DATA,
+        options={"target": Option("int", 15, "unused; exercises option checks", minimum=1, maximum=99)},
+    ),
+    ai=AiHooks(resample=resample),
 )
 
 __all__ = ["GAME"]

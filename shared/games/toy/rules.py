@@ -12,7 +12,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decision, Event, Outcome, replace_at, rng
+from shared.kernel import Decided, Decision, Event, Outcome, replace_at, rng
 from shared.kernel.errors import require
 
 from shared.games.toy.cards import CARDS, TARGET
@@ -36,8 +36,7 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
     return decision.events
 
 
-def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
-    require(seat == state.turn, "rules/not_your_turn", "it is not your turn")
+def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[ToyState]:
     decision = Decision(state, evolve, entropy)
     if command["type"] == "draw_card":
         require(bool(state.deck), "rules/deck_empty", "the deck is empty")
@@ -45,7 +44,7 @@ def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: byte
     else:
         require(command["card"] in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
         decision.emit(CardPlayed(seat=seat, card=command["card"]))
-    return decision.events
+    return decision.decided()
 
 
 def evolve(state: ToyState | None, event: Event) -> ToyState:
@@ -69,7 +68,7 @@ def evolve(state: ToyState | None, event: Event) -> ToyState:
             raise TypeError(f"toy: no fold for {fact!r}")
 
 
-def waits_on(state: ToyState) -> frozenset[int]:
+def to_act(state: ToyState) -> frozenset[int]:
     return frozenset() if outcome(state) else frozenset({state.turn})
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from shared.kernel import Event
+from shared.kernel import Decided
 from shared.kernel.errors import require
 
 from shared.games.toy import GAME as GAME_V1
@@ -21,8 +21,8 @@ from shared.games.toy.state import ToyState
 HAND_LIMIT = 3
 
 
-def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> list[Event]:
-    if command["type"] == "draw_card" and seat == state.turn:
+def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[ToyState]:
+    if command["type"] == "draw_card":
         require(len(state.hands[seat]) < HAND_LIMIT, "rules/hand_full", f"you hold {HAND_LIMIT} cards: play one")
     return rules.decide(state, command, seat, entropy)
 
@@ -32,6 +32,7 @@ def legal_commands(state: ToyState, seat: int) -> list[dict[str, Any]]:
     return [c for c in rules.legal_commands(state, seat) if not (full and c["type"] == "draw_card")]
 
 
-GAME = replace(GAME_V1, rules_version="toy/2", decide=decide, legal_commands=legal_commands, retired=(GAME_V1,))
+GAME = replace(GAME_V1, rules_version="toy/2", decider=replace(GAME_V1.decider, decide=decide, legal_commands=legal_commands),
+               retired=(GAME_V1,))
 
 __all__ = ["GAME", "GAME_V1", "HAND_LIMIT"]

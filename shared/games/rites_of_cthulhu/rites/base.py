@@ -2,16 +2,17 @@
 ``Game``, so the overarching game (``rules.py``) calls every rite the same way and never looks inside one.
 
 Every rite is a subpackage of the same shape as a game (``cards.py``, ``state.py``, ``events.py``,
-``commands.py``, ``rules.py``, ``views.py``, ``narration.py``, and ``__init__.py`` building its ``RITE``), registered in
-``rites/__init__.py``. The rite owns its board and turn structure (its state, a frozen dataclass); the shared
-``Tabletop`` (hands, pile, artifact modifiers) belongs to the game and changes only through ``rites/table.py``.
+``commands.py``, ``rules.py``, ``views.py``, ``narration.py``, and ``__init__.py`` building its ``RITE = Rite(...)``, every function
+named by keyword as a game's ``GAME = Game(...)`` is), registered in ``rites/__init__.py``. The rite owns its
+board and turn structure (its state, a frozen dataclass); the shared ``Tabletop`` (hands, pile, artifact
+modifiers) belongs to the game and changes only through ``rites/table.py``.
 
 A rite decides inside the game's ``Decision`` (``decide``, ``begin``, ``settle`` emit into it): ``here(d)`` is
 the table and the rite's own state in the position the decision has reached, and ``d.rng`` the command's one
 PRNG. Its ``evolve`` folds its own facts and may change the table too (a rite that re-deals).
 
 Patterns the rites use, all supported here:
-  * Sealed simultaneous choices (Out of the Aeons bids, The Hound henchmen): ``waits_on`` lists every seat still
+  * Sealed simultaneous choices (Out of the Aeons bids, The Hound henchmen): ``to_act`` lists every seat still
     to choose; each choice is stored in the rite state and its event carries the card as a secret field; the view
     shows only "has chosen"; the reveal is one event once all have chosen.
   * Knock races (The Dunwich Horror): several seats waited on at once; the first command the server applies
@@ -29,7 +30,6 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from types import ModuleType
 from typing import Any
 
 from marshmallow import Schema
@@ -38,6 +38,7 @@ from shared.kernel import Decision, Fact
 from shared.kernel.narration import Narrator
 from shared.kernel.events import Viewer
 
+from shared.games.rites_of_cthulhu.rites.table import draw
 from shared.games.rites_of_cthulhu.state import Tabletop
 
 
@@ -87,6 +88,11 @@ def _no_check(table: Tabletop, state: Any) -> None:
     """No consistency rule of the rite's own beyond card conservation (which the game checks)."""
 
 
+def _pile_size(table: Tabletop, state: Any) -> int:
+    """A draw reaches the pile only."""
+    return len(table.pile)
+
+
 @dataclass(frozen=True)
 class Rite:
     """One rite. ``initial`` is its state when the Grand Cultist picks it; ``begin`` its deal adjustments (set
@@ -94,8 +100,9 @@ class Rite:
     moves it makes by itself after every command (close a gate whose last players ran out of cards), called
     until it emits nothing; ``result`` its end, checked after every command; ``cards`` every entity card its
     state holds (for conservation). ``resample`` redistributes everything a seat cannot know;
-    ``resample_unrevealable`` only what no single move of another seat can show it (see ``views.py``); both leave
-    the cards in ``keep`` where they are.
+    ``resample_unrevealable`` (where other seats' moves can show a seat something of the rite's own; else
+    ``resample``) only what no single move of another seat can show it (see ``views.py``); both leave the cards in
+    ``keep`` where they are.
     ``timeout_command`` is what the turn timer plays for a silent seat the rite waits on: what the rulebook implies
     (decline an option, pass a knock), else one of its legal commands at random; it reads only what that seat may
     know."""
@@ -108,7 +115,7 @@ class Rite:
     facts: tuple[type[Fact], ...]
     state_types: tuple[type, ...]
     initial: Callable[[Tabletop], Any]
-    waits_on: Callable[[Tabletop, Any], frozenset[int]]
+    to_act: Callable[[Tabletop, Any], frozenset[int]]
     legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]]]
     decide: Callable[[Decision, Mapping[str, Any], int], None]
     evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]]
@@ -116,8 +123,8 @@ class Rite:
     view: Callable[[Tabletop, Any, Viewer], dict[str, Any]]
     cards: Callable[[Any], tuple[int, ...]]
     resample: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]]
-    resample_unrevealable: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]]
     timeout_command: Callable[[Tabletop, Any, int, random.Random], dict[str, Any]]
+    resample_unrevealable: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]] | None = None
     begin: Callable[[Decision], None] = _nothing
     settle: Callable[[Decision], None] = _nothing
     keeps_in_hand: Callable[[Tabletop, Any], frozenset[int]] = _keeps_nothing
@@ -131,37 +138,15 @@ class Rite:
     """Cards whose place choosing this rite makes public (the Dunwich twins, handed over from hands)."""
     narrator: Narrator = field(default_factory=Narrator)
     """The rite's own events in words (its ``narration.py``, beside its views)."""
-
-
-RULES = ("initial", "waits_on", "legal_commands", "decide", "evolve", "result")
-VIEWS = ("view", "cards", "resample")
-OPTIONAL = ("begin", "settle", "keeps_in_hand", "timeout_command", "resample_unrevealable", "invariant")
-
-
-def at_random(legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]]]):
-    """The default timeout policy: one of the seat's legal commands in the rite, at random."""
-
-    def timeout_command(table: Tabletop, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
-        return rng.choice(legal_commands(table, state, seat))
-
-    return timeout_command
-
-
-def assemble(rules: ModuleType, views: ModuleType, **about: Any) -> Rite:
-    """A rite from its subpackage: ``rules.py`` defines ``initial``, ``waits_on``, ``legal_commands``, ``decide``,
-    ``evolve``, ``result`` (and ``begin``, ``settle``, ``keeps_in_hand``, ``timeout_command`` where the rite has
-    them); ``views.py`` defines ``view``, ``cards``, ``resample`` (and ``resample_unrevealable``, ``invariant``);
-    ``about`` gives the rest. A rite whose other seats' moves can reveal nothing of its own keeps
-    ``resample_unrevealable`` = ``resample``; a rite with no ``timeout_command`` of its own times a silent seat out
-    with a legal command at random."""
-    functions = {name: getattr(rules, name) for name in RULES} | {name: getattr(views, name) for name in VIEWS}
-    for name in OPTIONAL:
-        found = getattr(rules, name, None) or getattr(views, name, None)
-        if found is not None:
-            functions[name] = found
-    functions.setdefault("resample_unrevealable", functions["resample"])
-    functions.setdefault("timeout_command", at_random(functions["legal_commands"]))
-    return Rite(**about, **functions)
+    replacement_draw: Callable[[Decision, int, int], int] = draw
+    """How cards come into a hand outside the rite's own moves (a power-play's replacements, the Lamp, the Drug):
+    ``(d, seat, count) -> drawn``, from the pile, fewer if it runs short; The Dunwich Horror reshuffles its
+    discards when the pile runs out, as its own draws do."""
+    drawable: Callable[[Tabletop, Any], int] = _pile_size
+    """How many cards ``replacement_draw`` can reach (the pile; with The Dunwich Horror's discards too)."""
+    not_moves: tuple[type[Fact], ...] = ()
+    """Facts the rite emits by itself that are no cultist's move (Out of the Aeons turning its first yellow card
+    over): they do not close the window of a "before" artifact's second invocation (``Tabletop.moves``)."""
 
 
 # -- commands several rites share (one command name, one schema across the game) -----------------------------------

@@ -46,7 +46,7 @@ def turn(table: Tabletop, state: Any) -> int:
     return opener(table) if state.turn is None else state.turn
 
 
-def waits_on(table: Tabletop, state: Any) -> frozenset[int]:
+def to_act(table: Tabletop, state: Any) -> frozenset[int]:
     return frozenset({turn(table, state)})
 
 

@@ -110,28 +110,47 @@ def note_known(known: tuple[tuple[int, int], ...], knower: int, cards: Iterable[
     return known + tuple((knower, c) for c in cards if (knower, c) not in known)
 
 
+def unseen_from_hand(table: Tabletop, seat: int, seen_by: Iterable[int] = ()) -> Tabletop:
+    """A card is about to leave ``seat``'s hand face down: whoever else knew where a card of that hand was (a forced
+    trade, a peek) cannot tell which one left, so forgets them all (``seen_by`` saw which). Open hands hide nothing."""
+    if table.mods.open_hands:
+        return table
+    hand, kept = set(table.hands[seat]), {seat, *seen_by}
+    return replace(table, known=tuple((k, c) for k, c in table.known if k in kept or c not in hand))
+
+
+def sealed_from_hand(table: Tabletop, seat: int, cards: Iterable[int]) -> Tabletop:
+    """``table`` with ``cards`` taken out of ``seat``'s hand face down (a sealed bid or henchman)."""
+    return without(unseen_from_hand(table, seat), seat, cards)
+
+
 def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
     """Fold one of the table's facts (every rite and the overarching game may emit these)."""
     match fact:
         case CardsDrawn(seat=seat, cards=cards):
-            table = replace(table, pile=table.pile[len(cards):])
+            drawn = table.drawn or (0,) * table.players
+            table = replace(table, pile=table.pile[len(cards):], drawn=replace_at(drawn, seat, drawn[seat] + len(cards)))
             return with_hand(table, seat, table.hands[seat] + tuple(cards))
         case HandCardsSetAside(seat=seat, cards=cards):
             return replace(without(table, seat, cards), set_aside=table.set_aside + tuple(cards))
         case HandCardsSetAsideFaceDown(seat=seat, cards=cards):
             knower = EVERYBODY if table.mods.open_hands else seat
-            return replace(without(table, seat, cards), face_down=table.face_down + tuple((c, knower) for c in cards))
+            return replace(sealed_from_hand(table, seat, cards),
+                           face_down=table.face_down + tuple((c, knower) for c in cards))
         case PileCardsSetAside(cards=cards):
             return replace(table, pile=table.pile[len(cards):],
                            face_down=table.face_down + tuple((c, NOBODY) for c in cards))
         case CardForced(giver=giver, receiver=receiver, card=card):
-            return replace(without(table, giver, [card]), trade=Trade(giver, receiver, card))
+            return replace(sealed_from_hand(table, giver, [card]), trade=Trade(giver, receiver, card))
         case CardReturned(giver=giver, receiver=receiver, card=card, received=received):
+            table = unseen_from_hand(table, receiver, seen_by=[giver])
             table = with_hand(table, receiver, remove_cards(table.hands[receiver], [card]) + (received,))
             table = with_hand(table, giver, table.hands[giver] + (card,))
             # both now know where the two traded cards are
             known = note_known(note_known(table.known, giver, [received]), receiver, [card])
-            return replace(table, trade=None, known=known)
+            seen_by = (EVERYBODY, EVERYBODY) if table.mods.open_hands else (giver, receiver)
+            traded = table.traded + ((seen_by[0], received, receiver), (seen_by[1], card, giver))
+            return replace(table, trade=None, known=known, traded=traded)
         case CardsKnown(seat=seat, of_seat=of_seat, cards=cards):
             return replace(table, known=note_known(table.known, seat, cards),
                            peeks=table.peeks + ((seat, of_seat, tuple(cards)),))
@@ -230,45 +249,41 @@ def return_card(d: Decision, card: int) -> None:
 # -- hidden information --------------------------------------------------------------------------------------------
 
 
-def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterable[int] = ()) -> Tabletop:
-    """The table with everything ``seat`` cannot know redistributed: other hands, the pile, unseen cards.
+Slot = tuple[str, int]
+"""A place a card may lie unseen: ("hand", seat), ("pile", index), ("face_down", index) or ("trade", 0)."""
 
-    Kept in place: ``seat``'s hand, open hands, cards ``seat`` knows the place of (``table.known``), cards in
-    ``keep`` (public or known to ``seat`` by rite-specific means), cards set aside face down from an open hand, and
-    a forced card ``seat`` gave or that left an open hand.
-    """
+
+def unseen_slots(table: Tabletop, seat: int, keep: Iterable[int] = ()) -> list[tuple[Slot, int]]:
+    """Every place whose card ``seat`` cannot see, with the card lying there now.
+
+    Not unseen: ``seat``'s hand, open hands, cards ``seat`` knows the place of (``table.known``), cards in ``keep``
+    (public or known to ``seat`` by rite-specific means), cards set aside face down from an open hand or by
+    ``seat``, a forced card ``seat`` gave or that left an open hand, and the pile under open hands (every draw is
+    public then, so its order would show through other seats' draws)."""
     keep = set(keep)
     keep |= {c for knower, c in table.known if knower == seat}
-    hidden_hands = [s for s in range(table.players) if s != seat and not table.mods.open_hands]
-    pool: list[int] = []
-    slots: list[tuple[str, int]] = []  # ("hand", seat) / ("pile", index) / ("face_down", index) / ("trade", 0)
-    new_hands = [list(h) for h in table.hands]
-    for s in hidden_hands:
-        movable = [c for c in table.hands[s] if c not in keep]
-        new_hands[s] = [c for c in table.hands[s] if c in keep]
-        pool += movable
-        slots += [("hand", s)] * len(movable)
-    # With open hands every draw is public, so the pile order would show through other seats' draws: it stays.
-    pile = list(table.pile)
+    out: list[tuple[Slot, int]] = []
     if not table.mods.open_hands:
-        for i, c in enumerate(table.pile):
-            if c not in keep:
-                pool.append(c)
-                slots.append(("pile", i))
-    face_down = list(table.face_down)
-    for i, (c, knower) in enumerate(face_down):
-        if knower not in (seat, EVERYBODY) and c not in keep:
-            pool.append(c)
-            slots.append(("face_down", i))
+        for s in range(table.players):
+            if s != seat:
+                out += [(("hand", s), c) for c in table.hands[s] if c not in keep]
+        out += [(("pile", i), c) for i, c in enumerate(table.pile) if c not in keep]
+    out += [(("face_down", i), c) for i, (c, knower) in enumerate(table.face_down)
+            if knower not in (seat, EVERYBODY) and c not in keep]
     trade = table.trade
     if trade is not None and trade.giver != seat and trade.card not in keep and not table.mods.open_hands:
-        pool.append(trade.card)
-        slots.append(("trade", 0))
-    pool.sort()  # what the seat cannot tell apart must resample alike: the unseen cards, not where they were
-    rng.shuffle(pool)
-    for (kind, s), c in zip(slots, pool):
+        out.append((("trade", 0), trade.card))
+    return out
+
+
+def with_cards_at(table: Tabletop, unseen: Sequence[tuple[Slot, int]], cards: Sequence[int]) -> Tabletop:
+    """``table`` with the places of ``unseen`` (from ``unseen_slots``) holding ``cards`` instead, one each in order."""
+    leaving = {c for (kind, _), c in unseen if kind == "hand"}
+    hands = [[c for c in hand if c not in leaving] for hand in table.hands]
+    pile, face_down, trade = list(table.pile), list(table.face_down), table.trade
+    for ((kind, s), _), c in zip(unseen, cards, strict=True):
         if kind == "hand":
-            new_hands[s].append(c)
+            hands[s].append(c)
         elif kind == "pile":
             pile[s] = c
         elif kind == "face_down":
@@ -276,8 +291,17 @@ def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterabl
         else:
             assert trade is not None
             trade = replace(trade, card=c)
-    return replace(table, hands=tuple(tuple(h) for h in new_hands), pile=tuple(pile), trade=trade,
+    return replace(table, hands=tuple(tuple(h) for h in hands), pile=tuple(pile), trade=trade,
                    face_down=tuple(face_down))
+
+
+def resample_table(table: Tabletop, seat: int, rng: random.Random, keep: Iterable[int] = ()) -> Tabletop:
+    """The table with everything ``seat`` cannot know redistributed: the cards of ``unseen_slots`` shuffled among
+    those places (other hands, the pile, unseen set-aside cards, a forced card in transit)."""
+    unseen = unseen_slots(table, seat, keep)
+    pool = sorted(c for _, c in unseen)  # what the seat cannot tell apart must resample alike: the cards, not where
+    rng.shuffle(pool)
+    return with_cards_at(table, unseen, pool)
 
 
 def resample_hands_and_pile(table: Tabletop, state: Any, seat: int, rng: random.Random,
@@ -319,6 +343,8 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         "pile": len(table.pile),
         "set_aside": sorted(table.set_aside),
         "set_aside_face_down": len(table.face_down),
+        "set_aside_face_down_seen": sorted(c for c, knower in table.face_down if _saw(viewer, knower)),
+        "traded": [{"card": card, "seat": s} for knower, card, s in table.traded if _saw(viewer, knower)],
         "modifiers": asdict(table.mods),
         "peeked": [{"seat": of_seat, "cards": list(cards)} for knower, of_seat, cards in table.peeks
                    if sees(viewer, [knower])],
@@ -329,3 +355,8 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         if sees(viewer, [t.giver]):
             out["trade"]["card"] = t.card
     return out
+
+
+def _saw(viewer: Viewer, knower: int) -> bool:
+    """Did ``viewer`` see what ``knower`` saw (``knower`` a seat, ``EVERYBODY`` or ``NOBODY``)?"""
+    return knower == EVERYBODY or (knower != NOBODY and sees(viewer, [knower]))

@@ -5,7 +5,7 @@ gate, capture Cthulhu, then close a later gate (the overthrow winner may trade a
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from shared.kernel import Decision, Fact, replace, replace_at
@@ -67,7 +67,7 @@ def next_to_play(table: Tabletop, state: CthulhuRisesState) -> int | None:
     return next((s for s in turn_order(table, state.gate[0][0]) if s not in played and table.hands[s]), None)
 
 
-def waits_on(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
+def to_act(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
     if state.overthrow is not None:
         return frozenset()
     if state.forcing is not None:
@@ -86,21 +86,41 @@ def timeout_command(table: Tabletop, state: CthulhuRisesState, seat: int, rng: r
 # -- rules ---------------------------------------------------------------------------------------------------------
 
 
-def _playable(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[int]:
+_NO_SUMMONING = ("rules/no_summoning_in_first_gate", "Cthulhu must stay in your hand until the first gate closes.")
+_NO_GREEN_LEAD = ("rules/no_green_lead_in_first_gate", "The first gate may not be opened with a card of the Grand Cult.")
+_FOLLOW = ("rules/must_follow_dominant_cult", "You must play a card of the gate's dominant cult.")
+
+
+def _narrowing(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[tuple[tuple[str, str], list[int]]]:
+    """The seat's hand narrowed rule by rule, each rule with the cards it leaves (a rule that would leave none
+    narrows nothing: "if possible"). Each rule narrows what the one before left, so Cthulhu, kept in hand through
+    gate 1, is no card a cultist could follow a green lead with. Legal plays and refusals both read this."""
     options = list(table.hands[seat])
+    steps: list[tuple[tuple[str, str], list[int]]] = []
+
+    def narrow(rule: tuple[str, str], keep: Callable[[int], bool]) -> None:
+        nonlocal options
+        options = [c for c in options if keep(c)] or options
+        steps.append((rule, options))
+
     if state.gate_number == 1:
         # No summoning in the first gate: Cthulhu stays in hand; the first opener may not lead green.
-        options = [c for c in options if c != CTHULHU] or options
+        narrow(_NO_SUMMONING, lambda c: c != CTHULHU)
         if not state.gate:
-            options = [c for c in options if cult(c) != GRAND_CULT] or options
+            narrow(_NO_GREEN_LEAD, lambda c: cult(c) != GRAND_CULT)
     if state.gate:
         dominant = cult(state.gate[0][1])
-        options = [c for c in options if cult(c) == dominant] or options
-    return sorted(options)
+        narrow(_FOLLOW, lambda c: cult(c) == dominant)
+    return steps
+
+
+def _playable(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[int]:
+    steps = _narrowing(table, state, seat)
+    return sorted(steps[-1][1] if steps else table.hands[seat])
 
 
 def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     if state.forcing is not None:
         targets = [s for s in range(table.players) if s != seat and table.hands[s]]
@@ -111,7 +131,6 @@ def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list
 
 def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
-    require(seat in waits_on(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
     kind = command["type"]
     if state.forcing is not None:
         if kind == "decline_trade":
@@ -132,18 +151,9 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
 
 def _play(d: Decision, seat: int, card: int) -> None:
     table, state = here(d)
-    hand = table.hands[seat]
-    require(card in hand, "rules/card_not_in_hand", "That card is not in your hand.")
-    if state.gate_number == 1 and card == CTHULHU:
-        require(all(c == CTHULHU for c in hand), "rules/no_summoning_in_first_gate",
-                "Cthulhu must stay in your hand until the first gate closes.")
-    if state.gate_number == 1 and not state.gate and cult(card) == GRAND_CULT:
-        require(all(cult(c) == GRAND_CULT for c in hand), "rules/no_green_lead_in_first_gate",
-                "The first gate may not be opened with a card of the Grand Cult.")
-    if state.gate:
-        dominant = cult(state.gate[0][1])
-        require(cult(card) == dominant or not any(cult(c) == dominant for c in hand),
-                "rules/must_follow_dominant_cult", "You must play a card of the gate's dominant cult.")
+    require(card in table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
+    for (code, message), options in _narrowing(table, state, seat):
+        require(card in options, code, message)
     d.emit(CardPlayedToGate(seat=seat, card=card, opened=not state.gate))
     # Hands are kept at 5 by drawing after playing (a hand short of Cthulhu since a summoning draws two).
     draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
@@ -203,7 +213,7 @@ def evolve(table: Tabletop, state: CthulhuRisesState, fact: Fact) -> tuple[Table
                 table = without(table, seat, [CTHULHU])
             return table, replace(state, center=True, captor=None)
         case SummoningFailed():
-            return table, state
+            return table, replace(state, drawn_at_failure=table.drawn or (0,) * table.players)
         case ForcedTradeOffered() | ForcedTradeDeclined():
             return table, replace(state, forcing=None)
     raise TypeError(f"Cthulhu Rises has no fact {fact!r}")

@@ -26,6 +26,9 @@ class CthulhuRisesState:
     forcing: int | None = None
     """The cultist who closed the last gate and may now force a card trade."""
     overthrow: int | None = None
+    drawn_at_failure: tuple[int, ...] | None = None
+    """Each seat's count of drawn cards (``Tabletop.drawn``) when a summoning last failed: that showed everyone that
+    no hand held Cthulhu, so only a card drawn since may be him (None: no summoning has failed this rite)."""
 
 
 STATE_TYPES = (CthulhuRisesState,)

@@ -115,7 +115,7 @@ def turn_seat(table: Tabletop, state: DunwichState) -> int | None:
     return None
 
 
-def waits_on(table: Tabletop, state: DunwichState) -> frozenset[int]:
+def to_act(table: Tabletop, state: DunwichState) -> frozenset[int]:
     phase = state.phase
     if isinstance(phase, Replacing):
         return phase.waiting
@@ -129,7 +129,7 @@ def waits_on(table: Tabletop, state: DunwichState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: DunwichState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     phase = state.phase
     pairs = [list(p) for p in combinations(sorted(table.hands[seat]), 2)]
@@ -181,7 +181,7 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
         _claim(d, seat, command)
         return
     if kind == "draw_card":
-        require(isinstance(phase, Replacing) and seat in phase.waiting, "rules/no_replacement_due",
+        require(isinstance(phase, Replacing), "rules/no_replacement_due",
                 "Only a cultist who handed a twin over draws back to 5 cards, before the first turn.")
         _refill(d, seat)
         d.emit(TwinReplacementDrawn(seat=seat))
@@ -190,7 +190,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             "Wait until the cultists who handed a twin over have drawn back to 5 cards.")
     if isinstance(phase, Claims):
         raise RuleViolation("rules/claim_window_open", "Wait until the knock on the table is answered.")
-    require(turn_seat(table, state) == seat, "rules/not_your_turn", "It is not your turn.")
     if kind == "reveal_wall":
         require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
         cards = _pair(table, seat, command["cards"])
@@ -227,17 +226,13 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
 
 
 def _claim(d: Decision, seat: int, command: Mapping[str, Any]) -> None:
-    """The knock race: the first valid claim applied wins; later ones find the window closed."""
+    """The knock race: the first valid claim applied wins. The window is open to the cultists the rite waits on (not
+    the revealer, not one who passed), so a later knock is refused by the kernel's turn check: the game no longer
+    waits on anyone for it."""
     table, state = here(d)
     phase = state.phase
     if not isinstance(phase, Claims):
-        last = state.last_claims
-        if last is not None and last.claimant is not None:
-            raise RuleViolation("rules/knock_already_claimed",
-                                "Another cultist knocked first and already took that wall card.")
         raise RuleViolation("rules/no_knock_window", "Nobody is waiting for a knock right now.")
-    require(seat != phase.revealer, "rules/revealer_cannot_claim", "You revealed this card: the others may claim it.")
-    require(seat not in phase.passed, "rules/already_passed", "You have already passed on this wall card.")
     arrival = len(phase.passed) + 1
     if command["type"] == "pass_knock":
         d.emit(KnockPassed(seat=seat, wall=phase.wall, arrival=arrival))
@@ -275,16 +270,27 @@ def _refill(d: Decision, seat: int) -> None:
     _draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
 
 
-def _draw(d: Decision, seat: int, count: int) -> None:
-    """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out."""
-    while count > 0:
+def _draw(d: Decision, seat: int, count: int) -> int:
+    """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out; how many."""
+    drawn = 0
+    while drawn < count:
         if not d.state.table.pile:
             if not here(d)[1].discards:
-                return
+                break
             _reshuffle(d)
-        count -= draw(d, seat, count)
+        drawn += draw(d, seat, count - drawn)
     if not d.state.table.pile and here(d)[1].discards:
         _reshuffle(d)
+    return drawn
+
+
+replacement_draw = _draw
+"""A power-play's replacements and the artifacts' draws reshuffle the discards as the rite's own draws do."""
+
+
+def drawable(table: Tabletop, state: DunwichState) -> int:
+    """The cards a draw can reach: the pile, then the discards reshuffled."""
+    return len(table.pile) + len(state.discards)
 
 
 def _reshuffle(d: Decision) -> None:

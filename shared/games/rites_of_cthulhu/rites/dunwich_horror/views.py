@@ -11,7 +11,7 @@ from shared.kernel.events import Viewer
 
 from shared.games.rites_of_cthulhu.cards import HAND_SIZE, rank
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import TWINS, WALLS_PER_TWIN, twin_of
-from shared.games.rites_of_cthulhu.rites.dunwich_horror.rules import face_down, points, turn_seat, waits_on, wall_card
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.rules import face_down, points, turn_seat, to_act, wall_card
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import (
     Building,
     Claims,
@@ -53,7 +53,7 @@ def view(table: Tabletop, state: DunwichState, viewer: Viewer) -> dict[str, Any]
         out["revealed_wall"] = phase.wall
     if isinstance(phase, Claims):
         out["claims"] = {"revealer": phase.revealer, "wall": phase.wall, "passed": list(phase.passed),
-                         "waiting": sorted(waits_on(table, state))}
+                         "waiting": sorted(to_act(table, state))}
     if state.last_claims is not None:
         out["last_claims"] = {"wall": state.last_claims.wall, "claimant": state.last_claims.claimant}
     return out

@@ -3,16 +3,17 @@ stepping by one and cliffs with forbidden books; the first cultist to play out t
 
 from __future__ import annotations
 
-from shared.games.rites_of_cthulhu.rites.base import assemble
-from shared.games.rites_of_cthulhu.rites.mountains_of_madness import rules, views
+from shared.games.rites_of_cthulhu.rites.base import Rite
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.events import FACTS
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.state import STATE_TYPES
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.rules import (
+    decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+)
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.views import cards, invariant, resample, view
 
-RITE = assemble(
-    rules,
-    views,
+RITE = Rite(
     id="mountains_of_madness",
     title="At the Mountains of Madness",
     summary="Build a four-card ridge, slopes stepping by one, cliffs with forbidden books; empty your hand.",
@@ -21,4 +22,7 @@ RITE = assemble(
     facts=FACTS,
     narrator=NARRATOR,
     state_types=STATE_TYPES,
+    initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
+    timeout_command=timeout_command,
+    view=view, cards=cards, resample=resample, invariant=invariant,
 )

@@ -44,8 +44,8 @@ from shared.games.rites_of_cthulhu.rites.table import (
     first_in_order,
     hand_audience,
     opener,
+    sealed_from_hand,
     turn_order,
-    without,
 )
 from shared.games.rites_of_cthulhu.state import Tabletop
 
@@ -93,7 +93,7 @@ def begin(d: Decision) -> None:
 # -- who acts and what they may do ---------------------------------------------------------------------------------
 
 
-def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
+def to_act(table: Tabletop, state: AeonsState) -> frozenset[int]:
     phase = state.phase
     if isinstance(phase, Privilege):
         return frozenset({opener(table)})
@@ -103,7 +103,7 @@ def waits_on(table: Tabletop, state: AeonsState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: AeonsState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     if isinstance(state.phase, Privilege):
         return [{"type": "discard_revealed"}, {"type": "keep_revealed"}]
@@ -125,7 +125,7 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
     phase = state.phase
     if command["type"] != "bid":
-        require(isinstance(phase, Privilege) and opener(table) == seat, "rules/no_discard_privilege",
+        require(isinstance(phase, Privilege), "rules/no_discard_privilege",
                 "Only the Grand Cultist decides, once a card is revealed and before the bidding, whether to discard it.")
         if command["type"] == "discard_revealed":
             d.emit(RevealedCardDiscarded(seat=seat, card=state.revealed))
@@ -134,7 +134,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             d.emit(BiddingOpened(card=state.revealed, bidders=_bidders(table)))
         return
     require(isinstance(phase, Bidding), "rules/not_bidding", "Nobody is bidding right now.")
-    require(seat in phase.waiting, "rules/already_bid", "You have already bid this round, or you sit it out.")
     card = command["card"]
     require(card in table.hands[seat], "rules/card_not_in_hand", "Bid with a card from your own hand.")
     audience = hand_audience(table, seat)
@@ -146,17 +145,15 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
 def settle(d: Decision) -> None:
     """The first yellow card is turned over once the rite is performed (after the Coveted Artifact is revealed and
     invoked: Game Turn Order 3-5); a cultist whose hand a power-play emptied before she bid sits the round out (the
-    reveal may follow)."""
+    reveal may follow), and a bidding nobody can join (power-plays emptied every hand before it opened) is resolved
+    at once: nobody takes the card, and the rite ends as the hands are depleted."""
     table, state = here(d)
     if isinstance(state.phase, Dealing):
         _next_round(d)
         return
     if not isinstance(state.phase, Bidding):
         return
-    empty = sorted(s for s in state.phase.waiting if not table.hands[s])
-    if not empty:
-        return
-    for seat in empty:
+    for seat in sorted(s for s in state.phase.waiting if not table.hands[s]):
         d.emit(BidPassed(seat=seat, reason=EMPTY_HAND))
     if not here(d)[1].phase.waiting:
         _resolve(d)
@@ -212,7 +209,7 @@ def evolve(table: Tabletop, state: AeonsState, fact: Fact) -> tuple[Tabletop, Ae
             assert isinstance(state.phase, Bidding)
             bids = tuple(sorted(state.bids + ((seat, card),)))
             shown = state.open_bids | {seat} if table.mods.open_hands else state.open_bids
-            return without(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
+            return sealed_from_hand(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
                                                          phase=Bidding(state.phase.waiting - {seat}))
         case BidPassed(seat=seat):
             assert isinstance(state.phase, Bidding)

@@ -3,16 +3,19 @@ partner; sealed henchmen of the ghoul's cult decide who loots; the most looted p
 
 from __future__ import annotations
 
-from shared.games.rites_of_cthulhu.rites.base import assemble
-from shared.games.rites_of_cthulhu.rites.the_hound import rules, views
+from shared.games.rites_of_cthulhu.rites.base import Rite
 from shared.games.rites_of_cthulhu.rites.the_hound.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.the_hound.events import FACTS
 from shared.games.rites_of_cthulhu.rites.the_hound.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.the_hound.state import STATE_TYPES
+from shared.games.rites_of_cthulhu.rites.the_hound.rules import (
+    begin, decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+)
+from shared.games.rites_of_cthulhu.rites.the_hound.views import (
+    cards, invariant, resample, resample_unrevealable, view,
+)
 
-RITE = assemble(
-    rules,
-    views,
+RITE = Rite(
     id="the_hound",
     title="The Hound",
     summary=(
@@ -24,4 +27,7 @@ RITE = assemble(
     facts=FACTS,
     narrator=NARRATOR,
     state_types=STATE_TYPES,
+    initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
+    begin=begin, timeout_command=timeout_command,
+    view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
 )

@@ -27,7 +27,16 @@ from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, HAND_SIZE, cult, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
-from shared.games.rites_of_cthulhu.rites.table import beats, draw, first_in_order, hand_audience, next_seat, opener, without
+from shared.games.rites_of_cthulhu.rites.table import (
+    beats,
+    draw,
+    first_in_order,
+    hand_audience,
+    next_seat,
+    opener,
+    sealed_from_hand,
+    without,
+)
 from shared.games.rites_of_cthulhu.rites.the_hound.cards import SHOWN, Choice
 from shared.games.rites_of_cthulhu.rites.the_hound.events import (
     DigCleared,
@@ -115,7 +124,7 @@ def begin(d: Decision) -> None:
 # -- who acts and what they may do ---------------------------------------------------------------------------------
 
 
-def waits_on(table: Tabletop, state: HoundState) -> frozenset[int]:
+def to_act(table: Tabletop, state: HoundState) -> frozenset[int]:
     phase = state.phase
     if stuck(table, state):
         return frozenset()
@@ -130,7 +139,7 @@ def waits_on(table: Tabletop, state: HoundState) -> frozenset[int]:
 
 
 def legal_commands(table: Tabletop, state: HoundState, seat: int) -> list[dict[str, Any]]:
-    if seat not in waits_on(table, state):
+    if seat not in to_act(table, state):
         return []
     phase = state.phase
     hand = sorted(table.hands[seat])
@@ -166,7 +175,6 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
     kind = command["type"]
     phase = state.phase
-    require(seat in waits_on(table, state), "rules/not_your_turn", "It is not your turn to act.")
     if kind in ("peek_grave", "decline_peek"):
         require(isinstance(phase, PeekPrivilege), "rules/no_peek_privilege",
                 "The privileged peek comes before the first turn.")
@@ -321,7 +329,7 @@ def evolve(table: Tabletop, state: HoundState, fact: Fact) -> tuple[Tabletop, Ho
             digging = state.phase
             assert isinstance(digging, Digging)
             if card is not None:
-                table = without(table, seat, [card])
+                table = sealed_from_hand(table, seat, [card])
             shown = digging.open_seals | {seat} if table.mods.open_hands and card is not None else digging.open_seals
             return table, replace(state, phase=replace(digging, sealed=digging.sealed + ((seat, choice, card),),
                                                        open_seals=shown))

@@ -3,16 +3,17 @@ another play; the first cultist with an empty hand wins (or the fewest cards whe
 
 from __future__ import annotations
 
-from shared.games.rites_of_cthulhu.rites.base import assemble
-from shared.games.rites_of_cthulhu.rites.tree_on_the_hill import rules, views
+from shared.games.rites_of_cthulhu.rites.base import Rite
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import COMMANDS
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import FACTS
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import STATE_TYPES
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.rules import (
+    decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+)
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.views import cards, invariant, resample, view
 
-RITE = assemble(
-    rules,
-    views,
+RITE = Rite(
     id="tree_on_the_hill",
     title="The Tree on the Hill",
     summary="Grow trees of four-card runs; a double play forces another play; first with an empty hand wins.",
@@ -21,4 +22,7 @@ RITE = assemble(
     facts=FACTS,
     narrator=NARRATOR,
     state_types=STATE_TYPES,
+    initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
+    timeout_command=timeout_command,
+    view=view, cards=cards, resample=resample, invariant=invariant,
 )

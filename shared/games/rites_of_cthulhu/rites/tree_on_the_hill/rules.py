@@ -24,7 +24,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     turn,
     turn_commands,
 )
-from shared.games.rites_of_cthulhu.rites.shedding import waits_on as waits_on  # the rite waits on the cultist on turn
+from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.cards import TREE_SIZE
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import CardPlayedToTree
@@ -80,7 +80,6 @@ def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Ra
 
 def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     table, state = here(d)
-    require(seat == turn(table, state), "rules/not_your_turn", "It is not your turn in this rite.")
     kind = command["type"]
     plays = _plays(table, state, seat)
     if kind == "draw_card":

@@ -1,0 +1,135 @@
+"""The public API as the terminal client uses it: requests with the seat's credentials, refusals in the
+server's own words, and the game's live stream read on a thread of its own (NDJSON), so a prompt never holds it.
+
+The stream reader hands every message to an inbox (a queue) as ``("stream", message)``; it resumes after the
+last version it saw when the connection drops or the server asks it to reconnect, and says ``("error", text)``
+when it cannot."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from typing import Any
+
+import requests
+
+Inbox = queue.Queue[tuple[str, Any]]
+GIVE_UP_AFTER_S = 30.0  # a stream that cannot be reopened for this long is reported, not retried for ever
+
+
+class PlayError(Exception):
+    """A refusal in the server's own words (the error body's message), with its stable code."""
+
+    def __init__(self, message: str, code: str = "", details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code, self.details = code, details or {}
+
+
+class Api:
+    def __init__(self, base: str):
+        self.base = base.rstrip("/")
+        self.http = requests.Session()
+        self.token: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        try:
+            reply = self.http.request(method, self.base + path, json=body, headers=self.headers(), timeout=30)
+        except requests.RequestException as exc:
+            raise PlayError(f"cannot reach {self.base}: {exc.__class__.__name__}", "client/unreachable") from exc
+        try:
+            data = reply.json() if reply.content else None
+        except ValueError:
+            data = None
+        if not reply.ok:
+            error = (data or {}).get("error", {}) if isinstance(data, dict) else {}
+            raise PlayError(error.get("message") or f"the server answered {reply.status_code}", error.get("code", ""),
+                            error.get("details"))
+        return data
+
+
+class StreamReader(threading.Thread):
+    """Reads one game's stream into ``inbox`` until its ``end`` message (a daemon: it never keeps the client up)."""
+
+    def __init__(self, api: Api, game_id: str, inbox: Inbox):
+        super().__init__(name=f"stream {game_id}", daemon=True)
+        self.url = f"{api.base}/v1/games/{game_id}/events/stream"
+        self.headers = {"Accept": "application/x-ndjson", **api.headers()}
+        self.inbox = inbox
+        self.http = requests.Session()  # a session of its own: requests' sessions are not shared across threads
+        self.after: int | None = None
+
+    def run(self) -> None:
+        failing_since: float | None = None
+        while True:
+            wait_s = 0.5
+            try:
+                if self.read_once():
+                    return
+                failing_since = None
+            except _Refused as exc:
+                self.inbox.put(("error", str(exc)))
+                return
+            except _Reconnect as exc:
+                wait_s, failing_since = exc.wait_s, None
+            except (requests.RequestException, ValueError):
+                failing_since = failing_since or time.monotonic()
+                if time.monotonic() - failing_since > GIVE_UP_AFTER_S:
+                    self.inbox.put(("error", "the game's stream was lost and could not be reopened"))
+                    return
+            time.sleep(wait_s)  # a pause before reconnecting, never a way to wait for a message
+
+    def read_once(self) -> bool:
+        """One connection: True once the game's end arrived, False when the connection ended before it."""
+        url = self.url + (f"?after={self.after}" if self.after is not None else "")
+        with self.http.get(url, headers=self.headers, stream=True, timeout=(10, 60)) as reply:
+            if reply.status_code in (429, 503) or reply.status_code >= 500:
+                raise _Reconnect(float(reply.headers.get("Retry-After", "2") or 2))
+            if not reply.ok:
+                try:
+                    message = reply.json().get("error", {}).get("message")
+                except ValueError:
+                    message = None
+                raise _Refused(message or f"the stream was refused ({reply.status_code})")
+            for line in reply.iter_lines():
+                if not line:
+                    continue  # a keep-alive
+                message = json.loads(line)
+                if message.get("type") == "retry":
+                    raise _Reconnect(min(float((message.get("data") or {}).get("retry_ms", 1000)) / 1000, 10.0))
+                if message.get("id") is not None:
+                    self.after = int(message["id"])
+                self.inbox.put(("stream", message))
+                if message.get("type") == "end":
+                    return True
+        return False
+
+
+class LineReader(threading.Thread):
+    """Reads the player's lines into the inbox as ``("line", text)``, then ``("eof", None)`` when input ends."""
+
+    def __init__(self, inp: Any, inbox: Inbox):
+        super().__init__(name="input", daemon=True)
+        self.inp, self.inbox = inp, inbox
+
+    def run(self) -> None:
+        while True:
+            line = self.inp.readline()
+            if not line:
+                self.inbox.put(("eof", None))
+                return
+            self.inbox.put(("line", line.strip()))
+
+
+class _Refused(Exception):
+    pass
+
+
+class _Reconnect(Exception):
+    def __init__(self, wait_s: float):
+        super().__init__(wait_s)
+        self.wait_s = wait_s

@@ -1,0 +1,163 @@
+"""What the browser tests check on a table, a game played to its end and its replay, shared by the two halves of
+the web client's tests (tests/e2e/test_web_client.py and test_web_tables.py, which xdist runs side by side): the
+module fixtures (one Chromium, axe-core's pinned source), a table opened for the browser from a seed, and the
+checks of issue 30 (hands as named cards, Pocket Madness's melds under their owners, Rites' artifacts by name, a
+log and a replay in words, no sideways scroll at 390 px, axe-core's serious violations)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import requests
+
+from shared.games import GAMES as CATALOGUE
+from tests.support.browser import chrome, console_errors, page_state, play_to_end, screenshot, wait_for
+
+SHOTS = Path(os.environ.get("MYTHOS_SCREENSHOTS", "var/screenshots"))
+# Players, a seed and the clicks made before the mid-game look, per game, chosen for short games whose middle shows
+# the game's table (the clicks are seeded too). Rites with 4 players plays 4 rites, not 6: a quarter of the clicks.
+GAMES = {"pocket-madness": (2, "01", 30), "arkham-ritual": (3, "01", 4), "rise-of-cthulhu": (2, "01", 40),
+         "great-old-one": (2, "01", 40), "rites-of-cthulhu": (4, "01", 35)}
+WIDTHS = {"desktop": 1280, "phone": 390}
+AXE_VERSION = "4.10.2"  # axe-core, pinned: installed from npm into var/ the first time
+RAW = re.compile(r"[{}\[\]\"]|\b\w+_\w+\b|\b\d+(?:, \d+){2,}\b")  # JSON, snake_case keys, lists of ids
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = chrome()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def axe():
+    """axe-core's source, pinned, from var/ (npm installs it there once; a lock keeps two workers from both
+    installing at the same time)."""
+    where = Path("var/axe")
+    script = where / "node_modules" / "axe-core" / "axe.min.js"
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not script.exists():
+            subprocess.run(["npm", "install", "--prefix", str(where), "--no-audit", "--no-fund", "--silent", f"axe-core@{AXE_VERSION}"],
+                           check=True, timeout=120)
+    return script.read_text()
+
+
+def serious_violations(driver, axe_source: str) -> list[str]:
+    driver.execute_script(axe_source)
+    found = driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                        "axe.run(document).then(r => done(r.violations)).catch(e => done([{id: String(e), impact: 'critical', nodes: []}]))")
+    return [f"{v['id']} ({v['impact']}): {[n.get('target') for n in v['nodes'][:3]]}" for v in found if v["impact"] in ("serious", "critical")]
+
+
+def names(game: str) -> dict:
+    return CATALOGUE[game].card_data
+
+
+def new_table(stack, browser, game: str, ai: bool = True) -> tuple[str, str]:
+    """A table of ``game`` from a seed, seat 0 this browser's, the others random AI seats (or, ``ai=False``, people
+    who never move: then only seat 0 plays, and the game goes the same way every time); returns id and token."""
+    players, seed, _ = GAMES[game]
+    seats = [{"name": "Ada"}] + [{"name": f"Bot {n}", **({"ai": "random"} if ai else {})} for n in range(1, players)]
+    created = requests.post(f"{stack.url}/v1/games", json={"game": game, "seats": seats, "seed": seed * 32}, timeout=10).json()
+    token = created["seats"][0]["token"]
+    browser.get(f"{stack.url}/#/claim/{created['id']}/0/{token}")
+    wait_for(lambda: (page_state(browser) or {}).get("version"), what="the table's first state")
+    return created["id"], token
+
+
+def settled_view(stack, browser, game_id: str, token: str) -> dict:
+    """The seat's state once the page shows the same version (the AI may move in between: read again)."""
+    def same():
+        state = requests.get(f"{stack.url}/v1/games/{game_id}/state", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+        return state if page_state(browser)["version"] == state["version"] else None
+    return wait_for(same, timeout_s=30, what="the page at the seat's version")
+
+
+def hand_names(game: str, view: dict) -> list[str]:
+    """The names of the cards the seat holds, from its view and the catalogue's card data."""
+    data = names(game)
+    if game == "pocket-madness":
+        by = {loc["number"]: loc["name"] for loc in data["locations"]}
+        return sorted({by[n] for n in view.get("hand", [])})
+    if game == "rise-of-cthulhu":
+        everything = {k: v for group in ("cultists", "monsters", "artifacts") for k, v in data[group].items()}
+        return sorted(c.get("name") or f"{c['colour'].capitalize()} {c['number']}" for c in (everything[i] for i in view.get("hand", [])))
+    if game == "great-old-one":
+        return sorted(data["cards"][i]["name"] for i in view.get("hand", []))
+    if game == "rites-of-cthulhu":
+        hand = view["table"]["hands"].get("0")
+        return sorted(data["entities"][i]["name"] for i in hand) if isinstance(hand, list) else []
+    return []
+
+
+def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool) -> None:
+    """What a person sees is the game's table: named cards, melds and artifacts where they belong, words in the log."""
+    state = settled_view(stack, browser, game_id, token)
+    view = state["view"]
+    cards = browser.execute_script("return [...document.querySelectorAll('#hand .card')].map(c => [c.getAttribute('aria-label') || '', c.querySelector('.card-name') ? c.querySelector('.card-name').textContent : ''])")
+    for label, name in cards:
+        assert name and label.startswith(name), (label, name)  # every card's accessible name carries its name
+    if game == "arkham-ritual":
+        assert not cards or "face down" in cards[0][0] or cards[0][1] != "Your card", cards
+    elif state["status"] == "active":
+        assert sorted(name for _, name in cards) == hand_names(game, view)
+    if game == "pocket-madness":  # each seat's melds under that seat, runs as runs
+        for seat, melds in enumerate(view["melds"]):
+            shown = browser.execute_script(f"return [...document.querySelectorAll('.seat-panel[data-seat=\"{seat}\"] [data-meld]')].map(m => m.classList.contains('run'))")
+            assert shown == [m["kind"] == "run" for m in melds], (seat, shown, melds)
+    if game == "rites-of-cthulhu":  # artifacts won and thrown out by their names
+        artifacts = {a["id"]: a["name"] for a in names(game)["artifacts"]}
+        for seat, won in view["captured"].items():
+            shown = browser.execute_script(f"return [...document.querySelectorAll('.seat-panel[data-seat=\"{seat}\"] .captured .card-name')].map(n => n.textContent)")
+            assert shown == [artifacts[a] for a in won], (seat, shown, won)
+        thrown = browser.execute_script("return [...document.querySelectorAll('.thrown-out .card-name')].map(n => n.textContent)")
+        assert thrown == [artifacts[a] for a in view["thrown_out"]]
+    now = browser.find_element("id", "status").text  # the line that says what happens now, to Ada: "you", in words
+    assert not RAW.search(now) and "Ada" not in now, now
+    if game == "rites-of-cthulhu" and view.get("rite"):
+        assert view["rite"]["title"] not in now, now  # the rite is named on the board; the line says what it asks
+    log = browser.find_element("id", "log").text
+    assert log and not RAW.search(log), RAW.search(log)
+    if phone:
+        width, inner = browser.execute_script("return [document.scrollingElement.scrollWidth, innerWidth]")
+        assert width <= inner, f"the page scrolls sideways at 390 px: {width} > {inner}"
+        if state["status"] == "active":
+            top = browser.execute_script("return document.getElementById('hand').getBoundingClientRect().top")
+            assert top < browser.execute_script("return innerHeight"), "the hand is off screen"
+
+
+def shoot(browser, path: Path) -> None:
+    """The page as a player first sees it, from its top, for the README: without a passing message (the random
+    clicks cross the AI's moves often, and each crossing says so for a few seconds)."""
+    browser.execute_script("window.scrollTo(0, 0); document.getElementById('toast').classList.add('hidden')")
+    screenshot(browser, path)
+
+
+def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
+    """A person plays ``game`` to its end with clicks on its cards at ``width``; the table is checked mid-game and
+    at the end (and shot both times, from the top of the page, as a player first sees it). Returns the game id."""
+    browser.set_window_size(WIDTHS[width], 900)
+    phone = width == "phone"
+    game_id, token = new_table(stack, browser, game)
+    clicks = play_to_end(browser, seed=len(game), stop_after=GAMES[game][2])  # mid-game
+    check_table(stack, browser, game, game_id, token, phone)
+    shoot(browser, SHOTS / f"{game}-{width}-mid.png")
+    more = play_to_end(browser, seed=len(game) + 1)
+    assert clicks["card"] + more["card"] > 0, "moves were made by clicks on cards"
+    assert browser.find_element("id", "status").text.startswith("Game over")
+    winners = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()["outcome"]["winners"]
+    result = browser.find_element("id", "result").text
+    assert "Winner" in result and all(("Ada" if w == 0 else f"Bot {w}") in result for w in winners)
+    assert not browser.find_elements("id", "resign") and not browser.find_elements("id", "abort")
+    check_table(stack, browser, game, game_id, token, phone)
+    shoot(browser, SHOTS / f"{game}-{width}-end.png")
+    assert not [e for e in console_errors(browser) if "/commands" not in e]
+    return game_id
