@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from session_service.storage.redis_clients import is_cluster
+from session_service.use_cases import retention
+
+
+def read_token_secret(env: Mapping[str, str]) -> str:
+    """``TOKEN_SECRET``, or the contents of the file ``TOKEN_SECRET_FILE`` names (without surrounding whitespace);
+    "" when neither is set."""
+    if env.get("TOKEN_SECRET"):
+        return env["TOKEN_SECRET"]
+    if env.get("TOKEN_SECRET_FILE"):
+        with open(env["TOKEN_SECRET_FILE"], encoding="utf-8") as handle:
+            return handle.read().strip()
+    return ""
 
 
 def from_env() -> dict[str, Any]:
@@ -46,8 +59,14 @@ def from_env() -> dict[str, Any]:
         "OPEN_TABLES_PER_CLIENT": int(env.get("OPEN_TABLES_PER_CLIENT", "20")),
         "TABLES_PER_CLIENT_PER_HOUR": int(env.get("TABLES_PER_CLIENT_PER_HOUR", "120")),
         "AI_TABLES_PER_CLIENT_PER_HOUR": int(env.get("AI_TABLES_PER_CLIENT_PER_HOUR", "20")),
-        "AI_MOVES_PER_CLIENT_PER_HOUR": int(env.get("AI_MOVES_PER_CLIENT_PER_HOUR", "20000")),
+        "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": float(env.get("AI_CPU_SECONDS_PER_CLIENT_PER_HOUR", "1800")),
+        # How the workers are shared (scheduler.Gate): each client's turns in RQ's queue or running at once.
+        "AI_TURNS_AT_ONCE_PER_CLIENT": int(env.get("AI_TURNS_AT_ONCE_PER_CLIENT", "1")),
+        # Multiplies the AI levels' think times and publication delays (shared/ai/levels.py): 1 in play; the test
+        # stacks run the AI fast.
+        "AI_TIME_SCALE": float(env.get("AI_TIME_SCALE", "1")),
         "PLAYERS_PER_CLIENT_PER_HOUR": int(env.get("PLAYERS_PER_CLIENT_PER_HOUR", "30")),
+        "LOG_READS_PER_CLIENT_PER_MINUTE": int(env.get("LOG_READS_PER_CLIENT_PER_MINUTE", "20000")),
         "SEATS_PER_CLIENT": int(env.get("SEATS_PER_CLIENT", "10")),
         "JOINS_PER_TABLE_PER_CLIENT": int(env.get("JOINS_PER_TABLE_PER_CLIENT", "8")),
         # Around the table (session_service/use_cases/chat.py, rematch.py).
@@ -56,11 +75,14 @@ def from_env() -> dict[str, Any]:
         "CHAT_KEPT": int(env.get("CHAT_KEPT", "500")),
         "REMATCH_OFFER_S": int(env.get("REMATCH_OFFER_S", "120")),
         "REMATCH_OFFERS_PER_TABLE": int(env.get("REMATCH_OFFERS_PER_TABLE", "3")),
-        # Retention of ended games (session_service/use_cases/retention.py): export, then delete; 0 days keeps every game.
-        "RETENTION_DAYS": float(env.get("RETENTION_DAYS", "0")),
-        "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", ""),
+        # Retention of ended games (session_service/use_cases/retention.py): export, then delete. On by default; 0 days
+        # keeps every game, and an empty export directory deletes none.
+        "RETENTION_DAYS": float(env.get("RETENTION_DAYS", str(retention.DEFAULT_DAYS))),
+        "RETENTION_EXPORT_DIR": env.get("RETENTION_EXPORT_DIR", retention.DEFAULT_EXPORT_DIR),
         "RETENTION_EVERY_S": float(env.get("RETENTION_EVERY_S", "300")),
         "RETENTION_BATCH": int(env.get("RETENTION_BATCH", "100")),
+        # The key of derived seat tokens and invites (lobby.derived): never in Redis; checked by bootstrap.build.
+        "TOKEN_SECRET": read_token_secret(env),
         "MAX_CONTENT_LENGTH": int(env.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
         "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED") == "1",
         # The AI level that takes over a resigned seat (the game's first level when it has no such level).

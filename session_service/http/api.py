@@ -175,7 +175,7 @@ def get_game(game_id: str) -> dict[str, Any]:
 def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """What the caller's seat may know now (or at version `at`), and every command it may post."""
     meta, seat = caller(game_id, query.get("seat"))
-    return tables().state(game_id, seat, query.get("at"), meta=meta)
+    return tables().state(game_id, seat, query.get("at"), meta=meta, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/commands", methods=["POST"])
@@ -255,7 +255,7 @@ def commanding(seat: int | None) -> int:
 def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The log's events after a version, redacted for the caller."""
     _, seat = caller(game_id)
-    return tables().events(game_id, seat, query["after"], query["limit"])
+    return tables().events(game_id, seat, query["after"], query["limit"], reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/events/stream")
@@ -279,7 +279,8 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     token = bearer()
     player = current_app.extensions["players"].by_key(token) if is_player_key(token) else None
     follow = live.ChatFollow(current_app.extensions["chat"], player, query.get("chat_after"))
-    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow)
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow,
+                           reader=clients.address_client())
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
     watching = (tables().watchers, game_id) if seat is None else None  # the resource's `watchers`
     return streams.respond(messages, clients.client(meta), framing, label, watching)
@@ -316,7 +317,7 @@ def resume_point(after: int | None) -> int | None:
 @blp.doc(operationId="getAudit")
 def get_audit(game_id: str) -> dict[str, Any]:
     """Check the hash chain and, once the game is over, re-decide every command from the seed."""
-    return tables().audit(game_id)
+    return tables().audit(game_id, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/export")
@@ -327,4 +328,4 @@ def get_export(game_id: str) -> dict[str, Any]:
     """The portable record of a finished game, verifiable offline with `mythos audit` (a private table's: for its
     seats, the players invited to it and holders of its invite code)."""
     caller(game_id)
-    return tables().export(game_id)
+    return tables().export(game_id, reader=clients.address_client())

@@ -4,8 +4,8 @@ Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Clus
 ``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
 ``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
 ``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer), and what lives
-beside the log: the chat feeds, the rematch offer, the watchers' counts and the joins per client (``GAME_PARTS``:
-deleted together).
+beside the log: the chat feeds, the rematch offer, the watchers' counts, the joins per client and the kept audit of
+an ended game (``GAME_PARTS``: deleted together).
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
@@ -66,7 +66,7 @@ return n
 """
 CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
 GAME_PARTS = ("events", "meta", "snap", "cmds", "chat:players", "chat:spectators", "chatseq", "watchers", "rematch",
-              "joins")  # every key of one game: deleted together (retention)
+              "joins", "audit")  # every key of one game: deleted together (retention)
 # Errors after which an append may or may not have landed, or may land if sent again (a new primary, a slot
 # moved, a node loading its data): send it again, the version check decides.
 AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedError, rx.AskError,
@@ -239,6 +239,14 @@ class EventStore:
     def delete_game(self, game_id: str) -> int:
         """Delete every key of one game (one DEL: they share a slot). Retention's, after the game was exported."""
         return int(self.redis.delete(*(self.key(game_id, part) for part in GAME_PARTS)))
+
+    def keep_audit(self, game_id: str, report: bytes) -> None:
+        """Keep an ended game's audit report (it cannot change: the log is closed), for ``kept_audit``."""
+        self.redis.set(self.key(game_id, "audit"), report)
+
+    def kept_audit(self, game_id: str) -> bytes | None:
+        kept: bytes | None = self.redis.get(self.key(game_id, "audit"))
+        return kept
 
     def append_feed(self, owner: str, part: str, counter: str, record: dict[str, Any], *, keep: int, ttl_s: int = 0,
                     requires: str | None = None) -> int:
