@@ -200,9 +200,11 @@ def balancer(tmp_path):
     threading.Thread(target=backend.serve_forever, daemon=True).start()
     servers = tmp_path / "servers.cfg"
     servers.write_text(f"backend session\n    server s0 127.0.0.1:{backend.server_port}\n"
-                       f"backend rules\n    server r0 127.0.0.1:{backend.server_port}\n")
+                       f"backend rules\n    server r0 127.0.0.1:{backend.server_port}\n"
+                       f"backend rules_hop\n    mode tcp\n    server h0 127.0.0.1:{backend.server_port}\n")
     port = free_port()
-    env = {**os.environ, "MYTHOS_API_BIND": f"127.0.0.1:{port}", "MYTHOS_RULES_BIND": f"127.0.0.1:{free_port()}"}
+    env = {**os.environ, "MYTHOS_API_BIND": f"127.0.0.1:{port}", "MYTHOS_RULES_BIND": f"127.0.0.1:{free_port()}",
+           "MYTHOS_RULES_HOP_BIND": f"127.0.0.1:{free_port()}"}
     process = subprocess.Popen([haproxy_binary(), "-db", "-f", str(DEPLOY / "haproxy.cfg"), "-f", str(servers)], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
