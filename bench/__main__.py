@@ -47,9 +47,9 @@ class Sizes:
     stream_hold_s: float = 12.0  # how long all the streams are held idle before they are counted
 
 
-QUICK = Sizes(levels=[1, 4], warmup_s=0.3, measure_s=1.0, rounds=1, append_ops=100, append_rounds=1,
-              lengths=[10, 200], budget_s=0.02, memory_games=20, playouts=2, streams=100, stream_level=2,
-              stream_drive_s=2.0, stream_rate=20.0, stream_hold_s=1.0)
+QUICK = Sizes(levels=[2], warmup_s=0.2, measure_s=0.5, rounds=1, append_ops=50, append_rounds=1,
+              lengths=[10, 100], budget_s=0.01, memory_games=10, playouts=1, streams=40, stream_level=2,
+              stream_drive_s=1.0, stream_rate=20.0, stream_hold_s=0.5)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                     finally:
                         echo.stop()
                 if "peer" in only:
-                    say(f"peer: boardgame.io (in memory, FlatFile) beside the command path at "
+                    say(f"peer: boardgame.io (in memory, FlatFile, PostgreSQL) and the floor beside the command path at "
                         f"{', '.join(map(str, sizes.levels))} concurrent games")
                     with timed(report, "peer"):
                         boardgameio.measure(report, stack, tmp, sizes.levels, sizes.warmup_s, sizes.measure_s,

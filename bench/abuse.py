@@ -111,7 +111,7 @@ def bucket(stack: Stack, limit: int) -> None:
 
 
 QUOTA_DEFAULTS = {"OPEN_TABLES_PER_CLIENT": "20", "TABLES_PER_CLIENT_PER_HOUR": "120", "AI_TABLES_PER_CLIENT_PER_HOUR": "20",
-                  "AI_MOVES_PER_CLIENT_PER_HOUR": "20000"}
+                  "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": "1800"}
 
 
 def tables_cost(tmp: Path, seconds: float, quotas: bool) -> dict[str, float]:

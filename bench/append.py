@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from session_service.storage.index import GameIndex
-from session_service.storage.store import EventStore
+from session_service.storage.store import Charge, EventStore
 from shared.games import GAMES
 from shared.records import make_records
 
@@ -35,13 +35,20 @@ def measure(report: Report, store: EventStore, ops: int, rounds: int = 3, pipeli
     progress = {"head_hash": record["hash"], "status": "active", "to_act": "[0]", "outcome": "null", "deadline": "",
                 "updated_at": "2026-01-01T00:00:00.000Z"}
     raw_stream = store.key("bench-raw-xadd", "events")
+
+    def charge() -> Charge:
+        """A command's rate counters (its client's and its address's), as the service's append counts them."""
+        window = int(time.time() // 60)
+        return Charge(((store.rate_key("bench-client", window), 10**9), (store.rate_key("bench-address", window), 10**9)), 90)
+
     version = store.version(game_id)
     counter = 0
 
     def lua_one() -> None:
         nonlocal version, counter
         counter += 1
-        done = store.append(game_id, version, [record], progress, f"0:bench-{counter}", '{"from":1,"to":1}')
+        done = store.append(game_id, version, [record], progress, f"0:bench-{counter}", '{"from":1,"to":1}',
+                            charge=charge())
         if done.status != "ok":
             raise RuntimeError(f"the bench append was refused: {done}")
         version = done.version
@@ -56,9 +63,11 @@ def measure(report: Report, store: EventStore, ops: int, rounds: int = 3, pipeli
             for i in range(pipeline):
                 counter += 1
                 flat = [x for pair in progress.items() for x in pair]
-                pipe.evalsha(store._append_sha, 3, store.key(game_id, "events"), store.key(game_id, "meta"),
-                             store.key(game_id, "cmds"), version + i, f"0:bench-{counter}", '{"from":1,"to":1}',
-                             store.notice_channel, game_id, len(progress), *flat, orjson.dumps(record))
+                counters = charge().counters
+                pipe.evalsha(store._append_sha, 3 + len(counters), store.key(game_id, "events"), store.key(game_id, "meta"),
+                             store.key(game_id, "cmds"), *(key for key, _ in counters), version + i, f"0:bench-{counter}",
+                             '{"from":1,"to":1}', store.notice_channel, game_id, "", 90, *(n for _, n in counters),
+                             len(progress), *flat, orjson.dumps(record))
             replies = pipe.execute()
         if any(r[0] != b"ok" for r in replies):
             raise RuntimeError(f"a pipelined bench append was refused: {replies[0]}")

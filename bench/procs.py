@@ -17,8 +17,10 @@ from session_service.cli.devstack import DEPLOY, Stack, free_port
 ROOT = Path(__file__).resolve().parent.parent
 # The rate limit stays on (its Redis round trip is part of every write) but high enough never to trip.
 # Client seeds are allowed so that the command path can replay playouts computed before the timing.
-# The stream section holds all its streams from one address, as spectators: the per-client cap is lifted.
-BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000", "MYTHOS_ALLOW_CLIENT_SEED": "1", "STREAMS_PER_CLIENT": "1000000"}
+# The stream section holds all its streams from one address, as spectators: the per-client and per-address caps are
+# lifted.
+BENCH_ENV = {"RATE_LIMIT_PER_MINUTE": "100000000", "RATE_LIMIT_PER_ADDRESS": "100000000", "MYTHOS_ALLOW_CLIENT_SEED": "1",
+             "STREAMS_PER_CLIENT": "1000000", "STREAMS_PER_ADDRESS": "1000000"}
 
 
 def start_stack(tmp: Path) -> Stack:
@@ -48,7 +50,7 @@ def stop(stack: Stack) -> None:
 
 def lone_session(stack: Stack, tmp: Path) -> Stack:
     """One more session service of a single gunicorn worker on the same Redis and rules, to measure its memory."""
-    lone = Stack(port=free_port(), rules_port=stack.rules_port, redis_url=stack.effective_redis_url, data_dir=tmp,
+    lone = Stack(port=free_port(), rules_port=stack.rules_port, hop_port=stack.hop_port, redis_url=stack.effective_redis_url, data_dir=tmp,
                  key_prefix=stack.key_prefix, queue=stack.queue, log_dir=tmp,
                  extra_env={**BENCH_ENV, "SESSION_WORKERS": "1"},
                  run_id=stack.run_id)  # it shares the stack's rules service, which answers with the stack's run id
@@ -120,7 +122,7 @@ class EchoPair:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> EchoPair:
-        env = {**os.environ, **BENCH_ENV, "ECHO_BACK_URL": f"http://127.0.0.1:{self.back_port}"}
+        env = {**os.environ, **BENCH_ENV, "ECHO_BACK_URL": f"http://127.0.0.1:{self.back_port}", "RULES_HOP_BIND": ""}
         apps = ("bench.echo:bare_back", "bench.echo:bare_front") if self.bare else ("bench.echo:create_back()", "bench.echo:create_front()")
         kind = "floor" if self.bare else "echo"
         for name, config, port, app in ((f"{kind}-back", "gunicorn_rules.py", self.back_port, apps[0]),

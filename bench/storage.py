@@ -25,7 +25,7 @@ from session_service.http.app import create_app
 from session_service.rules_client import LocalRules
 from shared.games import GAMES
 from tests.support.redis_server import PrivateRedis
-from tests.support.stack import NO_QUOTAS, RecordingScheduler
+from tests.support.stack import NO_QUOTAS, TEST_TOKEN_SECRET, RecordingScheduler
 
 PARTS = ("events", "meta", "snap", "cmds")
 
@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> None:
         prefix = f"mt-storage-{uuid.uuid4().hex[:6]}"
         scheduler = RecordingScheduler()
         app = create_app({"REDIS": client, "KEY_PREFIX": prefix, "RULES": LocalRules(), "GAMES": GAMES,
-                          "SCHEDULER": scheduler, "RATE_LIMIT_PER_MINUTE": 0, **NO_QUOTAS})
+                          "SCHEDULER": scheduler, "RATE_LIMIT_PER_MINUTE": 0, "TOKEN_SECRET": TEST_TOKEN_SECRET,
+                          **NO_QUOTAS})
         tables = app.extensions["tables"]
         jobs.use_tables(tables)
         http = app.test_client()

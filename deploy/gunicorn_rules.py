@@ -1,4 +1,8 @@
-"""gunicorn settings for the stateless rules service: CPU-bound, so processes rather than threads."""
+"""gunicorn settings for the stateless rules service: CPU-bound, so processes rather than threads.
+
+Beside its public HTTP API each worker serves the internal hop (rules_service/hop.py) on ``RULES_HOP_BIND``
+(127.0.0.1:8002 by default; empty: none): the master opens the socket once, before it forks, and every worker
+answers the connections it accepts on one thread of its own."""
 
 import os
 
@@ -20,6 +24,24 @@ accesslog = os.environ.get("ACCESS_LOG") or None
 logconfig_dict = logs.gunicorn_logconfig()  # LOG_FORMAT=json: gunicorn's own lines as JSON too
 
 
+hop_bind = os.environ.get("RULES_HOP_BIND", "127.0.0.1:8002")
+_hop = {}  # the hop's listening socket, made by the master and inherited by each worker it forks
+
+
+def when_ready(server):
+    if hop_bind:
+        from rules_service import hop
+
+        _hop["listener"] = hop.listen(hop_bind)
+        server.log.info("internal hop listening at %s", hop_bind)
+
+
 def post_worker_init(worker):
-    """The service's own lines (one per request) beside gunicorn's, in LOG_FORMAT at LOG_LEVEL."""
+    """The service's own lines (one per request) beside gunicorn's, in LOG_FORMAT at LOG_LEVEL; the hop's thread."""
     logs.configure()
+    games = getattr(worker.wsgi, "extensions", {}).get("games")  # absent from the bench's echo and floor apps
+    if "listener" in _hop and games is not None:
+        from rules_service import hop
+
+        config = worker.wsgi.config
+        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"])

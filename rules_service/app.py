@@ -16,17 +16,16 @@ import os
 from collections.abc import Mapping
 from typing import Any, cast
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app
 
 from shared.games import GAMES
 from shared.kernel import Game
 from shared.kernel.codec import Bounds
-from shared.wire import logs, schemas
+from shared.wire import schemas
 from shared.wire.catalog import catalog
-from shared.wire.errors import body as error_body
+from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import Blueprint, documented_errors, make_api, ops_blueprint
-from rules_service.decisions import decision, entropy_of, game_at, guarded, position
-from rules_service.lean import LeanDecide
+from rules_service.decisions import answer_too_long, decision, game_at, guarded, position, setup as setup_answer
 
 # Every real position of every game holds under 330 values and no integer over 160 (random playouts at the
 # largest tables; tests/unit/test_position_bounds.py keeps each under a quarter of these bounds). Positions past
@@ -35,9 +34,6 @@ POSITION_BOUNDS = Bounds(items=int(os.environ.get("MAX_POSITION_ITEMS", "2048"))
                          integer=int(os.environ.get("MAX_POSITION_INTEGER", "2048")))
 # The largest real answer is ~12 KB (Great Old One's legal commands at six seats); ten times that is the cap.
 MAX_ANSWER_BYTES = int(os.environ.get("MAX_ANSWER_BYTES", str(128 * 1024)))
-POSITION_ENDPOINTS = frozenset({"rules.decide", "rules.legal_commands"})
-
-DECIDE_REQUEST = schemas.DecideRequest()
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Set up games, decide commands, list legal commands")
 
@@ -63,44 +59,37 @@ def get_catalog() -> dict[str, Any]:
 @blp.response(200, schemas.SetupResult)
 @documented_errors(422)
 def setup(body: dict[str, Any]) -> dict[str, Any]:
-    game = game_at(body["game"], body.get("rules_version"), _registry())
-    options, events = game.start(body["players"], body["options"], entropy_of(body["entropy"]))
-    return {"options": options, "events": [e.to_json() for e in events], "rules_version": game.rules_version}
+    return setup_answer(body, _registry())
 
 
 @blp.route("/decide", methods=["POST"])
-@blp.arguments(DECIDE_REQUEST)
+@blp.arguments(schemas.DecideRequest())
 @blp.response(200, schemas.DecideResult)
-@documented_errors(409, 422)
+@documented_errors(409, 413, 422)
 def decide(body: dict[str, Any]) -> Response:
-    # Answered as it is: ``schemas.DecideResult`` would dump this very shape (tests/unit/test_rules_decide_fast.py).
-    return cast(Response, current_app.json.response(decision(body, _registry(), _bounds())))
+    return _capped(decision(body, _registry(), _bounds()))
 
 
 @blp.route("/legal-commands", methods=["POST"])
 @blp.arguments(schemas.LegalRequest())
 @blp.response(200, schemas.LegalResult)
-@documented_errors(422)
-def legal_commands(body: dict[str, Any]) -> dict[str, Any]:
+@documented_errors(413, 422)
+def legal_commands(body: dict[str, Any]) -> Response:
     game = game_at(body["game"], body.get("rules_version"), _registry())
     state = position(game, body, _bounds())
-    return {
+    return _capped({
         "legal_commands": guarded(game.decider.legal_commands, state, body["seat"]),
         "to_act": sorted(guarded(game.decider.to_act, state)),
-    }
+    })
 
 
-def _cap_answers(app: Flask) -> None:
-    """Refuse a decision or a list of legal commands whose answer would pass MAX_ANSWER_BYTES."""
-    limit = app.config["MAX_ANSWER_BYTES"]
-
-    @app.after_request
-    def cap(response: Response) -> Response:
-        if request.endpoint in POSITION_ENDPOINTS and response.status_code == 200 and (response.content_length or 0) > limit:
-            message = f"the answer would be longer than {limit} bytes; no real position needs that"
-            response = jsonify(error_body("request/too_large", message, {"max_answer_bytes": limit}))
-            response.status_code = 413
-        return response
+def _capped(answer: dict[str, Any]) -> Response:
+    """The answer, unless it would pass MAX_ANSWER_BYTES: a client-built position may ask for a huge one."""
+    response = cast(Response, current_app.json.response(answer))
+    limit = current_app.config["MAX_ANSWER_BYTES"]
+    if (response.content_length or 0) > limit:
+        raise answer_too_long(limit)
+    return response
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -112,11 +101,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = make_api(app, "Mythos Tables rules service", "Stateless: setup, decide and legal commands for every game. "
                    f"A position holds at most {bounds.items} values and no integer beyond ±{bounds.integer} (413 past "
                    f"them) and must pass the game's invariants (400); an answer longer than {answer} bytes is refused (413).")
-    logs.install(app)
     api.register_blueprint(blp)
     api.register_blueprint(ops_blueprint(lambda: {"games": bool(app.extensions["games"])}))
-    _cap_answers(app)
-    app.wsgi_app = LeanDecide(app, app.wsgi_app)  # type: ignore[method-assign]  # Flask's way
+    app.wsgi_app = Edge(app, cors=Cors.parse(app.config.get("CORS_ORIGINS", os.environ.get("CORS_ORIGINS", "*"))))  # type: ignore[method-assign]  # Flask's way
     return app
 
 

@@ -1,14 +1,11 @@
-"""What the rules service answers, apart from its HTTP edge: the position a request describes (decoded within
-bounds, checked against the game's invariant), a decision, and the check that lets the lean decide skip the
-schema. The Flask views (``app.py``) and the lean decide (``lean.py``) both answer with these."""
+"""What the rules service answers, apart from its doors: the position a request describes (decoded within bounds,
+checked against the game's invariant), a setup, a decision. The public HTTP API (``app.py``) and the internal hop
+(``hop.py``) both answer with these, on bodies the same schemas loaded."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
-
-import orjson
 
 from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.codec import Bounds, TooLarge, check_bounds
@@ -16,33 +13,11 @@ from shared.kernel.game import GameOver
 from shared.wire.commands import MalformedCommand, decide_posted
 from shared.wire.errors import ApiError, malformed
 
-DECIDE_FIELDS = frozenset({"game", "state", "command", "seat", "entropy"})
-VERSIONED_DECIDE_FIELDS = DECIDE_FIELDS | {"rules_version"}  # what the session service sends (docs/operations.md)
-HEX_ENTROPY = re.compile(r"[0-9a-f]{2,128}")  # schemas.HEX, matched whole
 
-
-def plainly_valid_decide(data: bytes) -> dict[str, Any] | None:
-    """The body of a decide request (its raw JSON) when it is plainly one ``schemas.DecideRequest`` loads as it is
-    (the session service's kind: a state, a command, a seat in range, hex entropy, nothing else), else None.
-
-    On the rules service's hottest path marshmallow's load and dump cost about as much as the decision itself
-    (docs/performance.md, issue 20): the lean decide (rules_service/lean.py) decides a body this accepts without
-    them. These checks only ever accept: anything they do not goes to Flask and the schema as before, so every
-    refusal, and its message, is the schema's."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(body) is not dict or body.keys() not in (DECIDE_FIELDS, VERSIONED_DECIDE_FIELDS):
-        return None
-    version = body.get("rules_version", "")
-    if type(version) is not str or len(version) > 64:
-        return None
-    game, seat, entropy = body["game"], body["seat"], body["entropy"]
-    if (type(game) is str and 0 < len(game) <= 64 and type(body["command"]) is dict and type(seat) is int
-            and 0 <= seat <= 64 and type(entropy) is str and HEX_ENTROPY.fullmatch(entropy)):
-        return body
-    return None
+def answer_too_long(limit: int) -> ApiError:
+    """The refusal of an answer past MAX_ANSWER_BYTES (either door's)."""
+    return ApiError(413, "request/too_large", f"the answer would be longer than {limit} bytes; no real position needs that",
+                    {"max_answer_bytes": limit})
 
 
 def game_at(game_id: str, rules_version: str | None, registry: Mapping[str, Game]) -> Game:
@@ -103,8 +78,15 @@ def guarded(call: Callable[..., T], *args: Any) -> T:
         raise malformed("the position is not one this game can reach", reason=type(exc).__name__) from None
 
 
+def setup(body: Mapping[str, Any], registry: Mapping[str, Game]) -> dict[str, Any]:
+    """The answer to a setup request whose body the schema has let through."""
+    game = game_at(body["game"], body.get("rules_version"), registry)
+    options, events = game.start(body["players"], body["options"], entropy_of(body["entropy"]))
+    return {"options": options, "events": [e.to_json() for e in events], "rules_version": game.rules_version}
+
+
 def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Bounds) -> dict[str, Any]:
-    """The answer to a decide request whose body the schema (or ``plainly_valid_decide``) has let through."""
+    """The answer to a decide request whose body the schema has let through."""
     game = game_at(body["game"], body.get("rules_version"), registry)
     state = position(game, body, bounds)
     decided = guarded(decide_posted, game, state, body["command"], body["seat"], entropy_of(body["entropy"]))

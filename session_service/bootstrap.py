@@ -13,8 +13,8 @@ from typing import Any
 
 from shared.games import GAMES
 from session_service.hub import Hub
-from session_service.rules_client import HttpRules
-from session_service.scheduler import RqScheduler, make_queue
+from session_service.rules_client import rules_client
+from session_service.scheduler import Gate, RqScheduler, make_queue
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
 from session_service.use_cases.chat import Chat, ChatLimits
@@ -24,6 +24,26 @@ from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import Limits, Quotas
 from session_service.use_cases.rematch import RematchLimits, Rematches
 from session_service.use_cases.tables import Scheduler, Tables
+
+
+MIN_TOKEN_SECRET = 32  # characters of TOKEN_SECRET at least (64 hex characters: `openssl rand -hex 32`)
+PLACEHOLDER = "change-me"  # what the Kubernetes base's Secret holds until an overlay replaces it
+
+
+class BadTokenSecret(RuntimeError):
+    """The session service will not start without a key of its own for the tokens it derives."""
+
+
+def token_secret(config: Mapping[str, Any]) -> bytes:
+    """The server's key for seat tokens and invites of retried requests (``lobby.derived``): it must be set, long
+    enough, and not the deployment files' placeholder, since whoever holds it and a copy of Redis holds those seats."""
+    secret = str(config.get("TOKEN_SECRET") or "")
+    if len(secret) < MIN_TOKEN_SECRET or secret.startswith(PLACEHOLDER):
+        raise BadTokenSecret(
+            f"TOKEN_SECRET (or a file named by TOKEN_SECRET_FILE) must hold at least {MIN_TOKEN_SECRET} random characters "
+            "(e.g. `openssl rand -hex 32`), the same in every session process: seat tokens and invites of retried "
+            "requests are derived with it, and Redis never holds it (README, Configuration)")
+    return secret.encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +58,14 @@ class Service:
     rematches: Rematches
 
 
-def build(config: Mapping[str, Any]) -> Service:
-    """The use cases wired from ``config``; the hub starts its reader only when a stream first waits."""
+def build(config: Mapping[str, Any], serves_clients: bool = True) -> Service:
+    """The use cases wired from ``config``; the hub starts its reader only when a stream first waits. A process that
+    ``serves_clients`` (the HTTP app) derives tokens, and refuses to start without its key (``token_secret``);
+    the worker's lobby only ends idle tables, and is not given the key."""
     tables = build_tables(config)
     players = Players(tables.store)
-    return Service(tables=tables, players=players, lobby=Lobby(tables, players, config.get("TAKEOVER_AI", "medium")),
+    secret = token_secret(config) if serves_clients else None
+    return Service(tables=tables, players=players, lobby=Lobby(tables, players, config.get("TAKEOVER_AI", "medium"), secret),
                    hub=Hub(tables.store, recheck_s=min(config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)),
                    chat=Chat(players, tables.quotas, ChatLimits.from_config(config)),
                    rematches=Rematches(tables, players, RematchLimits.from_config(config)))
@@ -58,10 +81,11 @@ def build_tables(config: Mapping[str, Any]) -> Tables:
         scheduler = config["SCHEDULER"]
     else:
         rq_client = config.get("RQ_REDIS") or redis_clients.queue_client(config["RQ_REDIS_URL"])
-        scheduler = RqScheduler(make_queue(rq_client, config.get("QUEUE_NAME", "mythos")), store)
+        queue = make_queue(rq_client, config.get("QUEUE_NAME", "mythos"))
+        scheduler = RqScheduler(queue, store, Gate(rq_client, queue.name, config.get("AI_TURNS_AT_ONCE_PER_CLIENT", 1)))
     return Tables(
         store=store,
-        rules=config.get("RULES") or HttpRules(config["RULES_URL"]),
+        rules=config.get("RULES") or rules_client(config["RULES_URL"]),
         games=config.get("GAMES", GAMES),
         scheduler=scheduler or Scheduler(),
         snapshot_every=config.get("SNAPSHOT_EVERY", 50),

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import socket
 import ssl
-from typing import Any, cast
+import struct
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -20,6 +21,7 @@ from shared.wire.commands import MalformedCommand, decide_posted
 from session_service.use_cases.errors import BadRequest, Unavailable
 
 
+FRAME = struct.Struct("!I")  # the hop's length prefix (rules_service/hop.py)
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; gunicorn's own answers are far shorter
 
 
@@ -49,15 +51,12 @@ class HttpRules:
         self._idle: list[_Connection] = []  # kept connections, newest last (list.pop and append are atomic)
 
     def setup(self, game: Game, players: int, options: dict[str, Any], entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
-        reply = self._post("/v1/setup", {"game": game.id, "rules_version": game.rules_version, "players": players,
-                                         "options": options, "entropy": entropy.hex()})
+        reply = self._post("/v1/setup", setup_body(game, players, options, entropy))
         _same_rules(game, reply)
         return reply["options"], [Event.from_json(e) for e in reply["events"]]
 
     def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
-        body = {"game": game.id, "rules_version": game.rules_version, "state": game.codec.encode(state), "command": command,
-                "seat": seat, "entropy": entropy.hex()}
-        reply = self._post("/v1/decide", body)
+        reply = self._post("/v1/decide", decide_body(game, state, command, seat, entropy))
         _same_rules(game, reply)
         return [Event.from_json(e) for e in reply["events"]]
 
@@ -69,32 +68,14 @@ class HttpRules:
         return status == 200
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        try:
-            data = orjson.dumps(body)
-        except orjson.JSONEncodeError:
-            # The state is ours and always encodes: what does not is the caller's command or options.
-            raise BadRequest("the request holds a value too deeply nested (or too large) to pass on") from None
+        data = encoded(body)
         try:
             rid = logs.request_id()  # the rules service logs its line under the same request id
             status, raw = self._exchange("POST", path, data, extra=f"{logs.HEADER}: {rid}\r\n".encode() if rid else b"")
             answer = orjson.loads(raw)
         except (OSError, ValueError):  # unreachable, timed out, cut off, or not HTTP or JSON
             raise Unavailable("the rules service") from None
-        if status == 200:
-            return cast(dict[str, Any], answer)
-        try:
-            error = answer["error"]
-        except (KeyError, TypeError):
-            raise Unavailable("the rules service") from None
-        if status == 422 and error.get("code") == "rules/unknown_rules_version":
-            raise Unavailable("the rules version of this game") from None  # a rules process of another release
-        if status == 422:
-            raise RuleViolation(error["code"], error["message"], error.get("details"))
-        if status == 409:
-            raise GameOver()
-        if status == 400:
-            raise MalformedCommand(error["message"], error.get("details"))
-        raise Unavailable("the rules service")
+        return answered(status, answer)
 
     def _exchange(self, method: str, path: str, body: bytes, timeout_s: float | None = None,
                   extra: bytes = b"") -> tuple[int, bytes]:
@@ -127,6 +108,142 @@ class HttpRules:
             connection.close()
         return status, data
 
+
+class HopRules:
+    """The rules service over its internal hop (rules_service/hop.py): kept TCP connections, each message a 4-byte
+    length and an orjson document. A request is sent again only on a kept connection the server had closed before
+    any byte of an answer (decide and setup are pure), never after an answer."""
+
+    def __init__(self, address: str, timeout_s: float = 10.0, pool_size: int = 64):
+        parts = urlsplit(address)
+        if parts.scheme != "tcp" or not parts.hostname or not parts.port:
+            raise ValueError(f"the rules service's hop is tcp://host:port, not {address!r}")
+        self.base_url = address
+        self.timeout_s, self.pool_size = timeout_s, pool_size
+        self._address = (parts.hostname, parts.port)
+        self._idle: list[_Framed] = []  # kept connections, newest last (list.pop and append are atomic)
+
+    def setup(self, game: Game, players: int, options: dict[str, Any], entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
+        reply = self._call({"op": "setup", **setup_body(game, players, options, entropy)})
+        _same_rules(game, reply)
+        return reply["options"], [Event.from_json(e) for e in reply["events"]]
+
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+        reply = self._call({"op": "decide", **decide_body(game, state, command, seat, entropy)})
+        _same_rules(game, reply)
+        return [Event.from_json(e) for e in reply["events"]]
+
+    def ready(self) -> bool:
+        try:
+            self._call({"op": "ping"}, timeout_s=2)
+        except Unavailable:
+            return False
+        return True
+
+    def _call(self, request: dict[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
+        rid = logs.request_id()  # lines the rules service logs for it carry the same request id
+        if rid:
+            request["request_id"] = rid
+        data = encoded(request)
+        frame = FRAME.pack(len(data)) + data
+        timeout_s = self.timeout_s if timeout_s is None else timeout_s
+        try:
+            answer = orjson.loads(self._exchange(frame, timeout_s))
+            status, body = answer["status"], answer["body"]
+        except (OSError, ValueError, KeyError, TypeError):  # unreachable, timed out, cut off, or not a hop answer
+            raise Unavailable("the rules service") from None
+        return answered(status, body)
+
+    def _exchange(self, frame: bytes, timeout_s: float) -> bytes:
+        while self._idle:
+            try:
+                connection = self._idle.pop()
+            except IndexError:
+                break
+            try:
+                return self._keep(connection, connection.exchange(frame, timeout_s))
+            except _Closed:  # the server had closed it while it was kept
+                connection.close()
+        connection = _Framed(self._address, timeout_s)
+        try:
+            return self._keep(connection, connection.exchange(frame, timeout_s))
+        except _Closed:
+            connection.close()
+            raise ConnectionError("the rules service closed the connection without answering") from None
+
+    def _keep(self, connection: _Framed, answer: bytes) -> bytes:
+        if len(self._idle) < self.pool_size:
+            self._idle.append(connection)
+        else:
+            connection.close()
+        return answer
+
+
+class _Framed:
+    """One hop connection: a frame written at once, the answer's frame read whole. Any failure closes it."""
+
+    def __init__(self, address: tuple[str, int], timeout_s: float):
+        self.sock = socket.create_connection(address, timeout=timeout_s)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def exchange(self, frame: bytes, timeout_s: float) -> bytes:
+        try:
+            self.sock.settimeout(timeout_s)
+            try:
+                self.sock.sendall(frame)
+                head = self.sock.recv(65536)
+            except (ConnectionResetError, BrokenPipeError):
+                raise _Closed() from None
+            if not head:
+                raise _Closed()
+            while len(head) < FRAME.size:
+                head += self._more()
+            (size,) = FRAME.unpack_from(head)
+            parts, have = [head[FRAME.size:]], len(head) - FRAME.size
+            while have < size:
+                part = self._more()
+                parts.append(part)
+                have += len(part)
+            if have != size:
+                raise ValueError("the rules service answered more than one frame")
+            return b"".join(parts)
+        except BaseException:
+            self.close()
+            raise
+
+    def _more(self) -> bytes:
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the rules service ended its answer early")
+        return chunk
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def setup_body(game: Game, players: int, options: dict[str, Any], entropy: bytes) -> dict[str, Any]:
+    """What a setup asks of the rules service (either door)."""
+    return {"game": game.id, "rules_version": game.rules_version, "players": players, "options": options,
+            "entropy": entropy.hex()}
+
+
+def decide_body(game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> dict[str, Any]:
+    """What a decide asks of the rules service (either door): the state in the game's wire codec."""
+    return {"game": game.id, "rules_version": game.rules_version, "state": game.codec.encode(state), "command": command,
+            "seat": seat, "entropy": entropy.hex()}
+
+
+def encoded(body: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(body)
+    except orjson.JSONEncodeError:
+        # The state is ours and always encodes: what does not is the caller's command or options.
+        raise BadRequest("the request holds a value too deeply nested (or too large) to pass on") from None
+
+
+def rules_client(url: str, timeout_s: float = 10.0) -> HopRules | HttpRules:
+    """The client ``RULES_URL`` names: ``tcp://host:port``, the internal hop; ``http(s)://…``, the public API."""
+    return HopRules(url, timeout_s) if url.startswith("tcp://") else HttpRules(url, timeout_s)
 
 class _Closed(ConnectionError):
     """The connection ended before any byte of an answer: the request may be sent again on another."""
@@ -231,6 +348,25 @@ def _parse_head(head: bytes) -> tuple[int, dict[str, str]]:
     if version == "HTTP/1.0" and headers.get("connection", "").lower() != "keep-alive":
         headers["connection"] = "close"
     return int(status), headers
+
+
+def answered(status: int, answer: Any) -> dict[str, Any]:
+    """The body of a rules service's answer (either door's: they answer alike), or the exception it stands for."""
+    if status == 200 and isinstance(answer, dict):
+        return answer
+    try:
+        error = answer["error"]
+    except (KeyError, TypeError):
+        raise Unavailable("the rules service") from None
+    if status == 422 and error.get("code") == "rules/unknown_rules_version":
+        raise Unavailable("the rules version of this game") from None  # a rules process of another release
+    if status == 422:
+        raise RuleViolation(error["code"], error["message"], error.get("details"))
+    if status == 409:
+        raise GameOver()
+    if status == 400:
+        raise MalformedCommand(error["message"], error.get("details"))
+    raise Unavailable("the rules service")
 
 
 def _same_rules(game: Game, reply: dict[str, Any]) -> None:

@@ -1,5 +1,13 @@
 """Where the session service hands AI turns and turn timers to RQ, after every change of a game (``Tables``'
-``Scheduler``, as the app and the worker wire it in ``bootstrap``).
+``Scheduler``, as the app and the worker wire it in ``bootstrap``), and how the workers are shared between clients.
+
+Fair shares (issue 33: six ``hard`` all-AI tables of one client, within its quotas, took 53 of 65 worker
+CPU-seconds, and another client's AI reply went from 0.11 s to 5.8 s): RQ's queue is one FIFO, so every client
+also has a queue of its own (``Gate``). A client has at most ``AI_TURNS_AT_ONCE_PER_CLIENT`` (1) turns in RQ's
+queue or running; its other turns wait in its own queue, oldest first, and the next one goes to the back of RQ's
+queue when one of its turns ends. So a turn of a client waits behind at most that many turns of each other
+client, however many tables they have: the clients with work are served in turn (round robin). An AI turn takes
+its place when it is scheduled, a timer's when it fires (timers are scheduled at their deadline by RQ).
 
 Jobs take ids and a version only, use RQ's JSON serializer and deterministic ids
 (``ai-<game>-<seat>-<version>``: RQ allows letters, digits, ``-`` and ``_``). They are named here by their import
@@ -11,6 +19,8 @@ from __future__ import annotations
 
 import logging
 import os
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -21,6 +31,7 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from session_service.use_cases.meta import Meta
+from session_service.use_cases.quotas import META_FIELD
 from session_service.use_cases.tables import Scheduler
 
 log = logging.getLogger("mythos.jobs")
@@ -32,13 +43,84 @@ MARKED_HELD = 100_000  # game ids a scheduler remembers having marked active, be
 # finished job ~500 s at ~7 KB (bench.abuse --only tables: 44 MB of queue Redis for 20 all-AI tables whose own
 # keys held 6 MB), failed ones a year: a finished turn leaves nothing, a failed one a day for whoever looks.
 KEEP = {"result_ttl": 0, "failure_ttl": 24 * 3600}
+RETRY = {"retry": Retry(max=3, interval=[1, 3, 10])}
+HELD_S = 60  # a place held this long is given up: its turn was lost (a worker killed), or sat in a jammed queue
+
+ADMIT = """
+-- KEYS: the client's places (turn -> since), its waiting turns (turn -> since). ARGV: turn, now, places, held_s, ttl
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", tonumber(ARGV[2]) - tonumber(ARGV[4]))
+if redis.call("ZSCORE", KEYS[1], ARGV[1]) then return 1 end
+if redis.call("ZCARD", KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call("ZADD", KEYS[1], ARGV[2], ARGV[1])
+  redis.call("ZREM", KEYS[2], ARGV[1])
+  redis.call("EXPIRE", KEYS[1], ARGV[5])
+  return 1
+end
+redis.call("ZADD", KEYS[2], "NX", ARGV[2], ARGV[1])
+redis.call("EXPIRE", KEYS[2], ARGV[5])
+return 0
+"""
+
+RELEASE = """
+-- KEYS as ADMIT's. ARGV: turn, now, ttl. Answers the client's next waiting turn, now holding the freed place.
+if redis.call("ZREM", KEYS[1], ARGV[1]) == 0 then return false end
+local nxt = redis.call("ZRANGE", KEYS[2], 0, 0)[1]
+if not nxt then return false end
+redis.call("ZREM", KEYS[2], nxt)
+redis.call("ZADD", KEYS[1], ARGV[2], nxt)
+redis.call("EXPIRE", KEYS[1], ARGV[3])
+return nxt
+"""
+
+
+class Gate:
+    """Each client's own queue in front of RQ's (module docstring): ``admit`` gives a turn one of its client's
+    ``places`` or parks it; ``release`` frees the place when the turn has run and hands back the client's next
+    parked turn, which then holds it (the caller enqueues it). ``places`` 0: no gate, every turn goes straight in.
+    Turns of a table with no client (opened by the server, or before quotas) are not gated."""
+
+    def __init__(self, connection: Any, prefix: str, places: int, clock: Callable[[], float] = time.time):
+        self.connection, self.prefix, self.places, self.clock = connection, prefix, places, clock
+        self._admit = connection.register_script(ADMIT) if places > 0 else None
+        self._release = connection.register_script(RELEASE) if places > 0 else None
+
+    def keys(self, client: str) -> list[str]:
+        return [f"{self.prefix}:fair:{client}:places", f"{self.prefix}:fair:{client}:waiting"]
+
+    def admit(self, client: str | None, turn: str) -> bool:
+        if self._admit is None or not client:
+            return True
+        return bool(self._admit(keys=self.keys(client), args=[turn, self.clock(), self.places, HELD_S, 24 * 3600]))
+
+    def holders(self, client: str) -> list[str]:
+        """The turns holding ``client``'s places now."""
+        return [t.decode() for t in self.connection.zrange(self.keys(client)[0], 0, -1)]
+
+    def release(self, client: str | None, turn: str) -> str | None:
+        if self._release is None or not client:
+            return None
+        nxt = self._release(keys=self.keys(client), args=[turn, self.clock(), 24 * 3600])
+        return nxt.decode() if isinstance(nxt, bytes) else nxt
+
+
+def turn_id(kind: str, game_id: str, seat: int, version: int) -> str:
+    """A turn's job id: ``ai-<game>-<seat>-<version>`` or ``timeout-…`` (RQ allows letters, digits, - and _)."""
+    return f"{kind}-{game_id}-{seat}-{version}"
+
+
+def parse_turn_id(job_id: str) -> tuple[str, str, int, int]:
+    """``turn_id`` read back (a game id may hold ``-`` itself: the seat and version are the last two parts)."""
+    kind, rest = job_id.split("-", 1)
+    game_id, seat, version = rest.rsplit("-", 2)
+    return kind, game_id, int(seat), int(version)
 
 
 class RqScheduler(Scheduler):
     """Hands AI turns and turn timers to RQ after every change of a game."""
 
-    def __init__(self, queue: Queue, store: Any):
+    def __init__(self, queue: Queue, store: Any, gate: Gate | None = None):
         self.queue, self.store = queue, store
+        self.gate = gate or Gate(queue.connection, queue.name, 0)
         self.after_change = self.schedule_or_leave
         # Games this process has put in the active set. A game leaves the set only when it is over or gone (see
         # jobs.sweep_once), so after the first SADD the rest of its commands need not pay that round trip each.
@@ -66,24 +148,54 @@ class RqScheduler(Scheduler):
             return 0  # nothing can be played: the idle rule ends it
         queued = 0
         for seat in meta.to_act:
-            job_id = f"-{meta.id}-{seat}-{meta.version}"
             if meta.seats[seat]["ai"]:
-                queued += self._enqueue("ai" + job_id, AI_TURN, meta, seat, force)
+                queued += self._enqueue(turn_id("ai", meta.id, seat, meta.version), meta, force)
             elif meta.deadline:
                 when = datetime.fromisoformat(meta.deadline.replace("Z", "+00:00"))
+                job_id = turn_id("timeout", meta.id, seat, meta.version)
                 if force and when <= datetime.now(when.tzinfo):
-                    queued += self._enqueue("timeout" + job_id, TURN_TIMEOUT, meta, seat, force)
-                elif not force:
-                    self.queue.enqueue_at(when, TURN_TIMEOUT, meta.id, seat, meta.version, job_id="timeout" + job_id, **KEEP)
+                    queued += self._enqueue(job_id, meta, force)
+                elif not force:  # it takes its client's place when it fires (the job asks the gate then)
+                    self.queue.enqueue_at(when, TURN_TIMEOUT, meta.id, seat, meta.version, job_id=job_id, **KEEP)
                     queued += 1
         return queued
 
-    def _enqueue(self, job_id: str, func: str, meta: Meta, seat: int, force: bool) -> int:
+    def _enqueue(self, job_id: str, meta: Meta, force: bool) -> int:
         if force:
             job = self.queue.fetch_job(job_id)
             if job is not None and _alive(job, self.queue):
                 return 0
-        self.queue.enqueue(func, meta.id, seat, meta.version, job_id=job_id, retry=Retry(max=3, interval=[1, 3, 10]), **KEEP)
+        client = meta.extra.get(META_FIELD)
+        if not self.gate.admit(client, job_id):
+            if force and client:  # the sweeper, on a game that stopped: a place may be held by a turn nobody runs
+                return self._free_lost_places(client)
+            return 0  # its client's place is taken: it waits in the client's own queue (released in turn)
+        self.enqueue_turn(job_id)
+        return 1
+
+    def _free_lost_places(self, client: str) -> int:
+        """Give back the places of ``client`` held by turns no worker will run (a worker killed mid-turn, whose
+        move another worker then published: that turn is never run again, and its place would block the client's
+        next turns until ``HELD_S``); each place freed goes to the client's next waiting turn."""
+        freed = 0
+        for holder in self.gate.holders(client):
+            job = self.queue.fetch_job(holder)
+            if job is None or not _alive(job, self.queue):
+                freed += self.turn_done(client, holder)
+        return freed
+
+    def enqueue_turn(self, job_id: str) -> None:
+        """Put the turn ``job_id`` names at the back of RQ's queue (it holds its client's place already)."""
+        kind, game_id, seat, version = parse_turn_id(job_id)
+        self.queue.enqueue(AI_TURN if kind == "ai" else TURN_TIMEOUT, game_id, seat, version, job_id=job_id, **RETRY, **KEEP)
+
+    def turn_done(self, client: str | None, job_id: str) -> int:
+        """A turn of ``client`` has run (or will not): its place goes to the client's next waiting turn, if any
+        (answers 1 when one was enqueued)."""
+        nxt = self.gate.release(client, job_id)
+        if nxt is None:
+            return 0
+        self.enqueue_turn(nxt)
         return 1
 
 

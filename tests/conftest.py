@@ -20,6 +20,11 @@ from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
 # `make soak` sets MYTHOS_SOAK=1.
 collect_ignore = [] if os.environ.get("MYTHOS_SOAK") == "1" else ["soak"]
 
+# The stacks the suites start (their workers read it from the environment) run the AI fifty times faster than play:
+# each level's think time and publication delay (session_service/worker/pacing.py) scaled down, so a game of a
+# few hundred AI moves takes seconds. The pacing suites set their own scale.
+os.environ.setdefault("AI_TIME_SCALE", "0.02")
+
 
 @pytest.fixture(autouse=True)
 def rate_window_from_the_test_start(monkeypatch):

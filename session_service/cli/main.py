@@ -53,6 +53,31 @@ def rules_in_use() -> int:
     return report(tables.store, tables.games)
 
 
+def retention_now(rounds: int = 1000) -> int:
+    """Run the retention policy of the environment now, round after round until no old game is left (the
+    Kubernetes base runs this as a CronJob, where the exports have a volume of their own: deploy/k8s/retention.yaml).
+    1 when a game could not be exported (it is kept), or when the policy deletes nothing (no export directory)."""
+    from session_service.bootstrap import build_tables
+    from session_service.config import from_env
+    from session_service.use_cases import retention
+
+    config = from_env()
+    policy = retention.Policy.from_config(config)
+    if not policy.deletes:
+        print("retention is off: set RETENTION_DAYS above 0 and RETENTION_EXPORT_DIR", file=sys.stderr)
+        return 1
+    tables = build_tables({**config, "SCHEDULER": None})
+    total = {"exported": 0, "failed": 0}
+    for _ in range(rounds):
+        counts = retention.sweep(tables, policy, force=True)
+        total = {k: total[k] + counts.get(k, 0) for k in total}
+        if counts.get("exported", 0) + counts.get("failed", 0) < policy.batch or not counts.get("exported"):
+            break
+    print(f"retention ({policy.days:g} days, exports in {policy.export_dir}): {total['exported']} games exported "
+          f"and deleted, {total['failed']} kept (their export failed)")
+    return 1 if total["failed"] else 0
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="mythos", description="Mythos Tables: a server for Lovecraftian card games")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -64,6 +89,8 @@ def main(argv: list[str] | None = None) -> None:
     cluster.add_argument("--rules-port", type=int, default=int(os.environ.get("RULES_PORT", "8001")))
     sub.add_parser("rules-in-use", help="before an upgrade: the rules versions of games in play (REDIS_URL), and "
                    "whether this code provides each")
+    sub.add_parser("retention", help="export, then delete from Redis, the games over for longer than RETENTION_DAYS "
+                   "(into RETENTION_EXPORT_DIR), now")
     audit = sub.add_parser("audit", help="verify an exported game offline")
     audit.add_argument("file")
     audit.add_argument("--commitment", help="the seed commitment you saw when the game was created (hex)")
@@ -78,6 +105,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(audit_file(args.file, args.commitment, args.head))
     if args.command == "rules-in-use":
         sys.exit(rules_in_use())
+    if args.command == "retention":
+        sys.exit(retention_now())
     if args.command == "cluster":
         from session_service.cli.clusterstack import run as run_stack
     else:

@@ -2,49 +2,31 @@
 
 from __future__ import annotations
 
+import io
+import re
 from typing import Any, cast
 
 import orjson
-from flask import Response, current_app, g, request, url_for
+from flask import Response, current_app, request, url_for
 
 from shared.wire import schemas
 from shared.wire.catalog import catalog
-from shared.wire.errors import ApiError, malformed, not_found
+from shared.wire.edge import Exchange, Route, exchange, note
+from shared.wire.errors import ApiError, malformed
 from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
 from session_service.http.clients import bearer, who
+from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import FRAMINGS, SSE, Streams, stream_response
 from session_service.use_cases import live
+from session_service.use_cases.errors import BadToken
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.players import is_player_key
 from session_service.use_cases.tables import REPLICATED, Tables
 
 COMMAND_REQUEST = schemas.CommandRequest()
-COMMAND_FIELDS = (frozenset({"command"}), frozenset({"command", "expected_version"}))
-
-
-def plainly_valid_command(data: bytes) -> dict[str, Any] | None:
-    """A command body as ``schemas.CommandRequest`` loads it, when it is plainly one (a command that is an
-    object nested no deeper than the schema allows, an optional ``expected_version`` in range, nothing else),
-    else None.
-
-    marshmallow's load and dump were about a tenth of the session service's CPU per command (docs/performance.md,
-    issue 20): the lean command path (session_service/http/lean.py) plays a body this accepts without them. These
-    checks only ever accept: whatever they do not goes to Flask and the schema as before, so every refusal, and
-    its message, is the schema's (tests/unit/test_session_command_fast.py)."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if type(body) is not dict or body.keys() not in COMMAND_FIELDS:
-        return None
-    command, version = body["command"], body.get("expected_version")
-    if type(command) is not dict or not schemas.shallow(command):
-        return None
-    if version is not None and not (type(version) is int and 0 <= version <= schemas.MAX_VERSION):
-        return None
-    return {"command": command, "expected_version": version}
+COMMANDS = re.compile(r"/v1/games/([^/]+)/commands")  # what Flask's rule below matches for POST, as a pattern
 
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")
@@ -113,12 +95,10 @@ def lobby() -> Lobby:
 
 def caller(game_id: str, asked_seat: int | None = None) -> tuple[Meta, int | None]:
     """The game and the caller's seat (None for a spectator); a seat may only ask for itself."""
-    read = g.pop("meta_read", None)  # the rate limit's round trip read it already (ratelimit.py); None: no such game
-    meta = read[1] if read is not None and read[0] == game_id else tables().meta(game_id)
-    if meta is None:
-        raise not_found()
+    meta = tables().meta(game_id)
     token = bearer()
-    seat = g.log_seat = tables().seat_of(meta, token)
+    seat = tables().seat_of(meta, token)
+    note(seat=seat)
     if asked_seat is not None and asked_seat != seat:
         raise ApiError(403, "auth/not_your_seat", "a token reads and acts for its own seat only")
     lobby().check_watcher(meta, seat, token)  # a private table is watched by those it was opened for
@@ -172,7 +152,7 @@ def get_game(game_id: str) -> dict[str, Any]:
 def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """What the caller's seat may know now (or at version `at`), and every command it may post."""
     meta, seat = caller(game_id, query.get("seat"))
-    return tables().state(game_id, seat, query.get("at"), meta=meta)
+    return tables().state(game_id, seat, query.get("at"), meta=meta, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/commands", methods=["POST"])
@@ -182,11 +162,59 @@ def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
 @documented_errors(401, 404, 409, 422)
 def post_command(body: dict[str, Any], game_id: str) -> tuple[Response, int, dict[str, str]]:
     """Play a command for the caller's seat, all or nothing."""
-    meta, seat = caller(game_id)
-    result, headers = play(tables(), game_id, commanding(seat), body, checked_idempotency_key(), meta)
-    # Answered as it is, not dumped: ``schemas.CommandResult`` would dump this very shape, each event being
-    # shared.records.client_event's (already redacted for the seat; tests/unit/test_session_command_fast.py).
+    # Served by the edge's route (``command_route``) unless its body needs the schema's word on it: the same play.
+    limit: RateLimit = current_app.extensions["rate_limit"]
+    result, headers = play(tables(), limit, exchange(), game_id, body, bearer(), checked_idempotency_key())
     return cast(Response, current_app.json.response(result)), 200, headers
+
+
+def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
+    """``POST /v1/games/<id>/commands`` on the edge, past Flask's routing: a body that is plainly a command
+    (``schemas.plain_command_request``), played as the view plays it. Anything else (no length, too long, not JSON,
+    not plainly a command) goes to Flask and the schema, untouched."""
+
+    def handle(ex: Exchange, game_id: str) -> tuple[int, dict[str, Any], dict[str, str]] | None:
+        ex.game_id = game_id
+        length = ex.environ.get("CONTENT_LENGTH") or ""
+        if not (length.isdigit() and 0 < int(length) <= max_body):
+            return None
+        data = ex.environ["wsgi.input"].read(int(length))
+        ex.environ["wsgi.input"] = io.BytesIO(data)  # for Flask, should it answer after all
+        try:
+            body = schemas.plain_command_request(orjson.loads(data))
+        except orjson.JSONDecodeError:
+            body = None
+        if body is None:
+            return None  # not plainly a command: the schema's word on it, through webargs and the view
+        key = ex.header("Idempotency-Key")
+        if key is not None and not plausible_idempotency_key(key):
+            raise bad_idempotency_key()
+        return 200, *play(tables, limit, ex, game_id, body, clients.bearer_of(ex.header("Authorization")), key)
+
+    return Route("POST", COMMANDS, "/v1/games/<game_id>/commands", handle)
+
+
+def play(tables: Tables, limit: RateLimit, ex: Exchange, game_id: str, body: dict[str, Any], token: str | None,
+         idempotency_key: str | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """A command's answer and its headers. The meta this process knows of the game stands in for a read when it is
+    at the version the command expects (its append checks the log is still there); the write is counted by the
+    append, against the seat's token when it holds and the address (ratelimit.py)."""
+    known = tables.known_meta(game_id, body["expected_version"])
+    meta = known or tables.meta(game_id)
+    try:
+        seat = tables.seat_of(meta, token)
+    except BadToken:
+        if known is None:
+            raise
+        meta = tables.meta(game_id)  # a seat taken since this process last saw the game
+        seat = tables.seat_of(meta, token)
+    ex.fields["seat"] = seat
+    charge = limit.for_client(ex, clients.client(meta, token, ex.address) if token is not None else
+                              clients.address_client(ex.address))
+    result = tables.command(game_id, commanding(seat), body["command"], body["expected_version"], idempotency_key,
+                            meta=meta, charge=charge, unread=meta is known)
+    replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
+    return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
 
 
 def commanding(seat: int | None) -> int:
@@ -194,15 +222,6 @@ def commanding(seat: int | None) -> int:
     if seat is None:
         raise ApiError(401, "auth/missing_token", "commands need a seat token: 'Authorization: Bearer <token>'")
     return seat
-
-
-def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempotency_key: str | None,
-         meta: Meta) -> tuple[dict[str, Any], dict[str, str]]:
-    """A command's answer and its headers, once the caller's seat is known (``post_command``, and the lean path
-    of session_service/http/lean.py)."""
-    result = tables.command(game_id, seat, body["command"], body["expected_version"], idempotency_key, meta=meta)
-    replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
-    return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
 
 
 @blp.route("/games/<game_id>/events")
@@ -213,7 +232,7 @@ def play(tables: Tables, game_id: str, seat: int, body: dict[str, Any], idempote
 def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The log's events after a version, redacted for the caller."""
     _, seat = caller(game_id)
-    return tables().events(game_id, seat, query["after"], query["limit"])
+    return tables().events(game_id, seat, query["after"], query["limit"], reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/events/stream")
@@ -236,7 +255,8 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     token = bearer()
     player = current_app.extensions["players"].by_key(token) if is_player_key(token) else None
     follow = live.ChatFollow(current_app.extensions["chat"], player, query.get("chat_after"))
-    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow)
+    messages = live.stream(tables(), game_id, seat, after, keepalive, streams.hub, meta=meta, chat=follow,
+                           reader=clients.address_client())
     label = f"{game_id} ({'spectator' if seat is None else f'seat {seat}'})"
     watching = (tables().watchers, game_id) if seat is None else None  # the resource's `watchers`
     return streams.respond(messages, clients.client(meta), framing, label, watching)
@@ -245,8 +265,12 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
 def checked_idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not plausible_idempotency_key(key):
-        raise malformed("Idempotency-Key must be 1 to 128 characters")
+        raise bad_idempotency_key()
     return key
+
+
+def bad_idempotency_key() -> ApiError:
+    return malformed("Idempotency-Key must be 1 to 128 characters")
 
 
 def plausible_idempotency_key(key: str) -> bool:
@@ -269,7 +293,7 @@ def resume_point(after: int | None) -> int | None:
 @blp.doc(operationId="getAudit")
 def get_audit(game_id: str) -> dict[str, Any]:
     """Check the hash chain and, once the game is over, re-decide every command from the seed."""
-    return tables().audit(game_id)
+    return tables().audit(game_id, reader=clients.address_client())
 
 
 @blp.route("/games/<game_id>/export")
@@ -280,4 +304,4 @@ def get_export(game_id: str) -> dict[str, Any]:
     """The portable record of a finished game, verifiable offline with `mythos audit` (a private table's: for its
     seats, the players invited to it and holders of its invite code)."""
     caller(game_id)
-    return tables().export(game_id)
+    return tables().export(game_id, reader=clients.address_client())

@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from typing import Any
 
 import redis
-from flask import Flask, g, jsonify, request
-from flask.typing import ResponseReturnValue
+from flask import Flask
 from redis.exceptions import RedisClusterException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from prometheus_client import Counter, Gauge
 
-from shared.wire.errors import body
-from shared.wire import contract, logs
+from shared.wire import contract
+from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import from_env
-from session_service.http import api, lobby_api, ratelimit, refusals, table_api, webclient
-from session_service.http.lean import LeanCommand
+from session_service.http import api, lobby_api, refusals, table_api, webclient
+from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
 from session_service.storage import redis_clients
-from session_service.use_cases.errors import UnsupportedMediaType
 from session_service.use_cases.tables import Tables
 
-
-log = logging.getLogger("mythos.session")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -41,10 +36,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["lobby"] = service.lobby
     app.extensions["chat"], app.extensions["rematches"] = service.chat, service.rematches
     app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
+                                        per_address=app.config.get("STREAMS_PER_ADDRESS", 100),
                                         per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
-    api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, audits.")
+    api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
+                    "audits. Web pages of other origins may call it (CORS: any origin by default, `CORS_ORIGINS`), "
+                    "authenticated by their bearer token, never by cookies; preflights are answered.")
     contract.register(api_.spec, tables.games)  # every game's commands, views, events, outcome; the streams' messages
-    _request_lines(app, tables)
     metrics = app.extensions["metrics"]
     commands = Counter("mythos_commands_total", "Commands by game and result", ["game", "result"], registry=metrics.registry)
     conflicts = Counter("mythos_append_conflicts_total", "Appends refused for a version conflict", registry=metrics.registry)
@@ -57,17 +54,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     tables.on_command = on_command
     _queue_gauges(tables, metrics.registry)
     _stream_gauges(app.extensions["streams"], metrics.registry)
-    _json_bodies_only(app)
-    ratelimit.install(app, tables)
-    refusals.install(app)
-    _storage_errors(app)
     api_.register_blueprint(api.blp)
     api_.register_blueprint(lobby_api.blp)
     api_.register_blueprint(table_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
-    app.wsgi_app = LeanCommand(app, app.wsgi_app)  # type: ignore[method-assign]  # Flask's way
-    if app.config.get("TRUSTED_PROXIES"):  # see session_service/http/clients.py; outermost, so both paths see its address
+    limit = app.extensions["rate_limit"] = RateLimit(tables.store, app.config.get("RATE_LIMIT_PER_MINUTE", 0),
+                                                     app.config.get("RATE_LIMIT_PER_ADDRESS", 0))
+    app.wsgi_app = Edge(app, cors=Cors.parse(app.config.get("CORS_ORIGINS", "*")), json_only=True,  # type: ignore[method-assign]
+                        routes=[api.command_route(tables, limit, app.config["MAX_CONTENT_LENGTH"])],
+                        admit=limit.admit, refusals=[refusals.answer])
+    if app.config.get("TRUSTED_PROXIES"):  # see session_service/http/clients.py; outermost, so the edge sees its address
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])  # type: ignore[method-assign]
     return app
 
@@ -78,12 +75,6 @@ def _readiness(tables: Tables) -> dict[str, bool]:
     except (redis.RedisError, RedisClusterException):
         redis_ok = False
     return {"redis": redis_ok, "rules": tables.rules.ready()}
-
-
-def _request_lines(app: Flask, tables: Tables) -> None:
-    """One log line per request (shared/wire/logs.py), with the seat the request acted or read as: noted by the
-    views where the token is resolved (``g.log_seat``), so logging costs no lookup and never sees the token."""
-    logs.install(app, lambda: {"seat": g.get("log_seat")})
 
 
 def _queue_gauges(tables: Tables, registry: Any) -> None:
@@ -107,24 +98,6 @@ def _stream_gauges(streams: Streams, registry: Any) -> None:
     Gauge("mythos_streams_open", "Live streams open in this process", registry=registry).set_function(lambda: float(streams.open))
     notices = Gauge("mythos_stream_notices", "Append notices this process's hub has received", registry=registry)
     notices.set_function(lambda: float(streams.hub.figures["notices"]))
-
-
-def _json_bodies_only(app: Flask) -> None:
-    """A body sent as anything but JSON is refused by name (415), not read as an empty request."""
-
-    @app.before_request
-    def check_media_type() -> None:
-        if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
-            raise UnsupportedMediaType()
-
-
-def _storage_errors(app: Flask) -> None:
-    @app.errorhandler(redis.RedisError)
-    @app.errorhandler(RedisClusterException)
-    def redis_down(exc: Exception) -> ResponseReturnValue:
-        log.warning("storage error on %s %s: %r", request.method, request.path, exc)
-        message = "storage is unavailable right now; try again shortly (resending with the same Idempotency-Key is safe)"
-        return jsonify(body("service/unavailable", message)), 503, {"Retry-After": "2"}
 
 
 def main() -> None:

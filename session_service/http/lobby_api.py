@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, g, request, url_for
+from flask import current_app, request, url_for
 
 from shared.wire import lobby as schemas
 from shared.wire.schemas import CommandResult
+from shared.wire.edge import note
 from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
 from session_service.http.api import IDEMPOTENCY, checked_idempotency_key, lobby
@@ -51,7 +52,8 @@ def the_player() -> tuple[Player, str]:
 
 def seat_of_caller(game_id: str) -> tuple[Meta, int]:
     meta = lobby().tables.meta(game_id)
-    seat = g.log_seat = lobby().tables.seat_of(meta, bearer())
+    seat = lobby().tables.seat_of(meta, bearer())
+    note(seat=seat)
     if seat is None:
         raise MissingToken("this needs the seat's token or its player's key: 'Authorization: Bearer <token>'")
     return meta, seat

@@ -1,17 +1,21 @@
-"""The use cases' refusals (``use_cases.errors``) at the HTTP edge: each one's status, and the handler that answers
-it with the API's error body."""
+"""The use cases' refusals (``use_cases.errors``) and storage failures at the HTTP edge: each one's status and the
+API's error body."""
 
 from __future__ import annotations
 
-from flask import Flask, jsonify
-from flask.typing import ResponseReturnValue
+import logging
+from typing import Any
+
+import redis
+from redis.exceptions import RedisClusterException
 
 from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
                                               IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
                                               NotFinished, NotFound, NotInvited, NotYourSeat, RateLimited, Refused,
-                                              Unavailable, UnsupportedMediaType, VersionConflict)
+                                              Unavailable, VersionConflict)
 
+log = logging.getLogger("mythos.session")
 # A subclass takes its base's status.
 HTTP_STATUS: dict[type[Refused], int] = {
     BadRequest: 400,
@@ -28,7 +32,6 @@ HTTP_STATUS: dict[type[Refused], int] = {
     NoRematch: 409,
     GameFull: 409,
     GameStarted: 409,
-    UnsupportedMediaType: 415,
     IdempotencyKeyReused: 422,
     RateLimited: 429,
     Unavailable: 503,
@@ -42,12 +45,14 @@ def http_status(refusal: Refused) -> int:
     return 400
 
 
-def install(app: Flask) -> None:
-    """The use cases' refusals leave as the API's error body with their HTTP status."""
-
-    @app.errorhandler(Refused)
-    def refused(exc: Refused) -> ResponseReturnValue:
-        reply = jsonify(body(exc.code, exc.message, exc.details))
-        if exc.retry_after_s is not None:
-            reply.headers["Retry-After"] = str(exc.retry_after_s)
-        return reply, http_status(exc)
+def answer(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]] | None:
+    """The answer to a use case's refusal (the API's error body with its status), or to a storage failure (503:
+    nothing was written); None for anything else. The edge's mapping (shared/wire/edge.py)."""
+    if isinstance(exc, Refused):
+        headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else {}
+        return http_status(exc), body(exc.code, exc.message, exc.details), headers
+    if isinstance(exc, (redis.RedisError, RedisClusterException)):
+        log.warning("storage error: %r", exc)
+        message = "storage is unavailable right now; try again shortly (resending with the same Idempotency-Key is safe)"
+        return 503, body("service/unavailable", message), {"Retry-After": "2"}
+    return None

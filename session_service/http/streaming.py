@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import orjson
 import redis
-from flask import Response
+from flask import Response, request
 
 from shared.wire.errors import ApiError
 from session_service.hub import Closed, Hub
@@ -78,6 +78,7 @@ class Streams:
 
     hub: Hub
     per_client: int = 20
+    per_address: int = 100
     per_process: int = 10_000
     retry_after_s: int = 5
     process: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}")
@@ -90,11 +91,15 @@ class Streams:
     def open(self) -> int:
         return sum(self._open.values())
 
-    def admit(self, client: str) -> str:
-        """Count one more stream for ``client`` (a seat token or an address), or refuse it: 429 past the
-        per-client cap, 503 past the process's ceiling or once it is shutting down. Returns the client's key.
-        Two clients admitted at the same instant on two processes may both pass: a cap, not a ledger."""
-        key = hashlib.sha256(client.encode()).hexdigest()[:24]
+    def admit(self, client: str, address: str | None = None) -> tuple[str, ...]:
+        """Count one more stream for ``client`` (a seat token or an address) and for its ``address`` (whatever
+        token it presents: tokens never multiply what one address may hold, issue 33), or refuse it: 429 past the
+        per-client or per-address cap, 503 past the process's ceiling or once it is shutting down. Returns the
+        keys it was counted under, for ``release``. Two clients admitted at the same instant on two processes may
+        both pass: a cap, not a ledger."""
+        caps = [(_key(client), self.per_client, "client")]
+        if address is not None and self.per_address:
+            caps.append((_key("all:" + address), self.per_address, "address"))
         retry = {"Retry-After": str(self.retry_after_s)}
         if self.hub.closing:
             raise ApiError(503, "service/unavailable", "this process is shutting down; reconnect", headers=retry)
@@ -102,14 +107,16 @@ class Streams:
             raise ApiError(503, "service/unavailable", "this process holds as many streams as it may; try again shortly",
                            {"streams_per_process": self.per_process}, headers=retry)
         self._lease()
-        counts = self.hub.store.open_stream(key, self.process)
+        keys = tuple(key for key, _, _ in caps)
+        counted = self.hub.store.open_streams(list(keys), self.process)
         with self._lock:
-            self._open[key] += 1
-        if sum(n for p, n in counts.items() if self._alive(key, p)) > self.per_client:
-            self.release(key)
-            raise ApiError(429, "request/rate_limited", f"at most {self.per_client} open streams per client; close one first",
-                           {"streams_per_client": self.per_client}, headers=retry)
-        return key
+            self._open[keys[0]] += 1
+        for (key, cap, per), counts in zip(caps, counted):
+            if sum(n for p, n in counts.items() if self._alive(key, p)) > cap:
+                self.release(keys)
+                raise ApiError(429, "request/rate_limited", f"at most {cap} open streams per {per}; close one first",
+                               {f"streams_per_{per}": cap}, headers=retry)
+        return keys
 
     def __post_init__(self) -> None:
         self.leases = Leases(self.hub.store, self.hub.recheck_s)  # other processes' leases, remembered a while
@@ -124,13 +131,14 @@ class Streams:
             self.hub.store.forget_streams(client, [process])
         return alive
 
-    def release(self, key: str) -> None:
+    def release(self, keys: tuple[str, ...]) -> None:
         with self._lock:
-            self._open[key] -= 1
-            if self._open[key] <= 0:
-                del self._open[key]
+            self._open[keys[0]] -= 1
+            if self._open[keys[0]] <= 0:
+                del self._open[keys[0]]
         try:
-            self.hub.store.count_stream(key, self.process, -1)
+            for key in keys:
+                self.hub.store.count_stream(key, self.process, -1)
         except redis.RedisError as exc:  # the count goes with the process's lease if it cannot be taken back now
             log.warning("could not uncount a closed stream: %s", exc)
 
@@ -162,9 +170,10 @@ class Streams:
 
     def respond(self, messages: Iterator[Message], client: str, framing: str, label: str,
                 watching: tuple[Watchers, str] | None = None) -> Response:
-        """The streaming response for ``messages``, counted against ``client`` until it closes; ``watching``: the
-        game a spectator's stream watches, counted among its watchers meanwhile (``use_cases/watchers.py``)."""
-        key = self.admit(client)
+        """The streaming response for ``messages``, counted against ``client`` and the request's address until it
+        closes; ``watching``: the game a spectator's stream watches, counted among its watchers meanwhile
+        (``use_cases/watchers.py``)."""
+        key = self.admit(client, request.remote_addr or "-")
         if watching is not None:
             try:
                 watching[0].opened(watching[1], self.process)
@@ -175,8 +184,8 @@ class Streams:
         return Response(self._body(messages, frame, framing, key, label, watching), mimetype=framing,
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    def _body(self, messages: Iterator[Message], frame: Callable[[Message], bytes], framing: str, key: str, label: str,
-              watching: tuple[Watchers, str] | None) -> Iterator[bytes]:
+    def _body(self, messages: Iterator[Message], frame: Callable[[Message], bytes], framing: str, key: tuple[str, ...],
+              label: str, watching: tuple[Watchers, str] | None) -> Iterator[bytes]:
         started, how = time.monotonic(), "client gone"
         try:
             try:
@@ -208,3 +217,8 @@ class Streams:
                 except redis.RedisError as exc:  # the count goes with the process's lease if it cannot be taken back now
                     log.warning("could not uncount a watcher: %s", exc)
             log.info("stream %s closed: %s after %.1fs", label, how, time.monotonic() - started)
+
+
+def _key(client: str) -> str:
+    """A client's stream count in Redis, hashed: Redis keeps no token or address in the clear."""
+    return hashlib.sha256(client.encode()).hexdigest()[:24]

@@ -2,7 +2,7 @@
 
 Plain files shipped in the package (session_service/web/), no build step and nothing from another origin, so
 the page works offline and passes the service's Content-Security-Policy ('self' only, no inline script or
-style: shared/wire/flaskapp.py). The page itself only calls the public API, like any third-party client.
+style: shared/wire/edge.py). The page itself only calls the public API, like any third-party client.
 """
 
 from __future__ import annotations

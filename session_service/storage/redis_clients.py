@@ -14,11 +14,13 @@ The job queue (RQ) cannot run on a cluster (its enqueue is not atomic there and 
 from __future__ import annotations
 
 import os
+import select
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
+from redis._parsers import _HiredisParser
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
@@ -26,6 +28,31 @@ from redis.retry import Retry
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 CONNECT_TIMEOUT_S = 2.0
 READ_TIMEOUT_S = 5.0  # a command that takes longer has met a Redis in trouble: answer 503 rather than wait
+
+
+try:  # a poll that never waits needs no event loop: the original one, even where gevent patched the module
+    from gevent import monkey  # type: ignore[import-untyped]
+
+    _poll = monkey.get_original("select", "poll")
+except ImportError:  # pragma: no cover - gevent is a dependency
+    _poll = select.poll
+
+
+class Connection(redis.Connection):
+    """redis-py's connection, with the check its pool makes of each connection it hands out (a reply left unread? the
+    server gone?) answered by a plain zero-timeout poll of the socket when there is plainly nothing: under gevent
+    redis-py's own poll sets up a watcher on the hub for each check, about a twentieth of the session service's CPU
+    per command (docs/performance.md, issue 32). Anything else is redis-py's own check."""
+
+    def can_read(self, timeout: float = 0) -> bool:
+        sock, parser = self._sock, self._parser
+        if timeout or sock is None or not isinstance(parser, _HiredisParser) or parser._reader is None:
+            return bool(super().can_read(timeout))
+        poller = _poll()
+        poller.register(sock.fileno(), select.POLLIN)
+        if not parser._reader.has_data() and not poller.poll(0):
+            return False
+        return bool(super().can_read(timeout))
 
 
 class QueueOnCluster(RuntimeError):
@@ -48,6 +75,8 @@ def connect(url: str, *, read_timeout_s: float | None = READ_TIMEOUT_S, pool_siz
     if not is_cluster(url, env):
         # No silent re-sending of a command whose reply was lost: the store decides what a lost reply means.
         options = {"retry": Retry(NoBackoff(), 0), "health_check_interval": 15, **common}
+        if urlsplit(url).scheme == "redis":
+            options["connection_class"] = Connection
         if pool_size is None:
             return redis.Redis.from_url(url, **options)
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=read_timeout_s, **options)

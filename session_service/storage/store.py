@@ -4,8 +4,8 @@ Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Clus
 ``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
 ``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
 ``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer), and what lives
-beside the log: the chat feeds, the rematch offer, the watchers' counts and the joins per client (``GAME_PARTS``:
-deleted together).
+beside the log: the chat feeds, the rematch offer, the watchers' counts, the joins per client and the kept audit of
+an ended game (``GAME_PARTS``: deleted together).
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
@@ -66,7 +66,7 @@ return n
 """
 CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
 GAME_PARTS = ("events", "meta", "snap", "cmds", "chat:players", "chat:spectators", "chatseq", "watchers", "rematch",
-              "joins")  # every key of one game: deleted together (retention)
+              "joins", "audit")  # every key of one game: deleted together (retention)
 # Errors after which an append may or may not have landed, or may land if sent again (a new primary, a slot
 # moved, a node loading its data): send it again, the version check decides.
 AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedError, rx.AskError,
@@ -75,10 +75,26 @@ AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedE
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    status: str  # ok | conflict | duplicate | missing
+    status: str  # ok | conflict | duplicate | missing | limited
     version: int = 0
     prior: str | None = None
     replicated: bool | None = None  # a replica confirmed the write (None: not asked, or not known)
+
+
+@dataclass(slots=True)
+class Charge:
+    """One write, to be counted against rate counters (``(key, limit)``, each expiring ``ttl_s`` after its first
+    count): by the append script, in the same round trip as the write, where the counters share its node (one
+    Redis); else on its own (``EventStore.count``: on Redis Cluster, or when no append runs). Counted once."""
+
+    counters: tuple[tuple[str, int], ...]
+    ttl_s: int
+    counts: tuple[int, ...] | None = None  # each counter's count once counted
+
+    @property
+    def limited(self) -> bool:
+        """Did the write take a counter past its limit? (Then nothing of it was written.)"""
+        return self.counts is not None and any(n > limit for n, (_, limit) in zip(self.counts, self.counters))
 
 
 class EventStore:
@@ -133,16 +149,26 @@ class EventStore:
         meta: dict[str, str],
         idempotency_field: str = "",
         answer: str = "",
+        head_hash: str = "",
+        charge: Charge | None = None,
     ) -> Appended:
-        """Append ``records`` if the game is at ``expected_version`` and the idempotency field is new."""
+        """Append ``records`` if the game is at ``expected_version`` (and ``head_hash``, when given) and the
+        idempotency field is new; count ``charge`` first, and append nothing if it is past a limit ("limited")."""
+        if charge is not None and charge.counts is None and self.cluster:
+            self.count(charge)  # the counters live in other slots than the game: a round trip of their own
+        if charge is not None and charge.limited:
+            return Appended("limited")
+        folded = charge if charge is not None and charge.counts is None else None
         keys = [self.key(game_id, "events"), self.key(game_id, "meta"), self.key(game_id, "cmds")]
         flat = [x for pair in meta.items() for x in pair]
-        args = [expected_version, idempotency_field, answer, self.notice_channel, game_id, len(meta), *flat,
-                *(orjson.dumps(r) for r in records)]
+        tail = [len(meta), *flat, *(orjson.dumps(r) for r in records)]
+        head = [expected_version, idempotency_field, answer, self.notice_channel, game_id, head_hash]
+        counters = folded.counters if folded is not None else ()
         deadline, pause = time.monotonic() + self.retry_s, 0.05
         while True:
             try:
-                reply, acked = self._run_append(keys, args)
+                reply, acked = self._run_append([*keys, *(key for key, _ in counters)],
+                                                [*head, folded.ttl_s if folded else 0, *(n for _, n in counters), *tail])
                 break
             except AMBIGUOUS:
                 if time.monotonic() + pause > deadline:
@@ -151,6 +177,13 @@ class EventStore:
                 time.sleep(pause)
                 pause = min(pause * 2, 0.5)
                 self._refresh_topology()
+                # Sent again without the counters: the first try may have counted it, and a count past the limit
+                # now must not refuse a write that landed then.
+                counters = ()
+        if folded is not None:
+            folded.counts = tuple(int(n) for n in reply[2:]) if counters else ()
+            if folded.limited:
+                return Appended("limited")
         appended = _appended(reply, acked if self.replicas else None, self.replicas)
         if appended.status == "conflict" and self._is_ours(game_id, max(expected_version, 0), records):
             # A reply lost, then the re-sent append found its own records in the log.
@@ -161,6 +194,12 @@ class EventStore:
         """The script, and WAIT when replicas are asked for, pipelined on one connection to the game's primary
         (WAIT counts the writes of its own connection, so it must follow the script on the same one)."""
         node = self._primary_for(keys[0])
+        if not self.replicas:  # the script alone: sent as one command, without a pipeline's own work
+            try:
+                return node.evalsha(self._append_sha, len(keys), *keys, *args), 0
+            except rx.NoScriptError:
+                node.script_load(self._append_lua)  # a new primary, or a restarted one, has an empty script cache
+                return node.evalsha(self._append_sha, len(keys), *keys, *args), 0
         for _ in range(2):
             with node.pipeline(transaction=False) as pipe:
                 pipe.evalsha(self._append_sha, len(keys), *keys, *args)
@@ -200,6 +239,14 @@ class EventStore:
     def delete_game(self, game_id: str) -> int:
         """Delete every key of one game (one DEL: they share a slot). Retention's, after the game was exported."""
         return int(self.redis.delete(*(self.key(game_id, part) for part in GAME_PARTS)))
+
+    def keep_audit(self, game_id: str, report: bytes) -> None:
+        """Keep an ended game's audit report (it cannot change: the log is closed), for ``kept_audit``."""
+        self.redis.set(self.key(game_id, "audit"), report)
+
+    def kept_audit(self, game_id: str) -> bytes | None:
+        kept: bytes | None = self.redis.get(self.key(game_id, "audit"))
+        return kept
 
     def append_feed(self, owner: str, part: str, counter: str, record: dict[str, Any], *, keep: int, ttl_s: int = 0,
                     requires: str | None = None) -> int:
@@ -249,21 +296,15 @@ class EventStore:
                 pipe.hgetall(self.key(game_id, "meta"))
             return [_meta(raw) for raw in pipe.execute()]
 
-    def count_and_meta(self, counter: str, ttl_s: int, game_id: str | None) -> tuple[int, dict[str, str] | None]:
-        """Count one more in ``counter`` (expiring in ``ttl_s``) and, given a game, read its meta: one round trip."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.incr(counter).expire(counter, ttl_s)
-            if game_id is not None:
-                pipe.hgetall(self.key(game_id, "meta"))
-            replies = pipe.execute()
-        return replies[0], (_meta(replies[2]) if game_id is not None else None)
-
-    def recount(self, uncounted: str, counter: str, ttl_s: int) -> int:
-        """Move one count from ``uncounted`` to ``counter`` (expiring in ``ttl_s``); the new count of ``counter``."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.decr(uncounted).incr(counter).expire(counter, ttl_s)
-            count: int = pipe.execute()[1]
-            return count
+    def count(self, charge: Charge) -> Charge:
+        """Count ``charge`` on its own (one pipelined round trip; on a cluster, one per node of its counters)."""
+        if charge.counts is None:
+            with self.redis.pipeline(transaction=False) as pipe:
+                for key, _ in charge.counters:
+                    pipe.incr(key).expire(key, charge.ttl_s)
+                replies = pipe.execute()
+            charge.counts = tuple(replies[0::2])
+        return charge
 
     def version(self, game_id: str) -> int | None:
         raw = self.redis.hget(self.key(game_id, "meta"), "version")
@@ -306,14 +347,16 @@ class EventStore:
         return None if raw is None else raw.decode()
 
     # -- open streams per client, across processes -----------------------------------------------------
-    def open_stream(self, client: str, process: str) -> dict[str, int]:
-        """Count one more stream of ``client`` on ``process``; answers every process's count for the client
-        (one round trip). The caller weighs them by whose lease is current, and takes its own back past a cap."""
-        key = f"{self.prefix}:streams:{client}"
+    def open_streams(self, clients: list[str], process: str) -> list[dict[str, int]]:
+        """Count one more stream of each of ``clients`` (the client, its address) on ``process``; answers every
+        process's count for each (one round trip). The caller weighs them by whose lease is current, and takes its
+        own back past a cap."""
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
-            counts = pipe.execute()[-1]
-        return {k.decode(): int(v) for k, v in counts.items()}
+            for client in clients:
+                key = f"{self.prefix}:streams:{client}"
+                pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
+            replies = pipe.execute()
+        return [{k.decode(): int(v) for k, v in counts.items()} for counts in replies[2::3]]
 
     def leases(self, processes: list[str]) -> dict[str, bool]:
         """Which of these processes hold a current lease (one round trip)."""

@@ -127,8 +127,3 @@ class NotCreator(Refused):
 class IdempotencyKeyReused(Refused):
     code = "request/idempotency_key_reused"
     default = "this Idempotency-Key was used for a different request; use a fresh key for a new request"
-
-
-class UnsupportedMediaType(Refused):
-    code = "request/unsupported_media_type"
-    default = "send JSON bodies with 'Content-Type: application/json'"

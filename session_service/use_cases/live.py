@@ -48,7 +48,7 @@ class ChatFollow:
 
 
 def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
-           meta: Meta | None = None, chat: ChatFollow | None = None) -> Iterator[Message]:
+           meta: Meta | None = None, chat: ChatFollow | None = None, reader: str | None = None) -> Iterator[Message]:
     """The caller's live stream of one game.
 
     Without ``after``: a ``state`` message first (the caller's full state; its id is its version), then the
@@ -59,10 +59,14 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     /state`` after a message); once the game is over (after its last ``turn``) an ``end`` message with the
     outcome, and the stream ends. ``keepalive`` when nothing happened for ``keepalive_s``. Raises ``hub.Closed``
     (from the iteration) when the process shuts down. With ``chat``, each line of the table's chat the caller may
-    read arrives as a ``chat`` message as it is said (``chat.py``: the channels, the mutes)."""
+    read arrives as a ``chat`` message as it is said (``chat.py``: the channels, the mutes). The replay is paid from
+    ``reader``'s read budget (quotas.py) when the stream opens: past it, refused (``RateLimited``) before anything
+    is sent."""
     meta = meta or tables.meta(game_id)
     if after is not None and after > meta.version:
         raise BadRequest(f"after is past the game's head (version {meta.version})", {"current_version": meta.version})
+    if after is not None:
+        tables.charge_read(reader, meta.version - after)  # the replay, paid before anything is sent
     return _live(tables, game_id, seat, after, keepalive_s, hub, meta, chat)
 
 

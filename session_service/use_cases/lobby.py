@@ -6,7 +6,9 @@ lists and safe retries.
 Safe retries: a create sent again with the same ``Idempotency-Key`` (by the same client) answers the same table,
 with the same tokens, however the first attempt ended; a join likewise (through the game's own idempotency
 record). Tokens of such requests are derived from a secret kept for the request, so the answer can be given
-again without ever storing a token.
+again without ever storing a token; and derived with the server's ``TOKEN_SECRET`` too, which Redis never holds,
+so what Redis keeps (the request's secret, the game's join secret, the idempotency key) rebuilds no token and no
+invite: a backup or a replica of Redis hands out no seat.
 
 Who may call a table off (``abort``, before its first move): its creator (the player who opened it, or any seat it
 was opened with a name for), never a seat that joined it. A joiner gives its seat back (``leave``) while the table
@@ -52,15 +54,23 @@ class Caller:
     address: str | None = None
 
 
-def derived(secret: str, purpose: str) -> str:
-    """A token only the holder of ``secret`` can make again (for answering a retried request)."""
-    mac = hmac.new(bytes.fromhex(secret), purpose.encode(), hashlib.sha256).digest()
+def derived(server_key: bytes, secret: str, purpose: str) -> str:
+    """A token only the holder of both the server's key (``TOKEN_SECRET``, never in Redis) and the request's
+    ``secret`` (kept in Redis for answering a retried request) can make again."""
+    mac = hmac.new(server_key, bytes.fromhex(secret) + b"\0" + purpose.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
 
 
 class Lobby:
-    def __init__(self, tables: Tables, players: Players, takeover_ai: str = "medium"):
-        self.tables, self.players, self.takeover_ai = tables, players, takeover_ai
+    def __init__(self, tables: Tables, players: Players, takeover_ai: str = "medium", token_secret: bytes | None = None):
+        """``token_secret``: the server's key for tokens of retried requests (``config.token_secret``); a lobby
+        without one (the worker's, which only ends idle tables) makes none."""
+        self.tables, self.players, self.takeover_ai, self.token_secret = tables, players, takeover_ai, token_secret
+
+    def _derived(self, secret: str, purpose: str) -> str:
+        if self.token_secret is None:
+            raise RuntimeError("this lobby has no TOKEN_SECRET: it makes no tokens")
+        return derived(self.token_secret, secret, purpose)
 
     # -- opening ----------------------------------------------------------------------------------------
     def create(self, body: Mapping[str, Any], caller: Caller, idempotency_key: str | None = None) -> dict[str, Any]:
@@ -108,11 +118,11 @@ class Lobby:
                  "creator": caller.player.id if caller.player else "",
                  "host_name": caller.player.name if caller.player else next(iter(held), ""),
                  "creator_seats": dumps([i for i, s in enumerate(seats) if s.get("name") and not s.get("ai")])}
-        invite = derived(secret, "invite") if private else None
+        invite = self._derived(secret, "invite") if private else None
         if invite is not None:
             extra["invite_hash"] = token_hash(invite)
         resource = self.tables.create({**body, "seats": seats}, extra=extra, players=players, keys=keys, game_id=game_id,
-                                      token_for=lambda seat: seat_token(derived(secret, f"seat:{seat}")), client=caller.address)
+                                      token_for=lambda seat: seat_token(self._derived(secret, f"seat:{seat}")), client=caller.address)
         created_ms = epoch_ms(parse_iso(resource["created_at"]))
         for player_id in {*players.values()}:
             self.players.remember_game(player_id, resource["id"], created_ms)
@@ -132,7 +142,7 @@ class Lobby:
         key = idempotency_key and f"join:{token_hash(caller.client)[:16]}:{idempotency_key}"
         digest = body_digest(dict(body))
         token = caller.key if player is not None else seat_token(
-            derived(meta.extra.get("join_secret", secrets.token_hex(16)), key) if key else secrets.token_urlsafe(24))
+            self._derived(meta.extra.get("join_secret", secrets.token_hex(16)), key) if key else secrets.token_urlsafe(24))
         assert token is not None  # a Caller with a player has its key (clients.who)
         counted = False
         try:
@@ -221,10 +231,26 @@ class Lobby:
         game = self.tables.games[meta.game]
         if ai not in game.ai.levels:
             raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai.levels)})
+        counted = self._count_if_all_ai(meta)
         try:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
-        except RuleViolation as refused:
-            raise self._as_refusal(refused) from None
+        except Exception as refused:
+            if counted:
+                self.tables.quotas.refund_all_ai_start(meta)
+            if isinstance(refused, RuleViolation):
+                raise self._as_refusal(refused) from None
+            raise
+
+    def _count_if_all_ai(self, meta: Meta) -> bool:
+        """A start that leaves no person at the table makes an all-AI table: its client's quota counts it (refused
+        past it). Issue 33: tables of open seats, started with AI, ran past the quota a create would have met."""
+        quotas = self.tables.quotas
+        if quotas is None or meta.status != Status.WAITING:
+            return False
+        if any(not s.get("ai") and not s.get("open") for s in meta.seats):
+            return False  # someone sits there
+        counted: bool = quotas.admit_all_ai_start(meta)
+        return counted
 
     def may_watch(self, meta: Meta, token: str | None) -> bool:
         """Who may watch a table without a seat: anyone, at a public one; at a private one only the players a seat is

@@ -45,6 +45,7 @@ class Positions:
     games: Mapping[str, Game]
     size: int = 2000
     _cache: OrderedDict[str, tuple[int, str, Table]] = field(default_factory=OrderedDict)  # version, head hash, table
+    _metas: dict[str, Meta] = field(default_factory=dict)  # the meta this process last wrote or read, for those games
     _seatings: dict[tuple[str, str | None], Seating] = field(default_factory=dict)
 
     def seating(self, game_type: str, rules_version: str | None = None) -> Seating:
@@ -68,6 +69,7 @@ class Positions:
         cached = self._cache.get(meta.id)
         if cached and cached[:2] == (meta.version, meta.head_hash):
             self._cache.move_to_end(meta.id)
+            self._metas[meta.id] = meta
             return Position(seating.game, seating, meta, cached[2], cached[0])
         tail = None
         if cached and cached[0] < meta.version:
@@ -80,7 +82,8 @@ class Positions:
             tail = self.store.records(meta.id, after=version, until=meta.version)
         table = seating.fold(table, (event_of(r) for r in tail)) if tail else table
         version = tail[-1]["v"] if tail else version
-        self.remember(meta.id, version, tail[-1]["hash"] if tail else meta.head_hash, table)
+        self.remember(meta.id, version, tail[-1]["hash"] if tail else meta.head_hash, table,
+                      meta if version == meta.version else None)
         return Position(seating.game, seating, meta, table, version)
 
     def at(self, meta: Meta, version: int) -> Table:
@@ -110,11 +113,27 @@ class Positions:
             self.remember(meta.id, last["v"], last["hash"], table)
         return table
 
-    def remember(self, game_id: str, version: int, head_hash: str, table: Table) -> None:
+    def remember(self, game_id: str, version: int, head_hash: str, table: Table, meta: Meta | None = None) -> None:
         self._cache[game_id] = (version, head_hash, table)
         self._cache.move_to_end(game_id)
+        if meta is not None:
+            self._metas[game_id] = meta
+        elif (known := self._metas.get(game_id)) is not None and (known.version, known.head_hash) != (version, head_hash):
+            del self._metas[game_id]
         while len(self._cache) > self.size:
-            self._cache.popitem(last=False)
+            self._metas.pop(self._cache.popitem(last=False)[0], None)
+
+    def forget_meta(self, game_id: str) -> None:
+        self._metas.pop(game_id, None)
+
+    def known_meta(self, game_id: str) -> Meta | None:
+        """The meta this process last wrote or read for ``game_id``, at the version its cached table is at: maybe
+        stale, so a write built on it must be checked against the log's head by the append itself."""
+        meta = self._metas.get(game_id)
+        cached = self._cache.get(game_id)
+        if meta is None or cached is None or cached[:2] != (meta.version, meta.head_hash):
+            return None
+        return meta
 
     def snapshot(self, position: Position, version: int, table: Table) -> None:
         self.store.save_snapshot(position.meta.id, version, orjson.dumps(position.seating.codec.encode(table)))

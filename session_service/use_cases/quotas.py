@@ -9,29 +9,40 @@ since one request makes a player) gets, shared by every process:
   or retention ending it when idle: ``retention.py``), nor given up by it (every seat the creator held has resigned:
   a stranger who fills the open seats and moves first cannot hold the creator's quota until the idle rule ends it);
 - ``TABLES_PER_CLIENT_PER_HOUR`` and ``AI_TABLES_PER_CLIENT_PER_HOUR`` (tables whose every seat is an AI);
-- ``AI_MOVES_PER_CLIENT_PER_HOUR``: moves the worker plays for the AI seats of the client's tables. Past it, those
-  seats wait, and the sweeper tries them again until the hour turns (the table is not refused: it was admitted).
+- ``AI_CPU_SECONDS_PER_CLIENT_PER_HOUR``: the worker's CPU spent on the client's tables, AI moves and turn-timer
+  moves alike (each costs the CPU its job took, at least ``MIN_MOVE_CHARGE_S`` for the rules service's and Redis'
+  share). Counting moves did not bound the cost: a ``hard`` move costs a thousand ``random`` ones, and six ``hard``
+  all-AI tables took 53 of 65 worker CPU-seconds. Past it, those seats wait, and the sweeper tries them again until
+  the hour turns (the table is not refused: it was admitted). How the workers are shared between clients meanwhile
+  is ``scheduler.Gate``.
 - ``SEATS_PER_CLIENT``: tables not over where it took a seat by joining (``POST /join``), so one address cannot take
   the open seats of every public table and sit there (the lobby emptied another way than by aborting); a seat given
   back (leave, resign) no longer counts;
 - ``JOINS_PER_TABLE_PER_CLIENT``: joins of one table (each join and leave is two records in its log for ever);
 - ``PLAYERS_PER_CLIENT_PER_HOUR``: players it makes (``POST /v1/players``): each is kept for ever, and one request
   makes one, so within the write rate limit alone one address made 72,000 an hour.
+- ``LOG_READS_PER_CLIENT_PER_MINUTE``: events of games' logs read or folded for the client (its address): the
+  pages of ``/events``, a stream's replay of what came before its resume point, ``/state?at=N`` (folded from the
+  start), ``/audit`` and ``/export``. Reads are not writes, so the write rate limit never bounded them: one client
+  resumed a finished game's stream from 0 again and again and pulled 193 MB in 10 s. Past it, 429 with
+  ``Retry-After`` (the minute's end); a live stream's new events cost nothing (one read serves every watcher).
 
 0 turns a quota off. A table past a quota is refused before anything of it is written, with 429
 ``request/rate_limited``, ``details: {quota, limit}`` and ``Retry-After``; a refused table counts nothing, and an
 idempotent retry of a table admitted already (the lobby's ``Idempotency-Key``: the same game id) is admitted again
 without counting. (A table
 admitted whose own write then fails, Redis going away, stays counted for its hour; its ``open`` entry goes a minute
-later.) Filling a waiting table's open seats with AIs (the lobby's ``start``) is not an all-AI table here, but its
-AI moves are billed all the same.
+later.) Filling a waiting table's open seats with AIs (the lobby's ``start``) so that no person is left at it makes
+an all-AI table, counted against ``AI_TABLES_PER_CLIENT_PER_HOUR`` of the table's client (``admit_all_ai_start``):
+past it the ``start`` is refused like a create.
 
 Keys: ``<prefix>:quota:{<client digest>}:<part>``, one cluster slot per client, so one script checks and counts
 them all at once: ``open`` (sorted set of the client's game ids by creation ms, pruned of games that are over, given
 up or gone when it is full), ``seated`` (the same for the tables it joined), ``tables:<hour>``, ``ai_tables:<hour>``,
-``ai_moves:<hour>``, ``players:<hour>``, ``chat:<minute>`` (counters that expire with their hour or minute; the chat's
-per writer, ``chat.py``). The joins of one table are counted with the table (``<prefix>:{id}:joins``, per client).
-The game's meta keeps the client's digest (``quota_client``) so the worker knows whom to bill.
+``ai_cpu:<hour>`` (seconds), ``players:<hour>``, ``chat:<minute>``, ``reads:<minute>`` (counters that expire with their
+hour or minute; the chat's per writer, ``chat.py``). The joins of one table are counted with the table
+(``<prefix>:{id}:joins``, per client). The game's meta keeps the client's digest (``quota_client``) so the worker
+knows whom to bill, and whose turn it is (``scheduler.Gate``).
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ HOUR_S = 3600
 OPEN_GRACE_MS = 60_000  # an id in ``open`` with no meta yet may be a table being written right now
 OPEN_READ_MAX = 500  # ids of ``open`` read to prune it, at most (a quota lowered below a client's count)
 OPEN_RETRY_S = 60  # when a full ``open`` may have room: nobody knows when a game ends
+MIN_MOVE_CHARGE_S = 0.005  # a server move's least cost: the rules service's decision and Redis' append, unseen here
 META_FIELD = "quota_client"
 
 ADMIT = """
@@ -72,6 +84,15 @@ if ARGV[4] == "1" then
 end
 return "ok"
 """
+
+READ = """
+local used = tonumber(redis.call("GET", KEYS[1]) or "0")
+if used >= tonumber(ARGV[1]) then return 0 end
+redis.call("INCRBY", KEYS[1], ARGV[2])
+redis.call("EXPIRE", KEYS[1], ARGV[3])
+return 1
+"""
+MINUTE_S = 60
 
 SEAT = """
 if redis.call("ZSCORE", KEYS[1], ARGV[2]) then return 1 end  -- a retried join of a table counted already
@@ -102,8 +123,9 @@ class Limits:
     open_tables: int = 20
     tables_per_hour: int = 120
     ai_tables_per_hour: int = 20
-    ai_moves_per_hour: int = 20_000
+    ai_cpu_seconds_per_hour: float = 1800.0  # half a core, on average over the hour
     players_per_hour: int = 30
+    log_reads_per_minute: int = 20_000
     seats: int = 10
     joins_per_table: int = 8
     open_ttl_s: int = 30 * 24 * HOUR_S  # a client quiet for this long starts afresh
@@ -113,16 +135,18 @@ class Limits:
         return cls(open_tables=int(config.get("OPEN_TABLES_PER_CLIENT", cls.open_tables)),
                    tables_per_hour=int(config.get("TABLES_PER_CLIENT_PER_HOUR", cls.tables_per_hour)),
                    ai_tables_per_hour=int(config.get("AI_TABLES_PER_CLIENT_PER_HOUR", cls.ai_tables_per_hour)),
-                   ai_moves_per_hour=int(config.get("AI_MOVES_PER_CLIENT_PER_HOUR", cls.ai_moves_per_hour)),
+                   ai_cpu_seconds_per_hour=float(config.get("AI_CPU_SECONDS_PER_CLIENT_PER_HOUR",
+                                                            cls.ai_cpu_seconds_per_hour)),
                    players_per_hour=int(config.get("PLAYERS_PER_CLIENT_PER_HOUR", cls.players_per_hour)),
+                   log_reads_per_minute=int(config.get("LOG_READS_PER_CLIENT_PER_MINUTE", cls.log_reads_per_minute)),
                    seats=int(config.get("SEATS_PER_CLIENT", cls.seats)),
                    joins_per_table=int(config.get("JOINS_PER_TABLE_PER_CLIENT", cls.joins_per_table)))
 
-    def limit(self, quota: str) -> int:
+    def limit(self, quota: str) -> float:
         return {"open_tables": self.open_tables, "tables_per_hour": self.tables_per_hour,
-                "ai_tables_per_hour": self.ai_tables_per_hour, "ai_moves_per_hour": self.ai_moves_per_hour,
-                "players_per_hour": self.players_per_hour, "seats": self.seats,
-                "joins_per_table": self.joins_per_table}[quota]
+                "ai_tables_per_hour": self.ai_tables_per_hour, "ai_cpu_seconds_per_hour": self.ai_cpu_seconds_per_hour,
+                "players_per_hour": self.players_per_hour, "log_reads_per_minute": self.log_reads_per_minute,
+                "seats": self.seats, "joins_per_table": self.joins_per_table}[quota]
 
 
 class Quotas:
@@ -130,6 +154,7 @@ class Quotas:
         self.store, self.limits, self.clock = store, limits, clock
         self._admit = store.redis.register_script(ADMIT)
         self._spend = store.redis.register_script(SPEND)
+        self._read = store.redis.register_script(READ)
         self._seat = store.redis.register_script(SEAT)
         self._join = store.redis.register_script(JOIN)
 
@@ -181,6 +206,7 @@ class Quotas:
                 "tables_per_hour": f"more than {limit} tables an hour",
                 "ai_tables_per_hour": f"more than {limit} all-AI tables an hour",
                 "players_per_hour": f"more than {limit} players an hour",
+                "log_reads_per_minute": f"more than {limit} events of game logs read a minute",
                 "seats": f"seats at more than {limit} tables at once",
                 "joins_per_table": f"more than {limit} joins of one table"}[quota]
         return RateLimited(f"{what} from one client; try again later", {"quota": quota, "limit": limit},
@@ -231,16 +257,56 @@ class Quotas:
         if not self._spend(keys=[key], args=[self.limits.players_per_hour, HOUR_S + 60]):
             raise self.refusal("players_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
 
-    # -- the worker's AI moves ------------------------------------------------------------------------
-    def ai_move(self, meta: Meta) -> bool:
-        """May the worker play one more AI move of ``meta``'s game now? Counts it if so. A table opened by no
-        client (or before quotas) is not billed."""
+    # -- reading logs ------------------------------------------------------------------------------------
+    def read(self, who: str, events: int) -> None:
+        """Count ``events`` log events read for the client ``who``, or refuse (``RateLimited``, nothing counted)
+        once its minute's allowance is spent. The read that crosses the allowance is served: a page is bounded."""
+        if self.limits.log_reads_per_minute <= 0 or events <= 0:
+            return
+        now = self.clock()
+        key = self.key(client_digest(who), f"reads:{int(now // MINUTE_S)}")
+        if not self._read(keys=[key], args=[self.limits.log_reads_per_minute, events, MINUTE_S + 60]):
+            raise self.refusal("log_reads_per_minute", max(1, MINUTE_S - int(now) % MINUTE_S))
+
+    # -- all-AI tables made by start ----------------------------------------------------------------------
+    def admit_all_ai_start(self, meta: Meta) -> bool:
+        """Count one more all-AI table for ``meta``'s client, whose ``start`` fills every open seat with an AI and
+        leaves no person at it; refused (``RateLimited``, nothing counted) past ``AI_TABLES_PER_CLIENT_PER_HOUR``.
+        True when counted (``refund_all_ai_start`` undoes it if the start then fails)."""
         digest = meta.extra.get(META_FIELD)
-        if not digest or self.limits.ai_moves_per_hour <= 0:
+        if not digest or self.limits.ai_tables_per_hour <= 0:
+            return False
+        now = self.clock()
+        if not self._spend(keys=[self.key(digest, f"ai_tables:{int(now // HOUR_S)}")],
+                           args=[self.limits.ai_tables_per_hour, HOUR_S + 60]):
+            raise self.refusal("ai_tables_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
+        return True
+
+    def refund_all_ai_start(self, meta: Meta) -> None:
+        digest = meta.extra.get(META_FIELD)
+        if digest:
+            self.store.redis.decr(self.key(digest, f"ai_tables:{int(self.clock() // HOUR_S)}"))
+
+    # -- the worker's moves ---------------------------------------------------------------------------
+    def ai_cpu_left(self, meta: Meta) -> bool:
+        """May the worker play one more AI or timer move of ``meta``'s game now, within its client's CPU for this
+        hour? A table opened by no client (or before quotas) is not billed."""
+        digest = meta.extra.get(META_FIELD)
+        if not digest or self.limits.ai_cpu_seconds_per_hour <= 0:
             return True
-        hour = int(self.clock() // HOUR_S)
-        key = self.key(digest, f"ai_moves:{hour}")
-        return bool(self._spend(keys=[key], args=[self.limits.ai_moves_per_hour, HOUR_S + 60]))
+        used = self.store.redis.get(self.key(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}"))
+        return float(used or 0) < self.limits.ai_cpu_seconds_per_hour
+
+    def charge_ai(self, meta: Meta, seconds: float) -> None:
+        """Bill ``seconds`` of the worker's CPU (at least ``MIN_MOVE_CHARGE_S``) to ``meta``'s client."""
+        digest = meta.extra.get(META_FIELD)
+        if not digest or self.limits.ai_cpu_seconds_per_hour <= 0:
+            return
+        key = self.key(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}")
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            pipe.incrbyfloat(key, max(seconds, MIN_MOVE_CHARGE_S))
+            pipe.expire(key, HOUR_S + 60)
+            pipe.execute()
 
 
 def client_digest(who: str) -> str:

@@ -3,12 +3,14 @@
 Without it every game stays in Redis for ever (an all-AI table is ~390 KB), and Redis runs with ``noeviction``
 (``deploy/redis.conf``): when memory is full, writes fail. The policy (``session_service/config.py``):
 
-- ``RETENTION_DAYS`` (0: keep every game, the default): a game over (finished or aborted) whose last write is
-  older than this is exported, then deleted.
-- ``RETENTION_EXPORT_DIR``: where the exports go, one ``<game id>.json`` each, the portable record of
-  ``GET /v1/games/{id}/export`` (``shared.audit.export_record``: ``mythos audit FILE`` verifies it with no server).
-  Without it nothing is ever deleted, whatever ``RETENTION_DAYS`` says: a game is deleted only after its export
-  was written, flushed to disk and read back identical.
+- ``RETENTION_DAYS`` (30 by default; 0 keeps every game): a game over (finished or aborted) whose last write is
+  older than this is exported, then deleted. On by default: a public deployment must not grow without bound.
+- ``RETENTION_EXPORT_DIR`` (``var/exports`` under the working directory by default; ``mythos run`` puts it in its
+  data directory, the image at ``/var/lib/mythos/exports``): where the exports go, one ``<game id>.json`` each, the
+  portable record of ``GET /v1/games/{id}/export`` (``shared.audit.export_record``: ``mythos audit FILE`` verifies it
+  with no server). Set empty, nothing is ever deleted, whatever ``RETENTION_DAYS`` says: a game is deleted only
+  after its export was written, flushed to disk and read back identical (a directory that cannot be written keeps
+  every game, with a warning a round).
 - Abandoned games are ended first by the sweep's idle rule (``IDLE_TABLE_S``: ``Lobby.end_if_idle`` aborts a table
   that never filled and abandons one nobody plays, in its own log), so their record is a whole one; they are then
   kept ``RETENTION_DAYS`` like any ended game.
@@ -43,19 +45,21 @@ log = logging.getLogger("mythos.retention")
 DAY_S = 24 * 3600
 clock = time.time  # what "now" is (tests move it)
 SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+DEFAULT_DAYS = 30.0  # README, Configuration: how long an ended game stays playable-back from Redis itself
+DEFAULT_EXPORT_DIR = "var/exports"
 
 
 @dataclass(frozen=True)
 class Policy:
-    days: float = 0
+    days: float = 0  # a Policy() is off (a test's worker); the configuration's default is on (from_config)
     export_dir: Path | None = None
     every_s: float = 300
     batch: int = 100
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Policy:
-        export_dir = config.get("RETENTION_EXPORT_DIR") or None
-        return cls(days=float(config.get("RETENTION_DAYS", 0)), export_dir=Path(export_dir) if export_dir else None,
+        export_dir = config.get("RETENTION_EXPORT_DIR", DEFAULT_EXPORT_DIR) or None
+        return cls(days=float(config.get("RETENTION_DAYS", DEFAULT_DAYS)), export_dir=Path(export_dir) if export_dir else None,
                    every_s=float(config.get("RETENTION_EVERY_S", 300)), batch=int(config.get("RETENTION_BATCH", 100)))
 
     @property

@@ -30,12 +30,12 @@ from shared.kernel.table_narration import voice_for
 from shared.records import GENESIS, client_event, make_records
 from session_service.storage import index
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, IdempotencyKeyReused, NotFinished, NotFound,
-                                    VersionConflict)
+                                    RateLimited, VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
 from session_service.use_cases.positions import Position, Positions
 from session_service.use_cases.watchers import Leases, Watchers
-from session_service.storage.store import Appended, EventStore
+from session_service.storage.store import Appended, Charge, EventStore
 
 log = logging.getLogger("mythos.tables")
 RETRIES_WITHOUT_EXPECTED_VERSION = 8
@@ -122,8 +122,8 @@ class Tables:
         # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
         self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command["visibility"] == "private"))
         if self.store.create(game_id, meta, records).status == "ok":
-            self.positions.remember(game_id, len(records), records[-1]["hash"], table)
             created = self.meta(game_id)
+            self.positions.remember(game_id, len(records), records[-1]["hash"], table, created)
             self.scheduler.after_change(created)
         else:  # an idempotent retry raced its first try, which wrote first: that table is the answer
             created = self.meta(game_id)
@@ -148,6 +148,14 @@ class Tables:
     # -- reading --------------------------------------------------------------------------------------
     def meta(self, game_id: str) -> Meta:
         return self.meta_of(game_id, self.store.meta(game_id) if plausible_id(game_id) else None)
+
+    def known_meta(self, game_id: str, version: int | None) -> Meta | None:
+        """The meta this process last wrote or read for ``game_id``, when it is at ``version`` (None: any), else
+        None: a command on it saves the meta's round trip, and its append checks the log is still there (version
+        and head hash). Every change to a meta goes with an append that moves the version, so a meta at the
+        log's version and head is the log's meta."""
+        known = self.positions.known_meta(game_id)
+        return known if known is not None and version in (None, known.version) else None
 
     def meta_of(self, game_id: str, raw: Mapping[str, str] | None) -> Meta:
         """The meta from what the store gave for ``game_id`` (None: there is no such game)."""
@@ -221,13 +229,16 @@ class Tables:
     def position(self, game_id: str, meta: Meta | None = None) -> Position:
         return self.positions.at_head(meta or self.meta(game_id))
 
-    def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None) -> dict[str, Any]:
-        """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip)."""
+    def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None,
+              reader: str | None = None) -> dict[str, Any]:
+        """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip); at
+        an earlier version ``at``, folded from the log's start (``reader``'s read budget pays for it)."""
         meta = meta or self.meta(game_id)
         viewer = viewer_for(seat, meta.over)
         if at is not None and at != meta.version:
             if not 1 <= at <= meta.version:
                 raise BadRequest(f"at must be between 1 and {meta.version}", {"current_version": meta.version})
+            self.charge_read(reader, at)
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
@@ -246,8 +257,14 @@ class Tables:
             "stuck": meta.stuck,
         }
 
-    def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    def charge_read(self, reader: str | None, events: int) -> None:
+        """Count ``events`` log events read for ``reader`` (its read budget: quotas.py), or refuse the read."""
+        if reader is not None and self.quotas is not None:
+            self.quotas.read(reader, events)
+
+    def events(self, game_id: str, seat: int | None, after: int, limit: int, reader: str | None = None) -> dict[str, Any]:
         meta = self.meta(game_id)
+        self.charge_read(reader, min(limit, meta.version - after))
         viewer = viewer_for(seat, meta.over)
         records = self.store.records(game_id, after=after, limit=limit)
         voice = self.voice(meta, seat)
@@ -258,16 +275,32 @@ class Tables:
         seats as a batch just left them, when it changed them)."""
         return voice_for(self.games[meta.game], seat, [s.get("name") for s in seats or meta.seats])
 
-    def audit(self, game_id: str) -> dict[str, Any]:
+    def audit(self, game_id: str, reader: str | None = None) -> dict[str, Any]:
+        """The hash chain checked, and once the game is over every command re-decided from the revealed seed. That
+        re-decision (30 ms of CPU for 568 events) is made once per game and kept: an ended log cannot change, and
+        the chain, checked on every call (a few ms), says it is the log that was re-decided (the kept report is used
+        only while its head hash is the meta's and the chain verifies)."""
         meta = self.meta(game_id)
-        return audit.audit_records(self.games.get(meta.game), self.store.records(game_id), head_hash=meta.head_hash,
-                                   seed=meta.seed if meta.over else None, commitment=meta.seed_commitment,
-                                   rules_version=meta.rules_version)
+        self.charge_read(reader, meta.version)
+        records, game = self.store.records(game_id), self.games.get(meta.game)
+        chain = audit.audit_records(game, records, head_hash=meta.head_hash, seed=None, commitment=meta.seed_commitment,
+                                    rules_version=meta.rules_version)
+        if not meta.over:
+            return chain
+        kept = self.store.kept_audit(game_id) if chain["chain_ok"] else None
+        if kept is not None and (report := orjson.loads(kept))["head_hash"] == meta.head_hash:
+            return dict(report)
+        report = audit.audit_records(game, records, head_hash=meta.head_hash, seed=meta.seed,
+                                     commitment=meta.seed_commitment, rules_version=meta.rules_version)
+        if report["chain_ok"]:
+            self.store.keep_audit(game_id, orjson.dumps(report))
+        return report
 
-    def export(self, game_id: str) -> dict[str, Any]:
+    def export(self, game_id: str, reader: str | None = None) -> dict[str, Any]:
         meta = self.meta(game_id)
         if not meta.over:
             raise NotFinished()
+        self.charge_read(reader, meta.version)
         return audit.export_record(
             game_id=game_id, game=meta.game, rules_version=meta.rules_version, options=meta.options,
             seats=[{"seat": s["seat"], "name": s["name"], "ai": s["ai"]} for s in meta.seats], seed=meta.seed,
@@ -276,9 +309,12 @@ class Tables:
 
     # -- writing --------------------------------------------------------------------------------------
     def command(self, game_id: str, seat: int, command: Any, expected_version: int | None = None,
-                idempotency_key: str | None = None, by: str = "seat", meta: Meta | None = None) -> dict[str, Any]:
+                idempotency_key: str | None = None, by: str = "seat", meta: Meta | None = None,
+                charge: Charge | None = None, unread: bool = False) -> dict[str, Any]:
         """Decide a game ``command`` for ``seat`` through the rules service and append its events, all or nothing
-        (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it."""
+        (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it, or knows it
+        (``known_meta``: then ``unread``); ``charge``: the write's rate counters, counted by the append (refused:
+        ``RateLimited``)."""
 
         def decide(pos: Position) -> tuple[list[Event], Table]:
             pos.seating.check_game_command(pos.table)
@@ -287,7 +323,8 @@ class Tables:
             entropy = entropy_for(pos.meta.seed, pos.table.game_events)
             return pos.seating.played(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
 
-        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta)
+        return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, charge=charge,
+                          unread=unread)
 
     def table_command(self, game_id: str, seat: int | None, command: Mapping[str, Any], *,
                       expected_version: int | None = None, idempotency_key: str | None = None, by: str = "seat",
@@ -304,7 +341,8 @@ class Tables:
 
     def write(self, game_id: str, seat: int | None, command: Mapping[str, Any], decide: Decider,
               expected_version: int | None, idempotency_key: str | None, by: str, meta: Meta | None,
-              tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None, digest: str = "") -> dict[str, Any]:
+              tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None, digest: str = "",
+              charge: Charge | None = None, unread: bool = False) -> dict[str, Any]:
         """Decide a batch at the head and append it, retrying on a conflict unless the client named its version.
 
         A repeated idempotency key is looked up only where its first answer would be lost (the game has moved
@@ -327,12 +365,17 @@ class Tables:
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
                     return self._answer(meta, seat, prior, asked)
+                if unread:  # refused on what this process knew of the game: only the log's word refuses
+                    unread, known = False, self.meta(game_id)
+                    if (known.version, known.head_hash) != (meta.version, meta.head_hash):
+                        continue
                 if isinstance(refused, RuleViolation):
                     self.on_command(meta.game, refused.code)
                 raise
             appended = self._append(pos, seat, command, events, folded, idem, by, tokens(pos, events) if tokens else {},
-                                    digest, asked)
+                                    digest, asked, charge)
             if appended is None:  # another command got there first
+                self.positions.forget_meta(game_id)  # what this process knew of the game is behind
                 self.on_command(meta.game, "conflict")
                 if expected_version is not None:
                     raise VersionConflict(self.store.version(game_id) or meta.version)
@@ -342,7 +385,7 @@ class Tables:
 
     def _append(self, pos: Position, seat: int | None, command: Mapping[str, Any], events: Sequence[Event],
                 folded: Table | None, idem: str, by: str, tokens: Mapping[int, str], digest: str,
-                asked: str | None) -> dict[str, Any] | None:
+                asked: str | None, charge: Charge | None = None) -> dict[str, Any] | None:
         """Append one decided batch (``folded``: the table it leaves, when the decider folded it already); the
         answer, or None when the game moved first (a version conflict)."""
         meta, moment = pos.meta, now()
@@ -355,7 +398,9 @@ class Tables:
         if moves:  # listed under the new status before the write that gives it (session_service/storage/index.py)
             self.index.enter(meta.id, created_ms(meta), index.status_names(meta.game, progress["status"], private(meta)))
         answer = dumps({"from": pos.version + 1, "to": pos.version + len(records), "digest": digest})
-        appended = self.store.append(meta.id, pos.version, records, progress, idem, answer)
+        appended = self.store.append(meta.id, pos.version, records, progress, idem, answer, meta.head_hash, charge)
+        if appended.status == "limited":
+            raise RateLimited()
         if appended.status == "duplicate":
             assert appended.prior is not None, "a duplicate carries the first answer (store._appended)"
             return self._answer(meta, seat, appended.prior, asked)
@@ -373,11 +418,12 @@ class Tables:
         """What follows a written batch: the index, the cache, a snapshot now and then, metrics, follow-up work."""
         if moved:
             self.index.leave(meta.id, index.status_names(meta.game, meta.status, private(meta)))
-        self.positions.remember(meta.id, appended.version, records[-1]["hash"], table)
+        advanced = meta.advanced(appended.version, progress)
+        self.positions.remember(meta.id, appended.version, records[-1]["hash"], table, advanced)
         if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
             self.positions.snapshot(pos, appended.version, table)
         self.on_command(meta.game, "ok")
-        self.scheduler.after_change(meta.advanced(appended.version, progress))
+        self.scheduler.after_change(advanced)
 
     def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
         """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was

@@ -12,23 +12,27 @@ import logging
 import os
 import random
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import redis
 
-from shared.ai import LEVELS, SeatKnowledge, choose
+from shared.ai import LEVELS, MARGIN_S, TIMER, SeatKnowledge, choose
+from shared.ai.levels import WALL_FACTOR
 from shared.kernel import seat_rng
 from shared.wire import logs
 from session_service import bootstrap
 from session_service.config import from_env
-from session_service.scheduler import STALLED_AFTER_S
+from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
 from session_service.use_cases.lobby import Lobby
-from session_service.use_cases.meta import STUCK_AT, Meta
+from session_service.use_cases.meta import STUCK_AT, Meta, parse_iso
 from session_service.use_cases.players import Players
+from session_service.use_cases.quotas import META_FIELD
 from session_service.use_cases.tables import Tables
+from session_service.worker.pacing import Move, Publisher, plan
 
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
@@ -43,34 +47,94 @@ def choose_random(state: dict[str, Any], rand: random.Random) -> dict[str, Any] 
     return rand.choice(legal) if legal else None
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How server moves are timed (``pacing.py``): ``scale`` (``AI_TIME_SCALE``) multiplies the levels' think times
+    and publication delays; the test stacks run the AI fast. A worker with no publisher (a test's jobs run in its own
+    process) publishes each move as soon as it is chosen."""
+
+    scale: float = 1.0
+    publisher: Publisher | None = None
+
+
 def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) -> str:
     """Play for ``seat`` at ``version`` if the game still waits on it there: the AI's choice, or the game's
-    timeout policy. Both draw from the game's secret seed, so nobody can predict them while the game runs."""
+    timeout policy. Both draw from the game's secret seed, so nobody can predict them while the game runs. The
+    turn holds its client's place among the workers while it is chosen (``scheduler.Gate``), is billed the CPU it
+    took (``quotas.charge_ai``), and is published at its due time (``pacing.py``)."""
     meta = tables.meta(game_id)
-    if meta.over or meta.version != version or seat not in meta.to_act:
-        return "stale"
-    if by == "ai" and tables.quotas is not None and not tables.quotas.ai_move(meta):
-        return "over quota"  # its client's AI moves for this hour are spent: the sweeper tries again later
-    pos = tables.position(game_id, meta)  # the table at ``version`` exactly: the meta was read there
+    client, kind = meta.extra.get(META_FIELD), "ai" if by == "ai" else "timeout"
+    turn, gated = turn_id(kind, game_id, seat, version), isinstance(tables.scheduler, RqScheduler)
+    try:
+        if meta.over or meta.version != version or seat not in meta.to_act:
+            return "stale"
+        if gated and not tables.scheduler.gate.admit(client, turn):  # type: ignore[attr-defined]
+            gated = False  # parked in its client's queue: nothing to give back
+            return "deferred"
+        if tables.quotas is not None and not tables.quotas.ai_cpu_left(meta):
+            return "over quota"  # its client's worker CPU for this hour is spent: the sweeper tries again later
+        started, wall = time.thread_time(), time.perf_counter()
+        move, late = _choose(tables, meta, seat, by)
+        if move is not None and _PACE.publisher is not None:
+            _PACE.publisher.add(move)  # first: the search used the time up to the due time, less the margin
+        if by == "ai":
+            _count_ai(tables, time.perf_counter() - wall, late)
+        if tables.quotas is not None:
+            tables.quotas.charge_ai(meta, time.thread_time() - started)
+    finally:
+        if gated:
+            tables.scheduler.turn_done(client, turn)  # type: ignore[attr-defined]
+    if move is None:
+        return _stuck(tables, meta, seat)
+    if _PACE.publisher is None:
+        return publish(move, tables)
+    return f"chosen, due in {max(0.0, move.due - time.time()):.2f} s"
+
+
+def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None, bool]:
+    """The move for ``seat`` (the AI's from its seat's knowledge, or the timer's policy) and when it is due."""
+    now, version, scale = time.time(), meta.version, _PACE.scale
     if by == "ai":
-        # The AI gets its seat's knowledge, never the state (shared.ai). Its think time is CPU time (a busy
-        # worker does not weaken it), with a hard cap in wall clock (shared.ai.levels.WALL_FACTOR).
-        level = meta.seats[seat]["ai"] if meta.seats[seat]["ai"] in LEVELS else "random"
+        level = LEVELS[meta.seats[seat]["ai"] if meta.seats[seat]["ai"] in LEVELS else "random"]
+        anchor = parse_iso(meta.updated_at).timestamp()
+    else:
+        level, anchor = TIMER, parse_iso(meta.deadline).timestamp() if meta.deadline else now
+    think_s, margin_s = level.seconds * scale, MARGIN_S * scale
+    timing = plan(anchor, now, level.delay(seat_rng(meta.seed, "publish", seat, version)) * scale, think_s,
+                  margin_s, WALL_FACTOR * think_s)
+    pos = tables.position(meta.id, meta)  # the table at ``version`` exactly: the meta was read there
+    if by == "ai":
+        # The AI gets its seat's knowledge, never the state (shared.ai). Its think time is CPU time of this thread
+        # (a busy worker does not weaken it), with a hard cap in wall clock: the time left before the move is due.
         knowledge = SeatKnowledge.of(pos.game, pos.table.game, seat)
-        command = choose(knowledge, level, seat_rng(meta.seed, "ai", seat, version), clock=time.process_time,
-                         wall=time.perf_counter)
+        wall_s = min(timing.wall_s, max(0.0, timing.due - margin_s - time.time()))
+        command = choose(knowledge, level.name, seat_rng(meta.seed, "ai", seat, version), clock=time.thread_time,
+                         wall=time.perf_counter, think_s=think_s, wall_s=wall_s)
     else:
         command = pos.game.timeout_choice(pos.table.game, seat, seat_rng(meta.seed, "timeout", seat, version))
-    if command is None:
-        return _stuck(tables, meta, seat)
-    started = time.perf_counter()
+    return None if command is None else Move(meta.id, seat, version, by, command, timing.due), timing.late
+
+
+def _count_ai(tables: Tables, seconds: float, late: bool) -> None:
+    """The AI's figures for /metrics: moves chosen, the wall clock they took, and those that started too late to be
+    due at their anchor plus their delay (``pacing.plan``)."""
+    stats = tables.store.key("stats", "ai")
+    with tables.store.redis.pipeline(transaction=False) as pipe:
+        pipe.hincrbyfloat(stats, "seconds", seconds)
+        pipe.hincrby(stats, "moves", 1)
+        if late:
+            pipe.hincrby(stats, "late", 1)
+        pipe.execute()
+
+
+def publish(move: Move, tables: Tables | None = None) -> str:
+    """Apply a chosen move at its version, through the path a client's command takes (stale if the game moved)."""
+    tables = tables or worker_tables()
     try:
-        tables.command(game_id, seat, command, expected_version=version, idempotency_key=str(version), by=by)
-    except (VersionConflict, Finished):
+        tables.command(move.game_id, move.seat, move.command, expected_version=move.version,
+                       idempotency_key=str(move.version), by=move.by)
+    except (VersionConflict, Finished, NotFound):
         return "stale"
-    if by == "ai":
-        tables.store.redis.hincrbyfloat(tables.store.key("stats", "ai"), "seconds", time.perf_counter() - started)
-        tables.store.redis.hincrby(tables.store.key("stats", "ai"), "moves", 1)
     return "played"
 
 
@@ -152,25 +216,49 @@ def sweep_once() -> dict[str, int]:
     return counts
 
 
+def published(move: Move, tables: Tables) -> str:
+    """The publisher's ``publish`` (``pacing.Publisher``): one move at its due time, and its log line."""
+    started = time.perf_counter()
+    ids: dict[str, Any] = {"game_id": move.game_id, "seat": move.seat, "version": move.version}
+    try:
+        outcome = publish(move, tables)
+    except Exception as exc:
+        logs.job_line("publish", started, f"failed: {type(exc).__name__}", logging.WARNING, **ids)
+        raise
+    logs.job_line("publish", started, f"{outcome} ({move.by}, {1000 * (time.time() - move.due):.0f} ms past due)", **ids)
+    return outcome
+
+
 _TABLES: Tables | None = None
 _SCHEDULER: Any = None
 _LOBBY: Any = None
 _RETENTION = retention.Policy()  # off until the worker reads its configuration
+_PACE = Pace()  # no publisher: a test's jobs publish as soon as they choose
 
 
 def worker_tables() -> Tables:
     """The worker process's one Tables, wired from the environment by the composition root on first use."""
     if _TABLES is None:
         config = from_env()
-        service = bootstrap.build(config)
-        use_tables(service.tables, retention.Policy.from_config(config), service.lobby)
+        service = bootstrap.build(config, serves_clients=False)
+        use_tables(service.tables, retention.Policy.from_config(config), service.lobby,
+                   Pace(config.get("AI_TIME_SCALE", 1.0), _PACE.publisher))
     assert _TABLES is not None
     return _TABLES
 
 
-def use_tables(tables: Tables, policy: retention.Policy | None = None, lobby: Lobby | None = None) -> None:
-    """Run jobs against ``tables`` (the worker's own, or a test's), with a retention ``policy`` (default: off) and
-    the ``lobby`` that ends idle tables (default: one over ``tables``)."""
-    global _TABLES, _SCHEDULER, _LOBBY, _RETENTION
+def use_tables(tables: Tables, policy: retention.Policy | None = None, lobby: Lobby | None = None,
+               pace: Pace | None = None) -> None:
+    """Run jobs against ``tables`` (the worker's own, or a test's), with a retention ``policy`` (default: off), the
+    ``lobby`` that ends idle tables (default: one over ``tables``) and the ``pace`` of server moves (default: the
+    levels' own times, published as soon as chosen)."""
+    global _TABLES, _SCHEDULER, _LOBBY, _RETENTION, _PACE
     _TABLES, _SCHEDULER, _RETENTION = tables, tables.scheduler, policy or retention.Policy()
     _LOBBY = lobby or Lobby(tables, Players(tables.store))
+    _PACE = pace or Pace()
+
+
+def use_publisher(publisher: Publisher) -> None:
+    """From now on, chosen moves are handed to ``publisher`` (the worker's thread) to publish at their due time."""
+    global _PACE
+    _PACE = Pace(_PACE.scale, publisher)

@@ -1,4 +1,5 @@
-"""The RQ worker: runs AI turns, turn timeouts and the sweeper, with RQ's scheduler for timers."""
+"""The RQ worker: runs AI turns, turn timeouts and the sweeper, with RQ's scheduler for timers, and publishes the
+moves chosen at their due time (pacing.py) from a thread of its own."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import time
 from datetime import timedelta
 
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
 
 from shared.wire import logs
+from session_service import bootstrap
+from session_service.config import from_env
 from session_service.scheduler import RqScheduler
 from session_service.worker import jobs
+from session_service.worker.pacing import Publisher
 
 
 log = logging.getLogger("mythos.worker")
@@ -30,6 +34,16 @@ def sweep_forever(stop: threading.Event) -> None:
             log.warning("sweep failed; trying again in %ss", jobs.SWEEP_EVERY_S, exc_info=True)
 
 
+def start_publisher(queue: Queue) -> Publisher:
+    """The thread that publishes the moves this worker (or another) chose, each at its due time (pacing.py), with
+    a Tables of its own (the job's is not shared between threads)."""
+    own = bootstrap.build(from_env(), serves_clients=False).tables
+    publisher = Publisher(queue.connection, f"{queue.name}:publish", lambda move: jobs.published(move, own))
+    jobs.use_publisher(publisher)
+    threading.Thread(target=publisher.run, args=(threading.Event(),), name="publisher", daemon=True).start()
+    return publisher
+
+
 def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
     logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
@@ -38,6 +52,7 @@ def main() -> None:
     queue = tables.scheduler.queue
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
+    start_publisher(queue)
     while True:
         worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
         try:

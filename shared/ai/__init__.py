@@ -6,7 +6,7 @@ command. Nothing here can reach the stored state, so nothing here can leak it (`
 """
 
 from shared.ai.knowledge import SeatKnowledge
-from shared.ai.levels import LEVELS, Level, choose
+from shared.ai.levels import LEVELS, MARGIN_S, TIMER, Level, choose
 from shared.ai.ismcts import Search, search
 
-__all__ = ["LEVELS", "Level", "Search", "SeatKnowledge", "choose", "search"]
+__all__ = ["LEVELS", "MARGIN_S", "TIMER", "Level", "Search", "SeatKnowledge", "choose", "search"]

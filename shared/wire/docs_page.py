@@ -3,7 +3,7 @@ document's renderings for readers of older versions (``shared/wire/openapi.py``)
 
 No third-party script runs on the page (a CDN could serve anything to whoever reads the docs, and the docs
 should work with no internet): the page loads Swagger UI's script and style and a small start script, all
-from this app, with no inline script or style, so the page's Content-Security-Policy (shared/wire/flaskapp.py)
+from this app, with no inline script or style, so the page's Content-Security-Policy (shared/wire/edge.py)
 can allow ``'self'`` only.
 """
 

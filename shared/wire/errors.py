@@ -6,18 +6,13 @@ games from the kernel are mapped here too, so both services answer with one shap
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from flask import Flask, jsonify
-from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from shared.kernel import RuleViolation
 from shared.kernel.game import GameOver
 from shared.wire.commands import MalformedCommand
-
-log = logging.getLogger("mythos.errors")
 
 
 class ApiError(Exception):
@@ -76,31 +71,19 @@ def refusal(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]] | None
     return None
 
 
-def install_error_handlers(app: Flask) -> None:
-    """One handler per family, mapping each to the API's error body."""
+def validation_refusal(messages: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """The answer to a body or query that does not match its schema (``messages``: marshmallow's, by location)."""
+    return 400, body("request/malformed", "the request does not match the API", {"fields": messages}), {}
 
-    @app.errorhandler(ApiError)
-    @app.errorhandler(RuleViolation)
-    @app.errorhandler(MalformedCommand)
-    @app.errorhandler(GameOver)
-    def refused(exc: Exception) -> ResponseReturnValue:
-        answer = refusal(exc)
-        assert answer is not None  # registered for the four families refusal() maps, and no other
-        status, error, headers = answer
-        return jsonify(error), status, headers
 
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> ResponseReturnValue:
-        status = exc.code or 500
-        details: dict[str, Any] = {}
-        messages = getattr(exc, "data", {}).get("messages") if isinstance(getattr(exc, "data", None), dict) else None
-        if messages:  # webargs: the request body or query did not match its schema
-            status, details = 400, {"fields": messages}
-        code = HTTP_CODES.get(status, "request/malformed" if status < 500 else "service/unavailable")
-        message = "the request does not match the API" if messages else (exc.description or exc.name)
-        return jsonify(body(code, message, details)), status
-
-    @app.errorhandler(Exception)
-    def unexpected(exc: Exception) -> ResponseReturnValue:
-        log.exception("unexpected error")
-        return jsonify(body("service/internal", "something went wrong on our side; the request may not have completed")), 500
+def http_refusal(exc: HTTPException) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """The answer to one of HTTP's own refusals (werkzeug's: no such route or method, a body too large, …) and to a
+    body or query webargs found not to match its schema."""
+    status = exc.code or 500
+    data = getattr(exc, "data", None)
+    messages = data.get("messages") if isinstance(data, dict) else None
+    if messages:  # webargs: the request body or query did not match its schema
+        return validation_refusal(messages)
+    code = HTTP_CODES.get(status, "request/malformed" if status < 500 else "service/unavailable")
+    headers = {"Allow": ", ".join(exc.valid_methods)} if isinstance(exc, MethodNotAllowed) and exc.valid_methods else {}
+    return status, body(code, exc.description or exc.name), headers

@@ -1,4 +1,4 @@
-"""What both Flask apps share: the OpenAPI document, the error body, request metrics, size limits, ops routes."""
+"""What both Flask apps share: the OpenAPI document, JSON in and out, request metrics, ops routes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 
 import flask_smorest
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
@@ -19,7 +19,6 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from shared.wire import schemas
 from shared.wire.docs_page import docs_blueprint
-from shared.wire.errors import ApiError, install_error_handlers
 
 ERRORS = {
     400: "request/malformed: not JSON, wrong types, unknown fields",
@@ -87,15 +86,6 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = FastJsonParser()
 
 
-MAX_URL_BYTES = 4096
-# When to try again after a refusal that does not say (the rate limit's 429 gives its own window's end): a
-# dependency that is down (503) is usually back within seconds; an unexplained 429 waits out a whole window.
-RETRY_AFTER_S = {429: 60, 503: 2}
-# The only HTML is /docs (shared/wire/docs_page.py), which loads its script and style from the app itself.
-HTML_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-               "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-
-
 _View = TypeVar("_View", bound=Callable[..., Any])
 
 
@@ -127,19 +117,6 @@ class RequestMetrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
         )
 
-    def install(self, app: Flask) -> None:
-        @app.before_request
-        def start_timer() -> None:
-            g.started = time.perf_counter()
-
-        @app.after_request
-        def count(response: Response) -> Response:
-            route = request.url_rule.rule if request.url_rule else "unmatched"
-            if route.endswith("/stream"):
-                return response  # a stream's lifetime is not a latency
-            self.observe(request.method, route, response.status_code, g.get("started", time.perf_counter()))
-            return response
-
     def observe(self, method: str, route: str, status: int, started: float) -> None:
         """Count one answered request and its latency (since ``started``, a ``perf_counter`` reading)."""
         self.latency.labels(method, route).observe(time.perf_counter() - started)
@@ -154,14 +131,18 @@ class DefaultError(schemas.Error):
 
 
 class _Api(Api):
-    """flask-smorest's Api, documenting the API's own error body (not flask-smorest's) as every operation's default."""
+    """flask-smorest's Api, documenting the API's own error body (not flask-smorest's) as every operation's default,
+    and answering no error itself: every exception reaches the edge (shared/wire/edge.py), which answers them all."""
 
     ERROR_SCHEMA = DefaultError
 
+    def _register_error_handlers(self) -> None:
+        pass
+
 
 def make_api(app: Flask, title: str, description: str) -> Api:
-    """Attach the OpenAPI document (/openapi.json, /docs), the error handlers, the headers every answer carries
-    and request metrics to ``app``."""
+    """Attach the OpenAPI document (/openapi.json, /docs) and a registry of request metrics to ``app``; the edge
+    (shared/wire/edge.py) does the rest."""
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default config holds the key, set to None
         app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.json = FastJsonProvider(app)
@@ -177,26 +158,8 @@ def make_api(app: Flask, title: str, description: str) -> Api:
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
     api.spec.components.schema("ApiError", schema=schemas.Error)
     api.ma_plugin.converter.add_attribute_function(component2properties)
-    install_error_handlers(app)  # after Api(), so ours replace flask-smorest's
     app.register_blueprint(docs_blueprint(title, api.spec.to_dict))
-
-    @app.after_request
-    def standard_headers(response: Response) -> Response:
-        response.headers["X-Content-Type-Options"] = "nosniff"  # a JSON body is never run as a script or page
-        if response.mimetype == "text/html":
-            response.headers["Content-Security-Policy"] = HTML_POLICY
-        if response.status_code in RETRY_AFTER_S and "Retry-After" not in response.headers:
-            response.headers["Retry-After"] = str(RETRY_AFTER_S[response.status_code])
-        return response
-
-    @app.before_request
-    def url_length() -> None:
-        if len(request.full_path) > MAX_URL_BYTES:
-            raise ApiError(414, "request/too_large", f"the URL is longer than {MAX_URL_BYTES} bytes")
-
-    metrics = RequestMetrics(CollectorRegistry())
-    metrics.install(app)
-    app.extensions["metrics"] = metrics
+    app.extensions["metrics"] = RequestMetrics(CollectorRegistry())
     return api
 
 

@@ -15,13 +15,12 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import IO, Any
 
 import orjson
-from flask import Flask, Response, g, has_request_context, request
 
 HEADER = "X-Request-Id"
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:+=/-]{1,128}")  # nothing that could forge a line or a field
@@ -31,14 +30,14 @@ log = logging.getLogger("mythos.request")
 jobs_log = logging.getLogger("mythos.job")
 
 
-# The id of a request answered outside Flask's dispatch (rules_service/lean.py, session_service/http/lean.py), for the
-# lines logged while it is handled; a context variable, so each thread or greenlet has its own.
-LEAN_REQUEST_ID: ContextVar[str | None] = ContextVar("lean_request_id", default=None)
+# The id of the request being handled (set by the HTTP edge, shared/wire/edge.py, and the rules service's hop), for
+# the lines logged meanwhile; a context variable, so each thread or greenlet has its own.
+CURRENT_REQUEST_ID: ContextVar[str | None] = ContextVar("current_request_id", default=None)
 
 
 def request_id() -> str | None:
     """The current request's id (None outside a request)."""
-    return g.get("request_id") if has_request_context() else LEAN_REQUEST_ID.get()
+    return CURRENT_REQUEST_ID.get()
 
 
 class _Context(logging.Filter):
@@ -140,37 +139,6 @@ def request_fields(rid: str, method: str, route: str, status: int, started: floa
 def request_line(level: int, fields: dict[str, Any]) -> None:
     """Write one request's line (``request_fields`` and the service's own)."""
     log.log(level, "%s %s %s", fields["method"], fields["route"], fields["status"], extra={"fields": fields})
-
-
-def install(app: Flask, extra: Callable[[], dict[str, Any]] | None = None) -> None:
-    """Give every request of ``app`` an id (answered as ``X-Request-Id``) and log one line when it is answered;
-    ``extra`` adds the service's own fields (the session service: the seat)."""
-
-    @app.before_request
-    def assign_id() -> None:
-        g.request_id = request_id_for(request.headers.get(HEADER, ""))
-        g.log_started = time.perf_counter()
-
-    @app.after_request
-    def log_request(response: Response) -> Response:
-        rid = g.get("request_id") or uuid.uuid4().hex
-        response.headers[HEADER] = rid
-        route = request.url_rule.rule if request.url_rule else "unmatched"
-        level = logging.DEBUG if request.path in PROBES else logging.INFO
-        if not log.isEnabledFor(level):
-            return response
-        game_id = (request.view_args or {}).get("game_id")
-        fields = request_fields(rid, request.method, route, response.status_code, g.get("log_started", time.perf_counter()))
-        if isinstance(game_id, str) and SAFE_ID.fullmatch(game_id):
-            fields["game_id"] = game_id
-        if extra is not None:
-            fields.update(extra())
-        if response.status_code >= 400 and response.is_json and not response.is_streamed:
-            error = (response.get_json(silent=True) or {}).get("error")
-            if isinstance(error, dict) and isinstance(error.get("code"), str):
-                fields["error"] = error["code"]
-        request_line(level, fields)
-        return response
 
 
 def job_line(kind: str, started: float, outcome: str, level: int = logging.INFO, **fields: Any) -> None:

@@ -46,14 +46,16 @@ def test_the_quick_bench_runs_every_section_and_reports_every_target(tmp_path):
     assert result["details"]["memory"]["rss_after_bytes"] > 0
     streams = result["details"]["live streams"]
     assert streams["held"]["open"] > 0 and streams["held"]["closed"] == 0
-    assert streams["delivery, 100 streams"]["deliveries"] > 0  # the watchers received the driver's moves
+    deliveries = [v["deliveries"] for k, v in streams.items() if k.startswith("delivery, ")]
+    assert deliveries and all(n > 0 for n in deliveries)  # the watchers received the driver's moves
     for level in result["details"]["scaled"]["levels"].values():  # the scaled stack played the same games
         assert level["scaled"]["writes"] > 0 and level["scaled"]["unexpected"] == {}
     if "peer" in measured:  # both sides played: every command and every move sent was accepted
         for level in result["details"]["peer"]["levels"].values():
             assert level["mythos"]["writes"] > 0 and level["mythos"]["unexpected"] == {}
             assert level["floor"]["writes"] > 0  # the two bare hops, beside them (bench/echo.py)
-            for peer in ("boardgame.io in-memory", "boardgame.io FlatFile"):
+            assert {"boardgame.io in-memory", "boardgame.io FlatFile"} <= set(level)  # and PostgreSQL where installed
+            for peer in [k for k in level if k.startswith("boardgame.io ")]:
                 assert level[peer]["writes"] > 0 and level[peer]["accepted"] >= level[peer]["writes"]
                 assert level[peer]["refused"] == 0 and level[peer]["unanswered"] == 0
 

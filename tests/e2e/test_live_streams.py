@@ -41,7 +41,8 @@ def live() -> Stack:
     stack = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
                   data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
                   extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                             "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT)})
+                             "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT),
+                             "STREAMS_PER_ADDRESS": "100000"})  # the tests hold hundreds of streams from one address
     try:
         stack.start()
     except RuntimeError:

@@ -195,18 +195,23 @@ def test_a_claim_link_never_loses_a_seat_token_the_browser_holds(stack, browser)
     assert {"seat": 0, "token": token} in spares  # kept aside, never dropped
 
 
-def test_the_lobby_finds_public_tables_behind_private_ones(stack, browser):
-    """Issue 33, item 6: past enough private tables the listing answers an empty page and a `next` cursor; the lobby
-    follows it."""
+def test_the_lobby_finds_public_tables_behind_private_ones_and_past_the_first_page(stack, browser):
+    """Issue 33, item 6: private tables never take a public table's place in the listing (they are indexed apart),
+    and the lobby follows the listing's `next` cursor to the tables past its first page."""
     host = requests.Session()
     made = [host.post(f"{stack.url}/v1/games", timeout=10, json={"game": "pocket-madness", "seats": [{"name": "Host"}, {"open": True}],
-                                                                   **({"visibility": "private"} if n else {})}).json() for n in range(61)]
+                                                                   **({"visibility": "private"} if n >= 12 else {})}).json() for n in range(72)]
+    public = {table["id"] for table in made[:12]}
     try:
         first = requests.get(f"{stack.url}/v1/games", params={"status": "waiting", "limit": 10}, timeout=10).json()
-        assert made[0]["id"] not in [g["id"] for g in first["games"]] and first["next"]  # hidden from the first page
+        listed = [g["id"] for g in first["games"]]
+        assert len(listed) == 10 and set(listed) <= public and first["next"]  # no private table takes a place
+        oldest = made[0]["id"]
+        assert oldest not in listed  # past the first page: only the cursor reaches it
         browser.get(stack.url + "/#/")
         browser.refresh()
-        click(browser, f".join-link[data-game='{made[0]['id']}']")
+        click(browser, ".more-tables[data-status='waiting']")
+        click(browser, f".join-link[data-game='{oldest}']")
         wait_for(lambda: browser.find_elements("css selector", ".join-seat[data-seat='1']"), what="the public table's open seat")
     finally:
         for table in made:

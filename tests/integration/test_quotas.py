@@ -16,7 +16,7 @@ from tests.support.toy import GAME
 HUMANS = [{"name": "Ada"}, {"name": "Bo"}]
 BOTS = [{"name": "Ada", "ai": "random"}, {"name": "Bo", "ai": "random"}]
 OFF = {"OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0,
-       "AI_MOVES_PER_CLIENT_PER_HOUR": 0}
+       "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": 0}
 
 
 @pytest.fixture(params=["redis", "cluster"])
@@ -96,12 +96,16 @@ def test_all_ai_tables_have_a_quota_of_their_own(redis_client, prefix):
     assert open_table(client, [{"name": "Ada"}, {"name": "Bot", "ai": "random"}]).status_code == 201  # a person plays
 
 
-def test_the_worker_plays_no_ai_move_past_its_clients_hourly_allowance(redis_client, prefix):
-    client, scheduler, clock = stack(redis_client, prefix, AI_MOVES_PER_CLIENT_PER_HOUR=3)
+def test_the_worker_plays_no_ai_move_past_its_clients_hourly_cpu(redis_client, prefix, monkeypatch):
+    """The quota counts the worker's CPU, not moves (issue 33: a `hard` move costs a thousand `random` ones). Each
+    move here is billed at least a second (``MIN_MOVE_CHARGE_S`` raised, so the count is exact): 3 s is 3 moves."""
+    monkeypatch.setattr(quotas, "MIN_MOVE_CHARGE_S", 1.0)
+    client, scheduler, clock = stack(redis_client, prefix, AI_CPU_SECONDS_PER_CLIENT_PER_HOUR=3)
     game = open_table(client, BOTS).json
     other = open_table(client, BOTS, address="198.51.100.8").json
     tables = client.application.extensions["tables"]
     assert tables.meta(game["id"]).extra[quotas.META_FIELD] != tables.meta(other["id"]).extra[quotas.META_FIELD]
+    start = tables.meta(game["id"]).version
     scheduler.run_ai()
     held = tables.meta(game["id"])
     assert not held.over and held.to_act  # waiting on an AI seat the worker may not play this hour
@@ -110,6 +114,49 @@ def test_the_worker_plays_no_ai_move_past_its_clients_hourly_allowance(redis_cli
     assert tables.meta(game["id"]).version == held.version
     clock.now += quotas.HOUR_S
     assert jobs.ai_turn(game["id"], held.to_act[0], held.version) == "played"
+    assert held.version > start
+
+
+def test_the_turn_timers_moves_are_billed_like_the_ais(redis_client, prefix, monkeypatch):
+    """Issue 33: ten tables of silent named seats with a 1 s timer played to the end, 3,494 events, unbilled."""
+    monkeypatch.setattr(quotas, "MIN_MOVE_CHARGE_S", 1.0)
+    client, _, _ = stack(redis_client, prefix, AI_CPU_SECONDS_PER_CLIENT_PER_HOUR=2)
+    reply = client.post("/v1/games", json={"game": "toy", "seats": HUMANS, "turn_timeout_s": 1},
+                        environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    tables = client.application.extensions["tables"]
+    outcomes = []
+    for _ in range(3):
+        meta = tables.meta(reply.json["id"])
+        outcomes.append(jobs.turn_timeout(meta.id, meta.to_act[0], meta.version))
+    assert outcomes == ["played", "played", "over quota"]
+
+
+def test_starting_a_table_with_no_person_left_is_an_all_ai_table(redis_client, prefix):
+    """Issue 33: the 21st all-AI table got 429, then 5 of 5 tables of open seats started with AI ran. A start
+    that fills every seat with an AI counts against the all-AI quota of the table's client; past it, refused and
+    nothing written (the table keeps waiting); a start that leaves a person at the table is not counted."""
+    client, _, _ = stack(redis_client, prefix, AI_TABLES_PER_CLIENT_PER_HOUR=1)
+    address = {"REMOTE_ADDR": "198.51.100.7"}
+    key = client.post("/v1/players", json={"name": "Ada"}, environ_base=address).json["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    opened = [{"open": True}, {"open": True}]
+
+    def table(seats):
+        reply = client.post("/v1/games", json={"game": "toy", "seats": seats}, headers=auth, environ_base=address)
+        assert reply.status_code == 201, reply.json
+        return reply.json["id"]
+
+    def start(game_id):
+        return client.post(f"/v1/games/{game_id}/start", json={"ai": "random"}, headers=auth, environ_base=address)
+
+    first, second, with_me = table(opened), table(opened), table([{"me": True}, {"open": True}])
+    assert start(first).status_code == 200
+    before = stored(redis_client, prefix)
+    assert_refused(start(second), "ai_tables_per_hour", 1, 3600)
+    assert stored(redis_client, prefix) == before
+    assert client.get(f"/v1/games/{second}").json["status"] == "waiting"
+    assert start(with_me).status_code == 200  # a person plays there
+    assert_refused(open_table(client, BOTS), "ai_tables_per_hour", 1, 3600)  # the start took the hour's table
 
 
 def test_a_retry_of_an_admitted_table_is_the_same_table_not_one_more(redis_client, prefix):

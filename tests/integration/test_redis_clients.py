@@ -47,3 +47,31 @@ def test_the_queue_refuses_a_cluster_by_url_or_by_what_it_reaches(redis_cluster,
 def test_the_session_service_refuses_to_start_with_its_queue_on_a_cluster(redis_cluster, prefix):
     with pytest.raises(redis_clients.QueueOnCluster):
         create_app({"REDIS_URL": redis_cluster.url, "RQ_REDIS_URL": redis_cluster.url, "KEY_PREFIX": prefix})
+
+
+def test_a_connection_still_tells_an_unread_reply_or_a_closed_socket(redis_url):
+    """The check redis-py makes of each connection it hands out is answered by a plain poll when there is nothing
+    to read (issue 32); with a reply left unread, or the server gone, it answers as redis-py's own check does."""
+    import time
+
+    pool = redis_clients.connect(redis_url, pool_size=1).connection_pool
+    connection = pool.get_connection()
+    assert isinstance(connection, redis_clients.Connection) and connection.can_read() is False
+    connection.send_command("PING")  # its reply is not read yet
+    deadline = time.monotonic() + 5
+    while not connection.can_read():
+        assert time.monotonic() < deadline, "the PONG never came"
+        time.sleep(0.01)
+    assert connection.read_response() in (b"PONG", "PONG") and connection.can_read() is False
+    connection.send_command("CLIENT", "KILL", "SKIPME", "no")  # the server closes this very connection
+    connection.read_response()
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            if connection.can_read():
+                break
+        except redis.ConnectionError:
+            break  # redis-py's own check says so too
+        assert time.monotonic() < deadline, "the closed connection still looked clean"
+        time.sleep(0.01)
+    pool.release(connection)

@@ -15,6 +15,7 @@ from session_service.use_cases import retention
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
 from shared.audit import verify_export
+from session_service.storage.store import GAME_PARTS
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
@@ -44,7 +45,7 @@ def keys_of(tables, game_id: str) -> list[str]:
     """Every key that names the game: its own, and its entries in the listing's indexes and the active set (sorted
     and once each: SCAN's order changes whenever Redis resizes or rehashes its table, and it may repeat a key)."""
     store = tables.store
-    own = [part for part in ("events", "meta", "snap", "cmds") if store.redis.exists(store.key(game_id, part))]
+    own = [part for part in GAME_PARTS if store.redis.exists(store.key(game_id, part))]
     shard = store.shard_of(game_id)
     listed = {key.decode() for key in store.redis.scan_iter(match=f"{store.prefix}:{{shard-{shard}}}:*", count=1000)
               if (store.redis.type(key) == b"zset" and store.redis.zscore(key, game_id) is not None)
@@ -65,6 +66,7 @@ def test_an_old_finished_game_is_exported_then_gone_and_a_game_in_play_is_untouc
     playing = open_table(client, HUMANS)
     tables.store.mark_active(playing["id"])  # as the real scheduler does
     seen = client.get(f"/v1/games/{done['id']}").json
+    assert client.get(f"/v1/games/{done['id']}/audit").json["replay_ok"]  # its verdict is kept: retired with it
     before = {k: tables.store.redis.hgetall(tables.store.key(playing["id"], k)) for k in ("meta",)}
     assert keys_of(tables, done["id"])
 
@@ -147,3 +149,26 @@ def test_an_id_that_is_not_a_plain_name_never_becomes_a_path(tmp_path, game_id):
     with pytest.raises(ValueError):
         retention._write(tmp_path / "exports", game_id, b"{}")
     assert not (tmp_path / "exports").exists() and not (tmp_path / "escape.json").exists()
+
+
+def test_mythos_retention_retires_the_old_games_now(real_redis, redis_url, prefix, tmp_path, monkeypatch, capsys):
+    """What the Kubernetes base's CronJob runs (deploy/k8s/retention.yaml): the environment's policy, now."""
+    from session_service.cli.main import main
+
+    app, scheduler = make_session_app(real_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, KEY_SHARDS=4)
+    client, tables = app.test_client(), app.extensions["tables"]
+    done = finished_game(client, scheduler)
+    for name, value in {"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "KEY_SHARDS": "4", "RETENTION_DAYS": "30",
+                        "RETENTION_EXPORT_DIR": str(tmp_path / "exports")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(retention, "clock", lambda: time.time() + 31 * DAY_S)
+    with pytest.raises(SystemExit) as ended:
+        main(["retention"])
+    assert ended.value.code == 0
+    assert "1 games exported" in capsys.readouterr().out
+    assert (tmp_path / "exports" / f"{done['id']}.json").exists()
+    assert keys_of(tables, done["id"]) == []
+    monkeypatch.setenv("RETENTION_EXPORT_DIR", "")
+    with pytest.raises(SystemExit) as off:
+        main(["retention"])
+    assert off.value.code == 1  # told to retire with nowhere to export: says so, deletes nothing

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from session_service.storage.index import GameIndex, names_for, status_names
-from session_service.storage.store import EventStore
+from session_service.storage.store import Charge, EventStore
 from shared.records import GENESIS, first_broken_link, make_records
 from shared.kernel import ev
 
@@ -161,6 +161,45 @@ class StoreContract:
         assert [g for _, g in index.window("status:finished:game:toy", None, 5)] == ["g1"]
         assert index.window("status:active", None, 5) == []
         assert index.count("all") == index.count("game:toy") == 1
+
+
+    # -- a write's rate count rides in its append (issue 32) ------------------------------------------------------
+    def charge(self, store, limits=(5, 9)):
+        return Charge(tuple((store.rate_key(f"who{i}", 1), limit) for i, limit in enumerate(limits)), 90)
+
+    def test_an_append_counts_its_charge_once(self, store):
+        first = self.new_game(store)
+        charge = self.charge(store)
+        more = records(2, first[-1]["hash"])
+        assert store.append("g1", 2, more, {}, charge=charge).status == "ok"
+        assert charge.counts == (1, 1) and not charge.limited
+        assert [int(store.redis.get(key)) for key, _ in charge.counters] == [1, 1]
+        assert 0 < store.redis.ttl(charge.counters[0][0]) <= 90
+        again = records(4, more[-1]["hash"])
+        assert store.append("g1", 4, again, {}, charge=charge).status == "ok"  # counted already: not again
+        assert [int(store.redis.get(key)) for key, _ in charge.counters] == [1, 1]
+
+    def test_a_write_past_a_limit_writes_nothing(self, store):
+        first = self.new_game(store)
+        charge = self.charge(store, limits=(5, 2))
+        store.redis.set(charge.counters[1][0], 2)
+        appended = store.append("g1", 2, records(2, first[-1]["hash"]), {}, "idem", "answer", charge=charge)
+        assert appended.status == "limited" and charge.limited and charge.counts == (1, 3)
+        assert store.version("g1") == 2 and store.idempotent_answer("g1", "idem") is None
+
+    def test_a_charge_counted_alone_is_not_counted_again_by_an_append(self, store):
+        first = self.new_game(store)
+        charge = store.count(self.charge(store))
+        assert charge.counts == (1, 1)
+        assert store.append("g1", 2, records(2, first[-1]["hash"]), {}, charge=charge).status == "ok"
+        assert [int(store.redis.get(key)) for key, _ in charge.counters] == [1, 1]
+
+    def test_an_append_on_another_head_at_the_same_version_is_a_conflict(self, store):
+        first = self.new_game(store)
+        store.set_meta("g1", head_hash=first[-1]["hash"])
+        assert store.append("g1", 2, records(2, "f" * 64), {}, head_hash="f" * 64).status == "conflict"
+        assert store.version("g1") == 2
+        assert store.append("g1", 2, records(2, first[-1]["hash"]), {}, head_hash=first[-1]["hash"]).status == "ok"
 
 
 class TestFakeRedisStore(StoreContract):

@@ -179,3 +179,17 @@ def test_the_process_ceiling_answers_503_with_retry_after(store):
     assert refused.value.status == 503 and refused.value.code == "service/unavailable"
     assert int(refused.value.headers["Retry-After"]) > 0
     streams.shutdown()
+
+
+def test_tokens_do_not_multiply_what_one_address_may_hold(store):
+    """Issue 33, item 5: 5 tables x 7 seat tokens held 700 streams from one address against a cap of 20. Each
+    stream now counts against its address too, whatever token it presents."""
+    streams = Streams(Hub(store, recheck_s=5), per_client=2, per_address=3)
+    held = [streams.admit(f"token-{i}", "192.0.2.7") for i in range(3)]
+    with pytest.raises(ApiError) as refused:
+        streams.admit("token-9", "192.0.2.7")
+    assert refused.value.status == 429 and refused.value.details == {"streams_per_address": 3}
+    streams.admit("token-9", "198.51.100.1")  # another address has its own
+    streams.release(held[0])
+    streams.admit("token-9", "192.0.2.7")  # a closed stream gives the address its place back
+    streams.shutdown()

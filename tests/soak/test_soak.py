@@ -19,6 +19,10 @@ from tests.trust.test_fuzz_openapi import (  # noqa: F401 - collected here at th
     test_the_rules_service_keeps_its_openapi_document,
     test_the_session_service_keeps_its_openapi_document,
 )
+from tests.e2e.test_ai_timing import (  # noqa: F401 - at full scale (conftest.py)
+    test_forced_and_free_ai_moves_take_the_same_time_as_a_spectator_sees_it,
+    timed_stack,
+)
 from tests.trust.test_non_interference import (  # noqa: F401
     test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart,
 )

@@ -33,15 +33,17 @@ class RecordingScheduler(Scheduler):
         return played
 
 
+TEST_TOKEN_SECRET = "test-token-secret-" + "0" * 46  # the server's key of derived tokens (bootstrap.token_secret)
 # Tests open many tables from one address; the quota tests ask for quotas (tests/integration/test_quotas.py).
 NO_QUOTAS = {"OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0,
-             "AI_MOVES_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0, "SEATS_PER_CLIENT": 0,
-             "JOINS_PER_TABLE_PER_CLIENT": 0}
+             "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0, "SEATS_PER_CLIENT": 0,
+             "JOINS_PER_TABLE_PER_CLIENT": 0, "LOG_READS_PER_CLIENT_PER_MINUTE": 0}
 
 
 def make_session_app(client: Any, prefix: str, games: dict, **config: Any):
     scheduler = RecordingScheduler()
     app = create_app({"REDIS": client, "KEY_PREFIX": prefix, "RULES": LocalRules(), "GAMES": games,
-                      "SCHEDULER": scheduler, "TESTING": True, **NO_QUOTAS, **config})
+                      "SCHEDULER": scheduler, "TESTING": True, "TOKEN_SECRET": TEST_TOKEN_SECRET, **NO_QUOTAS,
+                      **config})
     jobs.use_tables(app.extensions["tables"])
     return app, scheduler

@@ -58,7 +58,7 @@ def serious_violations(driver, axe_source: str) -> list[str]:
 
 
 def names(game: str) -> dict:
-    return CATALOGUE[game].card_data
+    return CATALOGUE[game].catalogue.card_data
 
 
 def new_table(stack, browser, game: str, ai: bool = True) -> tuple[str, str]:

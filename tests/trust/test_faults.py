@@ -85,32 +85,35 @@ def all_ai(api: Api, game_id: str) -> dict:
 
 
 def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_turn(stack):
-    """SIGKILL leaves the job 'started' in RQ with nobody running it; the sweeper must run it again.
+    """SIGKILL takes the move a worker chose with it, unpublished; the sweeper must play that turn again.
 
-    To be sure the kill lands inside the turn, the rules service is frozen (SIGSTOP) first: the turn then waits
-    on its decide call, started and unwritten, when the worker dies."""
+    A worker's job chooses the move and hands it to the worker's publisher thread, which applies it at its due time
+    (session_service/worker/pacing.py). To be sure the kill lands inside the turn, the rules service is frozen
+    (SIGSTOP) first: the publisher then waits on its decide call, holding the move it took, when the worker dies."""
     api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
-    from rq import Queue
-
-    queue = Queue(stack.queue, connection=r)
     rules = stack.processes["rules"].pid
     game = all_ai(api, GAME_IDS[0])
+    until(lambda: api.get(f"/v1/games/{game['id']}").json()["version"] > 8, "a few AI moves", 30)
     os.killpg(rules, signal.SIGSTOP)
     try:
-        job_id = until(lambda: next((j for j in queue.started_job_registry.get_job_ids(cleanup=False)
-                                     if j.startswith(f"ai-{game['id']}-")), None), "an AI turn in progress", 30)
+        version = api.get(f"/v1/games/{game['id']}").json()["version"]
+        until(lambda: r.zcard(f"{stack.queue}:publish") == 0 and stalled(api, game["id"], version), "a move held", 30)
         stack.kill("worker")
         injected("worker killed (SIGKILL) mid AI turn")
     finally:
         os.killpg(rules, signal.SIGCONT)
-    version = int(job_id.rsplit("-", 1)[1])
     assert api.get(f"/v1/games/{game['id']}").json()["version"] == version  # the turn was not written
-    assert queue.fetch_job(job_id).get_status() == "started"  # and RQ still thinks a worker runs it
     stack.start_worker()
     final = api.wait_finished(game["id"], timeout_s=120)
     assert final["version"] > version
     verified(api, r, stack.key_prefix, game["id"])
     record_figures("faults", fault="AI turn left pending", survived=1)
+
+
+def stalled(api: Api, game_id: str, version: int) -> bool:
+    """Has the game stayed at ``version`` for a moment (its next move held by a publisher that cannot apply it)?"""
+    time.sleep(0.5)
+    return bool(api.get(f"/v1/games/{game_id}").json()["version"] == version)
 
 
 def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stack):

@@ -4,12 +4,18 @@ and the properties issue 19 and 16 ask of them."""
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import kubernetes_validate
+import orjson
 import pytest
 import yaml
 
@@ -42,7 +48,8 @@ def rendered() -> list[dict[str, Any]]:
 
 def _containers(doc: dict[str, Any]) -> list[dict[str, Any]]:
     spec = doc.get("spec", {})
-    pod = spec.get("template", {}).get("spec", {}) if "template" in spec else spec.get("jobTemplate", {})
+    spec = spec.get("jobTemplate", {}).get("spec", spec)  # a CronJob's pod is one level further down
+    pod = spec.get("template", {}).get("spec", {})
     return pod.get("containers", []) + pod.get("initContainers", [])
 
 
@@ -80,9 +87,9 @@ def _graceful_timeout(service: str) -> int:
 
 def test_the_rules_service_is_reachable_inside_the_cluster_only():
     assert by_kind("Service")["rules"]["spec"]["type"] == "ClusterIP"
-    backends = [p["backend"]["service"]["name"] for i in by_kind("Ingress").values()
-                for r in i["spec"]["rules"] for p in r["http"]["paths"]]
-    assert backends == ["session"]
+    backends = {p["backend"]["service"]["name"] for i in by_kind("Ingress").values()
+                for r in i["spec"]["rules"] for p in r["http"]["paths"]}
+    assert backends == {"session"}
 
 
 def test_the_redis_cluster_runs_the_project_s_redis_configuration_and_never_evicts():
@@ -124,3 +131,164 @@ def test_behind_the_balancer_each_client_is_still_its_own_address(tmp_path):
     assert config["data"]["TRUSTED_PROXIES"] == "1"
     stack = ScaledStack(port=1, rules_port=2, redis_port=3, data_dir=tmp_path, log_dir=tmp_path)
     assert stack.env()["TRUSTED_PROXIES"] == "1"
+
+
+LOOPBACK_ONLY = "127.0.0.1/32"
+
+
+def test_metrics_are_not_public_through_the_ingress_and_prometheus_scrapes_the_pods():
+    """GET /metrics (what every route costs, how many streams each process holds) is the operator's: the public
+    Ingress serves everything under / but /metrics, which an Ingress of its own admits no address to."""
+    ingresses = by_kind("Ingress")
+    exact = [(name, p) for name, i in ingresses.items() for r in i["spec"]["rules"] for p in r["http"]["paths"]
+             if p["path"] == "/metrics"]
+    assert [p["pathType"] for _, p in exact] == ["Exact"]
+    closing = ingresses[exact[0][0]]["metadata"]["annotations"]
+    assert closing["nginx.ingress.kubernetes.io/whitelist-source-range"] == LOOPBACK_ONLY
+    assert closing["nginx.ingress.kubernetes.io/allowlist-source-range"] == LOOPBACK_ONLY
+    public = [i for name, i in ingresses.items() if name != exact[0][0]]
+    assert all("source-range" not in key for i in public for key in i["metadata"].get("annotations", {}))
+    hosts = {r["host"] for i in ingresses.values() for r in i["spec"]["rules"]}
+    assert len(hosts) == 1  # the closing Ingress is merged into the public one's server
+    deployments = by_kind("Deployment")
+    for name, port in (("session", "8000"), ("rules", "8001")):
+        annotations = deployments[name]["spec"]["template"]["metadata"]["annotations"]
+        assert annotations == {"prometheus.io/scrape": "true", "prometheus.io/port": port, "prometheus.io/path": "/metrics"}
+
+
+def haproxy_defaults() -> dict[str, str]:
+    text = (DEPLOY / "haproxy.cfg").read_text()
+    section = text.split("\ndefaults\n", 1)[1].split("\nfrontend ", 1)[0]
+    lines = [line.split("#", 1)[0].split() for line in section.splitlines()]
+    return {" ".join(words[:-1]): words[-1] for words in lines if words and words[0] == "timeout"}
+
+
+def test_haproxy_gives_a_client_ten_seconds_at_most_to_send_its_request_head():
+    timeouts = haproxy_defaults()
+    assert timeouts["timeout http-request"] == "10s"
+    assert int(timeouts["timeout http-request"][:-1]) < int(timeouts["timeout client"][:-1])
+
+
+class Backend(ThreadingHTTPServer):
+    """Stands for the session processes behind HAProxy: answers every GET 200 and remembers its paths."""
+
+    def __init__(self) -> None:
+        seen: list[str] = []
+        self.seen = seen
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's spelling
+                seen.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
+@pytest.fixture
+def balancer(tmp_path):
+    """deploy/haproxy.cfg in front of one stand-in session process, as make cluster runs it."""
+    from session_service.cli.clusterstack import haproxy_binary
+    from session_service.cli.devstack import free_port
+
+    backend = Backend()
+    threading.Thread(target=backend.serve_forever, daemon=True).start()
+    servers = tmp_path / "servers.cfg"
+    servers.write_text(f"backend session\n    server s0 127.0.0.1:{backend.server_port}\n"
+                       f"backend rules\n    server r0 127.0.0.1:{backend.server_port}\n"
+                       f"backend rules_hop\n    mode tcp\n    server h0 127.0.0.1:{backend.server_port}\n")
+    port = free_port()
+    env = {**os.environ, "MYTHOS_API_BIND": f"127.0.0.1:{port}", "MYTHOS_RULES_BIND": f"127.0.0.1:{free_port()}",
+           "MYTHOS_RULES_HOP_BIND": f"127.0.0.1:{free_port()}"}
+    process = subprocess.Popen([haproxy_binary(), "-db", "-f", str(DEPLOY / "haproxy.cfg"), "-f", str(servers)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}", backend
+    finally:
+        process.terminate()
+        process.wait(10)
+        backend.shutdown()
+
+
+def raw_get(base: str, path: str) -> tuple[int, bytes]:
+    """GET ``path`` exactly as written (no client-side normalisation of dots, slashes or escapes)."""
+    host, port = base.rsplit("/", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+@pytest.mark.parametrize("path", ["/metrics", "/metrics?format=text", "/metrics/", "//metrics", "/./metrics",
+                                  "/%6detrics", "/%2Fmetrics", "/.//metrics"])
+def test_haproxy_answers_metrics_itself_and_never_forwards_it(balancer, path):
+    base, backend = balancer
+    status, body = raw_get(base, path)
+    assert status == 404
+    assert orjson.loads(body)["error"]["code"] == "request/not_found"
+    assert raw_get(base, "/v1/catalog")[0] == 200  # everything else goes through
+    assert backend.seen == ["/v1/catalog"]
+
+
+def test_retention_is_on_in_the_kubernetes_base_with_a_volume_for_its_exports():
+    """Issue 33: a public deployment must not grow without bound. The base retires games over for RETENTION_DAYS, from
+    one CronJob pod that exports them to a claim of its own before deleting them; every other pod deletes nothing
+    (an empty export directory), since replicated pods cannot share a ReadWriteOnce claim."""
+    config = by_kind("ConfigMap")["mythos"]["data"]
+    assert float(config["RETENTION_DAYS"]) > 0
+    assert config["RETENTION_EXPORT_DIR"] == ""
+    job = by_kind("CronJob")["retention"]
+    assert job["spec"]["concurrencyPolicy"] == "Forbid"
+    pod = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["command"] == ["mythos", "retention"]
+    assert container["image"] == "mythos-tables:0.1.0"
+    export_dir = next(e["value"] for e in container["env"] if e["name"] == "RETENTION_EXPORT_DIR")
+    mount = next(m for m in container["volumeMounts"] if m["mountPath"] == export_dir)
+    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
+    assert volume["persistentVolumeClaim"]["claimName"] in by_kind("PersistentVolumeClaim")
+    assert pod["securityContext"]["fsGroup"] == 65534  # the image's user, nobody, writes there
+    assert [e["name"] for e in container["env"]].count("REDIS_URL") == 1
+
+
+def test_the_image_and_compose_keep_retention_exports_on_a_volume():
+    dockerfile = (DEPLOY / "Dockerfile").read_text().splitlines()
+    export_dir = next(line.split("=", 1)[1] for line in dockerfile if line.startswith("ENV RETENTION_EXPORT_DIR="))
+    assert f"VOLUME {export_dir}" in dockerfile
+    assert any(line.startswith("RUN mkdir -p") and export_dir in line and "chown nobody" in line for line in dockerfile)
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert services["worker"]["volumes"] == [f"exports:{export_dir}"]
+
+
+def test_only_the_session_service_holds_the_token_secret_and_the_base_s_placeholder_is_refused():
+    """The key of derived seat tokens (README, TOKEN_SECRET) is given to the session pods only, from a Secret whose
+    placeholder the service refuses (an overlay must put a random one there); compose demands one."""
+    from session_service.bootstrap import BadTokenSecret, token_secret
+
+    deployments = by_kind("Deployment")
+    holders = {name for name, d in deployments.items()
+               for e in d["spec"]["template"]["spec"]["containers"][0].get("env", []) if e["name"] == "TOKEN_SECRET"}
+    assert holders == {"session"}
+    session_env = {e["name"]: e for e in deployments["session"]["spec"]["template"]["spec"]["containers"][0]["env"]}
+    ref = session_env["TOKEN_SECRET"]["valueFrom"]["secretKeyRef"]
+    placeholder = by_kind("Secret")[ref["name"]]["stringData"][ref["key"]]
+    with pytest.raises(BadTokenSecret):
+        token_secret({"TOKEN_SECRET": placeholder})
+    assert "TOKEN_SECRET" not in by_kind("ConfigMap")["mythos"]["data"]
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert services["session"]["environment"]["TOKEN_SECRET"].startswith("${TOKEN_SECRET:?")
+    assert "TOKEN_SECRET" not in services["worker"]["environment"]

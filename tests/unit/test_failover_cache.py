@@ -44,3 +44,53 @@ def test_a_cached_state_whose_history_a_failover_took_back_is_not_used(fake_redi
     truth = fresh.test_client().get(f"/v1/games/{game['id']}/state?seat=0", headers=auth(game["seats"][0]["token"])).json
     seen = a.get(f"/v1/games/{game['id']}/state?seat=0", headers=auth(game["seats"][0]["token"])).json
     assert seen == truth
+
+
+def test_a_command_on_a_meta_whose_history_a_failover_took_back_writes_nothing_on_it(fake_redis, prefix):
+    """A process plays a command on the meta it last wrote, without reading it (issue 32): its append checks the
+    log's version *and* head hash, so a history that another took the same version by is never extended."""
+    from shared.records import first_broken_link
+
+    first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    second, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    a, b = first.test_client(), second.test_client()
+    game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    store = first.extensions["tables"].store
+    replicated = fake_redis.hgetall(store.key(game["id"], "meta"))
+    kept = fake_redis.xrange(store.key(game["id"], "events"))
+    for _ in range(2):
+        play(a, game, {"type": "draw_card"})  # the first process knows the game at this version and head
+    known = first.extensions["tables"].known_meta(game["id"], None)
+    fake_redis.delete(store.key(game["id"], "events"), store.key(game["id"], "meta"))  # the failover
+    for entry_id, fields in kept:
+        fake_redis.xadd(store.key(game["id"], "events"), fields, id=entry_id)
+    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    for _ in range(2):
+        play(b, game, {"type": "draw_card"})  # the same version again, by another history
+    assert store.version(game["id"]) == known.version and store.meta(game["id"])["head_hash"] != known.head_hash
+    seat = known.to_act[0]
+    command = {"command": {"type": "draw_card"}, "expected_version": known.version}
+    stale = a.post(f"/v1/games/{game['id']}/commands", headers=auth(game["seats"][seat]["token"]), json=command)
+    assert stale.status_code == 409 and store.version(game["id"]) == known.version  # nothing written
+    truth = b.get(f"/v1/games/{game['id']}/state").json
+    retry = a.post(f"/v1/games/{game['id']}/commands", headers=auth(game["seats"][truth["to_act"][0]]["token"]),
+                   json={**command, "expected_version": truth["version"]})
+    assert retry.status_code == 200  # read afresh, it plays on the log's history
+    assert first_broken_link(store.records(game["id"])) is None
+
+
+def test_a_command_refused_on_a_meta_this_process_knew_is_decided_again_on_the_log_s(fake_redis, prefix):
+    """Without an expected version a process decides on the meta it knows, which another process may have moved
+    past: a refusal on it stands only once the log says the same (a race of retries once answered 422 here)."""
+    first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    second, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    a, b = first.test_client(), second.test_client()
+    game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    play(b, game, {"type": "draw_card"})  # the second process knows the game now
+    known = second.extensions["tables"].known_meta(game["id"], None)
+    play(a, game, {"type": "draw_card"})  # and the first moves it on
+    now = a.get(f"/v1/games/{game['id']}").json
+    assert now["version"] > known.version and now["to_act"] != known.to_act
+    mover = game["seats"][now["to_act"][0]]["token"]
+    reply = b.post(f"/v1/games/{game['id']}/commands", headers=auth(mover), json={"command": {"type": "draw_card"}})
+    assert reply.status_code == 200, reply.json  # the seat whose turn it is, by the log's word

@@ -291,8 +291,8 @@ def test_a_seat_token_is_never_spelled_like_a_player_key(client, monkeypatch):
     starts so once in 262,144 draws: such a creator could not start its table (401 'that player key belongs to no
     player'). Here every token is made to start so."""
     made = lobby.derived
-    monkeypatch.setattr(lobby, "derived", lambda secret, purpose: "pk_" + made(secret, purpose))
-    monkeypatch.setattr(secrets, "token_urlsafe", lambda n=None: "pk_" + made("00" * 16, str(n)))
+    monkeypatch.setattr(lobby, "derived", lambda key, secret, purpose: "pk_" + made(key, secret, purpose))
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n=None: "pk_" + made(b"k", "00" * 16, str(n)))
     game = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"open": True}, {"open": True}]}).json
     token = game["seats"][0]["token"]
     assert not token.startswith("pk_")

@@ -10,7 +10,7 @@ import redis
 from session_service.http.app import create_app
 from session_service.cli.devstack import free_port
 from session_service.rules_client import HttpRules
-from tests.support.stack import make_session_app
+from tests.support.stack import TEST_TOKEN_SECRET, make_session_app
 from tests.support.toy import GAME
 
 
@@ -280,6 +280,7 @@ def test_a_503_says_when_to_try_again(prefix):
                   app.test_client().get("/readyz")):
         assert reply.status_code == 503 and reply.headers["Retry-After"] == "2", reply.data
     rules_down = create_app({"REDIS": fakeredis.FakeRedis(), "KEY_PREFIX": prefix, "RULES": HttpRules(f"http://127.0.0.1:{free_port()}"),
-                             "GAMES": {"toy": GAME}, "SCHEDULER": None, "RATE_LIMIT_PER_MINUTE": 0})
+                             "GAMES": {"toy": GAME}, "SCHEDULER": None, "RATE_LIMIT_PER_MINUTE": 0,
+                             "TOKEN_SECRET": TEST_TOKEN_SECRET})
     reply = rules_down.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}]})
     assert (reply.status_code, reply.json["error"]["code"], reply.headers["Retry-After"]) == (503, "service/unavailable", "2")

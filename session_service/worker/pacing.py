@@ -1,0 +1,117 @@
+"""When a server move (an AI seat's, or the turn timer's) is made public, so that its time says nothing of a hand.
+
+Issue 33: from the public ``at`` timestamps, a gap under 50 ms meant the AI had exactly one legal move (119 of 119
+forced moves, 189 of 190 free ones): a search is skipped when there is nothing to choose. So the worker no longer
+publishes a move when it is chosen. Each move has a due time, ``anchor + delay``:
+
+- ``anchor``: when the game came to wait on the seat, a public fact (the ``at`` of the log's head; for the timer,
+  the seat's deadline);
+- ``delay``: one draw from the level's distribution (``shared.ai.Level.delay``; the timer's is ``TIMER``), from the
+  game's secret seed (``seat_rng(seed, "publish", seat, version)``: nobody can predict it while the game runs),
+  whose least value lies above the level's think time plus ``MARGIN_S``.
+
+The search is given the wall clock left before the due time (less the margin), and its think time in CPU as before,
+so a move is always ready when it is due, forced or not; the move is then published at the due time, whatever it
+cost. A turn that starts too late to think in time (the queue was busy past the delay's least value less the think
+time) is due its delay after it started instead (``late``: counted in the worker's stats): then its time says how
+long the queue was, which is the other games' work and never this seat's hand.
+
+The worker does not wait for a due time: the job that chose the move hands it to the ``Publisher``, a thread of each
+worker process that publishes every move at its time (within ``POLL_S`` for one another process handed over, at
+once for its own), from a sorted set in the queue's Redis, so a worker killed meanwhile loses no move another
+worker's publisher cannot publish.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import orjson
+import redis
+
+log = logging.getLogger("mythos.jobs")
+POLL_S = 0.05  # how often a publisher looks for moves other processes handed over
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    due: float  # epoch seconds: when the move is published
+    wall_s: float  # wall clock the search may take, from now
+    late: bool = False  # the turn started too late to think before ``anchor + delay``: due ``delay`` after it started
+
+
+def plan(anchor: float, now: float, delay: float, think_s: float, margin_s: float, wall_cap_s: float) -> Plan:
+    """The due time of a move whose turn began at ``anchor`` and whose job starts at ``now``, and the wall clock its
+    search may use (at most ``wall_cap_s``, the level's own cap). ``delay`` must exceed ``think_s + margin_s``."""
+    wall = anchor + delay - margin_s - now
+    if wall >= think_s:
+        return Plan(anchor + delay, min(wall, wall_cap_s))
+    return Plan(now + delay, min(delay - margin_s, wall_cap_s), late=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move chosen for a seat at ``version``, to publish at ``due`` (``by``: ``ai`` or ``timeout``)."""
+
+    game_id: str
+    seat: int
+    version: int
+    by: str
+    command: dict[str, Any]
+    due: float
+
+    def encoded(self) -> bytes:
+        return orjson.dumps(asdict(self), option=orjson.OPT_SORT_KEYS)
+
+    @classmethod
+    def decoded(cls, raw: bytes) -> Move:
+        return cls(**orjson.loads(raw))
+
+
+class Publisher:
+    """Publishes handed-over moves at their due time, from a thread (``run``): the worker that chose a move is free
+    for the next turn meanwhile. ``publish(move)`` applies one (the jobs' path: ``Tables.command`` with the version
+    and the server's idempotency key, so a move published twice is applied once)."""
+
+    def __init__(self, connection: Any, key: str, publish: Callable[[Move], str], clock: Callable[[], float] = time.time):
+        self.connection, self.key, self.publish, self.clock = connection, key, publish, clock
+        self.woken = threading.Event()
+
+    def add(self, move: Move) -> None:
+        self.connection.zadd(self.key, {move.encoded(): move.due})
+        self.woken.set()
+
+    def next_due(self) -> tuple[Move | None, float]:
+        """The earliest move if it is due (claimed: no other publisher gets it), else None and how long to wait."""
+        head = self.connection.zrange(self.key, 0, 0, withscores=True)
+        if not head:
+            return None, POLL_S
+        raw, due = head[0]
+        wait = due - self.clock()
+        if wait > 0:
+            return None, min(wait, POLL_S)
+        if not self.connection.zrem(self.key, raw):
+            return None, 0.0  # another publisher took it
+        return Move.decoded(raw), 0.0
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                move, wait = self.next_due()
+            except redis.RedisError:
+                log.warning("the publisher lost Redis; trying again", exc_info=True)
+                stop.wait(1.0)
+                continue
+            if move is not None:
+                try:
+                    self.publish(move)
+                except Exception:  # noqa: BLE001 - one move failed (logged there); the sweeper plays its turn again
+                    pass
+            elif wait > 0:
+                self.woken.wait(wait)
+                self.woken.clear()

@@ -1,0 +1,114 @@
+"""An AI seat's think time tells nobody about its hand (issue 33, item 2): each server move is due at a time drawn
+from the game's secret seed, never at the time its choice took (``session_service/worker/pacing.py``).
+
+Here, deterministically: the plan of a due time, the levels' distributions (their support lies above the think
+time), and a whole game of ``medium`` seats whose every move, forced or free, is due exactly at the anchor plus
+its drawn delay. The statistical test on the real stack (the spectator's view of ``at`` timestamps) is in
+``tests/e2e/test_ai_timing.py``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from shared.ai import LEVELS, MARGIN_S, TIMER
+from shared.ai.levels import WALL_FACTOR
+from shared.kernel import seat_rng
+from session_service.use_cases.meta import parse_iso
+from session_service.worker import jobs
+from session_service.worker.pacing import Move, Publisher, plan
+from tests.support.stack import make_session_app
+from tests.support.toy import GAME
+
+SEED = "5eed" * 16  # a game of the toy whose seats have forced moves and free ones
+
+
+@pytest.mark.parametrize("level", [*LEVELS.values(), TIMER], ids=lambda level: level.name)
+def test_every_levels_delay_lies_above_its_think_time(level):
+    low, high = level.publish_after
+    assert level.seconds + MARGIN_S <= low < high
+    rng = seat_rng(b"\1" * 32, "publish", 0, 1)
+    assert all(low <= level.delay(rng) <= high for _ in range(1000))
+
+
+def test_a_move_in_time_is_due_at_its_anchor_plus_its_delay_and_may_think_until_then():
+    timing = plan(anchor=100.0, now=100.05, delay=1.5, think_s=1.0, margin_s=0.1, wall_cap_s=3.0)
+    assert (timing.due, timing.late) == (101.5, False)
+    assert timing.wall_s == pytest.approx(1.35)  # the wall clock left before the due time, less the margin
+
+
+def test_a_turn_that_starts_too_late_to_think_in_time_is_due_its_delay_after_it_started():
+    timing = plan(anchor=100.0, now=100.6, delay=1.5, think_s=1.0, margin_s=0.1, wall_cap_s=3.0)
+    assert (timing.due, timing.late) == (102.1, True)
+    assert timing.wall_s == pytest.approx(1.4) and timing.wall_s >= 1.0  # still its whole think time
+
+
+def test_the_wall_clock_a_search_gets_never_exceeds_its_levels_cap():
+    assert plan(anchor=100.0, now=100.0, delay=9.0, think_s=1.0, margin_s=0.1, wall_cap_s=3.0).wall_s == 3.0
+
+
+def test_every_move_of_a_game_forced_or_free_is_due_at_its_anchor_plus_the_seeds_delay(fake_redis, prefix):
+    """A whole game of `medium` seats through the worker's job: each move handed over is due exactly at the `at` of
+    the log's head plus the delay its seat and version draw from the seed, whether the seat had one command or many."""
+    app, scheduler = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
+    tables = app.extensions["tables"]
+    handed: list[tuple[Move, float, int]] = []
+
+    class Capture:
+        def add(self, move: Move) -> None:
+            meta = tables.meta(move.game_id)
+            pos = tables.position(meta.id, meta)
+            handed.append((move, parse_iso(meta.updated_at).timestamp(), len(pos.seating.legal_commands(pos.table, move.seat))))
+            jobs.publish(move, tables)
+
+    jobs.use_tables(tables, pace=jobs.Pace(1.0, Capture()))  # type: ignore[arg-type]
+    seats = [{"name": "M", "ai": "medium"}, {"name": "N", "ai": "medium"}]
+    game = app.test_client().post("/v1/games", json={"game": "toy", "seats": seats, "seed": SEED}).json
+    scheduler.run_ai()
+    assert app.test_client().get(f"/v1/games/{game['id']}").json["status"] == "finished"
+    seed = tables.meta(game["id"]).seed
+    counts = {n for _, _, n in handed}
+    assert 1 in counts and max(counts) > 1  # forced and free moves both
+    for move, anchor, _ in handed:
+        delay = LEVELS["medium"].delay(seat_rng(seed, "publish", move.seat, move.version))
+        assert move.due == pytest.approx(anchor + delay, abs=1e-6)
+
+
+def test_the_publisher_publishes_each_move_at_its_time_and_once(fake_redis):
+    now = [1000.0]
+    published: list[int] = []
+    publisher = Publisher(fake_redis, "pub", lambda move: published.append(move.version) or "played", clock=lambda: now[0])
+    for version, due in ((2, 1000.5), (1, 1000.2), (3, 1002.0)):
+        publisher.add(Move("g_x", 0, version, "ai", {"type": "end_turn"}, due))
+    assert publisher.next_due()[0] is None and publisher.next_due()[1] == pytest.approx(0.05)
+    now[0] = 1000.6
+    first, second = publisher.next_due()[0], publisher.next_due()[0]
+    assert (first.version, second.version) == (1, 2) and publisher.next_due()[0] is None
+    now[0] = 1003.0
+    stop = threading.Event()
+    runner = threading.Thread(target=publisher.run, args=(stop,))
+    runner.start()
+    while not published:
+        publisher.woken.wait(0.01)
+    stop.set()
+    publisher.woken.set()
+    runner.join(5)
+    assert published == [3] and fake_redis.zcard("pub") == 0
+
+
+def test_the_search_is_cut_at_its_wall_budget():
+    """A search stops at its think time in CPU or at the wall clock left before its due time, whichever is first."""
+    from shared.ai.levels import _elapsed
+
+    cpu, wall = [0.0], [0.0]
+    used = _elapsed(lambda: cpu[0], lambda: wall[0], think=1.0, wall_s=1.35)
+    default = _elapsed(lambda: cpu[0], lambda: wall[0])
+    wall[0] = 1.35
+    assert used() == pytest.approx(1.0)  # the wall budget spent: as good as the think time spent
+    cpu[0], wall[0] = 0.2, 0.5
+    assert used() == pytest.approx(0.5 / 1.35)  # a starved search: the wall clock decides
+    cpu[0] = 0.9
+    assert used() == pytest.approx(0.9)  # a search with its core: the CPU decides
+    assert default() == pytest.approx(max(0.9, 0.5 / WALL_FACTOR))  # the level's own cap: WALL_FACTOR × think
