@@ -70,8 +70,8 @@ def expand(command: str, env: dict[str, str]) -> str:
 
 
 def curl(command: str, base: str) -> tuple[requests.Response, list[bytes]]:
-    """The request a curl command line makes (``-s``, ``-N``, ``-H``, ``-d``, ``-X``); a stream (``-N``) is read for a
-    few seconds, its lines returned."""
+    """The request a curl command line makes (``-s``, ``-N``, ``-H``, ``-d``, ``-X``); a stream (``-N``) is read up to
+    its first message (a few seconds at most), its lines returned."""
     words = shlex.split(command)
     assert words[0] == "curl", command
     headers, data, method, stream, url = {}, None, None, False, None
@@ -101,7 +101,8 @@ def curl(command: str, base: str) -> tuple[requests.Response, list[bytes]]:
         try:
             for line in reply.iter_lines(chunk_size=1):
                 lines.append(line)
-                if time.monotonic() > deadline:
+                first_message = line.startswith(b"{") or line.startswith(b"data: ")
+                if first_message or time.monotonic() > deadline:
                     break
         finally:
             reply.close()

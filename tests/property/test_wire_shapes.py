@@ -21,10 +21,10 @@ from shared.kernel import EVERYONE
 from shared.kernel.table_narration import heard, voice_for
 from shared.records import GENESIS, client_event, make_records
 from shared.wire.contract import pascal
-from session_service.http.app import create_app
 from tests.property.test_every_game_narrates import NAMES, table_log
 from tests.support.contract import Contract
 from tests.support.properties import random_playout
+from tests.support.stack import make_session_app
 
 ALL = {**GAMES, TOY.id: TOY}  # the template too
 SEEDS = range(3)
@@ -33,7 +33,7 @@ EVERY = 4  # the views and legal commands of every fourth position (every positi
 
 @pytest.fixture(scope="module")
 def contract() -> Contract:
-    app = create_app({"REDIS": fakeredis.FakeRedis(), "TESTING": True, "GAMES": ALL})
+    app = make_session_app(fakeredis.FakeRedis(), "shapes", ALL)[0]
     return Contract(app.test_client().get("/openapi.json").get_json())
 
 

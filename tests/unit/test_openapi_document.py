@@ -17,7 +17,6 @@ from shared.kernel.table import TABLE_FACTS
 from shared.wire.catalog import command_schemas
 from shared.wire.contract import pascal
 from shared.wire.openapi import schema_3_0
-from session_service.http.app import create_app
 from session_service.http.streaming import NDJSON, SSE, reconnect_hint
 from tests.support.contract import Contract
 from tests.support.stack import make_session_app
@@ -29,7 +28,7 @@ STREAMS = {"/v1/games/{game_id}/events/stream": ("GameStreamEvent", "GameStreamM
 
 @pytest.fixture(scope="module")
 def client():
-    return create_app({"REDIS": fakeredis.FakeRedis(), "TESTING": True}).test_client()
+    return make_session_app(fakeredis.FakeRedis(), "document", GAMES)[0].test_client()
 
 
 @pytest.fixture(scope="module")
