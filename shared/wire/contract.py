@@ -29,6 +29,7 @@ from typing import Any
 from shared.kernel import Fact, Game
 from shared.kernel.shapes import SEAT, Schema, Shapes, array, boolean, integer, nullable, obj, seats, string
 from shared.kernel.table import TABLE_FACTS, TableEnd, TableEnded, TableOpened
+from shared.wire import around, schemas
 from shared.wire.catalog import command_schemas
 
 REF = "#/components/schemas/"
@@ -397,8 +398,6 @@ def components(games: Mapping[str, Game]) -> dict[str, Schema]:
 def register(spec: Any, games: Mapping[str, Game]) -> None:
     """Add the components to an apispec ``APISpec`` (the session service's, before its views are registered: the
     marshmallow schemas they name are registered here first, under the names the components use)."""
-    from shared.wire import around, schemas
-
     for name, schema in (("Text", schemas.Text), ("Event", schemas.Event), ("State", schemas.State),
                          ("ChatLine", around.ChatLine), ("Rematch", around.Rematch)):
         spec.components.schema(name, schema=schema)
