@@ -133,7 +133,7 @@ def shared_components() -> dict[str, Schema]:
 # -- one game's components ------------------------------------------------------------------------------------------
 
 
-def command_component(schema: Schema) -> Schema:
+def command_component(kind: str, schema: Schema) -> Schema:
     """A catalogue command schema as an OpenAPI 3.1 component: its ``type`` a constant, nullable fields in JSON
     Schema's own words (a catalogue written for OpenAPI 3.0 says ``nullable``), and open like every component.
 
@@ -143,9 +143,10 @@ def command_component(schema: Schema) -> Schema:
     fields; open, it keeps them, and the client reads them with its own game's model."""
     out: Schema = upgrade_nullable(schema)
     out.pop("additionalProperties", None)
-    kind = out["properties"]["type"]
-    out["properties"] = {**out["properties"], "type": {"type": "string", "const": kind["enum"][0],
-                                                       "description": kind.get("description", "the command's name")}}
+    named = out.get("properties", {}).get("type", {})
+    out["properties"] = {**out.get("properties", {}), "type": {"type": "string", "const": kind, "description": named.get(
+        "description", "the command's name")}}
+    out["required"] = ["type", *(name for name in out.get("required", []) if name != "type")]
     return out
 
 
@@ -184,7 +185,7 @@ class GameComponents:
     def commands(self) -> dict[str, Schema]:
         union = self.name + "Command"
         schemas = command_schemas(self.game)
-        out = {self.name + pascal(kind): command_component(schema) for kind, schema in schemas.items()}
+        out = {self.name + pascal(kind): command_component(kind, schema) for kind, schema in schemas.items()}
         mapping = {kind: REF + self.name + pascal(kind) for kind in schemas}
         out[union] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                       "discriminator": {"propertyName": "type", "mapping": mapping},
