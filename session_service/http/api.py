@@ -17,7 +17,7 @@ from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
 from session_service.http.clients import bearer, who
 from session_service.http.ratelimit import RateLimit
-from session_service.http.streaming import NDJSON, SSE, Streams
+from session_service.http.streaming import FRAMINGS, SSE, Streams, stream_response
 from session_service.use_cases import live
 from session_service.use_cases.errors import BadToken
 from session_service.use_cases.lobby import Lobby
@@ -31,58 +31,35 @@ COMMANDS = re.compile(r"/v1/games/([^/]+)/commands")  # what Flask's rule below 
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Games, seats, commands, views, events and audits")
 SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
-# The stream's messages, documented as the schema of each framing (OpenAPI 3.0 describes a streamed body by one
-# message). The same messages in both: SSE `event:` = NDJSON `type`, SSE `id:` = NDJSON `id`, `data` alike.
-MESSAGE_DATA = (
-    "`state`: the caller's full state as GET /state answers it (first message, only when not resuming; its id "
-    "is its version). `event`: one event as GET /events gives it, id = its version. `turn`: after each batch "
-    "of events, `{version, status, to_act, legal_commands, deadline, outcome, view}` for the caller (`to_act`: "
-    "the seats the game waits on; `legal_commands`: what the caller may post now, each postable as it is; "
-    "`view`: the caller's view at that version, as GET /state gives it, so a client draws the table from its "
-    "stream alone). `end`: "
-    "`{version, outcome}` once the game is over; the stream then closes. `chat`: a line of the table's chat as it is "
-    "said, as GET /chat gives it (`{id, channel, at, from, text}`; no SSE id: resume it with `?chat_after=<its id>`), "
-    "on the channels the caller reads (the seats: `players`; those who watch: both), none from a player the caller "
-    "muted. `retry` (NDJSON; SSE uses its own "
-    "`retry:` field): the process is going away, `{retry_ms}`: reconnect (resuming) after that long."
-)
-SSE_MESSAGE = {
-    "type": "object",
-    "required": ["event", "data"],
-    "properties": {
-        "event": {"type": "string", "enum": ["state", "event", "turn", "end", "chat"]},
-        "id": {"type": "string", "description": "the version the message brings the caller to (state and event messages)"},
-        "data": {"type": "string", "description": "JSON. " + MESSAGE_DATA},
-        "retry": {"type": "integer", "description": "sent alone just before the process closes the stream: reconnect after this many ms"},
-    },
-}
 REPLICATED_HEADER = {"Mythos-Replicated": {
     "description": "On a deployment that waits for Redis replicas: true when a replica had the command before this "
                    "answer (it survives the loss of its Redis primary), false when none confirmed it in time (it is "
                    "applied, and survives the primary's restart but not its loss). README: Durability.",
     "schema": {"type": "string", "enum": ["true", "false"]}}}
-NDJSON_MESSAGE = {
-    "type": "object",
-    "required": ["type", "data"],
-    "properties": {
-        "type": {"type": "string", "enum": ["state", "event", "turn", "end", "chat", "retry"]},
-        "id": {"type": "integer", "description": "the version the message brings the caller to (state and event messages)"},
-        "data": {"type": "object", "description": MESSAGE_DATA},
-    },
-}
 STREAM_DESCRIPTION = """The game live, for the caller's seat (or a spectator), as Server-Sent Events or, with
-`Accept: application/x-ndjson`, as one JSON object per line.
+`Accept: application/x-ndjson` (or `application/jsonl`), as one JSON object per line.
+
+**Messages**: each NDJSON line is a `GameStreamMessage` (`{type, id?, data}`), each SSE event a `GameStreamEvent`
+(`event:` the type, `id:`, `data:` the same JSON): `state`, `event`, `turn`, `chat`, `end`, `retry`, each a component
+of its own (`TurnMessage`: `data` is a `Turn`). This response has no schema for the whole body: it never ends while
+the game is on. Read it line by line (or event by event) and parse each line with the message component; a
+generated client's method for this operation reads the whole body, so open the stream with its HTTP client instead
+(the README shows how).
 
 **Start**: a `state` message (the caller's full state), then every event after it as it is appended. After each
 batch of events a `turn` message says where the game stands for the caller, so a bot needs nothing else: act when
 your seat is in `to_act` (post one of `legal_commands` with `expected_version` = the turn's `version`). When the
 game is over the last messages are its final `turn` and `end` (with the outcome), and the stream closes.
 
-**Resume**: with `Last-Event-ID: N` (what EventSource sends by itself) or `?after=N` (the header wins), the stream
+**Resume**: with `Last-Event-ID: N` (the last `id` seen) or `?after=N` (the header wins), the stream
 replays every event after version N (then a `turn`), then goes on live, with no `state` first: events are
 delivered exactly once and in order across reconnects. With nothing to replay (N is the head) the first message
 is a `turn`, so a client always learns where the game stands. N past the game's head is a 400 (`request/malformed`, with
 `details.current_version`). `Last-Event-ID` is ASCII digits only.
+
+**In a browser**: EventSource cannot send `Authorization`, so it can follow only what needs no token (a public
+table, as a spectator). A seat's stream is read with `fetch` (the bearer header) and the body's `ReadableStream`,
+best as NDJSON: split it at newlines and parse each line.
 
 **Keep-alive**: an SSE comment (`: keep-alive`) or an empty NDJSON line whenever nothing else was sent for the
 keep-alive period (10 s by default, never more than 15 s).
@@ -265,8 +242,7 @@ def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     security=SEAT,
     description=STREAM_DESCRIPTION,
     parameters=[AFTER, LAST_EVENT_ID, CHAT_AFTER],
-    responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
-                       "content": {SSE: {"schema": SSE_MESSAGE}, NDJSON: {"schema": NDJSON_MESSAGE}}}},
+    responses={"200": stream_response("GameStreamEvent", "GameStreamMessage")},
 )
 @documented_errors(401, 403, 404)
 def stream_events(query: dict[str, Any], game_id: str) -> Response:
@@ -274,7 +250,7 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     meta, seat = caller(game_id)
     after = resume_point(query.get("after"))
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
-    framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+    framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
     streams: Streams = current_app.extensions["streams"]
     token = bearer()
     player = current_app.extensions["players"].by_key(token) if is_player_key(token) else None

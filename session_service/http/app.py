@@ -12,6 +12,7 @@ from redis.exceptions import RedisClusterException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from prometheus_client import Counter, Gauge
 
+from shared.wire import contract
 from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
@@ -40,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
                     "audits. Web pages of other origins may call it (CORS: any origin by default, `CORS_ORIGINS`), "
                     "authenticated by their bearer token, never by cookies; preflights are answered.")
+    contract.register(api_.spec, tables.games)  # every game's commands, views, events, outcome; the streams' messages
     metrics = app.extensions["metrics"]
     commands = Counter("mythos_commands_total", "Commands by game and result", ["game", "result"], registry=metrics.registry)
     conflicts = Counter("mythos_append_conflicts_total", "Appends refused for a version conflict", registry=metrics.registry)

@@ -19,12 +19,14 @@ from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.player_live import PlayerStream
 from session_service.use_cases.players import Player, Players, is_player_key
-from session_service.http.streaming import NDJSON, SSE, Streams
+from session_service.http.streaming import FRAMINGS, SSE, Streams, stream_response
 
 blp = Blueprint("lobby", __name__, url_prefix="/v1", description="Players, open tables, joining, resigning, aborting")
 PLAYER: list[dict[str, list[str]]] = [{"seatToken": []}]
-PLAYER_STREAM = """The caller's tables live (player key), as Server-Sent Events or, with `Accept: application/x-ndjson`,
-one JSON object per line. First a `tables` message: `{tables: [{game, type, status, version, seat, to_act, deadline,
+PLAYER_STREAM = """The caller's tables live (player key), as Server-Sent Events or, with `Accept: application/x-ndjson`
+(or `application/jsonl`), one JSON object per line: each line a `PlayerStreamMessage`, each SSE event a
+`PlayerStreamEvent` (read the stream line by line and parse each with it; a generated client's method for this
+operation reads the whole body). First a `tables` message: `{tables: [{game, type, status, version, seat, to_act, deadline,
 your_turn, invited}]}` for every table of the player that is not over, and a `your_turn` for each of them that
 waits on the player, and a `rematch` for each rematch offer still open that it has not answered. Then, as they
 happen: `invited` `{game, type, seat, version}` (a seat kept for the player), `seat_left` `{game, seat, name, version}`
@@ -97,7 +99,7 @@ def start_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.doc(operationId="resignGame", security=PLAYER)
 @documented_errors(401, 404, 409, 422)
 def resign_game(game_id: str) -> dict[str, Any]:
-    """Concede: the table's AI plays the seat from now on, and it can never win."""
+    """Concede: an AI of the TAKEOVER_AI level (medium by default) plays the seat from now on, and it can never win."""
     meta, seat = seat_of_caller(game_id)
     return lobby().resign(game_id, seat, meta, who(meta))
 
@@ -160,15 +162,14 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/me/stream")
 @blp.doc(operationId="streamMyTables", security=PLAYER, description=PLAYER_STREAM,
-         responses={"200": {"description": "the stream: SSE by default, NDJSON with `Accept: application/x-ndjson`",
-                            "content": {SSE: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "object"}}}}})
+         responses={"200": stream_response("PlayerStreamEvent", "PlayerStreamMessage")})
 @documented_errors(401, 429)
 def my_stream() -> Any:
     """One stream of the caller's tables: started, your turn, finished, invited (player key)."""
     player, _ = the_player()
     keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
     streams: Streams = current_app.extensions["streams"]
-    framing = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+    framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
     messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,
                             current_app.extensions["rematches"]).messages()
     # Counted against the address, not the key: a player costs one request to make, so a key per stream would

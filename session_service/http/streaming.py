@@ -32,6 +32,19 @@ from session_service.use_cases.watchers import Leases, Watchers
 log = logging.getLogger("mythos.streams")
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
+JSONL = "application/jsonl"  # JSON Lines: the same lines as NDJSON, under the name OpenAPI 3.2 uses
+FRAMINGS = [SSE, NDJSON, JSONL]  # what a stream's Accept chooses among (SSE by default)
+
+
+def stream_response(sse_item: str, line_item: str) -> dict[str, object]:
+    """A stream's 200 response for the OpenAPI document: each framing's items as ``itemSchema`` (OpenAPI 3.2),
+    no schema for the whole body (a generator would read a body that never ends as one JSON value)."""
+    def item(name: str) -> dict[str, object]:
+        return {"itemSchema": {"$ref": f"#/components/schemas/{name}"}}
+
+    return {"description": f"the stream: SSE by default ({sse_item} per event), one JSON object per line with `Accept: "
+                           f"{NDJSON}` or `{JSONL}` ({line_item} per line)",
+            "content": {SSE: item(sse_item), NDJSON: item(line_item), JSONL: item(line_item)}}
 
 
 def sse(message: Message) -> bytes:

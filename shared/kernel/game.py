@@ -27,7 +27,8 @@ A game package builds one ``Game`` (its ``GAME``, the registry entry) from three
   only when the seat has an ordinary legal command.
 
 ``Catalogue``: what the catalogue shows client authors: ``title``, ``min_players`` and ``max_players``,
-``options``, ``card_data``, ``commands``, each command type's schema, and ``narrator`` (below). A command reaches ``decide`` as read at
+``options``, ``card_data``, ``commands``, each command type's schema, ``narrator`` (below), and ``shapes``, what its
+view and outcome look like on the wire (``shared.kernel.shapes``, in the game's ``shapes.py``). A command reaches ``decide`` as read at
 the wire by its schema (``shared.wire.commands``, defaults filled in): the kernel itself reads no schema.
 
 ``AiHooks``: what the AI (``shared.ai``) and the non-interference suites need beyond the rules:
@@ -73,6 +74,7 @@ from shared.kernel.events import Event
 from shared.kernel.facts import Fact, Facts
 from shared.kernel.narration import Narrator
 from shared.kernel.outcome import Outcome
+from shared.kernel.shapes import Shapes
 
 
 AI_LEVELS = ("random", "easy", "medium", "hard")  # the budgets behind each are shared.ai.LEVELS
@@ -149,6 +151,7 @@ class Catalogue:
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
     narrator: Narrator | None = None
+    shapes: Shapes | None = None
 
 
 @dataclass(frozen=True, slots=True)

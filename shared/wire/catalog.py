@@ -25,10 +25,11 @@ def command_schema(kind: str, schema: type) -> dict[str, Any]:
     return body
 
 
+def command_schemas(game: Game) -> dict[str, dict[str, Any]]:
+    """Each command type of ``game`` with its JSON schema: what the catalogue shows and the OpenAPI document's
+    command components are made of (``shared/wire/contract.py``)."""
+    return {kind: command_schema(kind, schema) for kind, schema in game.catalogue.commands.items()}
+
+
 def catalog(games: Mapping[str, Game]) -> dict[str, Any]:
-    return {
-        "games": [
-            game.catalogue_entry({kind: command_schema(kind, schema) for kind, schema in game.catalogue.commands.items()})
-            for game in games.values()
-        ]
-    }
+    return {"games": [game.catalogue_entry(command_schemas(game)) for game in games.values()]}

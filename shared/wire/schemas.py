@@ -42,6 +42,23 @@ def check_shallow(value: object) -> None:
         raise ValidationError(f"nested more than {MAX_OPTION_DEPTH} deep")
 
 
+class Component(fields.Raw):
+    """A field the OpenAPI document describes by one of its components (``shared/wire/contract.py``: the games'
+    views, commands and outcomes), named here and drawn in by ``flaskapp.make_api``. ``mapping``: it loads only a
+    JSON object (as ``fields.Dict`` does)."""
+
+    default_error_messages = {"invalid": "Not a valid mapping type."}
+
+    def __init__(self, component: str, *, mapping: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.component, self.mapping = component, mapping
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if self.mapping and not isinstance(value, dict):
+            raise self.make_error("invalid")
+        return value
+
+
 class ErrorBody(Schema):
     code = fields.String(required=True, metadata={"example": "rules/not_your_turn"})
     message = fields.String(required=True)
@@ -124,7 +141,7 @@ class Seat(Schema):
     ai = fields.String(allow_none=True, required=True)
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
     open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
-    resigned = fields.Boolean(metadata={"description": "the seat conceded; the table's AI plays it"})
+    resigned = fields.Boolean(metadata={"description": "the seat conceded; an AI of the TAKEOVER_AI level plays it"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
 
 
@@ -149,7 +166,7 @@ class GameResource(Schema):
     rules_version = fields.String(required=True)
     head_hash = fields.String(required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
-    outcome = fields.Dict(allow_none=True, required=True)
+    outcome = Component("Outcome", allow_none=True, required=True, metadata={"description": "null while the game is on"})
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
     stuck = fields.Boolean(metadata={"description": STUCK})
@@ -181,17 +198,22 @@ class StateQuery(Schema):
 
 class State(Schema):
     version = fields.Integer(required=True)
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
-    view = fields.Dict(required=True)
-    legal_commands = fields.List(fields.Dict(), required=True)
+    view = Component("View", required=True, metadata={
+        "description": "what the caller may know: its game's <Game>View (a seat's own or a spectator's; every hand "
+                       "once the game is over), or WaitingView while seats are open"})
+    legal_commands = fields.List(Component("Command"), required=True, metadata={
+        "description": "every command the caller's seat may post now, each postable as it is (its game's "
+                       "<Game>Command); empty for a spectator"})
     deadline = fields.String(allow_none=True, required=True)
-    outcome = fields.Dict(allow_none=True, required=True)
+    outcome = Component("Outcome", allow_none=True, required=True, metadata={"description": "null while the game is on"})
     stuck = fields.Boolean(metadata={"description": STUCK})
 
 
 class CommandRequest(Schema):
-    command = fields.Dict(required=True, validate=check_shallow, metadata={"description": "{type, ...fields}: one of legal_commands"})
+    command = Component("Command", mapping=True, required=True, validate=check_shallow, metadata={
+        "description": "{type, ...fields}: one of legal_commands (its game's <Game>Command component)"})
     expected_version = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
 
 
@@ -201,7 +223,7 @@ class Text(Schema):
     template = fields.String(required=True, metadata={
         "description": "the sentence with {named} placeholders, each an entry of args; `{seat}'s` reads \"your\" for the "
                        "reader's own seat", "example": "{seat} drew {cards}"})
-    args = fields.Dict(required=True, metadata={
+    args = fields.Dict(keys=fields.String(), values=Component("TextArg"), required=True, metadata={
         "description": "each placeholder's value: a number, a word, a seat {seat, name, you?}, a named thing such as a "
                        "card {card, name}, or a list of those",
         "example": {"seat": {"seat": 1, "name": "Bot 1"}, "cards": [{"card": 13, "name": "Shoggoth"}]}})
@@ -216,8 +238,11 @@ class Event(Schema):
     seat = fields.Integer(allow_none=True, required=True, metadata={
         "description": "the seat whose command caused the event (null: the server); the seat the event is about is in "
                        "its data and its text"})
-    by = fields.String(required=True, metadata={"description": "seat, ai, timeout (the turn timer moved for the seat) or server"})
-    data = fields.Dict(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["seat", "ai", "timeout", "server"]), metadata={
+        "description": "seat, ai, timeout (the turn timer moved for the seat) or server"})
+    data = fields.Dict(required=True, metadata={
+        "description": "the public part plus whatever secret parts the caller may see: its game's <Game>Event "
+                       "component (one per event type) describes it"})
     text = fields.Nested(Text, required=True, metadata={"description": "the event as a sentence for the reader"})
     hash = fields.String(required=True)
     prev_hash = fields.String(required=True)
@@ -266,7 +291,7 @@ class Export(Schema):
     seed = fields.String(required=True)
     seed_commitment = fields.String(required=True)
     head_hash = fields.String(required=True)
-    outcome = fields.Dict(allow_none=True, required=True)
+    outcome = Component("Outcome", allow_none=True, required=True)
     commands = fields.List(fields.Dict(), required=True)
     events = fields.List(fields.Dict(), required=True)
 

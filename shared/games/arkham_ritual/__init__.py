@@ -12,6 +12,7 @@ from shared.games.arkham_ritual.cards import CARD_DATA, GROUPS, MAX_PLAYERS, MIN
 from shared.games.arkham_ritual.commands import COMMANDS
 from shared.games.arkham_ritual.events import FACTS
 from shared.games.arkham_ritual.narration import NARRATOR
+from shared.games.arkham_ritual.shapes import SHAPES
 from shared.games.arkham_ritual.policy import playout_value
 from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.arkham_ritual.state import STATE_TYPES, GameEnd
@@ -47,7 +48,7 @@ GAME = Game(
         outcome=outcome, invariant=invariant, reasons=GameEnd, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
-        narrator=NARRATOR,
+        narrator=NARRATOR, shapes=SHAPES,
         title="Arkham Ritual", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, options=OPTIONS,
         card_data=CARD_DATA,
     ),

@@ -157,7 +157,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(
         reason=state.phase.reason,
         winners=state.phase.winners,
-        scores=tuple(float(s) for s in state.sanity),
+        scores=tuple(state.sanity),
         details={"competitive": state.competitive, "rounds": current(state).number},
     )
 

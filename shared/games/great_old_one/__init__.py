@@ -12,6 +12,7 @@ from shared.games.great_old_one.cards import CARD_DATA, PAIRS_TO_END
 from shared.games.great_old_one.commands import COMMANDS
 from shared.games.great_old_one.events import FACTS
 from shared.games.great_old_one.narration import NARRATOR
+from shared.games.great_old_one.shapes import SHAPES
 from shared.games.great_old_one.policy import playout_value
 from shared.games.great_old_one.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.great_old_one.state import STATE_TYPES
@@ -28,7 +29,7 @@ GAME = Game(
         out_of_turn=frozenset({"play_sign"}),
     ),
     catalogue=Catalogue(
-        narrator=NARRATOR,
+        narrator=NARRATOR, shapes=SHAPES,
         title="Cthulhu: The Great Old One, Elder Edition", min_players=2, max_players=MAX_PLAYERS, commands=COMMANDS,
         card_data=CARD_DATA,
         options={

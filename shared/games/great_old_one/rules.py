@@ -466,7 +466,7 @@ def outcome(state: State) -> Outcome | None:
     """How To Win: the Great Old One in hand loses unless its holder's Cultist is in play (then it wins)."""
     if not isinstance(state.phase, Over):
         return None
-    scores = tuple(float(score(a)) for a in state.areas)
+    scores = tuple(score(a) for a in state.areas)
     holder = next((s for s in range(state.players) if GREAT_OLD_ONE in state.hands[s]), None)
     details: dict[str, Any] = {"end": state.phase.reason.value, "great_old_one": holder,
                                "pairs": [len(a.pairs) for a in state.areas]}

@@ -11,6 +11,7 @@ from shared.games.pocket_madness.cards import CARD_DATA, MAX_PLAYERS, MIN_PLAYER
 from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
 from shared.games.pocket_madness.narration import NARRATOR
+from shared.games.pocket_madness.shapes import SHAPES
 from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
@@ -23,7 +24,7 @@ GAME = Game(
         outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
-        narrator=NARRATOR,
+        narrator=NARRATOR, shapes=SHAPES,
         title="Pocket Madness", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, card_data=CARD_DATA,
     ),
     ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable),

@@ -127,7 +127,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(
         reason=Reason.MADNESS,
         winners=tuple(s for s, m in enumerate(state.madness) if m == least),
-        scores=tuple(float(m) for m in state.madness),
+        scores=tuple(state.madness),
         details={"madness": list(state.madness), "lower_is_better": True, "rounds": state.round},
     )
 

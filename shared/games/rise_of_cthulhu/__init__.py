@@ -14,6 +14,7 @@ from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
 from shared.games.rise_of_cthulhu.narration import NARRATOR
+from shared.games.rise_of_cthulhu.shapes import SHAPES
 from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
@@ -26,7 +27,7 @@ GAME = Game(
         outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA,
-                        narrator=NARRATOR),
+                        narrator=NARRATOR, shapes=SHAPES),
     ai=AiHooks(resample=resample),
 )
 

@@ -394,7 +394,7 @@ def outcome(state: RiseOfCthulhuState) -> Outcome | None:
         "monsters_played": list(state.monsters_played),
         "hand_sizes": [len(h) for h in state.hands],
     }
-    scores = tuple(float(p) for p in pts)
+    scores = pts
     for reason, values in steps:
         if values[0] != values[1]:
             return Outcome(reason, (0 if values[0] > values[1] else 1,), scores, details)

@@ -13,6 +13,7 @@ from shared.games.rites_of_cthulhu.cards import CARD_DATA
 from shared.games.rites_of_cthulhu.commands import COMMANDS
 from shared.games.rites_of_cthulhu.events import FACTS
 from shared.games.rites_of_cthulhu.narration import NARRATOR
+from shared.games.rites_of_cthulhu.shapes import SHAPES
 from shared.games.rites_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import (
@@ -39,7 +40,7 @@ GAME = Game(
         facts=FACTS, out_of_turn=OUT_OF_TURN, timeout_command=timeout_command,
     ),
     catalogue=Catalogue(
-        narrator=NARRATOR,
+        narrator=NARRATOR, shapes=SHAPES,
         title="Rites of Cthulhu", min_players=2, max_players=6, commands=COMMANDS,
         options={
             "play_all_rites": Option(

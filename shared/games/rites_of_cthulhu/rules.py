@@ -399,4 +399,4 @@ def outcome(state: RitesState) -> Outcome | None:
     scores = tuple(artifacts.points(state, s) for s in range(state.players))
     top = max(scores)
     return Outcome(reason=Reason.MOST_ELDER_SIGN_POINTS, winners=tuple(s for s, v in enumerate(scores) if v == top),
-                   scores=tuple(float(v) for v in scores))
+                   scores=scores)

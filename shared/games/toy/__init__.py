@@ -13,6 +13,7 @@ from shared.games.toy.cards import CARD_DATA
 from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
 from shared.games.toy.narration import NARRATOR
+from shared.games.toy.shapes import SHAPES
 from shared.games.toy.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
@@ -25,7 +26,7 @@ GAME = Game(
         outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
-        narrator=NARRATOR,
+        narrator=NARRATOR, shapes=SHAPES,
         title="Toy", min_players=2, max_players=4, commands=COMMANDS, card_data=CARD_DATA,
         options={"target": Option("int", 15, "unused; exercises option checks", minimum=1, maximum=99)},
     ),
