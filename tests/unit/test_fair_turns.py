@@ -20,17 +20,19 @@ from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
 BOTS = [{"name": "Ada", "ai": "random"}, {"name": "Bo", "ai": "random"}]
+SEED = "00" * 31 + "07"  # every table the same long game (the AI draws from the seed too): no table ends in the window
 
 
 def played_in_order(fake_redis, prefix, monkeypatch, places: int) -> tuple[list[str], list[str], str]:
     """Client A opens six all-AI tables, then client B one; one worker plays 14 moves. The tables each move was for."""
     queue = rq_scheduler.make_queue(fake_redis, prefix)
     scheduler = RqScheduler(queue, EventStore(fake_redis, prefix), Gate(fake_redis, prefix, places))
-    app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SCHEDULER=scheduler)
+    app, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, SCHEDULER=scheduler,
+                              ALLOW_CLIENT_SEED=True)
     client = app.test_client()
-    a = [client.post("/v1/games", json={"game": "toy", "seats": BOTS}, environ_base={"REMOTE_ADDR": "198.51.100.7"}).json["id"]
-         for _ in range(6)]
-    b = client.post("/v1/games", json={"game": "toy", "seats": BOTS}, environ_base={"REMOTE_ADDR": "198.51.100.8"}).json["id"]
+    table = {"game": "toy", "seats": BOTS, "seed": SEED}
+    a = [client.post("/v1/games", json=table, environ_base={"REMOTE_ADDR": "198.51.100.7"}).json["id"] for _ in range(6)]
+    b = client.post("/v1/games", json=table, environ_base={"REMOTE_ADDR": "198.51.100.8"}).json["id"]
     order: list[str] = []
     publish = jobs.publish
 
