@@ -92,6 +92,20 @@ def test_every_view_legal_command_and_outcome_conforms_to_its_component(contract
     contract.check(name + "Command", wire(legal[0]))
 
 
+@pytest.mark.parametrize("game_id", sorted(ALL))
+def test_a_view_read_between_the_events_of_one_command_conforms_too(contract, game_id):
+    """``?at=`` reads a view at any version, also between the events one command appended (an Arkham Ritual round
+    begun whose Active Player is not yet chosen): every position after every event of a game conforms."""
+    game, name = ALL[game_id], pascal(game_id)
+    play = random_playout(game, players_for(game, 1), 1, options_for(game, 1))
+    state = None
+    for event in play.events:
+        state = game.decider.evolve(state, event)
+        contract.check(name + "View", wire(game.decider.view(state, EVERYONE)))
+        contract.check(name + "SpectatorView", wire(game.decider.view(state, None)))
+        contract.check(name + "SeatView", wire(game.decider.view(state, 0)))
+
+
 def test_a_spectators_view_with_a_hand_in_it_does_not_conform(contract):
     """The spectator's component is no formality: a view that shows a hand to a spectator is refused by it."""
     game = GAMES["pocket-madness"]

@@ -35,7 +35,11 @@ def view(state: ArkhamRitualState, viewer: Viewer) -> dict[str, Any]:
     r = state.round
     phase = state.phase
     if r is None:  # between the setup's first event and the first deal (only reachable by time travel)
-        return {"game": "arkham-ritual", "players": state.players, "phase": "setting_up", "sanity": list(state.sanity)}
+        early = {"game": "arkham-ritual", "players": state.players, "phase": "setting_up", "sanity": list(state.sanity)}
+        if isinstance(viewer, int) and 0 <= viewer < state.players:
+            early |= {"seat": viewer,
+                      "remembered": {"own_card": None, "own_card_colour": None, "deck_top": None, "removed": []}}
+        return early
     out: dict[str, Any] = {
         "game": "arkham-ritual",
         "players": state.players,
