@@ -32,7 +32,7 @@ from shared.games.rites_of_cthulhu.views import invariant, resample, resample_un
 
 GAME = Game(
     id="rites-of-cthulhu",
-    rules_version="rites-of-cthulhu/7",
+    rules_version="rites-of-cthulhu/8",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
         outcome=outcome, invariant=invariant, reasons=Reason,
