@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared.kernel.table import SeatDeclined, SeatJoined, SeatLeft
+from shared.kernel.table import SeatDeclined, SeatLeft
 from session_service.hub import Hub
 from session_service.storage.store import topic
 from session_service.use_cases.errors import NotFound
@@ -157,18 +157,18 @@ class PlayerStream:
             yield Message("your_turn", {"game": game_id, "seat": seat, "version": meta.version, "deadline": meta.deadline})
 
     def _seats_given_back(self, game_id: str, records: list[dict[str, Any]], before: Meta) -> Iterator[Message]:
-        """Seats of a waiting table left, or invitations turned down, in these records: who, by name (the seats as
-        ``before`` had them, followed through the records' joins)."""
-        held = {s["seat"]: (s.get("name"), s.get("player")) for s in before.seats}
+        """Seats of a waiting table left, or invitations turned down, in these records: who, by name. Who held the
+        seat is read from the table as the log had it just before (``before``, the meta this stream last read, may
+        already be past these records: it is read after them, and a join and a leave can both be in it)."""
         for record in records:
             data = record["data"]
-            if record["type"] == SeatJoined.TYPE:
-                held[data["seat"]] = (data["name"], data["player"])
-            elif record["type"] == SeatLeft.TYPE:
-                name, _ = held.get(data["seat"], (None, None))
-                yield Message("seat_left", {"game": game_id, "seat": data["seat"], "name": name, "version": record["v"]})
-            elif record["type"] == SeatDeclined.TYPE:
-                _, invited = held.get(data["seat"], (None, None))
+            if record["type"] not in (SeatLeft.TYPE, SeatDeclined.TYPE):
+                continue
+            holder = self.tables.positions.at(before, record["v"] - 1).seats[data["seat"]]
+            if record["type"] == SeatLeft.TYPE:
+                yield Message("seat_left", {"game": game_id, "seat": data["seat"], "name": holder.name, "version": record["v"]})
+            else:
+                invited = holder.player
                 found = self.players.get(invited) if invited else None
                 yield Message("seat_declined", {"game": game_id, "seat": data["seat"], "player": invited,
                                                 "name": found.name if found else None, "version": record["v"]})
