@@ -44,4 +44,5 @@ def post_worker_init(worker):
         from rules_service import hop
 
         config = worker.wsgi.config
-        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"])
+        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"],
+                  config["HOP_KEPT_POSITIONS"])

@@ -34,6 +34,9 @@ POSITION_BOUNDS = Bounds(items=int(os.environ.get("MAX_POSITION_ITEMS", "2048"))
                          integer=int(os.environ.get("MAX_POSITION_INTEGER", "2048")))
 # The largest real answer is ~12 KB (Great Old One's legal commands at six seats); ten times that is the cap.
 MAX_ANSWER_BYTES = int(os.environ.get("MAX_ANSWER_BYTES", str(128 * 1024)))
+# The positions each rules process keeps for the internal hop's next decide (rules_service/hop.py): one per game
+# in play covers them all; a game past it is sent its state again. Rites positions are the largest, ~10 kB.
+HOP_KEPT_POSITIONS = int(os.environ.get("HOP_KEPT_POSITIONS", "2000"))
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Set up games, decide commands, list legal commands")
 
@@ -94,7 +97,7 @@ def _capped(answer: dict[str, Any]) -> Response:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask("rules_service")
-    app.config.update(POSITION_BOUNDS=POSITION_BOUNDS, MAX_ANSWER_BYTES=MAX_ANSWER_BYTES)
+    app.config.update(POSITION_BOUNDS=POSITION_BOUNDS, MAX_ANSWER_BYTES=MAX_ANSWER_BYTES, HOP_KEPT_POSITIONS=HOP_KEPT_POSITIONS)
     app.config.update(config or {})
     app.extensions["games"] = app.config.get("GAMES", GAMES)
     bounds, answer = app.config["POSITION_BOUNDS"], app.config["MAX_ANSWER_BYTES"]

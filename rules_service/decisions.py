@@ -87,7 +87,14 @@ def setup(body: Mapping[str, Any], registry: Mapping[str, Game]) -> dict[str, An
 
 def decision(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Bounds) -> dict[str, Any]:
     """The answer to a decide request whose body the schema has let through."""
+    return decided(body, registry, bounds)[0]
+
+
+def decided(body: Mapping[str, Any], registry: Mapping[str, Game], bounds: Bounds,
+            known: Any = None) -> tuple[dict[str, Any], Any]:
+    """The answer to a decide request, and the game's state after its events. ``known``: the position, when the
+    caller kept it itself (the hop's kept positions: states this process decided, so not checked again)."""
     game = game_at(body["game"], body.get("rules_version"), registry)
-    state = position(game, body, bounds)
-    decided = guarded(decide_posted, game, state, body["command"], body["seat"], entropy_of(body["entropy"]))
-    return {"events": [e.to_json() for e in decided.events], "rules_version": game.rules_version}
+    state = position(game, body, bounds) if known is None else known
+    done = guarded(decide_posted, game, state, body["command"], body["seat"], entropy_of(body["entropy"]))
+    return {"events": [e.to_json() for e in done.events], "rules_version": game.rules_version}, done.state

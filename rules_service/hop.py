@@ -14,15 +14,26 @@ beside it: ``{"status": 200, "body": {...}}``. A frame longer than ``MAX_FRAME_B
 
 The hop is for the session service only, inside the deployment (like the rules service itself); it trusts no
 position any more than the public door does: bounds, invariants and the answer's cap apply alike.
+
+**Kept positions.** Sending the state costs both services more than anything else on the hop: encoding it,
+framing it, decoding it, checking its bounds and invariant (docs/performance.md). So each decision's resulting
+state is kept here, in a bounded LRU of this process (``HOP_KEPT_POSITIONS``), under a name the answer gives
+(``kept``: this process's random name, a dot, a counter). The session service sends the name in place of the
+state with the game's next decide, on a connection to this process, only while that position is the game's head
+(it records the name with a batch it has written, never with a decision that lost its race). A name this
+process does not have is answered ``404 position/unknown`` and the session sends the state. A kept state was
+decided here, so it is not decoded or checked again; it is only ever decided on, never sent anywhere.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import selectors
 import socket
 import struct
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,13 +50,21 @@ log = logging.getLogger("mythos.rules.hop")
 FRAME = struct.Struct("!I")
 MAX_FRAME_BYTES = 256 * 1024  # the public door's MAX_CONTENT_LENGTH
 SCHEMAS = {"decide": schemas.DecideRequest(), "setup": schemas.SetupRequest()}
+UNKNOWN_POSITION = "position/unknown"
+
+
+KEPT_POSITIONS = 2000  # per rules process; a position is one game's state (most are a few kB)
 
 
 class Hop:
     """What one request frame is answered with (no I/O here: ``serve`` and the tests call ``answer``)."""
 
-    def __init__(self, games: Mapping[str, Game], bounds: Bounds, max_answer_bytes: int):
+    def __init__(self, games: Mapping[str, Game], bounds: Bounds, max_answer_bytes: int,
+                 kept_positions: int = KEPT_POSITIONS):
         self.games, self.bounds, self.max_answer = games, bounds, max_answer_bytes
+        self.name = os.urandom(6).hex()  # this process's, in the names of the positions it keeps
+        self.kept: OrderedDict[str, tuple[str, str | None, Any]] = OrderedDict()  # name: game, rules version, state
+        self.kept_positions, self._counter = kept_positions, 0
 
     def answer(self, payload: bytes) -> bytes:
         status, body = self._outcome(payload)
@@ -68,8 +87,17 @@ class Hop:
         try:
             if op == "ping":
                 return 200, {"status": "ok"}
-            body = (schemas.plain_decide_request(request) if op == "decide" else None) or SCHEMAS[op].load(request)
-            return 200, decisions.decision(body, self.games, self.bounds) if op == "decide" else decisions.setup(body, self.games)
+            if op == "setup":
+                return 200, decisions.setup(SCHEMAS[op].load(request), self.games)
+            known = None
+            if "kept" in request:
+                known = self._kept(request)
+                if known is None:
+                    return 404, error_body(UNKNOWN_POSITION, "this rules process does not keep that position: send the state")
+            body = schemas.plain_decide_request(request) or SCHEMAS[op].load(request)
+            answer, state = decisions.decided(body, self.games, self.bounds, known)
+            answer["kept"] = self._keep(body, state)
+            return 200, answer
         except ValidationError as exc:
             status, body, _ = validation_refusal({"json": exc.messages})
             return status, body
@@ -81,6 +109,26 @@ class Hop:
             return refused[0], refused[1]
         finally:
             logs.CURRENT_REQUEST_ID.reset(bound)
+
+
+    def _kept(self, request: dict[str, Any]) -> Any:
+        """The kept state a decide names (its ``kept`` replaced by a stand-in ``state`` for the schema), or None
+        when this process has no such position for that game and rules version."""
+        name = request.pop("kept")
+        found = self.kept.get(name) if type(name) is str else None
+        if found is None or found[:2] != (request.get("game"), request.get("rules_version")):
+            return None
+        self.kept.move_to_end(name)
+        request["state"] = {}
+        return found[2]
+
+    def _keep(self, body: Mapping[str, Any], state: Any) -> str:
+        self._counter += 1
+        name = f"{self.name}.{self._counter}"
+        self.kept[name] = (body["game"], body.get("rules_version"), state)
+        while len(self.kept) > self.kept_positions:
+            self.kept.popitem(last=False)
+        return name
 
 
 class _Connection:
@@ -174,9 +222,10 @@ def _flush(connection: _Connection, selector: selectors.BaseSelector) -> None:
     selector.modify(connection.sock, selectors.EVENT_WRITE if connection.outbox else selectors.EVENT_READ, connection)
 
 
-def start(listener: socket.socket, games: Mapping[str, Game], bounds: Bounds, max_answer_bytes: int) -> threading.Event:
+def start(listener: socket.socket, games: Mapping[str, Game], bounds: Bounds, max_answer_bytes: int,
+          kept_positions: int = KEPT_POSITIONS) -> threading.Event:
     """Serve the hop on a daemon thread of this process; set the returned event to stop it."""
     stop = threading.Event()
-    hop = Hop(games, bounds, max_answer_bytes)
+    hop = Hop(games, bounds, max_answer_bytes, kept_positions)
     threading.Thread(target=serve, args=(listener, hop, stop), name="rules-hop", daemon=True).start()
     return stop

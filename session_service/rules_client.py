@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 import ssl
 import struct
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import orjson
@@ -22,6 +22,16 @@ from session_service.use_cases.errors import BadRequest, Unavailable
 
 
 FRAME = struct.Struct("!I")  # the hop's length prefix (rules_service/hop.py)
+UNKNOWN_POSITION = "position/unknown"  # the hop's answer to a kept position it no longer has
+
+
+class Ruling(NamedTuple):
+    """What a decide answers: the events, and the rules process's name for the game's position after them when it
+    keeps that position (the hop's ``kept``; None over HTTP and in process). The session sends the name back, in
+    place of the state, with the game's next decide while that position is still the game's head."""
+
+    events: list[Event]
+    kept: str | None = None
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; gunicorn's own answers are far shorter
 
 
@@ -55,10 +65,11 @@ class HttpRules:
         _same_rules(game, reply)
         return reply["options"], [Event.from_json(e) for e in reply["events"]]
 
-    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes,
+               kept: str | None = None) -> Ruling:
         reply = self._post("/v1/decide", decide_body(game, state, command, seat, entropy))
         _same_rules(game, reply)
-        return [Event.from_json(e) for e in reply["events"]]
+        return Ruling([Event.from_json(e) for e in reply["events"]])
 
     def ready(self) -> bool:
         try:
@@ -128,10 +139,22 @@ class HopRules:
         _same_rules(game, reply)
         return reply["options"], [Event.from_json(e) for e in reply["events"]]
 
-    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
-        reply = self._call({"op": "decide", **decide_body(game, state, command, seat, entropy)})
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes,
+               kept: str | None = None) -> Ruling:
+        """Decide, naming the position by ``kept`` instead of sending the state when a kept connection to the
+        process that keeps it is idle (its name's prefix says which); the state goes when none is, or when that
+        process no longer has it (restarted, or the position fell out of what it keeps)."""
+        request = {"op": "decide", **decide_fields(game, command, seat, entropy)}
+        reply = None
+        if kept is not None and (connection := self._idle_to(kept.partition(".")[0])) is not None:
+            answer = self._roundtrip({**request, "kept": kept}, connection=connection)
+            if answer is not None and not _unknown_position(*answer):
+                reply = answered(*answer)
+        if reply is None:
+            reply = self._call({**request, "state": game.codec.encode(state)})
         _same_rules(game, reply)
-        return [Event.from_json(e) for e in reply["events"]]
+        kept = reply.get("kept")
+        return Ruling([Event.from_json(e) for e in reply["events"]], kept if isinstance(kept, str) else None)
 
     def ready(self) -> bool:
         try:
@@ -141,6 +164,13 @@ class HopRules:
         return True
 
     def _call(self, request: dict[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
+        answer = self._roundtrip(request, timeout_s)
+        assert answer is not None, "only a chosen connection answers None"
+        return answered(*answer)
+
+    def _roundtrip(self, request: dict[str, Any], timeout_s: float | None = None,
+                   connection: _Framed | None = None) -> tuple[int, Any] | None:
+        """The answer's status and body, on ``connection`` when one is given (None when it had been closed)."""
         rid = logs.request_id()  # lines the rules service logs for it carry the same request id
         if rid:
             request["request_id"] = rid
@@ -148,35 +178,55 @@ class HopRules:
         frame = FRAME.pack(len(data)) + data
         timeout_s = self.timeout_s if timeout_s is None else timeout_s
         try:
-            answer = orjson.loads(self._exchange(frame, timeout_s))
+            connection, raw = self._exchange(frame, timeout_s, connection)
+            answer = orjson.loads(raw)
             status, body = answer["status"], answer["body"]
+        except _Closed:
+            return None
         except (OSError, ValueError, KeyError, TypeError):  # unreachable, timed out, cut off, or not a hop answer
             raise Unavailable("the rules service") from None
-        return answered(status, body)
+        if connection.process is None and type(body) is dict and type(body.get("kept")) is str:
+            connection.process = body["kept"].partition(".")[0]  # the rules process at its end
+        self._keep(connection)
+        return status, body
 
-    def _exchange(self, frame: bytes, timeout_s: float) -> bytes:
+    def _idle_to(self, process: str) -> _Framed | None:
+        """An idle kept connection to the rules process named ``process``, taken from the pool, if there is one."""
+        for connection in reversed(self._idle):
+            if connection.process == process:
+                try:
+                    self._idle.remove(connection)
+                except ValueError:  # another greenlet took it meanwhile
+                    return None
+                return connection
+        return None
+
+    def _exchange(self, frame: bytes, timeout_s: float, chosen: _Framed | None = None) -> tuple[_Framed, bytes]:
+        """The answer to ``frame`` and the connection it came on: ``chosen`` (``_Closed`` if it had been closed),
+        else a kept one, else a new one."""
+        if chosen is not None:
+            return chosen, chosen.exchange(frame, timeout_s)
         while self._idle:
             try:
                 connection = self._idle.pop()
             except IndexError:
                 break
             try:
-                return self._keep(connection, connection.exchange(frame, timeout_s))
+                return connection, connection.exchange(frame, timeout_s)
             except _Closed:  # the server had closed it while it was kept
                 connection.close()
         connection = _Framed(self._address, timeout_s)
         try:
-            return self._keep(connection, connection.exchange(frame, timeout_s))
+            return connection, connection.exchange(frame, timeout_s)
         except _Closed:
             connection.close()
             raise ConnectionError("the rules service closed the connection without answering") from None
 
-    def _keep(self, connection: _Framed, answer: bytes) -> bytes:
+    def _keep(self, connection: _Framed) -> None:
         if len(self._idle) < self.pool_size:
             self._idle.append(connection)
         else:
             connection.close()
-        return answer
 
 
 class _Framed:
@@ -185,6 +235,7 @@ class _Framed:
     def __init__(self, address: tuple[str, int], timeout_s: float):
         self.sock = socket.create_connection(address, timeout=timeout_s)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.process: str | None = None  # the rules process at its end, once an answer named a position it keeps
 
     def exchange(self, frame: bytes, timeout_s: float) -> bytes:
         try:
@@ -227,10 +278,15 @@ def setup_body(game: Game, players: int, options: dict[str, Any], entropy: bytes
             "entropy": entropy.hex()}
 
 
+def decide_fields(game: Game, command: Any, seat: int, entropy: bytes) -> dict[str, Any]:
+    """What a decide asks of the rules service (either door), but the position."""
+    return {"game": game.id, "rules_version": game.rules_version, "command": command, "seat": seat,
+            "entropy": entropy.hex()}
+
+
 def decide_body(game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> dict[str, Any]:
-    """What a decide asks of the rules service (either door): the state in the game's wire codec."""
-    return {"game": game.id, "rules_version": game.rules_version, "state": game.codec.encode(state), "command": command,
-            "seat": seat, "entropy": entropy.hex()}
+    """A decide with its position as a state in the game's wire codec."""
+    return {**decide_fields(game, command, seat, entropy), "state": game.codec.encode(state)}
 
 
 def encoded(body: dict[str, Any]) -> bytes:
@@ -369,6 +425,11 @@ def answered(status: int, answer: Any) -> dict[str, Any]:
     raise Unavailable("the rules service")
 
 
+def _unknown_position(status: int, body: Any) -> bool:
+    """The hop's answer to a kept position's name it does not have (then the state is sent)."""
+    return status == 404 and type(body) is dict and type(body.get("error")) is dict and body["error"].get("code") == UNKNOWN_POSITION
+
+
 def _same_rules(game: Game, reply: dict[str, Any]) -> None:
     """A decision counts only if made by the rules version asked for: during a rolling deploy a rules process of
     the previous release may answer, and what it decides must not be recorded under this version."""
@@ -383,10 +444,11 @@ class LocalRules:
         options, events = game.start(players, options, entropy)
         return options, [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
 
-    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes) -> list[Event]:
+    def decide(self, game: Game, state: Any, command: Any, seat: int, entropy: bytes,
+               kept: str | None = None) -> Ruling:
         state = game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(state))))
         events = decide_posted(game, state, command, seat, entropy).events
-        return [Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events]
+        return Ruling([Event.from_json(orjson.loads(orjson.dumps(e.to_json()))) for e in events])
 
     def ready(self) -> bool:
         return True

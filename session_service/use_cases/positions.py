@@ -37,6 +37,7 @@ class Position:
     meta: Meta
     table: Table
     version: int
+    kept: str | None = None  # the rules process's name for this game position, when one keeps it (rules_client)
 
 
 @dataclass
@@ -44,7 +45,8 @@ class Positions:
     store: EventStore
     games: Mapping[str, Game]
     size: int = 2000
-    _cache: OrderedDict[str, tuple[int, str, Table]] = field(default_factory=OrderedDict)  # version, head hash, table
+    # version, head hash, table, and the rules process's name for the game's position there (or None)
+    _cache: OrderedDict[str, tuple[int, str, Table, str | None]] = field(default_factory=OrderedDict)
     _metas: dict[str, Meta] = field(default_factory=dict)  # the meta this process last wrote or read, for those games
     _seatings: dict[tuple[str, str | None], Seating] = field(default_factory=dict)
 
@@ -70,7 +72,7 @@ class Positions:
         if cached and cached[:2] == (meta.version, meta.head_hash):
             self._cache.move_to_end(meta.id)
             self._metas[meta.id] = meta
-            return Position(seating.game, seating, meta, cached[2], cached[0])
+            return Position(seating.game, seating, meta, cached[2], cached[0], cached[3])
         tail = None
         if cached and cached[0] < meta.version:
             tail = self.store.records(meta.id, after=cached[0], until=meta.version)
@@ -113,8 +115,9 @@ class Positions:
             self.remember(meta.id, last["v"], last["hash"], table)
         return table
 
-    def remember(self, game_id: str, version: int, head_hash: str, table: Table, meta: Meta | None = None) -> None:
-        self._cache[game_id] = (version, head_hash, table)
+    def remember(self, game_id: str, version: int, head_hash: str, table: Table, meta: Meta | None = None,
+                 kept: str | None = None) -> None:
+        self._cache[game_id] = (version, head_hash, table, kept)
         self._cache.move_to_end(game_id)
         if meta is not None:
             self._metas[game_id] = meta

@@ -45,8 +45,9 @@ REPLICATED = "_replicated"
 SERVER_MOVES = frozenset({"ai", "timeout", "server"})  # who made a batch (its cause's ``by``), besides seat and lobby
 PAGE_SLACK = 50  # index entries a page may pass over (games whose status moved on) before it answers short
 # What decides a batch: given the position, the events to append (a game command's, or the table's own), with the
-# table they leave when the decider has folded them already (else None: the write folds them).
-Decider = Callable[[Position], tuple[list[Event], Table | None]]
+# table they leave when the decider has folded them already (else None: the write folds them), and the rules
+# process's name for the game's position after them when it keeps it (``Ruling.kept``; else None).
+Decider = Callable[[Position], tuple[list[Event], Table | None, str | None]]
 
 
 @dataclass
@@ -316,12 +317,14 @@ class Tables:
         (``known_meta``: then ``unread``); ``charge``: the write's rate counters, counted by the append (refused:
         ``RateLimited``)."""
 
-        def decide(pos: Position) -> tuple[list[Event], Table]:
+        def decide(pos: Position) -> tuple[list[Event], Table, str | None]:
             pos.seating.check_game_command(pos.table)
             if by == "seat" and seat in pos.table.resigned:
                 raise RuleViolation("rules/resigned", "this seat has resigned: the table's AI plays it now")
             entropy = entropy_for(pos.meta.seed, pos.table.game_events)
-            return pos.seating.played(pos.table, self.rules.decide(pos.game, pos.table.game, command, seat, entropy))
+            ruling = self.rules.decide(pos.game, pos.table.game, command, seat, entropy, kept=pos.kept)
+            events, table = pos.seating.played(pos.table, ruling.events)
+            return events, table, ruling.kept
 
         return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, charge=charge,
                           unread=unread)
@@ -334,8 +337,8 @@ class Tables:
         the kernel's ``Seating``, with the game's setup when it fills the table; ``tokens(position, events)``:
         the secrets (seat tokens, player keys) of seats the batch fills, whose hashes join the meta."""
 
-        def decide(pos: Position) -> tuple[list[Event], None]:
-            return table_batch(pos.seating, pos.table, command, seat, self._setup(pos.game, pos.meta.seed)), None
+        def decide(pos: Position) -> tuple[list[Event], None, None]:
+            return table_batch(pos.seating, pos.table, command, seat, self._setup(pos.game, pos.meta.seed)), None, None
 
         return self.write(game_id, seat, command, decide, expected_version, idempotency_key, by, meta, tokens, digest)
 
@@ -361,7 +364,7 @@ class Tables:
                 raise Finished() if meta.over else VersionConflict(meta.version)
             pos = self.position(game_id, meta)
             try:
-                events, folded = decide(pos)
+                events, folded, kept = decide(pos)
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
                     return self._answer(meta, seat, prior, asked)
@@ -373,7 +376,7 @@ class Tables:
                     self.on_command(meta.game, refused.code)
                 raise
             appended = self._append(pos, seat, command, events, folded, idem, by, tokens(pos, events) if tokens else {},
-                                    digest, asked, charge)
+                                    digest, asked, charge, kept)
             if appended is None:  # another command got there first
                 self.positions.forget_meta(game_id)  # what this process knew of the game is behind
                 self.on_command(meta.game, "conflict")
@@ -385,9 +388,10 @@ class Tables:
 
     def _append(self, pos: Position, seat: int | None, command: Mapping[str, Any], events: Sequence[Event],
                 folded: Table | None, idem: str, by: str, tokens: Mapping[int, str], digest: str,
-                asked: str | None, charge: Charge | None = None) -> dict[str, Any] | None:
-        """Append one decided batch (``folded``: the table it leaves, when the decider folded it already); the
-        answer, or None when the game moved first (a version conflict)."""
+                asked: str | None, charge: Charge | None = None, kept: str | None = None) -> dict[str, Any] | None:
+        """Append one decided batch (``folded``: the table it leaves, when the decider folded it already; ``kept``:
+        the rules process's name for the game after it); the answer, or None when the game moved first (a version
+        conflict)."""
         meta, moment = pos.meta, now()
         records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause_of(seat, command["type"], by),
                                command=command, at=iso(moment), rules_version=pos.game.rules_version)
@@ -408,18 +412,20 @@ class Tables:
             raise NotFound()
         if appended.status == "conflict":
             return None
-        self._after_append(pos, meta, table, appended, records, progress, moves)
+        self._after_append(pos, meta, table, appended, records, progress, moves, kept)
         voice = self.voice(meta, seat, seats)
         return {"version": appended.version, "events": [client_event(r, seat, voice) for r in records],
                 REPLICATED: appended.replicated}
 
     def _after_append(self, pos: Position, meta: Meta, table: Table, appended: Appended, records: list[dict[str, Any]],
-                      progress: dict[str, str], moved: bool) -> None:
-        """What follows a written batch: the index, the cache, a snapshot now and then, metrics, follow-up work."""
+                      progress: dict[str, str], moved: bool, kept: str | None) -> None:
+        """What follows a written batch: the index, the cache (with the rules process's name for the position, which
+        only a written batch earns: a decision that lost its race names a position the game never reached), a
+        snapshot now and then, metrics, follow-up work."""
         if moved:
             self.index.leave(meta.id, index.status_names(meta.game, meta.status, private(meta)))
         advanced = meta.advanced(appended.version, progress)
-        self.positions.remember(meta.id, appended.version, records[-1]["hash"], table, advanced)
+        self.positions.remember(meta.id, appended.version, records[-1]["hash"], table, advanced, kept)
         if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
             self.positions.snapshot(pos, appended.version, table)
         self.on_command(meta.game, "ok")

@@ -23,7 +23,9 @@ import pytest
 import requests
 
 from session_service.cli.devstack import DEPLOY, free_port
-from session_service.rules_client import FRAME, HopRules, HttpRules, LocalRules, decide_body, setup_body
+from session_service.rules_client import (
+    FRAME, HopRules, HttpRules, LocalRules, Ruling, decide_body, decide_fields, setup_body,
+)
 from session_service.use_cases.errors import Unavailable
 from shared.games import GAMES
 from shared.kernel import RuleViolation, entropy_for, fold
@@ -67,6 +69,8 @@ def outcome(call) -> Any:
         return ("GameOver",)
     except Unavailable as exc:
         return ("Unavailable", exc.code)
+    if isinstance(value, Ruling):  # a decide: its events (the hop's name for the position after them aside)
+        return [e.to_json() for e in value.events]
     if isinstance(value, tuple):  # setup: options and events
         return value[0], [e.to_json() for e in value[1]]
     if isinstance(value, dict):  # a raw answer
@@ -120,7 +124,49 @@ def test_the_public_api_answers_what_the_hop_answers_byte_for_byte(rules_service
     body = decide_body(game, state, command, seat, entropy_for(b"y", 1))
     public = requests.post(rules_service["public API"].base_url + "/v1/decide", json=body, timeout=10)
     assert public.status_code == 200
-    assert rules_service["hop"]._call({"op": "decide", **body}) == public.json()
+    framed = rules_service["hop"]._call({"op": "decide", **body})
+    assert isinstance(framed.pop("kept"), str)  # the hop's own: the name of the position it keeps
+    assert framed == public.json()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_decided_on_kept_positions_decides_as_one_sent_its_states(rules_service, game_id):
+    """The hop keeps each position it decided (rules_service/hop.py): a whole game decided by naming them, with
+    no state sent after the first, decides each command as the in-process rules decide it from the state (folded
+    here from the events decided so far)."""
+    game, hop, chooser = GAMES[game_id], rules_service["hop"], random.Random(8)
+    state = fold(game, game.start(game.catalogue.min_players, {}, entropy_for(b"kept", -1))[1])
+    kept, step = None, 0
+    while game.decider.outcome(state) is None and step < 400:
+        seat = min(game.decider.to_act(state))
+        command = chooser.choice(game.decider.legal_commands(state, seat))
+        entropy = entropy_for(b"kept", step)
+        expected = LocalRules().decide(game, state, command, seat, entropy).events
+        fields = {"op": "decide", **decide_fields(game, command, seat, entropy)}
+        answer = hop._call({**fields, "kept": kept} if kept else {**fields, "state": game.codec.encode(state)})
+        assert answer["events"] == [e.to_json() for e in expected], f"{game_id}: step {step} decided otherwise"
+        kept, state, step = answer["kept"], fold(game, expected, state), step + 1
+    assert step > 10
+
+
+def test_a_position_the_hop_does_not_keep_is_asked_for_and_then_sent(rules_service):
+    """A name the rules process lacks (restarted, evicted, another game's) is answered ``position/unknown`` and
+    the client sends the state instead: same events, and nothing refused."""
+    hop, game = rules_service["hop"], GAMES["pocket-madness"]
+    play = random_playout(game, 2, seed=2, keep_states=True)
+    (seat, command), state = play.commands[0], play.states[0]
+    fields = {"op": "decide", **decide_fields(game, command, seat, entropy_for(b"u", 0))}
+    process = hop._call({**fields, "state": game.codec.encode(state)})["kept"].partition(".")[0]
+    other = GAMES["arkham-ritual"]
+    other_kept = hop._call({"op": "decide", **decide_fields(other, *random_playout(other, 4, seed=1).commands[0][::-1],
+                                                               entropy_for(b"o", 0)), "state": other.codec.encode(
+        random_playout(other, 4, seed=1, keep_states=True).states[0])})
+    for name in (f"{process}.999999999", "nobody.1", other_kept.get("kept", "x.1"), 7):
+        status, body = hop._roundtrip({**fields, "kept": name})
+        assert (status, body["error"]["code"]) == (404, "position/unknown"), name
+        ruling = hop.decide(game, state, command, seat, entropy_for(b"u", 0), kept=name if isinstance(name, str) else None)
+        assert [e.to_json() for e in ruling.events] == [
+            e.to_json() for e in LocalRules().decide(game, state, command, seat, entropy_for(b"u", 0)).events]
 
 
 def test_odd_bodies_are_answered_alike_by_both_doors(rules_service):
@@ -134,7 +180,10 @@ def test_odd_bodies_are_answered_alike_by_both_doors(rules_service):
         request = orjson.loads(orjson.dumps(body))
         data = orjson.dumps(request)
         framed = orjson.dumps({"op": "decide", **request})
-        answer = orjson.loads(hop._exchange(FRAME.pack(len(framed)) + framed, 10))
+        connection, raw = hop._exchange(FRAME.pack(len(framed)) + framed, 10)
+        hop._keep(connection)
+        answer = orjson.loads(raw)
+        answer["body"].pop("kept", None)  # the hop's own: the name of the position it keeps
         reply = requests.post(public.base_url + "/v1/decide", data=data, headers={"Content-Type": "application/json"},
                               timeout=10)
         assert (answer["status"], answer["body"]) == (reply.status_code, reply.json()), request

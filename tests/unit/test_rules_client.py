@@ -68,7 +68,7 @@ def test_decide_posts_the_encoded_state_under_the_base_url_and_reads_the_events(
     Rules.replies = {f"{prefix}/v1/decide": (200, {"events": [event], "rules_version": GAME.rules_version}), f"{prefix}/healthz": (200, {})}
     rules = HttpRules(server + prefix + "/")
     for _ in range(3):  # the connection is kept and reused
-        events = rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01\x02")
+        events = rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01\x02").events
         assert [(e.type, e.data) for e in events] == [("card_drawn", {"seat": 0})]
     path, content_type, body = Rules.seen[-1]
     assert (path, content_type) == (f"{prefix}/v1/decide", "application/json")
@@ -168,7 +168,7 @@ def test_a_kept_connection_the_server_closed_is_replaced_and_the_request_sent_on
     server = RawServer([[answer(EVENTS), None], [answer(EVENTS)]])  # the first connection closes after one answer
     rules = HttpRules(server.url)
     for _ in range(2):
-        assert [e.type for e in rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01")] == ["card_drawn"]
+        assert [e.type for e in rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01").events] == ["card_drawn"]
     assert [line for line, _ in server.requests] == [b"POST /v1/decide HTTP/1.1"] * 3  # the second sent twice
 
 
@@ -197,5 +197,5 @@ def test_chunked_and_close_delimited_answers_are_read():
     server = RawServer([[chunked, b"HTTP/1.0 200 OK\r\n\r\n" + EVENTS]])
     rules = HttpRules(server.url)
     for _ in range(2):
-        assert [e.type for e in rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01")] == ["card_drawn"]
+        assert [e.type for e in rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01").events] == ["card_drawn"]
     assert len(server.requests) == 2

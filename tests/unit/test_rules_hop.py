@@ -104,8 +104,8 @@ def test_an_answer_past_the_cap_is_refused():
 
 def test_the_client_decides_and_maps_refusals_as_the_http_client(served):
     client = HopRules(f"tcp://127.0.0.1:{served}")
-    events = client.decide(GAME, state(), {"type": "draw_card"}, 0, entropy_for(b"s", 1))
-    assert [e.type for e in events]
+    ruling = client.decide(GAME, state(), {"type": "draw_card"}, 0, entropy_for(b"s", 1))
+    assert [e.type for e in ruling.events] and ruling.kept
     with pytest.raises(RuleViolation):
         client.decide(GAME, state(), {"type": "no_such"}, 0, b"e")
     with pytest.raises(MalformedCommand):
@@ -129,7 +129,7 @@ def test_a_failure_is_a_500_logged_under_the_caller_s_request_id(monkeypatch):
     out = io.StringIO()
     handler = logs.configure(("mythos",), stream=out)
     try:
-        monkeypatch.setattr(hop.decisions, "decision", lambda *args: 1 / 0)
+        monkeypatch.setattr(hop.decisions, "decided", lambda *args: 1 / 0)
         answer = orjson.loads(hop.Hop(GAMES, POSITION_BOUNDS, 1024).answer(orjson.dumps(
             {**decide_request({"type": "draw_card"}), "request_id": "req-7"})))
     finally:
