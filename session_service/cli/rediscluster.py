@@ -72,9 +72,15 @@ class RedisClusterNodes:
         _until(self.healthy, "the cluster to be formed")
 
     def healthy(self) -> bool:
-        """Every node says the cluster is ok and every primary has its replicas in sync."""
-        for port in self.running():
-            if self.client(port).execute_command("CLUSTER INFO").get("cluster_state") != "ok":
+        """Every node says the cluster is ok, maps the slots to every primary that is up (a node can say ok while
+        its map, which a client's discovery reads, still misses one), and every primary has its replicas in sync."""
+        running = self.running()
+        primaries = min(self.primaries, len(running))
+        for port in running:
+            client = self.client(port)
+            if client.execute_command("CLUSTER INFO").get("cluster_state") != "ok":
+                return False
+            if len({int(slots[2][1]) for slots in client.execute_command("CLUSTER SLOTS")}) < primaries:
                 return False
         for port in self.running():
             info = self.client(port).info("replication")

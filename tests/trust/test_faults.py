@@ -92,11 +92,17 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
     (SIGSTOP) first: the publisher then waits on its decide call, holding the move it took, when the worker dies."""
     api, r = Api(stack.url), redis_clients.connect(stack.effective_redis_url)
     rules = stack.processes["rules"].pid
-    game = all_ai(api, GAME_IDS[0])
-    until(lambda: api.get(f"/v1/games/{game['id']}").json()["version"] > 8, "a few AI moves", 30)
-    os.killpg(rules, signal.SIGSTOP)
+    for _ in range(5):  # a game that ended by itself before the freeze has no turn to hold: another one
+        game = all_ai(api, GAME_IDS[0])
+        until(lambda: api.get(f"/v1/games/{game['id']}").json()["version"] > 8, "a few AI moves", 60)
+        os.killpg(rules, signal.SIGSTOP)
+        resource = api.get(f"/v1/games/{game['id']}").json()
+        if resource["status"] == "active":
+            break
+        os.killpg(rules, signal.SIGCONT)
+    assert resource["status"] == "active", "five games ended before the rules service was frozen"
     try:
-        version = api.get(f"/v1/games/{game['id']}").json()["version"]
+        version = resource["version"]
         until(lambda: r.zcard(f"{stack.queue}:publish") == 0 and stalled(api, game["id"], version), "a move held", 30)
         stack.kill("worker")
         injected("worker killed (SIGKILL) mid AI turn")
