@@ -94,7 +94,7 @@ export function makeGame(game) {
   }
   // How To Win: the round that takes a seat to 10 Madness ends the game; the fewest Madness wins.
   const reason = (o) => `A seat reached 10 Madness${(o.details || {}).rounds ? ` in round ${o.details.rounds}` : ""}: the fewest Madness wins.`;
-  return { cardName, table, move, reason, scoreLabel: "Madness (fewest wins)" };
+  return { cardName, table, move, reason, scoreLabel: "Madness" };
 }
 
 function roundEnd(v, ctx) {

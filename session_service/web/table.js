@@ -46,7 +46,7 @@ export async function tablePage(main, gameId, seatWanted) {
   const controls = el("div", { class: "controls", id: "controls" });
   const allMoves = el("details", { class: "all-moves", id: "all-moves" }, el("summary", { text: "Every move as a button" }), controls);
   const result = el("section", { class: "result hidden", id: "result", "aria-live": "polite" });
-  const log = el("ol", { class: "log", id: "log", reversed: true });
+  const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": "the log, newest first" });  // it scrolls: keys reach it too
   const mine = el("section", { class: "my-area" + (seat === null ? " hidden" : ""), id: "my-area", "aria-label": "your hand and moves" },
     el("div", { class: "my-head" }, handTitle, info), handBox, choices, moveButtons, allMoves);
   const seatPicker = mySeats.length > 1 ? el("p", {}, "Your seats: ", mySeats.map((n) =>
@@ -72,7 +72,7 @@ export async function tablePage(main, gameId, seatWanted) {
     if (page.status === "finished") {
       const o = page.outcome || {};
       const winners = (o.winners || []).map((s) => s === seat ? "you" : n[s]);
-      return `Game over: ${winners.length ? listWords(winners) + (winners.length === 1 && winners[0] !== "you" ? " wins" : " win") : "nobody wins"}. ${endWords(layout, o)}`;
+      return `Game over: ${winners.length ? listWords(winners) + (winners.length === 1 && winners[0] !== "you" ? " wins" : " win") : "nobody wins"}.`;  // why: on the result's panel
     }
     if (page.status === "aborted") return "The table was called off.";
     if (page.status === "waiting") return "Waiting for players to take the open seats.";

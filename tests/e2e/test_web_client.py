@@ -1,6 +1,7 @@
 """The web client in headless Chromium against the real stack, second half: every game played to its end with
 clicks on its cards at phone width (390 px: no sideways scroll, the hand on screen), and the page around the
-tables: the lobby and a table pass axe-core's checks; resigning asks first; a spectator's page holds nothing a seat
+tables: every command of every game and every way a game ends in words; the lobby, a table and a finished table
+pass axe-core's checks; resigning asks first; a spectator's page holds nothing a seat
 hides; a second person joins an open seat; a player's lobby follows its tables live, keeps its own tables in view
 however many invitations arrive, and finds public tables behind private ones; a claim link never loses a seat token
 the browser holds; the turn's countdown; a refusal in the server's own words. The desktop half, with the replays,
