@@ -42,10 +42,11 @@ export function backs(count, what = "card") {
   return fan;
 }
 
-// A pile on the table (the deck, a draw pile): a back with its size, clickable when a move starts there.
+// A pile on the table (the deck, a draw pile): a back with its size (an empty place once it is used up), clickable
+// when a move starts there.
 export function pileEl(label, count, key = null) {
   return el("span", { class: "pile", "data-key": key, role: key ? null : "img", "aria-label": `${label}: ${count} card${count === 1 ? "" : "s"}` },
-    el("span", { class: "card back" }), el("span", { class: "pile-label", text: `${label} · ${count}` }));
+    el("span", { class: "card back" + (count ? "" : " empty") }), el("span", { class: "pile-label", text: `${label} · ${count}` }));
 }
 
 export function row(cards, opts = {}) {

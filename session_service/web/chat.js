@@ -18,7 +18,7 @@ export function chatPanel({ path, token, seat }) {
   let polling = null;
   let over = false;
 
-  const list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+  const list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", tabindex: "0", "aria-label": "the chat" });  // it scrolls: keys reach it too
   const input = el("input", { id: "chat-text", maxlength: "280", placeholder: seat !== null ? "Say something to the table" : "Say something to the other spectators",
     "aria-label": "chat message", autocomplete: "off" });
   const form = el("form", { class: "chat-form", id: "chat-form", onsubmit: send }, input, el("button", { type: "submit", id: "chat-send", text: "Send" }));

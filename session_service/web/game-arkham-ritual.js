@@ -75,7 +75,9 @@ export function makeGame(game) {
       default: return { on: null, words: null };
     }
   }
-  return { cardName, table, move };
+  // 8: the game ends when a seat has lost its last Sanity; the others win (the competitive variant: the most Sanity).
+  const reason = (o) => (o.details || {}).competitive ? "A seat lost its last Sanity: the most Sanity wins." : "A seat lost its last Sanity: every seat with Sanity left wins.";
+  return { cardName, table, move, reason, scoreLabel: "Sanity left" };
 }
 
 function lastWords(last, ctx) {

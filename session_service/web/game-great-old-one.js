@@ -2,10 +2,17 @@
 // connection), its Horror cards, the Cultist, its ward and score, hand sizes as backs; Signs as the holder sees
 // them (in its own hand). Story cards carry their year and connections on the card.
 
-import { el, human } from "./render.js";
+import { el } from "./render.js";
 import { backs, cardEl, pileEl, row, stat, zone } from "./cards.js";
 
-const TURN_PHASES = ["draw", "call", "recruit", "horror"];  // the rulebook's four Turn Phases
+// The rulebook's four Turn Phases, and what each asks of the seat whose turn it is; the opening before them.
+const PHASES = {
+  opening: ["The opening", "lay your opening pairs, then finish the opening"],
+  draw: ["Draw", "draw a card"],
+  call: ["Call", "call a story from another player, or call none"],
+  recruit: ["Recruit", "swap a card for one in the centre, draw one, or recruit nothing"],
+  horror: ["Horror", "play Horrors and Signs, or end your turn"],
+};
 const KIND = { story: ["§", "story"], horror: ["☣", "horror"], sign: ["✴", "sign"], cultist: ["☨", "the cultist"], great_old_one: ["♆", "the Great Old One"] };
 
 export function makeGame(game) {
@@ -35,8 +42,9 @@ export function makeGame(game) {
     const seats = v.seats || [];
     const hand = (v.hand || []).map((id) => card(id, { key: `hand:${id}` }));
     const board = el("div", { class: "goo-board" },
-      el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1), stat("Phase", human(v.phase || "")),
-        stat("Pairs to end the game", v.pairs_to_end), v.final_round ? el("span", { class: "warning", text: "Final round" }) : null),
+      el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1),
+        PHASES[v.phase] ? stat("Phase", PHASES[v.phase][0]) : el("b", { text: "The game is over" }),
+        PHASES[v.phase] ? stat("Pairs to end the game", v.pairs_to_end) : null, v.final_round && PHASES[v.phase] ? el("span", { class: "warning", text: "Final round" }) : null),
       el("div", { class: "centre-row" }, pileEl("Deck", v.deck_size || 0, "deck"),
         zone("The centre", el("div", { class: "card-row" }, (v.centre || []).map((id) => cardEl(card(id, { key: `centre:${id}` }), { clickable: true }))))),
       (v.removed || []).length ? el("details", { class: "zone" }, el("summary", { text: `Removed from the game (${v.removed.length})` }), row(v.removed.map((id) => card(id)), { small: true })) : null);
@@ -54,7 +62,10 @@ export function makeGame(game) {
       ];
     }
     const stats = (n) => { const s = seats[n] || {}; return [stat("Score", s.score ?? 0), stat("Pairs", (s.pairs || []).length), s.warded ? el("span", { class: "tag ward", text: "✠ warded" }) : null]; };
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.phase === "opening" ? "the opening" : TURN_PHASES.includes(v.phase) ? `${human(v.phase)} phase` : "" };
+    const [named, asked] = PHASES[v.phase] || ["", ""];
+    const phase = v.phase === "opening" ? "the opening" : named ? `${named} phase` : "";
+    const asking = mine !== null && ctx.toAct.includes(mine) && ctx.legal.length > 0;
+    return { board, hand, handTitle: "Your hand", seat, stats, phase, prompt: asking ? asked : "" };
   }
 
   function move(c, ctx) {
@@ -76,5 +87,14 @@ export function makeGame(game) {
       default: return { on: null, words: null };
     }
   }
-  return { cardName, table, move };
+  // How To Win: the game ends on a seventh pair or when the deck runs out; the Great Old One left in a hand loses,
+  // unless its holder's Cultist is in play; otherwise the highest score wins (ties: the most pairs).
+  const ENDS = { seventh_pair: "A seventh pair was played", deck_exhausted: "The deck ran out" };
+  const REASONS = {
+    score: "the highest score wins",
+    great_old_one_in_hand: "the Great Old One was left in a hand, and its holder loses; of the others the highest score wins",
+    great_old_one_with_cultist: "the Great Old One was in a hand with its holder's Cultist in play, and its holder wins",
+  };
+  const reason = (o) => `${ENDS[(o.details || {}).end] || "The game ended"}: ${REASONS[o.reason] || "the highest score wins"}.`;
+  return { cardName, table, move, reason, scoreLabel: "Score" };
 }

@@ -92,7 +92,9 @@ export function makeGame(game) {
       default: return { on: null, words: null };
     }
   }
-  return { cardName, table, move };
+  // How To Win: the round that takes a seat to 10 Madness ends the game; the fewest Madness wins.
+  const reason = (o) => `A seat reached 10 Madness${(o.details || {}).rounds ? ` in round ${o.details.rounds}` : ""}: the fewest Madness wins.`;
+  return { cardName, table, move, reason, scoreLabel: "Madness" };
 }
 
 function roundEnd(v, ctx) {
@@ -101,11 +103,21 @@ function roundEnd(v, ctx) {
   return `Round ${v.round} is over: ${why}. Madness gained: ${gained}.`;
 }
 
+// What the seat may do now, from its legal moves: the rulebook's actions, only those open to it.
+const ASKS = {
+  draw_cards: "draw 1–3 cards", take_deck_card: "take a card from the splayed deck", meld_set: "meld a set",
+  meld_run: "publish a run", seal_portal: "seal a portal", end_turn: "end the turn", give_card: "give cards away",
+  stop_giving: "stop giving", take_card: "take a card", look_at_hand: "look at a hand",
+  choose_first_player: "choose who starts the next round", deal_next_round: "deal the next round",
+};
+
 function phaseWords(v, ctx) {
+  const asks = [...new Set(ctx.legal.map((c) => ASKS[c.type]).filter(Boolean))];
+  if (ctx.seat !== null && ctx.toAct.includes(ctx.seat) && asks.length) {
+    return (v.pending ? `sealing ${v.pending.name}: ` : "") + listWords(asks).replace(/ and ([^,]+)$/, " or $1");
+  }
   if (v.phase === "designating") return `${ctx.names[v.chooser]} chooses who starts the next round`;
   if (v.phase === "round_over") return "the round is over";
   if (v.pending) return `sealing ${v.pending.name}`;
-  if (v.turn && v.turn.action) return "meld more, seal a portal or end the turn";
-  if (v.turn) return "draw 1–3 cards, meld sets or publish a run";
   return "";
 }

@@ -8,6 +8,8 @@ import { cardEl, pileEl, row, stat, zone } from "./cards.js";
 const COLOURS = { green: "♣", blue: "♦", red: "♥", yellow: "★", purple: "♠" };
 const KIND_GLYPH = { monster: "☣", artifact: "✦", old_one: "♆", location: "⌂" };
 
+const counted = (n, what) => `${n || 0} ${what}${n === 1 ? "" : "s"}`;
+
 export function makeGame(game) {
   const data = game.card_data || {};
   const all = {};
@@ -60,7 +62,7 @@ export function makeGame(game) {
       const known = ((v.known_in_hand || [])[n] || []);
       const shown = ((v.hands || [])[n]);
       return [
-        n === mine ? null : el("span", { class: "muted", text: `Hand: ${counts.cultists || 0} Cultists, ${counts.monsters || 0} Monsters, ${counts.artifacts || 0} Artifacts` }),
+        n === mine ? null : el("span", { class: "muted", text: `Hand: ${counted(counts.cultists, "Cultist")}, ${counted(counts.monsters, "Monster")}, ${counted(counts.artifacts, "Artifact")}` }),
         shown && n !== mine ? row(shown.map((id) => card(id)), { small: true }) : known.length && n !== mine ? el("div", { class: "known" }, el("span", { class: "muted", text: "Known in hand: " }), row(known.map((id) => card(id)), { small: true })) : null,
       ];
     }
@@ -83,7 +85,23 @@ export function makeGame(game) {
       default: return { on: null, words: null };
     }
   }
-  return { cardName, table, move };
+  // How to win, in the rulebook's tie-break order: Locations (points instead once Azathoth woke), points,
+  // artifacts acquired, Monsters played, the fewest cards in hand; a full tie and both lose.
+  const REASONS = {
+    locations: "the most Locations facing you wins",
+    points: "tied on Locations: the most points wins",
+    artifacts: "tied on Locations and points: the most artifacts acquired wins",
+    monsters: "tied on Locations, points and artifacts: the most Monsters played wins",
+    hand: "tied on everything else: the fewest cards in hand wins",
+    tie: "a full tie: both lose",
+  };
+  const reason = (o) => {
+    const azathoth = (o.details || {}).azathoth;
+    const why = azathoth && o.reason === "points" ? "the most points wins" : REASONS[o.reason] || "";
+    const words = (azathoth ? "Azathoth woke, so points count instead of Locations; " : "") + why;
+    return words ? `${words.charAt(0).toUpperCase()}${words.slice(1)}.` : "";
+  };
+  return { cardName, table, move, reason, scoreLabel: "Points" };
 }
 
 function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : ""; }

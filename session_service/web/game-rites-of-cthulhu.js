@@ -22,6 +22,19 @@ const RITE_PHASES = {
   digging: ["call a henchman, seal a dummy, or call none", "the ghouls dig: sealed choices"],
 };
 
+// What each kind of move asks, for the line that says what happens now when the phase does not say it itself:
+// "Your move: play a card on the gate, invoke an artifact or make a power-play".
+const ASKS = {
+  choose_rite: "choose the next rite", play_card: "play a card on the gate", force_card: "slide a card to another cultist",
+  decline_trade: "keep your cards", return_card: "give back a card", take_artifacts: "take the artifacts",
+  trade_artifact: "trade an artifact", plant_tree: "plant a tree", grow_tree: "grow a tree", draw_card: "draw a card",
+  end_turn: "end your turn", extend_ridge: "extend the ridge", play_on_slope: "play on a slope", play_cliff: "play a cliff",
+  discard_and_draw: "discard and draw", reveal_wall: "reveal a wall", knock: "knock", call_knock: "knock",
+  pass_knock: "let it go", capture_wall: "capture the wall", bid: "seal a bid", pass_turn: "pass your turn",
+  invoke_artifact: "invoke an artifact", become_grand_cultist: "make a power-play", excavate_artifact: "make a power-play",
+  steal_artifact: "make a power-play",
+};
+
 export function makeGame(game) {
   const data = game.card_data || {};
   const entities = {}, artifacts = {}, rites = {};
@@ -30,6 +43,9 @@ export function makeGame(game) {
   for (const r of data.rites || []) rites[r.id] = r;
   const nameOf = (id) => (entities[id] || {}).name || "a card";
   const artName = (id) => (artifacts[id] || {}).name || "an artifact";
+  const cultNames = {};
+  (data.cults || []).forEach((c, i) => { cultNames[c] = (data.cult_names || [])[i] || c; });
+  const cultOf = (c) => cultNames[c] || "a cult";
   const entity = (id, extra = {}) => {
     const e = entities[id] || {};
     return { name: e.name || "a card", value: e.rank, suit: { glyph: CULT_GLYPH[e.cult] || "◆", name: e.cult_name || "", cls: "cult-" + e.cult },
@@ -65,7 +81,7 @@ export function makeGame(game) {
         stat("Grand Cultist", v.grand_cultist !== null && v.grand_cultist !== undefined ? ctx.names[v.grand_cultist] : "none yet"),
         stat("Rites", `${(v.rites_played || []).length} of ${v.rites_total}`), pileEl("Pile", t.pile || 0, "pile")),
       el("div", { class: "centre-row" },
-        zone("The Coveted Artifact", row((v.coveted || []).map((id) => artifact(id)), { empty: "none" })),
+        zone("The Coveted Artifact", row((v.coveted || []).map((id) => artifact(id, { key: `artifact:${id}` })), { empty: "none", clickable: true })),
         zone("Artifacts left to excavate", el("p", { text: `${(v.artifact_deck || []).length}` })),
         (v.thrown_out || []).length ? zone("Thrown out", el("div", { class: "thrown-out" }, row(v.thrown_out.map((id) => artifact(id, { key: `artifact:${id}` })), { small: true }))) : null),
       modWords.length ? el("p", { class: "warning", text: "This rite: " + modWords.join("; ") + "." }) : null,
@@ -90,11 +106,12 @@ export function makeGame(game) {
   }
 
   function nowWords(v, ctx) {
-    if (!v.rite) return { phase: v.stage === "choosing" ? "the next rite is chosen" : "" };
-    const [asked, told] = RITE_PHASES[v.rite.phase] || ["", ""];
+    const [asked, told] = v.rite ? RITE_PHASES[v.rite.phase] || ["", ""] : ["", v.stage === "choosing" ? "the next rite is chosen" : ""];
     const mine = ctx.seat !== null && ctx.toAct.includes(ctx.seat) && ctx.legal.length > 0;
-    if (!mine || !asked) return { phase: told };
-    return { prompt: asked + (ctx.legal.some((c) => c.type === "invoke_artifact") ? "; or invoke an artifact" : ""), phase: "" };
+    if (!mine) return { phase: told };
+    if (asked) return { prompt: asked + (ctx.legal.some((c) => c.type === "invoke_artifact") ? "; or invoke an artifact" : ""), phase: "" };
+    const asks = [...new Set(ctx.legal.map((c) => ASKS[c.type]).filter(Boolean))];
+    return { prompt: listWords(asks).replace(/ and ([^,]+)$/, " or $1"), phase: "" };
   }
 
   function seatMap(obj, ctx, each) {
@@ -122,8 +139,8 @@ export function makeGame(game) {
         stat("Yellow cards left", r.sub_deck)));
       parts.push(el("div", {}, seatMap(r.captured, ctx, (cards) => row(cards.map((id) => entity(id)), { small: true }))));
     } else if (r.id === "cthulhu_rises") {
-      parts.push(el("div", { class: "board-info" }, stat("Gate", r.gate_number), r.dominant_cult ? stat("Dominant cult", r.dominant_cult) : null,
-        stat("Cthulhu", r.cthulhu === "captured" ? `captured by ${ctx.names[r.captor]}` : r.cthulhu)),
+      parts.push(el("div", { class: "board-info" }, stat("Gate", r.gate_number), r.dominant_cult ? stat("Dominant cult", cultOf(r.dominant_cult)) : null,
+        stat("Cthulhu", r.cthulhu === "captured" ? `captured by ${ctx.names[r.captor]}` : r.cthulhu === "center" ? "in the centre" : "not yet summoned")),
         zone("The gate", row((r.gate || []).map((g) => entity(g.card, { note: ctx.names[g.seat] })), { empty: "open" })),
         el("div", {}, seatMap(r.taken, ctx, (cards) => cards.length ? row(cards.map((id) => entity(id)), { small: true }) : el("span", { class: "muted", text: "nothing taken" }))));
     } else if (r.id === "dunwich_horror") {
@@ -136,12 +153,30 @@ export function makeGame(game) {
     } else if (r.id === "mountains_of_madness") {
       const ridge = r.ridge || [];
       parts.push(zone("The ridge", el("div", { class: "card-row", "data-key": "ridge" }, ridge.length ? ridge.map((id) => cardEl(entity(id, { key: `ridge:${id}` }), { clickable: true, small: true })) : el("span", { class: "muted", text: "empty" }))),
-        zone("The slopes", (r.slopes || []).length ? r.slopes.map((s) => el("div", { class: "slope" }, el("span", { class: "muted", text: `${s.side} ${nameOf(s.ridge_card)}: ` }), row(s.cards.map((id) => entity(id)), { small: true })))
+        zone("The slopes", (r.slopes || []).length ? r.slopes.map((s) => el("div", { class: "slope" }, el("span", { class: "muted", text: `${s.side === "below" ? "Below" : "Above"} ${nameOf(s.ridge_card)}: ` }), row(s.cards.map((id) => entity(id)), { small: true })))
           : el("span", { class: "muted", text: "none" })));
     }
     if (r.points && r.id !== "the_hound") parts.push(el("div", {}, seatMap(r.points, ctx, (p) => el("b", { text: `${p} points` }))));
     if ((r.discards || []).length) parts.push(el("details", { class: "zone" }, el("summary", { text: `Discarded this rite (${r.discards.length})` }), row(r.discards.map((id) => entity(id)), { small: true })));
     return zone(r.title || (rites[r.id] || {}).title || "The rite", el("p", { class: "muted", text: (rites[r.id] || {}).summary || "" }), el("div", { class: "board-info" }, turn), ...parts);
+  }
+
+  const given = (x) => x !== null && x !== undefined;
+  // An artifact's use in the rulebook's words, by its power: the cards, cultists and artifacts it names by name.
+  function invoking(c, ctx) {
+    const a = artifacts[c.artifact] || {};
+    const who = given(c.seat) ? ctx.names[c.seat] : "another cultist";
+    const what = given(c.target) ? `the artifact ${artName(c.target)}` : "an artifact";
+    const card = given(c.card) ? nameOf(c.card) : "a card";
+    const does = {
+      redraw_one: `set ${card} aside face down and draw a replacement`,
+      redraw_hand: "set your whole hand aside face down and draw as many cards",
+      steal_captured: `take ${what} from ${who}'s captured artifacts`,
+      replace_coveted: `throw ${what} out of the game and excavate a replacement`,
+      forced_trade: `slide ${card} face down to ${who}, who gives you a card back`,
+      peek_hand: `look at ${who}'s hand`,
+    }[a.power] || (a.text || "").replace(/\.$/, "");
+    return `Invoke ${artName(c.artifact)}: ${does.charAt(0).toLowerCase() + does.slice(1)}`;
   }
 
   function move(c, ctx) {
@@ -164,8 +199,7 @@ export function makeGame(game) {
       case "keep_revealed": return { on: null, words: "Bid for the yellow card" };
       case "bid": return { on: `hand:${c.card}`, words: `Bid ${nameOf(c.card)} (sealed)` };
       case "play_card": return { on: `hand:${c.card}`, words: `Play ${nameOf(c.card)}` };
-      case "invoke_artifact": return { on: `artifact:${c.artifact}`, to: c.seat !== null && c.seat !== undefined ? `seat:${c.seat}` : null,
-        words: `Invoke ${artName(c.artifact)}${c.card !== null && c.card !== undefined ? ` with ${nameOf(c.card)}` : ""}${c.seat !== null && c.seat !== undefined ? ` on ${ctx.names[c.seat]}` : ""}${c.target !== null && c.target !== undefined ? ` (${typeof c.target === "number" ? nameOf(c.target) : c.target})` : ""}` };
+      case "invoke_artifact": return { on: `artifact:${c.artifact}`, to: given(c.seat) ? `seat:${c.seat}` : null, words: invoking(c, ctx) };
       case "decline_trade": return { on: null, words: "Decline the trade" };
       case "force_card": return { on: `hand:${c.card}`, to: `seat:${c.seat}`, words: `Force ${nameOf(c.card)} on ${ctx.names[c.seat]}` };
       case "return_card": return { on: `hand:${c.card}`, words: `Give back ${nameOf(c.card)}` };
@@ -177,11 +211,17 @@ export function makeGame(game) {
       case "knock": return { on: `hand:${c.cards[0]}`, words: `Knock with ${cards(c.cards)}` };
       case "pass_knock": return { on: null, words: "Do not knock" };
       case "capture_wall": return { on: `hand:${c.cards[0]}`, to: `wall:${c.wall}`, words: `Capture wall ${c.wall + 1} with ${cards(c.cards)}` };
-      case "become_grand_cultist": return { on: null, words: `Become the Grand Cultist (${c.cult})` };
+      case "become_grand_cultist": return { on: null, words: `Power-play: show a forbidden book and the 13 of the ${cultOf(c.cult)}; the rite fails and you become the Grand Cultist` };
+      case "excavate_artifact": return { on: null, words: `Power-play: show a forbidden book and the 1 of the ${cultOf(c.cult)}; draw two and excavate a new Coveted Artifact` };
+      case "steal_artifact": return { on: `artifact:${c.artifact}`, words: `Power-play: show a forbidden book, the 1 and the 13 of the ${cultOf(c.cult)}; draw three and steal the Coveted Artifact ${artName(c.artifact)}` };
+      case "pass_turn": return { on: null, words: "Pass your turn (no ghoul to send)" };
+      case "play_cliff": return { on: `hand:${c.book}`, to: `ridge:${c.ridge_card}`, words: `Play a cliff: ${nameOf(c.book)} with ${nameOf(c.card)} ${c.side} ${nameOf(c.ridge_card)}, then draw and play on` };
       case "extend_ridge": return { on: `hand:${c.card}`, to: "ridge", words: `Extend the ridge with ${nameOf(c.card)}` };
       case "play_on_slope": return { on: `hand:${c.card}`, to: `ridge:${c.ridge_card}`, words: `Play ${nameOf(c.card)} ${c.side} ${nameOf(c.ridge_card)}` };
       default: return { on: null, words: null };
     }
   }
-  return { cardName, table, move };
+  // The end of the game: the last rite was performed; the most elder sign points on the artifacts won wins.
+  const reason = () => "The last rite was performed and the artifacts counted: the most elder sign points wins.";
+  return { cardName, table, move, reason, scoreLabel: "Elder sign points" };
 }

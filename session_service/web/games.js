@@ -3,7 +3,7 @@
 // numbers in words (never JSON).
 
 import { el, human } from "./render.js";
-import { row, stat } from "./cards.js";
+import { listWords, row, stat } from "./cards.js";
 import { makeGame as pocketMadness } from "./game-pocket-madness.js";
 import { makeGame as arkhamRitual } from "./game-arkham-ritual.js";
 import { makeGame as riseOfCthulhu } from "./game-rise-of-cthulhu.js";
@@ -36,6 +36,27 @@ export function seatPanels(drawn, { names, seats, toAct, me, winners, used }) {
       el("div", { class: "seat-stats" }, drawn.stats(s)),
       el("div", { class: "seat-cards" }, drawn.seat(s)));
   });
+}
+
+// A table told apart by what players know it by: who hosts it and who sits at it (never its id).
+export function aboutTable(resource) {
+  const r = resource || {};
+  const seats = r.seats || [];
+  const who = seats.map((s) => s.open ? "an open seat" : (s.name || "a guest") + (s.ai ? " (AI)" : ""));
+  return [`Hosted by ${(r.host || {}).name || "a guest"}`, `${seats.length} seats: ${listWords(who)}`,
+    r.turn_timeout_s ? `${r.turn_timeout_s} s a turn` : "", r.visibility === "private" ? "private table" : "",
+    r.rematch_of ? "a rematch" : ""].filter(Boolean).join(" · ");
+}
+
+// Why a game ended, as a sentence: the table's own ends, else the game's (its layout's ``reason``); never the
+// outcome's enum value.
+const TABLE_ENDS = {
+  resignation: "Every other seat resigned.",
+  abandoned: "The table was abandoned: nobody moved for too long.",
+};
+export function endWords(layout, outcome) {
+  const o = outcome || {};
+  return TABLE_ENDS[o.reason] || (layout.reason ? layout.reason(o) : "") || "The game reached its end.";
 }
 
 export function layoutFor(game) {

@@ -5,7 +5,8 @@
 
 import { call, catalog, store } from "./api.js";
 import { el } from "./render.js";
-import { layoutFor, seatPanels } from "./games.js";
+import { aboutTable, endWords, layoutFor, seatPanels } from "./games.js";
+import { listWords } from "./cards.js";
 import { sentence } from "./narrate.js";
 import { toast } from "./app.js";
 
@@ -57,7 +58,7 @@ export async function replayPage(main, gameId) {
   const button = (text, id, aria, where) => el("button", { type: "button", id, "aria-label": aria, onclick: () => go(where()) }, text);
   const moveIndex = () => moves.findIndex((m) => m.last >= at);
   main.replaceChildren(el("div", { class: "replay-page", "data-game": game.id },
-    el("h2", {}, `Replay: ${game.title} `, el("small", { text: gameId })),
+    el("h2", {}, `Replay: ${game.title}`), el("p", { class: "table-meta", text: aboutTable(resource) }),
     el("p", { class: "links" }, el("a", { href: `#/table/${gameId}`, text: "Table" }), over ? " · " : "",
       over ? el("a", { href: `${path}/export`, download: `${gameId}.json`, id: "export-link", text: "Download the export",
         onclick: (event) => { if (token && resource.visibility === "private") { event.preventDefault(); download(`${path}/export`, token, `${gameId}.json`); } } }) : "",
@@ -96,7 +97,7 @@ export async function replayPage(main, gameId) {
       seatsBox.replaceChildren(...seatPanels(drawn, { names, seats: resource.seats, toAct: state.to_act || [], me: ctx.seat,
         winners: state.outcome ? state.outcome.winners || [] : [], used: new Set() }));
       board.replaceChildren(drawn.board);
-      now.textContent = state.outcome ? `Game over: ${(state.outcome.winners || []).map((s) => names[s]).join(" and ") || "nobody"} won.`
+      now.textContent = state.outcome ? `Game over: ${listWords((state.outcome.winners || []).map((s) => names[s])) || "nobody"} won. ${endWords(layout, state.outcome)}`
         : `Waiting on ${(state.to_act || []).map((s) => names[s]).join(" and ") || "nobody"}${drawn.phase ? ` (${drawn.phase})` : ""}.`;
       board.dataset.version = String(at);
     } catch (err) {

@@ -7,7 +7,7 @@
 import { call, catalog, follow, store } from "./api.js";
 import { el, human } from "./render.js";
 import { cardEl, listWords } from "./cards.js";
-import { layoutFor, seatPanels } from "./games.js";
+import { aboutTable, endWords, layoutFor, seatPanels } from "./games.js";
 import { logEntry } from "./narrate.js";
 import { toast } from "./app.js";
 import { chatPanel } from "./chat.js";
@@ -32,6 +32,7 @@ export async function tablePage(main, gameId, seatWanted) {
   const offers = seat === null ? null : rematchPanel({ path, token, seat, names });
   const hosting = () => seat !== null && ((page.resource.host || {}).seats || []).includes(seat);
 
+  const about = el("p", { class: "table-meta", id: "table-about" });
   const status = el("p", { class: "now", id: "status", "aria-live": "polite" });
   const clock = el("span", { class: "clock", id: "clock", role: "timer" });
   const actions = el("div", { class: "table-actions", id: "table-actions" });
@@ -45,14 +46,14 @@ export async function tablePage(main, gameId, seatWanted) {
   const controls = el("div", { class: "controls", id: "controls" });
   const allMoves = el("details", { class: "all-moves", id: "all-moves" }, el("summary", { text: "Every move as a button" }), controls);
   const result = el("section", { class: "result hidden", id: "result", "aria-live": "polite" });
-  const log = el("ol", { class: "log", id: "log", reversed: true });
+  const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": "the log, newest first" });  // it scrolls: keys reach it too
   const mine = el("section", { class: "my-area" + (seat === null ? " hidden" : ""), id: "my-area", "aria-label": "your hand and moves" },
     el("div", { class: "my-head" }, handTitle, info), handBox, choices, moveButtons, allMoves);
   const seatPicker = mySeats.length > 1 ? el("p", {}, "Your seats: ", mySeats.map((n) =>
     el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", text: names()[n] + " " }))) : null;
   const root = el("div", { class: "table-page", "data-game": game.id, "data-seat": seat === null ? "spectator" : seat },
     el("div", { class: "table-head" },
-      el("h2", {}, game.title, " ", el("small", { text: gameId })),
+      el("h2", {}, game.title), about,
       el("p", { class: "links" }, el("a", { href: `#/replay/${gameId}`, id: "replay-link", text: "Replay" }), " · ",
         el("a", { href: `#/table/${gameId}/watch`, text: "Watch as spectator" }), " · ",
         el("span", { id: "role", text: seat === null ? "You are watching." : `You play ${names()[seat]}.` })), seatPicker),
@@ -71,7 +72,7 @@ export async function tablePage(main, gameId, seatWanted) {
     if (page.status === "finished") {
       const o = page.outcome || {};
       const winners = (o.winners || []).map((s) => s === seat ? "you" : n[s]);
-      return `Game over: ${winners.length ? listWords(winners) + (winners.length === 1 && winners[0] !== "you" ? " wins" : " win") : "nobody wins"}${o.reason ? ` (${human(o.reason).toLowerCase()})` : ""}.`;
+      return `Game over: ${winners.length ? listWords(winners) + (winners.length === 1 && winners[0] !== "you" ? " wins" : " win") : "nobody wins"}.`;  // why: on the result's panel
     }
     if (page.status === "aborted") return "The table was called off.";
     if (page.status === "waiting") return "Waiting for players to take the open seats.";
@@ -138,7 +139,8 @@ export async function tablePage(main, gameId, seatWanted) {
         ...mineNow.map((m) => el("button", { type: "button", class: "choice", "data-index": m.index, onclick: () => post(m.command) }, m.words)),
         el("button", { type: "button", class: "choice-cancel", onclick: () => { page.selected = null; mark(); } }, "Cancel"));
     }
-    moveButtons.replaceChildren(...list.filter((m) => !m.on).map((m) => el("button", { type: "button", class: "action", "data-index": m.index, disabled: page.busy, onclick: () => post(m.command) }, m.words)));
+    const onTable = new Set([...root.querySelectorAll("[data-key]")].map((node) => node.dataset.key));
+    moveButtons.replaceChildren(...list.filter((m) => !m.on || !onTable.has(m.on)).map((m) => el("button", { type: "button", class: "action", "data-index": m.index, disabled: page.busy, onclick: () => post(m.command) }, m.words)));
     controls.replaceChildren(...(list.length ? list.map((m) => el("button", { type: "button", class: "command", "data-index": m.index, "data-type": m.command.type, disabled: page.busy, onclick: () => post(m.command) }, m.words))
       : [el("p", { class: "muted", text: seat === null ? "Spectators watch." : "Nothing to do right now." })]));
     allMoves.classList.toggle("hidden", seat === null || page.status !== "active");
@@ -223,7 +225,8 @@ export async function tablePage(main, gameId, seatWanted) {
     result.classList.remove("hidden");
     result.replaceChildren(...[el("h3", { text: page.status === "aborted" ? "Called off" : "The game is over" }),
       page.status === "finished" ? el("p", { class: "winners", text: `Winner${(o.winners || []).length === 1 ? "" : "s"}: ${listWords((o.winners || []).map((s) => n[s])) || "nobody"}.` }) : null,
-      scores.length ? el("table", { class: "scores" }, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Final score" })),
+      page.status === "finished" ? el("p", { id: "end-reason", text: endWords(layout, o) }) : null,
+      scores.length ? el("table", { class: "scores" }, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: layout.scoreLabel || "Final score" })),
         scores.map((sc, s) => el("tr", { class: (o.winners || []).includes(s) ? "winner" : "" }, el("td", { text: n[s] + (s === seat ? " (you)" : "") }), el("td", { text: String(sc) })))) : null,
       page.status === "finished" ? el("p", { class: "muted", text: "Every hand is face up on the table now." }) : null,
       el("p", {}, el("a", { href: `#/replay/${gameId}`, id: "result-replay", text: "Replay this game" })),
@@ -233,6 +236,7 @@ export async function tablePage(main, gameId, seatWanted) {
 
   function drawAll() {
     root.dataset.version = String(page.version);
+    about.textContent = aboutTable({ ...page.resource, seats: page.seats });
     root.dataset.status = page.status;
     const drawn = page.view && !page.view.open_seats ? layout.table(ctx())
       : { board: el("p", { class: "muted", text: "The cards are dealt when every seat is taken." }), hand: [], seat: () => [], stats: () => [], phase: "" };

@@ -1,6 +1,7 @@
 """The web client in headless Chromium against the real stack, second half: every game played to its end with
 clicks on its cards at phone width (390 px: no sideways scroll, the hand on screen), and the page around the
-tables: the lobby and a table pass axe-core's checks; resigning asks first; a spectator's page holds nothing a seat
+tables: every command of every game and every way a game ends in words; the lobby, a table and a finished table
+pass axe-core's checks; resigning asks first; a spectator's page holds nothing a seat
 hides; a second person joins an open seat; a player's lobby follows its tables live, keeps its own tables in view
 however many invitations arrive, and finds public tables behind private ones; a claim link never loses a seat token
 the browser holds; the turn's countdown; a refusal in the server's own words. The desktop half, with the replays,
@@ -8,6 +9,8 @@ is test_web_tables.py (xdist runs the two side by side). Screenshots go to var/s
 (MYTHOS_SCREENSHOTS=docs/screenshots refreshes the README's)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 import requests
@@ -20,8 +23,95 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_person_plays_every_game_to_its_end_with_clicks_on_cards_at_phone_width(stack, browser, game):
+def test_a_person_plays_every_game_to_its_end_with_clicks_on_cards_at_phone_width(stack, browser, axe, game):
     play_every_game_to_its_end(stack, browser, game, "phone")
+    if game == "arkham-ritual":  # a finished table (its result, why it ended, the rematch) at 390 px, checked once
+        assert not serious_violations(browser, axe)
+
+
+# Every way each game can end (its reasons, the table's own, and The Great Old One's two ends of the deck), as the
+# page's words: what the line at the top and the result's panel say after "you win".
+END_WORDS_JS = """
+const [ends, done] = [arguments[0], arguments[arguments.length - 1]];
+Promise.all([import('/web/games.js'), fetch('/v1/catalog').then((r) => r.json())]).then(([games, catalogue]) => {
+    const out = {};
+    for (const entry of catalogue.games.filter((g) => g.id in ends)) {
+        const layout = games.layoutFor(entry);
+        out[entry.id] = ends[entry.id].map(([reason, details]) => games.endWords(layout, {reason, details, winners: [0], scores: [1, 0]}));
+    }
+    done(out);
+}).catch((e) => done(String(e)));
+"""
+
+
+def test_every_way_a_game_ends_reads_in_words(stack, browser):
+    """Issue 30 review: "Game over: you win (most elder sign points)" showed the outcome's enum value."""
+    from shared.games import GAMES as CATALOGUE
+    from shared.kernel.table import TableEnd
+
+    browser.get(stack.url + "/#/")
+    ends = {game: [(str(r), {"end": end}) for r in [*CATALOGUE[game].decider.reasons, *TableEnd] for end in ("seventh_pair", "deck_exhausted")]
+            for game in GAMES}
+    said = browser.execute_async_script(END_WORDS_JS, ends)
+    assert isinstance(said, dict) and set(said) == set(GAMES), said
+    for game, words in said.items():
+        for (reason, _), sentence in zip(ends[game], words):
+            assert sentence and len(sentence.split()) >= 3 and "_" not in sentence, (game, reason, sentence)
+            assert sentence.lower().strip(". ") != reason.replace("_", " "), (game, reason, sentence)
+    goo = dict(zip([f"{r}/{d['end']}" for r, d in ends["great-old-one"]], said["great-old-one"]))
+    assert goo["score/seventh_pair"] != goo["score/deck_exhausted"]  # how it ended, as well as who won
+
+
+# Each command of each game as the page words it (its layout's ``move``), from a sample of the command's fields: the
+# first of an enum, 0 for a number (``null`` for an optional one), the first two ids for a list.
+MOVE_WORDS_JS = """
+const [samples, done] = [arguments[0], arguments[arguments.length - 1]];
+Promise.all([import('/web/games.js'), fetch('/v1/catalog').then((r) => r.json())]).then(([games, catalogue]) => {
+    const out = {};
+    for (const entry of catalogue.games.filter((g) => g.id in samples)) {
+        const layout = games.layoutFor(entry);
+        const ctx = {view: {}, seat: 0, names: ['Ada', 'Bot 1', 'Bot 2', 'Bot 3'], legal: [], toAct: [0]};
+        out[entry.id] = samples[entry.id].map((command) => {
+            try { return layout.move(command, ctx).words; } catch (e) { return 'threw ' + e; }
+        });
+    }
+    done(out);
+}).catch((e) => done(String(e)));
+"""
+
+
+def sample(kind: str, schema: dict, **given) -> dict:
+    def value(field: dict):
+        if "enum" in field:
+            return field["enum"][0]
+        if field.get("type") == "array":
+            return [0, 1]
+        return None if field.get("nullable") else 0
+    return {"type": kind, **{name: value(field) for name, field in schema["properties"].items() if name != "type"}, **given}
+
+
+def test_every_command_of_every_game_reads_in_its_rulebook_words(stack, browser):
+    """Issue 30 review: Rites' commands said what they do in ids ("Invoke The Crystallizer of Dreams (Bukrog)": its
+    target is an artifact, named as a cultist card); four of them had no words at all, only their command's name."""
+    from shared.games import GAMES as CATALOGUE
+    from shared.wire.catalog import command_schemas
+
+    browser.get(stack.url + "/#/")
+    samples = {game: [sample(kind, schema) for kind, schema in sorted(command_schemas(CATALOGUE[game]).items())] for game in GAMES}
+    artifacts = {a["id"]: a["name"] for a in CATALOGUE["rites-of-cthulhu"].catalogue.card_data["artifacts"]}
+    powers = {str(a["power"]): a["id"] for a in CATALOGUE["rites-of-cthulhu"].catalogue.card_data["artifacts"]}
+    invoked = [sample("invoke_artifact", {"properties": {}}, artifact=powers["replace_coveted"], card=None, seat=None, target=3),
+               sample("invoke_artifact", {"properties": {}}, artifact=powers["steal_captured"], card=None, seat=1, target=5)]
+    samples["rites-of-cthulhu"] += invoked
+    said = browser.execute_async_script(MOVE_WORDS_JS, samples)
+    assert isinstance(said, dict) and set(said) == set(GAMES), said
+    for game, words in said.items():
+        for command, sentence in zip(samples[game], words):
+            assert sentence and not sentence.startswith("threw"), (game, command, sentence)
+            assert not re.search(r"[a-z]+_[a-z_]+|undefined|null|NaN|\[object", sentence), (game, command, sentence)
+    crystallizer, amulet = said["rites-of-cthulhu"][-2:]
+    assert f"the artifact {artifacts[3]}" in crystallizer and artifacts[powers["replace_coveted"]] in crystallizer, crystallizer
+    assert f"the artifact {artifacts[5]}" in amulet and "Bot 1" in amulet, amulet
 
 
 def test_the_lobby_and_a_table_pass_axe_core(stack, browser, axe):

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from tests.support.browser import wait_for
-from tests.support.web_tables import GAMES, RAW, SHOTS, play_every_game_to_its_end, serious_violations, shoot
+from tests.support.web_tables import GAMES, IDS, RAW, SHOTS, play_every_game_to_its_end, serious_violations, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -26,6 +26,8 @@ def check_replay(browser, game: str, axe: str) -> None:
     assert requests.get(export, timeout=10).json()["seed"]
     moves = browser.find_element("id", "moves").text
     assert moves and not RAW.search(moves), RAW.search(moves)
+    heading = browser.find_element("css selector", ".replay-page").text.split("Audit")[0]  # the title, host and seats
+    assert "Hosted by Ada" in heading and not IDS.search(heading), heading
     board = lambda: browser.find_element("id", "replay-board").get_attribute("data-version")  # noqa: E731
     head = int(wait_for(board, what="the last move"))
     if game in ("pocket-madness", "great-old-one", "rites-of-cthulhu"):  # every hand, once it is over

@@ -71,6 +71,14 @@ const pageState = () => {
             choices: count('#choices button.choice'), actions: count('#actions button.action'),
             toasts: Number(document.getElementById('toast').dataset.count || 0)};
 };
+// What a player reads on the page (its text, every move's button, the names screen readers say) that is not in
+// words: a table or player id (g_…, p_…) or a snake_case name (a command, an enum value).
+const rawWords = () => {
+    const said = [...document.querySelectorAll('#controls button, [aria-label], [title]')]
+        .map((n) => [n.textContent, n.getAttribute('aria-label'), n.getAttribute('title')].join(' '));
+    const text = [document.body.innerText, ...said].join(' ');
+    return [...new Set(text.match(/\b(?:[gp]_[A-Za-z0-9_-]{6,}|[a-z]+_[a-z_]+)\b/g) || [])];
+};
 """
 
 
@@ -149,18 +157,21 @@ const click = (s) => {
 const end = Date.now() + timeoutMs;
 (function poll() {
     const s = pageState();
-    if (s && moved(s) && ready(s)) return done({state: s, ...click(s)});
+    if (s && moved(s) && ready(s)) return done({state: s, raw: rawWords(), ...click(s)});
     if (Date.now() > end) return done({state: s, late: s && moved(s) ? 'a move to make or the end' : 'the move to land'});
     setTimeout(poll, 10);
 })();
 """
 
 
-def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None) -> dict[str, int]:
+def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None,
+                raw: set[str] | None = None) -> dict[str, int]:
     """Play seat 0 until the page says the game is over, as a person does: a click on a card or another place that
     starts a move (then on a highlighted target, or one of the choices it offers), or on a plain move button when
     no card starts one (seeded random choices; ``cards=False`` uses only the plain buttons). Returns the clicks
-    made by kind, after ``stop_after`` clicks if given (mid-game). See ``TURN_JS`` for how a click is made."""
+    made by kind, after ``stop_after`` clicks if given (mid-game); ``raw`` collects what the page showed before
+    each click that is not in words (ids, snake_case names: ``rawWords`` in ``STATE_JS``). See ``TURN_JS`` for
+    how a click is made."""
     rand = random.Random(seed)
     clicks = {"card": 0, "target": 0, "choice": 0, "button": 0}
     before, covered = None, 0
@@ -172,6 +183,8 @@ def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, s
         if got.get("late"):
             raise AssertionError(f"timed out waiting for {got['late']}")
         state = got["state"]
+        if raw is not None:
+            raw.update(got.get("raw") or [])
         if state["status"] in ("finished", "aborted") or stop:
             return clicks
         if not got.get("kind"):  # the page changed while it looked, or the place was covered: look again

@@ -2,7 +2,9 @@
 the web client's tests (tests/e2e/test_web_client.py and test_web_tables.py, which xdist runs side by side): the
 module fixtures (one Chromium, axe-core's pinned source), a table opened for the browser from a seed, and the
 checks of issue 30 (hands as named cards, Pocket Madness's melds under their owners, Rites' artifacts by name, a
-log and a replay in words, no sideways scroll at 390 px, axe-core's serious violations)."""
+log and a replay in words, no sideways scroll at 390 px, axe-core's serious violations) and of its screenshots'
+review (no id or snake_case name on the page at any turn, an opaque hand bar that hides no control at the page's
+end, why the game ended in words, The Great Old One's phases in words)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,33 @@ GAMES = {"pocket-madness": (2, "01", 30), "arkham-ritual": (3, "01", 4), "rise-o
 WIDTHS = {"desktop": 1280, "phone": 390}
 AXE_VERSION = "4.10.2"  # axe-core, pinned: installed from npm into var/ the first time
 RAW = re.compile(r"[{}\[\]\"]|\b\w+_\w+\b|\b\d+(?:, \d+){2,}\b")  # JSON, snake_case keys, lists of ids
+IDS = re.compile(r"\b[gp]_[A-Za-z0-9_-]{6,}")  # a table's or a player's id: the page names tables and people instead
+# The hand bar's background, and the controls a person cannot reach at the page's end (scrolled to the bottom, the
+# passing message gone): any button, link or field on screen below the line that stays at the top whose centre
+# shows something else, leaving out those a scrolling box of their own clips (the log, the chat, the hand bar's).
+FOOT_JS = """
+document.getElementById('toast').classList.add('hidden');
+window.scrollTo(0, document.scrollingElement.scrollHeight);
+const clipped = (node, x, y) => {
+    for (let box = node.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowY === 'visible') continue;
+        const r = box.getBoundingClientRect();
+        if (x < r.left || x > r.right || y < r.top || y > r.bottom) return true;
+    }
+    return false;
+};
+const top = document.querySelector('.nowbar').getBoundingClientRect().bottom;  // above it: scrolled past
+const covered = [...document.querySelectorAll('.table-page :is(button, a, summary, input, select)')].filter((node) => {
+    const r = node.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    if (!r.width || !r.height || y < top || y >= innerHeight || clipped(node, x, y)) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !hit || !(node.contains(hit) || hit.contains(node));
+}).map((node) => node.textContent.trim().slice(0, 60) || node.outerHTML.slice(0, 80));
+const bar = getComputedStyle(document.getElementById('my-area')).backgroundColor;
+window.scrollTo(0, 0);
+return [bar, covered];
+"""
 
 
 @pytest.fixture(scope="module")
@@ -120,12 +149,20 @@ def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool
             assert shown == [artifacts[a] for a in won], (seat, shown, won)
         thrown = browser.execute_script("return [...document.querySelectorAll('.thrown-out .card-name')].map(n => n.textContent)")
         assert thrown == [artifacts[a] for a in view["thrown_out"]]
+    if game == "great-old-one":  # the Turn Phases in the rulebook's words; at the end no phase at all
+        info = browser.find_element("css selector", "#board .board-info").text
+        assert "Over" not in info and ("Phase" not in info or state["status"] == "active"), info
     now = browser.find_element("id", "status").text  # the line that says what happens now, to Ada: "you", in words
     assert not RAW.search(now) and "Ada" not in now, now
     if game == "rites-of-cthulhu" and view.get("rite"):
         assert view["rite"]["title"] not in now, now  # the rite is named on the board; the line says what it asks
     log = browser.find_element("id", "log").text
     assert log and not RAW.search(log), RAW.search(log)
+    text = browser.execute_script("return document.body.innerText")
+    assert not IDS.search(text), f"an id on the page: {IDS.search(text)}"  # the heading names the game and its table
+    bar, covered = browser.execute_script(FOOT_JS)
+    assert not bar.startswith("rgba"), f"the hand bar is see-through: {bar}"
+    assert not covered, f"controls hidden at the page's end: {covered}"
     if phone:
         width, inner = browser.execute_script("return [document.scrollingElement.scrollWidth, innerWidth]")
         assert width <= inner, f"the page scrolls sideways at 390 px: {width} > {inner}"
@@ -147,15 +184,22 @@ def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
     browser.set_window_size(WIDTHS[width], 900)
     phone = width == "phone"
     game_id, token = new_table(stack, browser, game)
-    clicks = play_to_end(browser, seed=len(game), stop_after=GAMES[game][2])  # mid-game
+    raw: set[str] = set()
+    clicks = play_to_end(browser, seed=len(game), stop_after=GAMES[game][2], raw=raw)  # mid-game
     check_table(stack, browser, game, game_id, token, phone)
     shoot(browser, SHOTS / f"{game}-{width}-mid.png")
-    more = play_to_end(browser, seed=len(game) + 1)
+    more = play_to_end(browser, seed=len(game) + 1, raw=raw)
+    assert not raw, f"the page showed names that are not words: {sorted(raw)}"  # commands, enums, ids: every turn
     assert clicks["card"] + more["card"] > 0, "moves were made by clicks on cards"
-    assert browser.find_element("id", "status").text.startswith("Game over")
-    winners = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()["outcome"]["winners"]
+    now = browser.find_element("id", "status").text
+    assert now.startswith("Game over")
+    outcome = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()["outcome"]
+    winners, reason = outcome["winners"], outcome["reason"]
     result = browser.find_element("id", "result").text
     assert "Winner" in result and all(("Ada" if w == 0 else f"Bot {w}") in result for w in winners)
+    why = browser.find_element("id", "end-reason").text  # why it ended in words, never its enum value ("(score)")
+    words = reason.replace("_", " ")
+    assert len(why.split()) >= 3 and "_" not in why and why.lower().strip(". ") != words and f"({words})" not in now.lower(), (now, why)
     assert not browser.find_elements("id", "resign") and not browser.find_elements("id", "abort")
     check_table(stack, browser, game, game_id, token, phone)
     shoot(browser, SHOTS / f"{game}-{width}-end.png")
