@@ -183,11 +183,11 @@ def test_the_opening_is_played_by_all_seats_at_once_and_the_first_turn_follows_t
 
 def test_a_seat_that_finished_its_opening_may_not_play_more_opening_pairs():
     events = table(hands={0: [CALL, CALL2]}, opening=True)
-    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).raises("rules/not_your_turn")
+    given(GAME, *events, ev("opening_finished", seat=0)).when(0, pair(CALL, CALL2)).refused("rules/not_your_turn")
 
 
 def test_phase_commands_wait_for_the_opening_to_finish():
-    given(GAME, *table(opening=True)).when(0, {"type": "draw_card"}).raises("rules/opening_in_progress")
+    given(GAME, *table(opening=True)).when(0, {"type": "draw_card"}).refused("rules/opening_in_progress")
 
 
 def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_option():
@@ -215,7 +215,7 @@ def test_the_first_player_must_be_a_seat_at_the_table():
 
 def test_signs_cannot_be_played_before_the_first_turn():
     events = table(hands={0: [VOORISH]}, opening=True)
-    given(GAME, *events).when(0, sign(VOORISH)).raises("rules/signs_during_turns")
+    given(GAME, *events).when(0, sign(VOORISH)).refused("rules/signs_during_turns")
     assert all(c["type"] != "play_sign" for c in GAME.decider.legal_commands(state_of(*events), 0))
 
 
@@ -231,14 +231,14 @@ def test_the_draw_phase_draws_the_top_card_of_the_deck():
 
 
 def test_only_the_player_whose_turn_it_is_plays_the_phases():
-    given(GAME, *table()).when(1, {"type": "draw_card"}).raises("rules/not_your_turn")
+    given(GAME, *table()).when(1, {"type": "draw_card"}).refused("rules/not_your_turn")
 
 
 def test_the_phases_come_in_order_draw_call_recruit_horror():
-    given(GAME, *table()).when(0, {"type": "recruit_draw"}).raises("rules/wrong_phase")
-    given(GAME, *table(phase="call")).when(0, {"type": "draw_card"}).raises("rules/wrong_phase")
-    given(GAME, *table(phase="recruit")).when(0, {"type": "end_turn"}).raises("rules/wrong_phase")
-    given(GAME, *table(phase="horror", hands={0: [DUNWICH]})).when(0, {"type": "recruit_draw"}).raises("rules/wrong_phase")
+    given(GAME, *table()).when(0, {"type": "recruit_draw"}).refused("rules/wrong_phase")
+    given(GAME, *table(phase="call")).when(0, {"type": "draw_card"}).refused("rules/wrong_phase")
+    given(GAME, *table(phase="recruit")).when(0, {"type": "end_turn"}).refused("rules/wrong_phase")
+    given(GAME, *table(phase="horror", hands={0: [DUNWICH]})).when(0, {"type": "recruit_draw"}).refused("rules/wrong_phase")
 
 
 def test_a_called_story_card_held_by_the_opponent_is_handed_over():
@@ -286,7 +286,7 @@ def test_whether_a_called_card_was_handed_over_is_public_but_which_card_moved_is
 
 
 def test_a_call_names_a_story_card():
-    given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "call_story", "target": 1, "story": "necronomicon"}).raises(
+    given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "call_story", "target": 1, "story": "necronomicon"}).refused(
         "rules/no_such_story"
     )
 
@@ -301,8 +301,8 @@ def test_a_call_must_name_an_opponent_who_holds_cards():
     events = table(players=3, hands={0: [CALL], 1: [INNS]}, phase="call", spare=1, deck=[])
     state = state_of(*events)
     assert {c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"} == {1}
-    given(GAME, *events).when(0, {"type": "call_story", "target": 2, "story": "dagon"}).raises("rules/opponent_hand_empty")
-    given(GAME, *events).when(0, {"type": "call_story", "target": 0, "story": "dagon"}).raises("rules/call_an_opponent")
+    given(GAME, *events).when(0, {"type": "call_story", "target": 2, "story": "dagon"}).refused("rules/opponent_hand_empty")
+    given(GAME, *events).when(0, {"type": "call_story", "target": 0, "story": "dagon"}).refused("rules/call_an_opponent")
 
 
 def test_when_no_opponent_holds_a_card_the_call_is_passed():
@@ -310,7 +310,7 @@ def test_when_no_opponent_holds_a_card_the_call_is_passed():
     assert [c["type"] for c in GAME.decider.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
     after = given(GAME, *events).when(0, {"type": "pass_call"}).after
     assert after.phase.step is Step.RECRUIT
-    given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).raises("rules/must_call")
+    given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).refused("rules/must_call")
 
 
 def test_recruit_switches_a_story_card_from_hand_with_one_in_the_centre():
@@ -330,14 +330,14 @@ def test_recruit_may_draw_a_card_instead():
 
 def test_only_story_cards_can_be_switched_with_the_centre():
     events = table(hands={0: [DEEP_ONE, CALL]}, phase="recruit")
-    given(GAME, *events).when(0, {"type": "recruit_swap", "card": DEEP_ONE, "centre_card": CENTRE[0]}).raises("rules/swap_story_only")
-    given(GAME, *events).when(0, {"type": "recruit_swap", "card": CALL, "centre_card": DAGON}).raises("rules/not_in_centre")
+    given(GAME, *events).when(0, {"type": "recruit_swap", "card": DEEP_ONE, "centre_card": CENTRE[0]}).refused("rules/swap_story_only")
+    given(GAME, *events).when(0, {"type": "recruit_swap", "card": CALL, "centre_card": DAGON}).refused("rules/not_in_centre")
 
 
 def test_with_the_deck_empty_recruit_must_switch_and_passes_only_when_it_cannot():
     events = table(hands={0: [CALL]}, phase="recruit", spare=1, deck=[])
-    given(GAME, *events).when(0, {"type": "recruit_draw"}).raises("rules/deck_empty")
-    given(GAME, *events).when(0, {"type": "pass_recruit"}).raises("rules/must_recruit")
+    given(GAME, *events).when(0, {"type": "recruit_draw"}).refused("rules/deck_empty")
+    given(GAME, *events).when(0, {"type": "pass_recruit"}).refused("rules/must_recruit")
     stuck = table(hands={0: [DEEP_ONE]}, phase="recruit", spare=1, deck=[])
     assert {"type": "pass_recruit"} in GAME.decider.legal_commands(state_of(*stuck), 0)
     assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase.step is Step.HORROR
@@ -355,7 +355,7 @@ def test_the_cultist_can_be_played_in_the_horror_phase():
     step = given(GAME, *table(hands={0: [CULTIST]}, phase="horror")).when(0, horror(CULTIST))
     step.then_types("cultist_played")
     assert step.after.areas[0].cultist and CULTIST not in step.after.hands[0]
-    given(GAME, *table(hands={0: [CULTIST]}, phase="horror")).when(0, horror(CULTIST, target=1)).raises("rules/cultist_has_no_effect")
+    given(GAME, *table(hands={0: [CULTIST]}, phase="horror")).when(0, horror(CULTIST, target=1)).refused("rules/cultist_has_no_effect")
 
 
 def test_only_one_horror_or_the_cultist_may_be_played_each_turn():
@@ -368,7 +368,7 @@ def test_only_one_horror_or_the_cultist_may_be_played_each_turn():
 
 
 def test_signs_and_story_cards_are_not_horrors():
-    given(GAME, *table(hands={0: [CALL]}, phase="horror")).when(0, horror(CALL)).raises("rules/not_a_horror")
+    given(GAME, *table(hands={0: [CALL]}, phase="horror")).when(0, horror(CALL)).refused("rules/not_a_horror")
 
 
 def test_the_horror_phase_is_optional_and_end_turn_passes_play_to_the_left():
@@ -396,15 +396,15 @@ def test_a_linked_pair_is_two_stories_sharing_a_story_connection():
 
 
 def test_story_cards_without_a_shared_connection_are_not_a_pair():
-    given(GAME, *table(hands={0: [CALL, INNS]})).when(0, pair(CALL, INNS)).raises("rules/not_a_pair")
-    given(GAME, *table(hands={0: [CALL, DEEP_ONE]})).when(0, pair(CALL, DEEP_ONE)).raises("rules/not_a_pair")
+    given(GAME, *table(hands={0: [CALL, INNS]})).when(0, pair(CALL, INNS)).refused("rules/not_a_pair")
+    given(GAME, *table(hands={0: [CALL, DEEP_ONE]})).when(0, pair(CALL, DEEP_ONE)).refused("rules/not_a_pair")
 
 
 def test_a_pair_is_listed_in_ascending_order_of_its_cards():
-    given(GAME, *table(hands={0: [CALL, CALL2]})).when(0, {"type": "play_pair", "cards": [CALL2, CALL], "take": None}).raises(
+    given(GAME, *table(hands={0: [CALL, CALL2]})).when(0, {"type": "play_pair", "cards": [CALL2, CALL], "take": None}).refused(
         "rules/pair_not_in_order"
     )
-    given(GAME, *table(hands={0: [CALL, CALL2]})).when(0, {"type": "play_pair", "cards": [CALL], "take": None}).raises("rules/pair_is_two_cards")
+    given(GAME, *table(hands={0: [CALL, CALL2]})).when(0, {"type": "play_pair", "cards": [CALL], "take": None}).refused("rules/pair_is_two_cards")
 
 
 def test_pairs_may_be_played_in_any_phase_of_your_turn():
@@ -415,7 +415,7 @@ def test_pairs_may_be_played_in_any_phase_of_your_turn():
 
 def test_pairs_may_not_be_played_on_another_players_turn():
     events = table(hands={1: [CALL, CALL2]})
-    given(GAME, *events).when(1, pair(CALL, CALL2)).raises("rules/not_your_turn")
+    given(GAME, *events).when(1, pair(CALL, CALL2)).refused("rules/not_your_turn")
     assert GAME.decider.legal_commands(state_of(*events), 1) == []
 
 
@@ -438,7 +438,7 @@ def test_taking_the_horror_is_optional():
 
 def test_a_pair_cannot_take_a_horror_naming_another_connection():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [STAR_SPAWN]})
-    given(GAME, *events).when(0, pair(DAGON, INNS, STAR_SPAWN)).raises("rules/horror_not_named")
+    given(GAME, *events).when(0, pair(DAGON, INNS, STAR_SPAWN)).refused("rules/horror_not_named")
 
 
 def test_a_matched_pair_may_take_a_horror_naming_either_connection_of_its_story():
@@ -459,7 +459,7 @@ def test_a_pair_may_take_a_horror_in_play_from_your_own_play_area():
 
 def test_no_horror_can_be_taken_during_the_opening():
     events = table(hands={0: [DAGON, INNS]}, opening=True)
-    given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE)).raises("rules/no_horror_to_take")
+    given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE)).refused("rules/no_horror_to_take")
 
 
 # -- Signs -------------------------------------------------------------------------------------------------------
@@ -538,7 +538,7 @@ def test_the_yellow_sign_gives_a_chosen_card_to_an_opponent():
     _, given_ev = step.then_types("sign_played", "card_given")
     assert GREAT_OLD_ONE in step.after.hands[2] and step.after.hands[1] == ()
     assert "card" not in redact(given_ev, 0) and redact(given_ev, 2)["card"] == GREAT_OLD_ONE
-    given(GAME, *events).when(1, sign(YELLOW, target=2, chosen=YELLOW)).raises("rules/card_not_in_hand")
+    given(GAME, *events).when(1, sign(YELLOW, target=2, chosen=YELLOW)).refused("rules/card_not_in_hand")
 
 
 def test_the_sign_of_kish_returns_a_horror_in_play_to_its_owners_hand():
@@ -548,7 +548,7 @@ def test_the_sign_of_kish_returns_a_horror_in_play_to_its_owners_hand():
     assert returned.data == {"seat": 2, "from_seat": 2, "card": DEEP_ONE}
     assert DEEP_ONE in step.after.hands[2] and step.after.areas[2].horrors == ()
     own = table(players=3, hands={1: [KISH]}, horrors={1: [DEEP_ONE]})
-    given(GAME, *own).when(1, sign(KISH, chosen=DEEP_ONE)).raises("rules/no_such_horror_in_play")
+    given(GAME, *own).when(1, sign(KISH, chosen=DEEP_ONE)).refused("rules/no_such_horror_in_play")
 
 
 def test_the_yithian_switches_a_story_card_with_the_centre():
@@ -590,9 +590,9 @@ def test_an_effect_with_no_possible_target_does_nothing():
 
 def test_an_effect_must_be_carried_out_when_it_can_be():
     events = table(hands={0: [DEEP_ONE], 1: [INNS]}, phase="horror")
-    given(GAME, *events).when(0, horror(DEEP_ONE)).raises("rules/effect_must_be_carried_out")
-    given(GAME, *events).when(0, horror(DEEP_ONE, target=0)).raises("rules/target_an_opponent")
-    given(GAME, *table(hands={1: [VOORISH]})).when(1, sign(VOORISH, target=0)).raises("rules/effect_takes_no_target")
+    given(GAME, *events).when(0, horror(DEEP_ONE)).refused("rules/effect_must_be_carried_out")
+    given(GAME, *events).when(0, horror(DEEP_ONE, target=0)).refused("rules/target_an_opponent")
+    given(GAME, *table(hands={1: [VOORISH]})).when(1, sign(VOORISH, target=0)).refused("rules/effect_takes_no_target")
 
 
 def test_signs_played_out_of_turn_cannot_stall_the_game():

@@ -265,7 +265,7 @@ def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
 def test_the_turn_passes_to_the_opponent_after_two_actions():
     state = act(act(table(deck_top=["blue-2", "blue-3"]), 0, draw()), 0, draw())
     assert GAME.decider.to_act(state) == frozenset({1}) and state.actions_taken == 0
-    when(state, 0, draw()).raises("rules/not_your_turn")
+    when(state, 0, draw()).refused("rules/not_your_turn")
 
 
 def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
@@ -276,7 +276,7 @@ def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
 
 def test_an_empty_valley_cannot_be_drawn_from():
     state = table(valley=[])
-    when(state, 0, draw("valley")).raises("rules/valley_empty")
+    when(state, 0, draw("valley")).refused("rules/valley_empty")
     assert draw("valley") not in GAME.decider.legal_commands(state, 0)
 
 
@@ -287,18 +287,18 @@ def test_a_cultist_is_played_on_the_players_own_side_of_a_location():
 
 
 def test_only_a_card_in_your_hand_can_be_played():
-    when(table(hands=(["green-1"], ["green-2"])), 0, play("green-2", ARKHAM)).raises("rules/card_not_in_hand")
+    when(table(hands=(["green-1"], ["green-2"])), 0, play("green-2", ARKHAM)).refused("rules/card_not_in_hand")
 
 
 def test_monsters_and_artifacts_cannot_be_played_as_cultists():
     state = table(hands=(["shoggoth", "silver-key"], []))
-    when(state, 0, play("shoggoth", ARKHAM)).raises("rules/not_a_cultist")
-    when(state, 0, valley("silver-key", ARKHAM)).raises("rules/not_a_cultist")
+    when(state, 0, play("shoggoth", ARKHAM)).refused("rules/not_a_cultist")
+    when(state, 0, valley("silver-key", ARKHAM)).refused("rules/not_a_cultist")
 
 
 def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
     state = table(hands=(["green-1"], []), old_ones={DUNWICH: "yog-sothoth"})
-    when(state, 0, play("green-1", DUNWICH)).raises("rules/old_one_location")
+    when(state, 0, play("green-1", DUNWICH)).refused("rules/old_one_location")
     assert all(c.get("location") != DUNWICH for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_cultist")
 
 
@@ -333,8 +333,8 @@ def test_influence_is_recomputed_after_every_change():
 def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
     state = table(hands=(["red-7", "green-2", "blue-5", "yellow-4"], []), valley=["green-9", "purple-5"])
     when(state, 0, valley("red-7", ARKHAM)).then_types("valley_played", "hunter_moved")
-    when(state, 0, valley("blue-5", ARKHAM)).raises("rules/valley_needs_higher_or_same_colour")
-    when(state, 0, valley("yellow-4", ARKHAM)).raises("rules/valley_needs_higher_or_same_colour")
+    when(state, 0, valley("blue-5", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
+    when(state, 0, valley("yellow-4", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
     purple = table(hands=(["purple-2", "red-6"], []), valley=["purple-5"])
     when(purple, 0, valley("purple-2", ARKHAM)).then_types("valley_played", "hunter_moved")
     assert GAME.decider.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
@@ -348,7 +348,7 @@ def test_faq_an_empty_valley_takes_any_card():
 
 def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], old_ones={ARKHAM: "azathoth"})
-    when(state, 0, valley("red-9", ARKHAM)).raises("rules/dark_hunter_must_move_to_free_location")
+    when(state, 0, valley("red-9", ARKHAM)).refused("rules/dark_hunter_must_move_to_free_location")
     destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
     assert act(state, 0, valley("red-9", INNSMOUTH)).hunter == INNSMOUTH
@@ -356,7 +356,7 @@ def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_on
 
 def test_the_dark_hunter_must_move_to_another_location_than_its_own():
     state = table(hands=(["red-9"], []), valley=["red-1"], hunter=DUNWICH)
-    when(state, 0, valley("red-9", DUNWICH)).raises("rules/dark_hunter_must_move_to_free_location")
+    when(state, 0, valley("red-9", DUNWICH)).refused("rules/dark_hunter_must_move_to_free_location")
 
 
 def test_the_dark_hunter_destroys_the_highest_cultist_at_its_new_location():
@@ -388,8 +388,8 @@ def test_the_dark_hunter_at_an_empty_location_destroys_nothing():
 
 def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
     state = table(hands=(["green-1", "shoggoth"], []), hunter=ARKHAM)
-    when(state, 0, play("green-1", ARKHAM)).raises("rules/dark_hunter_blocks_location")
-    when(state, 0, monster("shoggoth", ARKHAM)).raises("rules/dark_hunter_blocks_location")
+    when(state, 0, play("green-1", ARKHAM)).refused("rules/dark_hunter_blocks_location")
+    when(state, 0, monster("shoggoth", ARKHAM)).refused("rules/dark_hunter_blocks_location")
     assert all(c.get("location") != ARKHAM for c in GAME.decider.legal_commands(state, 0))
 
 
@@ -414,7 +414,7 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     after = wake(state, 0, "azathoth").after
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
     assert GAME.decider.to_act(after) == frozenset({1})
-    when(after, 0, draw()).raises("rules/not_your_turn")
+    when(after, 0, draw()).refused("rules/not_your_turn")
     assert GAME.decider.legal_commands(after, 1) == [resolve()]
 
 
@@ -425,7 +425,7 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     after = act(after, 1, resolve())
     assert GAME.decider.to_act(after) == frozenset({0}) and after.owed == (1, 0)
     assert GAME.decider.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
-    when(after, 0, draw()).raises("rules/owed_draws_first")
+    when(after, 0, draw()).refused("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
     assert replacement in after.hands[0] and after.owed == (0, 0)
 
@@ -488,7 +488,7 @@ def test_yog_sothoths_power_lets_the_influencer_move_the_dark_hunter_or_send_it_
     moved = act(after, 1, resolve(ARKHAM))
     assert moved.hunter == ARKHAM and location(moved, ARKHAM).sides[0].cultists == ()
     assert act(after, 1, resolve("home")).hunter is None
-    when(after, 1, resolve(KINGSPORT)).raises("rules/invalid_power_target")
+    when(after, 1, resolve(KINGSPORT)).refused("rules/invalid_power_target")
 
 
 def test_shub_nigguraths_power_draws_two_cultists_for_the_influencer():
@@ -601,9 +601,9 @@ def test_three_of_a_colour_at_a_location_may_send_the_dark_hunter_back():
 
 def test_sending_the_dark_hunter_back_needs_three_of_a_colour():
     state = table(hands=(["green-9", "red-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(state, 0, play("red-9", ARKHAM, recall=True)).raises("rules/no_colour_set")
+    when(state, 0, play("red-9", ARKHAM, recall=True)).refused("rules/no_colour_set")
     home = table(hands=(["green-9"], []), sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(home, 0, play("green-9", ARKHAM, recall=True)).raises("rules/dark_hunter_already_home")
+    when(home, 0, play("green-9", ARKHAM, recall=True)).refused("rules/dark_hunter_already_home")
 
 
 def test_three_of_a_number_at_a_location_must_draw_a_monster():
@@ -666,7 +666,7 @@ def test_monster_and_artifact_plays_are_not_one_of_the_turns_two_actions():
 
 def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
     state = table(hands=([], ["shoggoth"]))
-    when(state, 1, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
+    when(state, 1, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
     assert GAME.decider.legal_commands(state, 1) == []
 
 
@@ -675,13 +675,13 @@ def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
     assert monster("shoggoth", ARKHAM) in GAME.decider.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
     after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
     assert after.current == 1
-    when(after, 0, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
+    when(after, 0, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
 
 
 def test_no_free_play_while_an_old_ones_power_waits():
     state = table(slots=[0, 20], hands=(["silver-key"], []), sides={ARKHAM: (["red-5"], [])})
     after = wake(state, 0, "azathoth").after
-    when(after, 0, artifact("silver-key", ARKHAM)).raises("rules/awaiting_old_one_power")
+    when(after, 0, artifact("silver-key", ARKHAM)).refused("rules/awaiting_old_one_power")
 
 
 def test_shoggoth_destroys_the_opponents_highest_cultist_even_at_an_old_one():
@@ -702,7 +702,7 @@ def test_the_byakhee_carries_the_dark_hunter_to_its_location_but_not_to_an_old_o
     state = table(hands=(["byakhee"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8"])})
     after = act(state, 0, monster("byakhee", DUNWICH))
     assert after.hunter == DUNWICH and location(after, DUNWICH).sides[1].cultists == ()
-    when(state, 0, monster("byakhee", ARKHAM)).raises("rules/old_one_location")
+    when(state, 0, monster("byakhee", ARKHAM)).refused("rules/old_one_location")
 
 
 def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
@@ -710,7 +710,7 @@ def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
     assert [c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
     after = act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2"))
     assert after.valley == ("green-1", "red-2") and location(after, INNSMOUTH).sides[1].cultists == ("red-8",)
-    when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).raises("rules/invalid_monster_target")
+    when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).refused("rules/invalid_monster_target")
 
 
 def test_the_mi_go_moves_your_cultist_onto_a_location_even_one_with_an_old_one():
@@ -736,14 +736,14 @@ def test_the_dhole_destroys_every_cultist_on_both_sides_of_a_location_without_an
     state = table(hands=(["dhole"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8", "blue-1"])})
     after = act(state, 0, monster("dhole", DUNWICH))
     assert location(after, DUNWICH).sides == (Side(), Side()) and sorted(after.discard) == ["blue-1", "red-2", "red-8"]
-    when(state, 0, monster("dhole", ARKHAM)).raises("rules/old_one_location")
+    when(state, 0, monster("dhole", ARKHAM)).refused("rules/old_one_location")
 
 
 def test_the_star_vampire_takes_an_opponents_cultist_of_value_five_or_less_to_your_side():
     state = table(hands=(["star-vampire"], []), sides={DUNWICH: ([], ["red-5", "red-6"])})
     after = act(state, 0, monster("star-vampire", DUNWICH, "red-5"))
     assert location(after, DUNWICH).sides[0].cultists == ("red-5",)
-    when(state, 0, monster("star-vampire", DUNWICH, "red-6")).raises("rules/invalid_monster_target")
+    when(state, 0, monster("star-vampire", DUNWICH, "red-6")).refused("rules/invalid_monster_target")
 
 
 def test_a_cultist_that_crosses_sides_triggers_no_set_ability():
@@ -780,7 +780,7 @@ def test_the_elder_sign_plays_a_cultist_at_an_old_ones_location():
     state = table(hands=(["elder-sign", "red-4"], []), old_ones={KINGSPORT: "nyarlathotep"}, slots=[10, 20])
     after = act(state, 0, artifact("elder-sign", "red-4", KINGSPORT))
     assert location(after, KINGSPORT).sides[0].cultists == ("red-4",) and after.actions_taken == 0
-    when(state, 0, artifact("elder-sign", "red-4", ARKHAM)).raises("rules/invalid_artifact_target")
+    when(state, 0, artifact("elder-sign", "red-4", ARKHAM)).refused("rules/invalid_artifact_target")
 
 
 def test_the_powder_of_ibn_ghazi_destroys_any_one_opponents_cultist():
@@ -834,7 +834,7 @@ def test_ruling_a_turn_that_begins_in_a_repeated_position_must_include_a_cultist
     assert GAME.decider.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
     state = act(state, 1, draw("valley"))
     assert GAME.decider.legal_commands(state, 1) == [draw("deck")]
-    when(state, 1, valley("red-4", ARKHAM)).raises("rules/must_draw_from_cultist_deck")
+    when(state, 1, valley("red-4", ARKHAM)).refused("rules/must_draw_from_cultist_deck")
     state = act(state, 1, draw("deck"))
     assert state.current == 0 and not state.must_draw and state.seen == frozenset({position(state, 0)})
 
@@ -864,14 +864,14 @@ def test_the_view_shows_the_viewers_hand_and_only_counts_of_the_opponents():
 
 def test_rule_violation_messages_never_name_hidden_cards():
     state = table(hands=(["red-1"], ["blue-2"]))
-    violation = when(state, 0, play("blue-2", ARKHAM)).raises("rules/card_not_in_hand")
+    violation = when(state, 0, play("blue-2", ARKHAM)).refused("rules/card_not_in_hand")
     assert "blue" not in violation.message
 
 
 @pytest.mark.parametrize("command", [draw("deck"), play("red-1", ARKHAM), artifact("necronomicon")])
 def test_a_seat_that_is_not_to_act_is_refused(command):
     state = table(hands=(["red-1"], ["necronomicon"]))
-    when(state, 1, command).raises("rules/not_your_turn")
+    when(state, 1, command).refused("rules/not_your_turn")
 
 
 def test_a_fixed_deal_replays_from_events():
