@@ -332,18 +332,19 @@ def test_influence_is_recomputed_after_every_change():
 
 def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
     state = table(hands=(["red-7", "green-2", "blue-5", "yellow-4"], []), valley=["green-9", "purple-5"])
-    when(state, 0, valley("red-7", ARKHAM)).then_types("valley_played", "hunter_moved")
+    when(state, 0, valley("red-7", ARKHAM)).then(ev("valley_played", seat=0, card="red-7"), ev("hunter_moved", to=ARKHAM, by="valley"))
     when(state, 0, valley("blue-5", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
     when(state, 0, valley("yellow-4", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
     purple = table(hands=(["purple-2", "red-6"], []), valley=["purple-5"])
-    when(purple, 0, valley("purple-2", ARKHAM)).then_types("valley_played", "hunter_moved")
+    when(purple, 0, valley("purple-2", ARKHAM)).then(
+        ev("valley_played", seat=0, card="purple-2"), ev("hunter_moved", to=ARKHAM, by="valley"))
     assert GAME.decider.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
 
 
 def test_faq_an_empty_valley_takes_any_card():
     state = table(hands=(["yellow-1"], []), valley=[])
-    after = act(state, 0, valley("yellow-1", DUNWICH))
-    assert after.valley == ("yellow-1",)
+    when(state, 0, valley("yellow-1", DUNWICH)).then(
+        ev("valley_played", seat=0, card="yellow-1"), ev("hunter_moved", to=DUNWICH, by="valley"))
 
 
 def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_one():
@@ -351,7 +352,8 @@ def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_on
     when(state, 0, valley("red-9", ARKHAM)).refused("rules/dark_hunter_must_move_to_free_location")
     destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
-    assert act(state, 0, valley("red-9", INNSMOUTH)).hunter == INNSMOUTH
+    when(state, 0, valley("red-9", INNSMOUTH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=INNSMOUTH, by="valley"))
 
 
 def test_the_dark_hunter_must_move_to_another_location_than_its_own():
@@ -361,29 +363,30 @@ def test_the_dark_hunter_must_move_to_another_location_than_its_own():
 
 def test_the_dark_hunter_destroys_the_highest_cultist_at_its_new_location():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-3"], ["blue-8", "blue-2"])})
-    events = when(state, 0, valley("red-9", DUNWICH)).then_types("valley_played", "hunter_moved", "cultist_destroyed")
-    assert events[-1].data == {"seat": 1, "card": "blue-8", "location": DUNWICH, "by": "dark_hunter"}
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[1].cultists == ("blue-2",) and after.discard == ("blue-8",)
+    when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
 
 
 def test_when_both_players_tie_for_the_highest_each_loses_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-8", "green-2"], ["blue-8"])})
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[0].cultists == ("green-2",)
-    assert location(after, DUNWICH).sides[1].cultists == ()
+    when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=0, card="green-8", location=DUNWICH, by="dark_hunter"),
+        ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
 
 
 def test_faq_only_one_of_equal_highest_cultists_on_one_side_is_destroyed_the_last_played():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-7", "blue-7", "green-2"], [])})
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[0].cultists == ("green-7", "green-2")
-    assert after.discard == ("blue-7",)
+    when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=0, card="blue-7", location=DUNWICH, by="dark_hunter"))
 
 
 def test_the_dark_hunter_at_an_empty_location_destroys_nothing():
     state = table(hands=(["red-9"], []), valley=["red-1"])
-    when(state, 0, valley("red-9", KINGSPORT)).then_types("valley_played", "hunter_moved")
+    when(state, 0, valley("red-9", KINGSPORT)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=KINGSPORT, by="valley"))
 
 
 def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
@@ -398,9 +401,9 @@ def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
 
 def test_a_drawn_old_one_wakes_on_the_first_location_of_its_letter_order():
     state = table(slots=[0, 20, 30], sides={INNSMOUTH: (["green-5"], [])})
-    events = wake(state, 0, "cthulhu").then_types("old_one_awakened")
-    assert events[0].data["location"] == INNSMOUTH and events[0].data["influencer"] == 0
-    assert location(wake(state, 0, "cthulhu").after, INNSMOUTH).old_one == "cthulhu"
+    # Seat 0 has the most Cultists at Innsmouth, so it influences Cthulhu; its power waits on it.
+    wake(state, 0, "cthulhu").then(ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=0,
+                                      hunter_returned=False, action=True, owed=1))
 
 
 def test_an_old_one_goes_down_its_letters_past_locations_that_have_one():
@@ -440,15 +443,18 @@ def test_the_replacement_draw_is_part_of_the_action_that_drew_the_old_one():
 
 def test_an_old_one_waking_on_a_neutral_location_has_no_power_and_the_drawer_draws_at_once():
     state = table(slots=[0, 20])
-    when_ = wake(state, 0, "cthulhu")
-    assert [e.type for e in when_.events] == ["old_one_awakened", "card_drawn"]
-    assert when_.after.pending is None and len(when_.after.hands[0]) == 1
+    wake(state, 0, "cthulhu").then(
+        ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=None, hunter_returned=False,
+           action=True, owed=1),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_the_dark_hunter_returns_to_its_place_when_an_old_one_wakes_under_it():
     state = table(slots=[0, 20], hunter=ARKHAM)
-    after = wake(state, 0, "azathoth").after
-    assert location(after, ARKHAM).old_one == "azathoth" and after.hunter is None
+    wake(state, 0, "azathoth").then(
+        ev("old_one_awakened", seat=0, old_one="azathoth", location=ARKHAM, influencer=None, hunter_returned=True,
+           action=True, owed=1),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_old_one_identities_are_drawn_on_waking_from_those_still_asleep():
