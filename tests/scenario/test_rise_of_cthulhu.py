@@ -100,6 +100,12 @@ def when(state, seat, command, entropy=ENTROPY):
     return given_state(GAME, state).when(seat, command, entropy)
 
 
+def legal_when(state, seat, command):
+    """``seat`` sends ``command``, which must be one of its legal commands: say what follows with ``then``."""
+    assert command in GAME.decider.legal_commands(state, seat), command
+    return when(state, seat, command)
+
+
 def act(state, seat, command):
     """The position after ``seat`` sends ``command`` (which must be legal)."""
     assert command in GAME.decider.legal_commands(state, seat), command
@@ -343,7 +349,7 @@ def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
 
 def test_faq_an_empty_valley_takes_any_card():
     state = table(hands=(["yellow-1"], []), valley=[])
-    when(state, 0, valley("yellow-1", DUNWICH)).then(
+    legal_when(state, 0, valley("yellow-1", DUNWICH)).then(
         ev("valley_played", seat=0, card="yellow-1"), ev("hunter_moved", to=DUNWICH, by="valley"))
 
 
@@ -352,7 +358,7 @@ def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_on
     when(state, 0, valley("red-9", ARKHAM)).refused("rules/dark_hunter_must_move_to_free_location")
     destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
-    when(state, 0, valley("red-9", INNSMOUTH)).then(
+    legal_when(state, 0, valley("red-9", INNSMOUTH)).then(
         ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=INNSMOUTH, by="valley"))
 
 
@@ -363,14 +369,14 @@ def test_the_dark_hunter_must_move_to_another_location_than_its_own():
 
 def test_the_dark_hunter_destroys_the_highest_cultist_at_its_new_location():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-3"], ["blue-8", "blue-2"])})
-    when(state, 0, valley("red-9", DUNWICH)).then(
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
         ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
         ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
 
 
 def test_when_both_players_tie_for_the_highest_each_loses_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-8", "green-2"], ["blue-8"])})
-    when(state, 0, valley("red-9", DUNWICH)).then(
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
         ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
         ev("cultist_destroyed", seat=0, card="green-8", location=DUNWICH, by="dark_hunter"),
         ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
@@ -378,7 +384,7 @@ def test_when_both_players_tie_for_the_highest_each_loses_one():
 
 def test_faq_only_one_of_equal_highest_cultists_on_one_side_is_destroyed_the_last_played():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-7", "blue-7", "green-2"], [])})
-    when(state, 0, valley("red-9", DUNWICH)).then(
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
         ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
         ev("cultist_destroyed", seat=0, card="blue-7", location=DUNWICH, by="dark_hunter"))
 
@@ -465,8 +471,10 @@ def test_old_one_identities_are_drawn_on_waking_from_those_still_asleep():
 
 def test_azathoths_power_draws_an_artifact_for_the_influencing_player():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], [])}, artifact_deck=["silver-key", "necronomicon"])
-    after = act(wake(state, 0, "azathoth").after, 0, resolve())
-    assert "silver-key" in after.hands[0] and after.artifacts_acquired == (1, 0)
+    legal_when(wake(state, 0, "azathoth").after, 0, resolve()).then(
+        ev("artifact_drawn", seat=0, card="silver-key", secret={"card": [0]}),
+        ev("power_resolved", seat=0, old_one="azathoth"),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))  # the replacement
 
 
 def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_without_an_old_one():
@@ -480,20 +488,23 @@ def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_
             KINGSPORT: ([], ["yellow-10"]),
         },
     )
-    after = act(wake(state, 0, "cthulhu").after, 0, resolve())
-    assert location(after, ARKHAM).sides[1].cultists == ("blue-3",)
-    assert location(after, INNSMOUTH).sides[1].cultists == ("red-8",)  # Cthulhu's own Location keeps its cards
-    assert location(after, KINGSPORT).sides[1].cultists == ("yellow-10",)
-    assert location(after, DUNWICH).sides[0].cultists == ("green-4",)
+    # Only Arkham's: Cthulhu's own Location (Innsmouth) and Hastur's (Kingsport) keep theirs, and no opponent's
+    # Cultist stands at Dunwich.
+    legal_when(wake(state, 0, "cthulhu").after, 0, resolve()).then(
+        ev("cultist_destroyed", seat=1, card="blue-6", location=ARKHAM, by="cthulhu"),
+        ev("power_resolved", seat=0, old_one="cthulhu"),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_yog_sothoths_power_lets_the_influencer_move_the_dark_hunter_or_send_it_home():
     state = table(slots=[0, 20], hunter=KINGSPORT, sides={DUNWICH: ([], ["red-5"]), ARKHAM: (["green-9"], [])})
     after = wake(state, 0, "yog-sothoth").after
     assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
-    moved = act(after, 1, resolve(ARKHAM))
-    assert moved.hunter == ARKHAM and location(moved, ARKHAM).sides[0].cultists == ()
-    assert act(after, 1, resolve("home")).hunter is None
+    legal_when(after, 1, resolve(ARKHAM)).then(
+        ev("hunter_moved", to=ARKHAM, by="yog-sothoth"),
+        ev("cultist_destroyed", seat=0, card="green-9", location=ARKHAM, by="dark_hunter"),
+        ev("power_resolved", seat=1, old_one="yog-sothoth"))
+    legal_when(after, 1, resolve("home")).then(ev("hunter_moved", to=None, by="yog-sothoth"), ev("power_resolved", seat=1, old_one="yog-sothoth"))
     when(after, 1, resolve(KINGSPORT)).refused("rules/invalid_power_target")
 
 
@@ -511,8 +522,10 @@ def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice()
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], ["blue-1"]), KINGSPORT: ([], ["blue-9"])})
     after = wake(state, 0, "hastur").after
     assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 0)) == ["blue-9"]  # Arkham now has Hastur
-    after = act(after, 0, resolve("blue-9"))
-    assert location(after, KINGSPORT).sides[1].cultists == () and "blue-9" in after.discard
+    legal_when(after, 0, resolve("blue-9")).then(
+        ev("cultist_destroyed", seat=1, card="blue-9", location=KINGSPORT, by="hastur"),
+        ev("power_resolved", seat=0, old_one="hastur"),
+        ev("card_drawn", seat=0, source="deck", card="blue-10", action=False, secret={"card": [0]}))
 
 
 def test_hasturs_power_without_a_target_does_nothing():
@@ -523,8 +536,9 @@ def test_hasturs_power_without_a_target_does_nothing():
 
 def test_nyarlathoteps_power_draws_a_monster_for_the_influencer():
     state = table(slots=[0, 20], sides={KINGSPORT: ([], ["red-5"])}, monster_deck=["ghoul", "dhole"])
-    after = act(wake(state, 0, "nyarlathotep").after, 1, resolve())
-    assert "ghoul" in after.hands[1] and after.monster_deck == ("dhole",)
+    legal_when(wake(state, 0, "nyarlathotep").after, 1, resolve()).then(
+        ev("monster_drawn", seat=1, card="ghoul", secret={"card": [1]}),  # the top of the Monster Deck
+        ev("power_resolved", seat=1, old_one="nyarlathotep"))
 
 
 # -- the end ------------------------------------------------------------------------------------------------
