@@ -551,18 +551,21 @@ def ended(sides, hands=((), ()), awake=None, staying=None, **fields):
 
 def test_the_game_ends_when_three_old_ones_have_awakened():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"})
-    after = wake(state, 0, "cthulhu").after
-    assert GAME.decider.outcome(after) is not None and GAME.decider.to_act(after) == frozenset()
-    assert after.hands[0] == ()  # no replacement draw once the game is over
+    step = wake(state, 0, "cthulhu")
+    # No card owed: no replacement draw once the game is over.
+    step.then(ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=None, hunter_returned=False,
+                 action=True, owed=0))
+    assert GAME.decider.outcome(step.after) is not None and GAME.decider.to_act(step.after) == frozenset()
 
 
 def test_the_third_old_ones_power_is_resolved_before_the_game_ends():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"}, sides={INNSMOUTH: ([], ["red-3"]), KINGSPORT: (["blue-4"], ["blue-2"])})
     after = wake(state, 0, "cthulhu").after
     assert GAME.decider.outcome(after) is None and GAME.decider.to_act(after) == frozenset({1})
-    after = act(after, 1, resolve())
-    assert location(after, KINGSPORT).sides[0].cultists == ()
-    assert GAME.decider.outcome(after).winners == (1,)
+    legal_when(after, 1, resolve()).then(
+        ev("cultist_destroyed", seat=0, card="blue-4", location=KINGSPORT, by="cthulhu"),
+        ev("power_resolved", seat=1, old_one="cthulhu"))
+    assert GAME.decider.outcome(act(after, 1, resolve())).winners == (1,)
 
 
 def test_the_player_with_the_most_locations_facing_them_wins():
@@ -628,15 +631,17 @@ def test_sending_the_dark_hunter_back_needs_three_of_a_colour():
 
 def test_three_of_a_number_at_a_location_must_draw_a_monster():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=["dhole", "ghoul"])
-    events = when(state, 0, play("red-7", DUNWICH)).then_types("cultist_played", "monster_drawn")
-    assert redact(events[1], 1) == {"seat": 0} and redact(events[1], 0)["card"] == "dhole"
+    drawn = when(state, 0, play("red-7", DUNWICH)).then(
+        ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
+        ev("monster_drawn", seat=0, card="dhole", secret={"card": [0]})).events[1]
+    assert redact(drawn, 1) == {"seat": 0}
 
 
 def test_three_of_a_colour_in_sequence_must_draw_an_artifact():
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=["lamp-of-alhazred"])
-    after = when(state, 0, play("blue-3", DUNWICH))
-    assert [e.type for e in after.events] == ["cultist_played", "artifact_drawn"]
-    assert after.after.hands[0] == ("lamp-of-alhazred",) and after.after.artifacts_acquired == (1, 0)
+    when(state, 0, play("blue-3", DUNWICH)).then(
+        ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True),
+        ev("artifact_drawn", seat=0, card="lamp-of-alhazred", secret={"card": [0]}))
 
 
 def test_a_sequence_also_counts_as_three_of_a_colour():
@@ -720,16 +725,20 @@ def test_the_deep_one_stays_worth_four_points_and_the_dark_hunter_ignores_it():
 
 def test_the_byakhee_carries_the_dark_hunter_to_its_location_but_not_to_an_old_one():
     state = table(hands=(["byakhee"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8"])})
-    after = act(state, 0, monster("byakhee", DUNWICH))
-    assert after.hunter == DUNWICH and location(after, DUNWICH).sides[1].cultists == ()
+    legal_when(state, 0, monster("byakhee", DUNWICH)).then(
+        ev("monster_played", seat=0, card="byakhee", location=DUNWICH, stays=False),
+        ev("hunter_moved", to=DUNWICH, by="byakhee"),
+        ev("cultist_destroyed", seat=1, card="red-8", location=DUNWICH, by="dark_hunter"))
     when(state, 0, monster("byakhee", ARKHAM)).refused("rules/old_one_location")
 
 
 def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
     state = table(hands=(["nightgaunt"], []), valley=["green-1"], sides={INNSMOUTH: ([], ["red-8", "red-2"])})
     assert [c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
-    after = act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2"))
-    assert after.valley == ("green-1", "red-2") and location(after, INNSMOUTH).sides[1].cultists == ("red-8",)
+    legal_when(state, 0, monster("nightgaunt", INNSMOUTH, "red-2")).then(
+        ev("monster_played", seat=0, card="nightgaunt", location=INNSMOUTH, stays=False),
+        ev("cultist_sent_to_valley", seat=1, card="red-2", location=INNSMOUTH))
+    assert act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2")).valley == ("green-1", "red-2")  # on top
     when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).refused("rules/invalid_monster_target")
 
 
@@ -742,7 +751,9 @@ def test_the_mi_go_moves_your_cultist_onto_a_location_even_one_with_an_old_one()
 
 def test_moving_a_cultist_is_not_playing_it_and_triggers_no_set_ability():
     state = table(hands=(["mi-go"], []), sides={ARKHAM: (["red-7", "blue-7"], []), KINGSPORT: (["green-7"], [])})
-    assert [e.type for e in when(state, 0, monster("mi-go", ARKHAM, "green-7")).events] == ["monster_played", "cultist_moved"]
+    when(state, 0, monster("mi-go", ARKHAM, "green-7")).then(  # three 7s at Arkham now, and no Monster drawn
+        ev("monster_played", seat=0, card="mi-go", location=ARKHAM, stays=False),
+        ev("cultist_moved", seat=0, card="green-7", from_location=KINGSPORT, to_location=ARKHAM))
 
 
 def test_the_ghoul_plays_a_cultist_as_a_free_play_with_set_abilities_even_at_an_old_one():
@@ -754,8 +765,11 @@ def test_the_ghoul_plays_a_cultist_as_a_free_play_with_set_abilities_even_at_an_
 
 def test_the_dhole_destroys_every_cultist_on_both_sides_of_a_location_without_an_old_one():
     state = table(hands=(["dhole"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8", "blue-1"])})
-    after = act(state, 0, monster("dhole", DUNWICH))
-    assert location(after, DUNWICH).sides == (Side(), Side()) and sorted(after.discard) == ["blue-1", "red-2", "red-8"]
+    legal_when(state, 0, monster("dhole", DUNWICH)).then(
+        ev("monster_played", seat=0, card="dhole", location=DUNWICH, stays=False),
+        ev("cultist_destroyed", seat=0, card="red-2", location=DUNWICH, by="dhole"),
+        ev("cultist_destroyed", seat=1, card="red-8", location=DUNWICH, by="dhole"),
+        ev("cultist_destroyed", seat=1, card="blue-1", location=DUNWICH, by="dhole"))
     when(state, 0, monster("dhole", ARKHAM)).refused("rules/old_one_location")
 
 
