@@ -646,36 +646,42 @@ def test_three_of_a_colour_in_sequence_must_draw_an_artifact():
 
 def test_a_sequence_also_counts_as_three_of_a_colour():
     state = table(hands=(["blue-10"], []), hunter=ARKHAM, sides={DUNWICH: (["blue-8", "blue-9"], [])})
-    assert act(state, 0, play("blue-10", DUNWICH, recall=True)).hunter is None
+    # 8, 9, 10 of one colour: the colour set recalls the Dark Hunter as asked, and draws an Artifact.
+    legal_when(state, 0, play("blue-10", DUNWICH, recall=True)).then(
+        ev("cultist_played", seat=0, card="blue-10", location=DUNWICH, action=True),
+        ev("hunter_moved", to=None, by="colour_set"),
+        ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
 
 
 def test_a_sequence_must_include_the_played_card():
     state = table(hands=(["blue-9"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    assert [e.type for e in when(state, 0, play("blue-9", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("blue-9", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-9", location=DUNWICH, action=True))
 
 
 def test_faq_playing_a_fourth_card_of_a_colour_or_number_triggers_the_set_ability_again():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7", "yellow-7"], [])})
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played", "monster_drawn"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
+                                                ev("monster_drawn", seat=0, card="byakhee", secret={"card": [0]}))
     state = table(hands=(["blue-5"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    assert [e.type for e in when(state, 0, play("blue-5", DUNWICH)).events] == ["cultist_played", "artifact_drawn"]
+    when(state, 0, play("blue-5", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-5", location=DUNWICH, action=True),
+                                                 ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
 
 
 def test_faq_once_the_monster_or_artifact_deck_runs_out_no_more_can_be_drawn():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=[])
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=[])
-    assert [e.type for e in when(state, 0, play("blue-3", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("blue-3", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True))
 
 
 def test_set_abilities_count_only_the_players_own_side_of_one_location():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7"], ["blue-7"]), ARKHAM: (["yellow-7"], [])})
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
 
 
 def test_valley_plays_never_trigger_set_abilities():
     state = table(hands=(["red-7"], []), valley=["green-7", "blue-3"])
-    assert [e.type for e in when(state, 0, valley("red-7", ARKHAM)).events] == ["valley_played", "hunter_moved"]
+    when(state, 0, valley("red-7", ARKHAM)).then(ev("valley_played", seat=0, card="red-7"), ev("hunter_moved", to=ARKHAM, by="valley"))
 
 
 # -- Monsters and Artifacts: free plays ---------------------------------------------------------------------
@@ -711,8 +717,9 @@ def test_no_free_play_while_an_old_ones_power_waits():
 
 def test_shoggoth_destroys_the_opponents_highest_cultist_even_at_an_old_one():
     state = table(hands=(["shoggoth"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={ARKHAM: ([], ["red-6", "red-4"])})
-    after = act(state, 0, monster("shoggoth", ARKHAM))
-    assert location(after, ARKHAM).sides[1].cultists == ("red-4",)
+    legal_when(state, 0, monster("shoggoth", ARKHAM)).then(
+        ev("monster_played", seat=0, card="shoggoth", location=ARKHAM, stays=False),
+        ev("cultist_destroyed", seat=1, card="red-6", location=ARKHAM, by="shoggoth"))
 
 
 def test_the_deep_one_stays_worth_four_points_and_the_dark_hunter_ignores_it():
