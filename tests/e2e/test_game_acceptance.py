@@ -62,7 +62,8 @@ def test_rise_of_cthulhu_ends_on_each_tie_break_over_http(api, ending, seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_rise_of_cthulhu_all_ai_games_reach_an_outcome(api, seed):
-    all_ai(api, "rise-of-cthulhu", 2)
+    final = all_ai(api, "rise-of-cthulhu", 2, seed=seed.to_bytes(8, "big").hex())  # four seeded deals, not four random
+    assert final["seed"] == seed.to_bytes(8, "big").hex()
 
 
 # -- Cthulhu: The Great Old One ----------------------------------------------------------------------

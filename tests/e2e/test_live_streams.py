@@ -304,11 +304,12 @@ def test_a_worker_told_to_stop_ends_its_streams_with_a_retry_hint_and_no_traceba
         workers = [int(p) for p in Path(f"/proc/{live.processes['session'].pid}/task/{live.processes['session'].pid}/children")
                    .read_text().split()]
         assert workers
-        time.sleep(0.5)  # every stream has its state and waits
+        messages = [iter(r) for r in readers]
+        firsts = [next(m).kind for m in messages]  # every stream has its state, so it is open and waits
         for pid in workers:
             os.kill(pid, signal.SIGTERM)
-        for reader in readers:
-            kinds = [m.kind for m in reader]  # ends by itself (a clean end of the chunked body), no exception
+        for first, rest in zip(firsts, messages):
+            kinds = [first, *(m.kind for m in rest)]  # ends by itself (a clean end of the chunked body), no exception
             assert kinds[0] == "state" and kinds[-1] == "retry", kinds
     finally:
         for r in readers:

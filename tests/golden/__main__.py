@@ -10,7 +10,7 @@ from tests.golden import path_for, transcript
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.golden", description=__doc__)
-    parser.add_argument("--write", action="store_true", help="overwrite tests/golden/<game>.jsonl")
+    parser.add_argument("--write", action="store_true", help="overwrite tests/golden/<game>.txt")
     parser.add_argument("games", nargs="*", help="game ids (default: every registered game)")
     args = parser.parse_args()
     for game_id in args.games or sorted(GAMES):
@@ -18,7 +18,9 @@ def main() -> None:
         lines = list(transcript(game))
         if args.write:
             path_for(game).write_bytes(b"\n".join(lines) + b"\n")
-        print(f"{game_id}: {len(lines) - 1} batches, {sum(map(len, lines)):,} bytes{' written' if args.write else ''}")
+        batches = sum(line.startswith((b"setup ", b"seat ")) for line in lines)
+        print(f"{game_id}: {batches} batches, {len(lines):,} lines, {sum(map(len, lines)):,} bytes"
+              f"{' written' if args.write else ''}")
 
 
 if __name__ == "__main__":

@@ -17,35 +17,19 @@ from shared.kernel import entropy_for, fold, redact
 from shared.games.arkham_ritual import GAME, views
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.state import Drawing, Offered
+from tests.support.budgets import arkham_options, kernel_runs
 from tests.support.properties import canonical, check_game_properties, random_playout
 
-# The kernel's one-move non-interference check runs against GAME.ai.resample_unrevealable (rulings: "Non-interference").
-KERNEL_CHECKED = GAME
-
-ALTERNATES = {
-    "event_card": "shining_trapezohedron",
-    "investigator_or_wary_student": "wary_student",
-    "cultist_or_mad_professor": "mad_professor",
-}
-GREAT_OLD_ONES = C.GROUPS["great_old_one"]
+# Every option in turn: alternates, each Great Old One, the Doom Track, the competitive variant.
+options_for = arkham_options
 
 
-def options_for(seed: int) -> dict:
-    """Cycle through every option: alternates, each Great Old One, the Doom Track, the competitive variant."""
-    opts: dict = {"great_old_one": GREAT_OLD_ONES[seed % 4]}
-    if seed % 2:
-        opts.update(ALTERNATES)
-    if seed % 3 == 1:
-        opts["doom_track"] = True
-    if seed % 5 == 2:
-        opts["competitive"] = True
-    return opts
-
-
-@pytest.mark.parametrize("players", range(3, 8))
-def test_kernel_properties_hold_for_every_player_count_and_option(players):
-    for seed in range(12):
-        check_game_properties(KERNEL_CHECKED, players, seed, options_for(seed), every=2)
+# The kernel's one-move non-interference check runs against GAME.ai.resample_unrevealable (rulings: "Non-interference"),
+# at every player count with every option in turn.
+@pytest.mark.parametrize("players, seed, every, options", kernel_runs(GAME))
+def test_kernel_properties_hold_for_every_player_count_and_option(players, seed, every, options):
+    """The kernel's properties over this game's line of tests/support/budgets.py."""
+    check_game_properties(GAME, players, seed, options, every=every)
 
 
 @pytest.mark.parametrize("players", [3, 5, 7])

@@ -1,6 +1,9 @@
 """Every registered game, at every player count, keeps every property over random playouts.
 
-This file names no game: a game added to the registry is covered here with no change.
+This file names no game: a game added to the registry is covered here with no change. How many playouts each game
+gets, at which density and with which options, is the one table of ``tests/support/budgets.py``: a game's own
+property file plays its line (so the runs spread over the workers file by file), and this file plays ``DEFAULT``
+for a registered game that has no line yet.
 """
 
 from __future__ import annotations
@@ -12,16 +15,30 @@ import pytest
 
 from shared.games import GAMES
 from shared.wire.catalog import catalog
+from tests.support.budgets import BUDGETS, property_runs
 from tests.support.properties import check_game_properties
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = [(g.id, n) for g in GAMES.values() for n in range(g.catalogue.min_players, g.catalogue.max_players + 1)]
+UNSIZED = property_runs({game_id: game for game_id, game in GAMES.items() if game_id not in BUDGETS})
 
 
-@pytest.mark.parametrize("game_id, players", CASES)
-@pytest.mark.parametrize("seed", [101, 202])
-def test_random_playouts_keep_every_property(game_id, players, seed):
-    check_game_properties(GAMES[game_id], players, seed * 7 + players, every=9)
+@pytest.mark.parametrize("game_id, players, seed, every, options", UNSIZED or [pytest.param(
+    None, 0, 0, 0, None, marks=pytest.mark.skip(reason="every registered game's own property file plays its budget"))])
+def test_random_playouts_keep_every_property(game_id, players, seed, every, options):
+    check_game_properties(GAMES[game_id], players, seed, options, every=every)
+
+
+def package_of(game_id: str) -> str:
+    return GAMES[game_id].decider.decide.__module__.split(".")[2]
+
+
+@pytest.mark.parametrize("game_id", sorted(BUDGETS))
+def test_a_budgeted_game_is_played_at_every_player_count_by_its_own_property_file(game_id):
+    game = GAMES[game_id]
+    counts = {players for _, players, *_ in property_runs({game_id: game})}
+    assert counts == set(range(game.catalogue.min_players, game.catalogue.max_players + 1))
+    own = ROOT / "tests" / "property" / f"test_{package_of(game_id)}_properties.py"
+    assert "kernel_runs(GAME)" in own.read_text(), f"{own.name} does not play its line of tests/support/budgets.py"
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

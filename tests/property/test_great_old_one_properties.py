@@ -13,17 +13,15 @@ from shared.games.great_old_one import GAME
 from shared.games.great_old_one.cards import SIGN_CARDS
 from shared.games.great_old_one.state import EndReason, Over, Turn
 from shared.kernel import redact
+from tests.support.budgets import kernel_runs
 from tests.support.properties import check_game_properties, random_playout
 
-# (players, seeds, every): more seeds at lower density for the longer, wider games.
-PLAN = [(2, range(30), 1), (3, range(20), 2), (4, range(14), 2), (5, range(12), 3), (6, range(12), 3)]
 
-
-@pytest.mark.parametrize("players,seeds,every", PLAN, ids=[f"{p}p" for p, _, _ in PLAN])
-def test_game_properties_hold_for_every_table_size(players, seeds, every):
-    for seed in seeds:
-        check_game_properties(GAME, players, seed, every=every)
-
+# More seeds at lower density for the longer, wider games: tests/support/budgets.py.
+@pytest.mark.parametrize("players, seed, every, options", kernel_runs(GAME))
+def test_game_properties_hold_for_every_table_size(players, seed, every, options):
+    """The kernel's properties over this game's line of tests/support/budgets.py."""
+    check_game_properties(GAME, players, seed, options, every=every)
 
 @pytest.mark.parametrize("first", [1, 2])
 def test_game_properties_hold_when_another_seat_is_the_youngest(first):

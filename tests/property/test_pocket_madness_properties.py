@@ -13,15 +13,14 @@ from shared.games.pocket_madness.cards import LOCATIONS
 from shared.games.pocket_madness.state import Playing, RoundOver
 from shared.kernel import RuleViolation, entropy_for
 from shared.wire.commands import MalformedCommand, decide_posted
+from tests.support.budgets import kernel_runs
 from tests.support.properties import canonical, check_game_properties, random_playout
 
-SEEDS = range(16)
 
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("seed", SEEDS)
-def test_kernel_properties_hold_in_random_games(players, seed):
-    check_game_properties(GAME, players, seed, every=3 if seed % 2 else 4)
+@pytest.mark.parametrize("players, seed, every, options", kernel_runs(GAME))
+def test_kernel_properties_hold_in_random_games(players, seed, every, options):
+    """The kernel's properties over this game's line of tests/support/budgets.py."""
+    check_game_properties(GAME, players, seed, options, every=every)
 
 
 def candidate_commands(state):

@@ -8,17 +8,15 @@ from shared.games.rise_of_cthulhu import GAME
 from shared.games.rise_of_cthulhu.cards import CULTISTS, OLD_ONE_SLOT, placement
 from shared.games.rise_of_cthulhu.state import is_over, locations_facing, points
 from shared.kernel import fold
+from tests.support.budgets import kernel_runs
 from tests.support.properties import check_game_properties, random_playout
 
 
-@pytest.mark.parametrize("seed", range(16))
-def test_every_property_holds_at_every_position(seed):
-    check_game_properties(GAME, 2, seed)
-
-
-@pytest.mark.parametrize("seed", range(100, 160))
-def test_every_property_holds_over_more_games_at_lower_density(seed):
-    check_game_properties(GAME, 2, seed, every=7)
+# Every position of 16 games, and every seventh of 60 more: tests/support/budgets.py.
+@pytest.mark.parametrize("players, seed, every, options", kernel_runs(GAME))
+def test_every_property_holds_in_random_games(players, seed, every, options):
+    """The kernel's properties over this game's line of tests/support/budgets.py."""
+    check_game_properties(GAME, players, seed, options, every=every)
 
 
 @pytest.mark.parametrize("seed", range(200, 240))

@@ -7,13 +7,14 @@ import pytest
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.state import Finished
+from tests.support.budgets import kernel_runs
 from tests.support.properties import check_game_properties, random_playout
 
 
-@pytest.mark.parametrize("players", range(2, 7))
-@pytest.mark.parametrize("seed", range(4))
-def test_random_playouts_keep_every_property(players, seed):
-    check_game_properties(GAME, players, seed * 7919 + players, every=5)
+@pytest.mark.parametrize("players, seed, every, options", kernel_runs(GAME))
+def test_random_playouts_keep_every_property(players, seed, every, options):
+    """The kernel's properties over this game's line of tests/support/budgets.py."""
+    check_game_properties(GAME, players, seed, options, every=every)
 
 
 @pytest.mark.parametrize("players", [2, 5])

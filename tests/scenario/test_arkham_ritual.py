@@ -208,8 +208,8 @@ def test_dummy_players_cards_are_dealt_face_up():
 
 def test_a_dummy_player_may_never_receive_a_card():
     state, _ = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL]), (0, DRAW))
-    given_state(GAME, state).when(0, to(3)).raises("rules/dummy_players_never_receive_cards")
-    given_state(GAME, state).when(0, to(4)).raises("rules/dummy_players_never_receive_cards")
+    given_state(GAME, state).when(0, to(3)).refused("rules/dummy_players_never_receive_cards")
+    given_state(GAME, state).when(0, to(4)).refused("rules/dummy_players_never_receive_cards")
     assert {c["to"] for c in GAME.decider.legal_commands(state, 0)} == {1, 2}
 
 
@@ -258,14 +258,14 @@ def test_the_active_player_draws_the_top_card_and_only_they_see_it():
 
 
 def test_the_active_player_must_draw_before_passing():
-    given(GAME, *table(FIVE_UNIQUE)).when(0, to(1)).raises("rules/must_draw_first")
+    given(GAME, *table(FIVE_UNIQUE)).when(0, to(1)).refused("rules/must_draw_first")
 
 
 def test_faq_q1_the_active_player_may_not_keep_the_card():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
-    given_state(GAME, state).when(0, TAKE).raises("rules/active_player_may_not_keep_the_card")
-    given_state(GAME, state).when(0, to(0)).raises("rules/must_pass_to_a_hand_on_the_table")
-    given_state(GAME, state).when(0, NOBODY).raises("rules/no_such_player")
+    given_state(GAME, state).when(0, TAKE).refused("rules/active_player_may_not_keep_the_card")
+    given_state(GAME, state).when(0, to(0)).refused("rules/must_pass_to_a_hand_on_the_table")
+    given_state(GAME, state).when(0, NOBODY).refused("rules/no_such_player")
 
 
 def test_at_the_start_of_each_turn_every_follower_places_a_hand_on_the_table():
@@ -289,8 +289,8 @@ def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
 
 def test_only_the_player_who_must_decide_may_act():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
-    given_state(GAME, state).when(1, TAKE).raises("rules/not_your_turn")
-    given_state(GAME, state).when(0, to(1)).raises("rules/not_your_turn")
+    given_state(GAME, state).when(1, TAKE).refused("rules/not_your_turn")
+    given_state(GAME, state).when(0, to(1)).refused("rules/not_your_turn")
     assert GAME.decider.to_act(state) == {3}
 
 
@@ -302,9 +302,9 @@ def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may
 
 def test_a_follower_may_pass_only_to_a_player_with_a_hand_on_the_table():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)), (3, to(1)))
-    given_state(GAME, state).when(1, to(3)).raises("rules/must_pass_to_a_hand_on_the_table")
-    given_state(GAME, state).when(1, to(0)).raises("rules/must_pass_to_a_hand_on_the_table")
-    given_state(GAME, state).when(1, NOBODY).raises("rules/must_pass_to_a_hand_on_the_table")
+    given_state(GAME, state).when(1, to(3)).refused("rules/must_pass_to_a_hand_on_the_table")
+    given_state(GAME, state).when(1, to(0)).refused("rules/must_pass_to_a_hand_on_the_table")
+    given_state(GAME, state).when(1, NOBODY).refused("rules/must_pass_to_a_hand_on_the_table")
     assert state.phase == Offered(card=state.phase.card, holder=1, passers=(0, 3))
 
 
@@ -496,7 +496,7 @@ def test_magical_orb_shows_only_the_discarder_the_top_card():
     assert isinstance(state.phase, Peeking) and GAME.decider.legal_commands(state, 1) == [RETURN, REMOVE]
     assert GAME.decider.view(state, 1)["remembered"]["deck_top"] == CTHULHU
     assert GAME.decider.view(state, 2)["remembered"]["deck_top"] is None
-    given_state(GAME, state).when(1, DRAW).raises("rules/must_return_or_remove_the_top_card")
+    given_state(GAME, state).when(1, DRAW).refused("rules/must_return_or_remove_the_top_card")
 
 
 def test_magical_orb_may_return_the_card_to_the_top_of_the_deck():
@@ -737,7 +737,7 @@ def test_rule_violations_never_name_a_hidden_card():
 
 def test_unknown_commands_and_bad_shapes_are_refused():
     state = given(GAME, *table(FIVE_UNIQUE)).state
-    given_state(GAME, state).when(0, {"type": "look_at_card"}).raises("rules/unknown_command")
+    given_state(GAME, state).when(0, {"type": "look_at_card"}).refused("rules/unknown_command")
     assert isinstance(state.phase, Drawing) and not isinstance(state.phase, Passing)
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from shared.games.pocket_madness import GAME
 from shared.games.pocket_madness.cards import FULL_DECK
-from shared.games.pocket_madness.state import Designating, Playing, RoundOver, hand_cards
+from shared.games.pocket_madness.state import Designating, Playing, hand_cards
 from shared.kernel import EVERYONE, ev, fold, redact
-from tests.support.scenario import ENTROPY, given_state
+from tests.support.scenario import ENTROPY, given_state, play_moves
 
 R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER = 6, 7, 8, 9, 10, 11, 12
 CTHULHU, AZATHOTH, SHUB, DAGON, NYARL, SHOGGOTH, GUG = 6, 7, 8, 9, 10, 11, 12
@@ -52,19 +52,14 @@ def table(hands, deck=(VALLEY, DUNWICH, UNDER, LOMAR, INNS, VALLEY), first=0, po
     return state
 
 
-def when(state, seat, command):
-    return given_state(GAME, state).when(seat, command)
+def when(state, seat, command, entropy=ENTROPY):
+    return given_state(GAME, state).when(seat, command, entropy)
 
 
 def play(state, *moves):
-    """Apply (seat, command) moves; return the final state."""
-    for seat, command in moves:
-        state = GAME.checked_decide(state, command, seat, ENTROPY).state
-    return state
-
-
-def types(state, seat, command):
-    return [e.type for e in when(state, seat, command).events]
+    """The position once (seat, command) moves have been played: to go on from, or to read a view or the legal
+    commands of (what happened is said with ``when(...).then(...)``)."""
+    return play_moves(GAME, state, *moves)[0]
 
 
 def hand(state, seat):
@@ -88,6 +83,54 @@ def meld_set(location, count=3):
 
 
 MELD_RUN = {"type": "meld_run"}
+
+
+# -- facts -----------------------------------------------------------------------------------------------
+
+
+def drawn(seat, revealed=(), face_down=()):
+    return ev("cards_drawn", seat=seat, count=len(revealed) + len(face_down), revealed=list(revealed),
+              face_down=list(face_down), secret={"face_down": [seat]})
+
+
+def turn_passes(seat, to, extra=False):
+    """``seat``'s turn ends and ``to``'s begins (``extra``: a Dagon turn)."""
+    return ev("turn_ended", seat=seat), ev("turn_started", seat=to, extra=extra)
+
+
+def set_melded(seat, location, count=3):
+    return ev("set_melded", seat=seat, location=location, count=count)
+
+
+def claimed(seat, portal, previous_owner=None):
+    return ev("portal_claimed", seat=seat, portal=portal, previous_owner=previous_owner)
+
+
+def sealed(seat, portal):
+    return ev("portal_sealed", seat=seat, portal=portal)
+
+
+def run_melded(seat, number, madness):
+    return ev("run_melded", seat=seat, number=number, madness=madness)
+
+
+def resolved(seat, portal):
+    return ev("power_resolved", seat=seat, portal=portal)
+
+
+def given_card(seat, to, location):
+    return ev("card_given", seat=seat, to=to, location=location, secret={"location": [seat, to]})
+
+
+def round_ended(reason, seat, gained, hands=None):
+    """The round's end: why, who emptied her hand (None: the deck ran out), the Madness each seat gained, and the
+    hands laid down when the deck ran out."""
+    return ev("round_ended", reason=reason, seat=seat, gained=list(gained), **({} if hands is None else {"hands": hands}))
+
+
+def madness(state):
+    """Each seat's Madness as every view shows it."""
+    return GAME.decider.view(state, None)["madness"]
 
 
 # -- setup ---------------------------------------------------------------------------------------------
@@ -140,42 +183,42 @@ def test_the_first_player_of_round_one_is_drawn_at_random_and_recorded_as_a_fact
 
 def test_a_player_draws_one_to_three_cards_in_deck_order():
     state = table([[R, R], [R, R]], deck=[VALLEY, DUNWICH, UNDER, LOMAR])
-    after = play(state, (0, {"type": "draw_cards", "count": 3}))
-    assert hand(after, 0) == [R, R, VALLEY, DUNWICH, UNDER]
-    assert after.cards.deck == ((LOMAR, True),)
+    when(state, 0, {"type": "draw_cards", "count": 3}).then(drawn(0, [VALLEY, DUNWICH, UNDER]), *turn_passes(0, 1))
+    when(play(state, (0, {"type": "draw_cards", "count": 3})), 1, DRAW1).then(
+        drawn(1, [LOMAR]), ev("deck_exhausted", last_turns=[0, 1]), *turn_passes(1, 0))
     assert [c["count"] for c in legal(state, 0) if c["type"] == "draw_cards"] == [1, 2, 3]
 
 
 def test_a_drawn_face_down_card_is_seen_by_the_drawer_only():
     state = table([[R, R], [R, R]], deck=[VALLEY, down(DUNWICH), UNDER])
-    drawn = when(state, 0, {"type": "draw_cards", "count": 2}).events[0]
-    assert redact(drawn, 0) == {"seat": 0, "count": 2, "revealed": [VALLEY], "face_down": [DUNWICH]}
-    assert redact(drawn, 1) == {"seat": 0, "count": 2, "revealed": [VALLEY]}
+    drawn_event = when(state, 0, {"type": "draw_cards", "count": 2}).then(
+        drawn(0, [VALLEY], [DUNWICH]), *turn_passes(0, 1)).events[0]
+    assert redact(drawn_event, 0) == {"seat": 0, "count": 2, "revealed": [VALLEY], "face_down": [DUNWICH]}
+    assert redact(drawn_event, 1) == {"seat": 0, "count": 2, "revealed": [VALLEY]}
 
 
 def test_a_player_cannot_draw_more_cards_than_the_deck_holds():
     state = table([[R, R], [R, R]], deck=[VALLEY, DUNWICH])
-    when(state, 0, {"type": "draw_cards", "count": 3}).raises("rules/not_enough_cards_in_deck")
+    when(state, 0, {"type": "draw_cards", "count": 3}).refused("rules/not_enough_cards_in_deck")
     assert [c["count"] for c in legal(state, 0) if c["type"] == "draw_cards"] == [1, 2]
 
 
 def test_a_player_takes_only_one_obligatory_action_per_turn():
     state = table([[R, R, R], [R, R]], portals={AZATHOTH: 0})
+    when(state, 0, DRAW1).then(drawn(0, [VALLEY]))
     after = play(state, (0, DRAW1))
-    when(after, 0, meld_set(R)).raises("rules/action_already_taken")
-    when(after, 0, DRAW1).raises("rules/action_already_taken")
+    when(after, 0, meld_set(R)).refused("rules/action_already_taken")
+    when(after, 0, DRAW1).refused("rules/action_already_taken")
 
 
 def test_a_turn_cannot_end_before_its_action_while_the_deck_holds_cards():
     state = table([[R, R], [R, R]])
-    when(state, 0, END).raises("rules/action_required")
+    when(state, 0, END).refused("rules/action_required")
 
 
 def test_the_turn_ends_by_itself_when_nothing_is_left_to_do():
     state = table([[R, R], [LOMAR, LOMAR]])
-    assert types(state, 0, DRAW1) == ["cards_drawn", "turn_ended", "turn_started"]
-    after = play(state, (0, DRAW1))
-    assert after.phase.turn.seat == 1
+    when(state, 0, DRAW1).then(drawn(0, [VALLEY]), *turn_passes(0, 1))
 
 
 # -- b/ Open a Portal ----------------------------------------------------------------------------------
@@ -183,53 +226,55 @@ def test_the_turn_ends_by_itself_when_nothing_is_left_to_do():
 
 def test_melding_a_set_claims_the_matching_portal_from_the_pool():
     state = table([[DUNWICH] * 3 + [R], [R, R]])
-    assert types(state, 0, meld_set(DUNWICH)) == ["set_melded", "portal_claimed"]
+    when(state, 0, meld_set(DUNWICH)).then(set_melded(0, DUNWICH), claimed(0, SHOGGOTH))
     after = play(state, (0, meld_set(DUNWICH)))
-    assert after.cards.portals[SHOGGOTH - 6] == 0
+    assert GAME.decider.view(after, 1)["portals"][SHOGGOTH - 6]["owner"] == 0
     assert GAME.decider.view(after, 1)["melds"][0] == [{"kind": "set", "location": DUNWICH, "count": 3}]
 
 
 def test_melding_a_set_claims_the_portal_from_an_opponent():
     state = table([[LOMAR] * 4 + [R], [R, R]], portals={SHUB: 1})
-    event = when(state, 0, meld_set(LOMAR, 4)).events[1]
-    assert event.type == "portal_claimed" and event.data == {"seat": 0, "portal": SHUB, "previous_owner": 1}
-    assert play(state, (0, meld_set(LOMAR, 4))).cards.portals[SHUB - 6] == 0
+    when(state, 0, meld_set(LOMAR, 4)).then(set_melded(0, LOMAR, 4), claimed(0, SHUB, previous_owner=1))
+    assert GAME.decider.view(play(state, (0, meld_set(LOMAR, 4))), 1)["portals"][SHUB - 6]["owner"] == 0
 
 
 def test_melding_a_set_of_a_portal_already_held_claims_nothing():
     state = table([[LOMAR] * 3 + [R], [R, R]], portals={SHUB: 0})
-    assert types(state, 0, meld_set(LOMAR)) == ["set_melded"]
+    when(state, 0, meld_set(LOMAR)).then(set_melded(0, LOMAR))
 
 
 def test_a_set_needs_three_or_more_identical_cards_from_the_hand():
     state = table([[LOMAR, LOMAR, R], [R, R]])
-    when(state, 0, meld_set(LOMAR)).raises("rules/not_enough_cards")
+    when(state, 0, meld_set(LOMAR)).refused("rules/not_enough_cards")
     assert not [c for c in legal(state, 0) if c["type"] == "meld_set"]
 
 
 def test_a_player_may_meld_up_to_three_sets_in_one_turn_one_per_command():
     state = table([[R] * 3 + [ARKHAM] * 3 + [LOMAR] * 3 + [INNS] * 4, [R, R]])
-    after = play(state, (0, meld_set(R)), (0, meld_set(ARKHAM)))
-    assert after.phase.turn.seat == 0 and after.phase.turn.melds == 2
+    after = play(state, (0, meld_set(R)))
+    when(after, 0, meld_set(ARKHAM)).then(set_melded(0, ARKHAM), claimed(0, AZATHOTH))  # the turn goes on
+    after = play(after, (0, meld_set(ARKHAM)))
     assert {c["type"] for c in legal(after, 0)} >= {"meld_set", "end_turn", "seal_portal"}
+    when(after, 0, meld_set(LOMAR)).then(set_melded(0, LOMAR), claimed(0, SHUB))
     after = play(after, (0, meld_set(LOMAR)))
     # Three portals claimed this turn: Cthulhu, Azathoth and Shub-Niggurath may still be sealed.
-    assert after.phase.turn.seat == 0 and not [c for c in legal(after, 0) if c["type"] == "meld_set"]
-    when(after, 0, meld_set(INNS)).raises("rules/three_melds_per_turn")
+    assert GAME.decider.to_act(after) == {0} and not [c for c in legal(after, 0) if c["type"] == "meld_set"]
+    when(after, 0, meld_set(INNS)).refused("rules/three_melds_per_turn")
 
 
 def test_sets_and_runs_cannot_be_mixed_in_one_turn():
     state = table([RUN + [R, R, R], [LOMAR, LOMAR]])
     after = play(state, (0, meld_set(R)))
-    when(after, 0, MELD_RUN).raises("rules/cannot_mix_sets_and_runs")
+    when(after, 0, MELD_RUN).refused("rules/cannot_mix_sets_and_runs")
     after = play(state, (0, MELD_RUN))
-    when(after, 0, meld_set(R)).raises("rules/cannot_mix_sets_and_runs")
+    when(after, 0, meld_set(R)).refused("rules/cannot_mix_sets_and_runs")
 
 
 def test_melding_ends_with_end_turn_and_the_next_player_follows_clockwise():
     state = table([[R] * 3 + [LOMAR], [R, R], [ARKHAM, ARKHAM]])
+    when(play(state, (0, meld_set(R))), 0, END).then(*turn_passes(0, 1))
     after = play(state, (0, meld_set(R)), (0, END))
-    assert after.phase.turn.seat == 1 and after.phase.turn.action is None
+    assert DRAW1 in legal(after, 1)  # a new turn: its action still to take
 
 
 def test_cards_of_a_location_are_identical_so_melds_name_locations_not_cards():
@@ -244,26 +289,30 @@ def test_cards_of_a_location_are_identical_so_melds_name_locations_not_cards():
 
 def test_a_run_is_seven_different_locations_and_gives_each_opponent_one_madness():
     state = table([RUN + [R], [LOMAR, LOMAR], [INNS, INNS]])
+    when(state, 0, MELD_RUN).then(run_melded(0, 1, 1))
     after = play(state, (0, MELD_RUN))
-    assert hand(after, 0) == [R] and after.madness == (0, 1, 1)
+    assert hand(after, 0) == [R] and madness(after) == [0, 1, 1]
     short = table([RUN[:-1] + [R], [LOMAR, LOMAR]])
-    when(short, 0, MELD_RUN).raises("rules/run_needs_seven_different")
+    when(short, 0, MELD_RUN).refused("rules/run_needs_seven_different")
 
 
 def test_each_run_in_a_round_gives_one_more_madness_than_the_previous_whoever_melds_it():
     state = table([RUN + RUN + [R], RUN + [LOMAR], [INNS, INNS]])
+    when(play(state, (0, MELD_RUN)), 0, MELD_RUN).then(run_melded(0, 2, 2))
     after = play(state, (0, MELD_RUN), (0, MELD_RUN))
-    assert after.madness == (0, 3, 3)
+    assert madness(after) == [0, 3, 3]
+    when(play(after, (0, END)), 1, MELD_RUN).then(run_melded(1, 3, 3))
     after = play(after, (0, END), (1, MELD_RUN))
-    assert after.madness == (3, 3, 6)
+    assert madness(after) == [3, 3, 6]
     assert GAME.decider.view(after, 2)["next_run_madness"] == 4
 
 
 def test_a_player_may_meld_up_to_three_runs_in_one_turn():
     state = table([RUN * 4 + [R], [LOMAR, LOMAR]])
-    after = play(state, (0, MELD_RUN), (0, MELD_RUN), (0, MELD_RUN))
-    assert after.madness == (0, 6)
-    assert after.phase.turn.seat == 1  # nothing left to do: the turn ended by itself
+    after = play(state, (0, MELD_RUN), (0, MELD_RUN))
+    # The third run: nothing left to do, so the turn ends by itself.
+    when(after, 0, MELD_RUN).then(run_melded(0, 3, 3), *turn_passes(0, 1))
+    assert madness(play(after, (0, MELD_RUN))) == [0, 6]
 
 
 # -- Seal a Portal ---------------------------------------------------------------------------------------
@@ -271,33 +320,33 @@ def test_a_player_may_meld_up_to_three_runs_in_one_turn():
 
 def test_a_player_may_seal_only_one_portal_per_turn():
     state = table([[R, R, LOMAR], [INNS, INNS]], portals={AZATHOTH: 0, DAGON: 0})
+    when(state, 0, seal(DAGON)).then(sealed(0, DAGON))
     after = play(state, (0, seal(DAGON)))
-    when(after, 0, seal(AZATHOTH)).raises("rules/one_seal_per_turn")
+    when(after, 0, seal(AZATHOTH)).refused("rules/one_seal_per_turn")
     assert not [c for c in legal(after, 0) if c["type"] == "seal_portal"]
 
 
 def test_a_portal_may_be_sealed_before_the_action_and_the_action_follows():
     state = table([[R, R], [INNS, INNS]], portals={AZATHOTH: 0})
+    when(state, 0, seal(AZATHOTH)).then(sealed(0, AZATHOTH), ev("card_discarded", seat=1, card=INNS))
     after = play(state, (0, seal(AZATHOTH)))
-    assert after.phase.turn.seat == 0 and after.phase.turn.action is None
-    assert after.cards.portals[AZATHOTH - 6] is None  # back in the pool
-    after = play(after, (0, DRAW1))
-    assert after.phase.turn.seat == 1
+    assert GAME.decider.view(after, 1)["portals"][AZATHOTH - 6]["owner"] is None  # back in the pool
+    when(after, 0, DRAW1).then(drawn(0, [VALLEY]), *turn_passes(0, 1))
 
 
 def test_a_portal_just_claimed_may_be_sealed_after_the_action():
     state = table([[DUNWICH] * 3 + [R], [INNS, INNS]])
     after = play(state, (0, meld_set(DUNWICH)))
     assert seal(SHOGGOTH) in legal(after, 0)
-    after = play(after, (0, seal(SHOGGOTH)))
-    assert after.phase.shoggoth == 0 and after.phase.turn.seat == 1
+    when(after, 0, seal(SHOGGOTH)).then(sealed(0, SHOGGOTH), *turn_passes(0, 1))
+    assert GAME.decider.view(play(after, (0, seal(SHOGGOTH))), 1)["bound_by_shoggoth"]
 
 
 def test_sealing_a_portal_after_melding_ends_the_melding():
     state = table([[R] * 3 + [LOMAR] * 3 + [INNS], [INNS, INNS]], portals={DAGON: 0})
-    after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
     # The seal closed the action: Dagon's extra turn starts at once.
-    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.phase.turn.action is None
+    when(play(state, (0, meld_set(R))), 0, seal(DAGON)).then(sealed(0, DAGON), *turn_passes(0, 0, extra=True))
+    assert DRAW1 in legal(play(state, (0, meld_set(R)), (0, seal(DAGON))), 0)
 
 
 def test_melding_may_continue_after_a_portal_sealed_before_it():
@@ -308,8 +357,8 @@ def test_melding_may_continue_after_a_portal_sealed_before_it():
 
 def test_a_player_cannot_seal_a_portal_that_is_not_in_front_of_her():
     state = table([[R, R], [INNS, INNS]], portals={AZATHOTH: 1})
-    when(state, 0, seal(AZATHOTH)).raises("rules/portal_not_yours")
-    when(state, 0, seal(DAGON)).raises("rules/portal_not_yours")
+    when(state, 0, seal(AZATHOTH)).refused("rules/portal_not_yours")
+    when(state, 0, seal(DAGON)).refused("rules/portal_not_yours")
 
 
 # -- Portal powers ---------------------------------------------------------------------------------------
@@ -317,60 +366,68 @@ def test_a_player_cannot_seal_a_portal_that_is_not_in_front_of_her():
 
 def test_gug_passes_the_turn_instead_of_the_action():
     state = table([[R, R], [INNS, INNS]], portals={GUG: 0})
-    assert types(state, 0, seal(GUG)) == ["portal_sealed", "turn_passed", "turn_ended", "turn_started"]
+    when(state, 0, seal(GUG)).then(sealed(0, GUG), ev("turn_passed", seat=0), *turn_passes(0, 1))
     after = play(state, (0, seal(GUG)))
-    assert after.phase.turn.seat == 1 and hand(after, 0) == [R, R] and after.cards.portals[GUG - 6] is None
+    assert hand(after, 0) == [R, R] and GAME.decider.view(after, 1)["portals"][GUG - 6]["owner"] is None
 
 
 def test_gug_cannot_be_sealed_on_the_turn_it_was_claimed():
     state = table([[UNDER] * 3 + [R], [INNS, INNS]], portals={DAGON: 0})
+    when(state, 0, meld_set(UNDER)).then(set_melded(0, UNDER), claimed(0, GUG))
     after = play(state, (0, meld_set(UNDER)))
-    assert after.phase.turn.claimed == frozenset({GUG}) and seal(GUG) not in legal(after, 0)
-    when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+    assert seal(GUG) not in legal(after, 0)
+    when(after, 0, seal(GUG)).refused("rules/gug_not_on_the_turn_claimed")
 
 
 def test_gug_cannot_be_played_on_the_dagon_turn_immediately_after_it_was_claimed():
     # "This Portal card cannot be played immediately after having been drawn": Dagon's extra turn follows at once.
     state = table([[UNDER] * 3 + [R, R], [INNS, INNS]], portals={DAGON: 0})
-    after = play(state, (0, seal(DAGON)), (0, meld_set(UNDER)), (0, END))
-    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.cards.portals[GUG - 6] == 0
+    before = play(state, (0, seal(DAGON)), (0, meld_set(UNDER)))
+    when(before, 0, END).then(*turn_passes(0, 0, extra=True))
+    after = play(before, (0, END))
+    assert GAME.decider.view(after, 1)["portals"][GUG - 6]["owner"] == 0
     assert seal(GUG) not in legal(after, 0)
-    when(after, 0, seal(GUG)).raises("rules/gug_not_on_the_turn_claimed")
+    when(after, 0, seal(GUG)).refused("rules/gug_not_on_the_turn_claimed")
     assert GAME.decider.view(after, 1)["turn"]["gug_claimed_before"]
     # After the opponent's turn, Gug may pass the turn.
     after = play(after, (0, DRAW1), (1, DRAW1))
-    assert after.phase.turn.seat == 0 and seal(GUG) in legal(after, 0)
+    assert GAME.decider.to_act(after) == {0} and seal(GUG) in legal(after, 0)
 
 
 def test_gug_claimed_before_an_unrelated_dagon_turn_may_pass_that_turn():
     state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0, GUG: 0})
+    when(play(state, (0, meld_set(R))), 0, seal(DAGON)).then(sealed(0, DAGON), *turn_passes(0, 0, extra=True))
     after = play(state, (0, meld_set(R)), (0, seal(DAGON)))
-    assert after.phase.turn.extra and seal(GUG) in legal(after, 0)
+    assert seal(GUG) in legal(after, 0)
 
 
 def test_gug_cannot_be_sealed_after_the_action():
     state = table([[R, R], [INNS, INNS]], portals={GUG: 0, AZATHOTH: 0})
     after = play(state, (0, DRAW1))
-    when(after, 0, seal(GUG)).raises("rules/gug_replaces_the_action")
+    when(after, 0, seal(GUG)).refused("rules/gug_replaces_the_action")
 
 
 def test_under_shoggoth_opponents_must_draw_exactly_one_card_for_their_action():
     state = table([[R, R], [LOMAR] * 3 + [INNS] * 7 + RUN, [ARKHAM] * 2], portals={SHOGGOTH: 0, AZATHOTH: 1})
-    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
-    assert after.phase.turn.seat == 1
+    after = play(state, (0, seal(SHOGGOTH)))
+    when(after, 0, DRAW1).then(drawn(0, [VALLEY]), *turn_passes(0, 1))
+    after = play(after, (0, DRAW1))
     assert legal(after, 1) == [DRAW1, seal(AZATHOTH)]
-    when(after, 1, meld_set(LOMAR)).raises("rules/must_draw_one_under_shoggoth")
-    when(after, 1, MELD_RUN).raises("rules/must_draw_one_under_shoggoth")
-    when(after, 1, {"type": "draw_cards", "count": 2}).raises("rules/must_draw_one_under_shoggoth")
+    when(after, 1, meld_set(LOMAR)).refused("rules/must_draw_one_under_shoggoth")
+    when(after, 1, MELD_RUN).refused("rules/must_draw_one_under_shoggoth")
+    when(after, 1, {"type": "draw_cards", "count": 2}).refused("rules/must_draw_one_under_shoggoth")
+    when(after, 1, DRAW1).then(drawn(1, [DUNWICH]))  # the turn goes on: Azathoth may still be sealed
     after = play(after, (1, DRAW1))
-    assert after.phase.turn.seat == 1 and legal(after, 1) == [seal(AZATHOTH), END]
+    assert legal(after, 1) == [seal(AZATHOTH), END]
     assert legal(play(after, (1, END)), 2) == [DRAW1]
 
 
 def test_shoggoth_ends_at_the_start_of_its_sealers_next_turn():
     state = table([[R, R], [LOMAR] * 3], portals={SHOGGOTH: 0})
-    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1), (1, DRAW1))
-    assert after.phase.turn.seat == 0 and after.phase.shoggoth is None
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
+    when(after, 1, DRAW1).then(drawn(1, [DUNWICH]), *turn_passes(1, 0))
+    after = play(after, (1, DRAW1))
+    assert not GAME.decider.view(after, 1)["bound_by_shoggoth"]
     after = play(after, (0, DRAW1))
     assert meld_set(LOMAR) in legal(after, 1)
 
@@ -378,14 +435,15 @@ def test_shoggoth_ends_at_the_start_of_its_sealers_next_turn():
 def test_shoggoth_does_not_let_gug_dodge_the_draw():
     state = table([[R, R], [LOMAR, LOMAR]], portals={SHOGGOTH: 0, GUG: 1})
     after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
-    when(after, 1, seal(GUG)).raises("rules/must_draw_one_under_shoggoth")
+    when(after, 1, seal(GUG)).refused("rules/must_draw_one_under_shoggoth")
 
 
 def test_shoggoth_has_no_effect_once_the_deck_is_empty():
     state = table([[R, R], [LOMAR] * 3], deck=[VALLEY, INNS], portals={SHOGGOTH: 0})
-    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1), (1, DRAW1))
-    # Seat 1 took the last card: seat 0 then seat 1 take their last turns; Shoggoth had ended at seat 0's turn.
-    after = play(after, (0, END))
+    after = play(state, (0, seal(SHOGGOTH)), (0, DRAW1))
+    # Seat 1 takes the last card: seat 0 then seat 1 take their last turns; Shoggoth had ended at seat 0's turn.
+    when(after, 1, DRAW1).then(drawn(1, [INNS]), ev("deck_exhausted", last_turns=[0, 1]), *turn_passes(1, 0))
+    after = play(after, (1, DRAW1), (0, END))
     assert meld_set(LOMAR) in legal(after, 1)
     bound = replace(after, phase=replace(after.phase, shoggoth=0))
     assert meld_set(LOMAR) in legal(bound, 1) and seal(SHOGGOTH) not in legal(bound, 1)
@@ -395,36 +453,43 @@ def test_nyarlathotep_takes_any_card_of_the_deck_even_a_face_down_one_seen_by_th
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY, down(DUNWICH), UNDER], portals={NYARL: 0})
     after = play(state, (0, seal(NYARL)))
     assert legal(after, 0) == [{"type": "take_deck_card", "position": i} for i in range(3)]
-    when(after, 0, DRAW1).raises("rules/finish_the_portal_power")
-    event = when(after, 0, {"type": "take_deck_card", "position": 1}).events[0]
-    assert redact(event, 0)["card"] == DUNWICH and "card" not in redact(event, 1)
+    when(after, 0, DRAW1).refused("rules/finish_the_portal_power")
+    taken = when(after, 0, {"type": "take_deck_card", "position": 1}).then(
+        ev("deck_card_taken", seat=0, position=1, face_up=False, card=DUNWICH, secret={"card": [0]}),
+        resolved(0, NYARL),  # sealed before the action: the action follows, in the same turn
+    ).events[0]
+    assert redact(taken, 0)["card"] == DUNWICH and "card" not in redact(taken, 1)
     after = play(after, (0, {"type": "take_deck_card", "position": 1}))
     assert hand(after, 0) == [R, R, DUNWICH]
-    assert after.cards.deck == ((VALLEY, True), (UNDER, True))
-    assert after.phase.turn.seat == 0 and after.phase.turn.action is None  # sealed before the action: the action follows
+    when(after, 0, {"type": "draw_cards", "count": 2}).then(drawn(0, [VALLEY, UNDER]), ev("deck_exhausted", last_turns=[1, 0]),
+                                                            *turn_passes(0, 1))
 
 
 def test_nyarlathotep_taking_the_last_card_empties_the_deck():
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={NYARL: 0})
+    when(play(state, (0, seal(NYARL))), 0, {"type": "take_deck_card", "position": 0}).then(
+        ev("deck_card_taken", seat=0, position=0, face_up=True, card=VALLEY),
+        resolved(0, NYARL),
+        ev("deck_exhausted", last_turns=[1, 0]),
+    )
     after = play(state, (0, seal(NYARL)), (0, {"type": "take_deck_card", "position": 0}))
-    assert after.phase.last_turns == (1, 0)
     assert END in legal(after, 0)
 
 
 def test_dagon_gives_another_complete_turn():
     state = table([[R] * 3 + [LOMAR], [INNS, INNS]], portals={DAGON: 0})
+    when(play(state, (0, DRAW1)), 0, seal(DAGON)).then(sealed(0, DAGON), *turn_passes(0, 0, extra=True))
     after = play(state, (0, DRAW1), (0, seal(DAGON)))
-    assert after.phase.turn.seat == 0 and after.phase.turn.extra and not after.phase.turn.sealed
-    after = play(after, (0, meld_set(R)), (0, END))
-    assert after.phase.turn.seat == 1
+    assert DRAW1 in legal(after, 0) and not [c for c in legal(after, 0) if c["type"] == "seal_portal"]
+    when(play(after, (0, meld_set(R))), 0, END).then(*turn_passes(0, 1))
 
 
 def test_dagon_sealed_before_the_action_gives_the_extra_turn_after_this_one():
     state = table([[R, R], [INNS, INNS]], portals={DAGON: 0})
+    when(state, 0, seal(DAGON)).then(sealed(0, DAGON))
     after = play(state, (0, seal(DAGON)))
-    assert after.phase.turn.seat == 0 and not after.phase.turn.extra and after.phase.turn.action is None
-    after = play(after, (0, DRAW1))
-    assert after.phase.turn.seat == 0 and after.phase.turn.extra
+    assert DRAW1 in legal(after, 0)
+    when(after, 0, DRAW1).then(drawn(0, [VALLEY]), *turn_passes(0, 0, extra=True))
 
 
 def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
@@ -432,13 +497,15 @@ def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
     after = play(state, (0, seal(SHUB)))
     assert legal(after, 0) == [{"type": "look_at_hand", "seat": 1}, {"type": "look_at_hand", "seat": 2}]
     look = {"type": "look_at_hand", "seat": 1}
-    shown = when(after, 0, look).events[0]
+    shown = when(after, 0, look).then(
+        ev("hand_looked_at", seat=0, target=1, cards=[LOMAR, LOMAR, INNS], secret={"cards": [0]})).events[0]
     assert redact(shown, 0)["cards"] == [LOMAR, LOMAR, INNS] and "cards" not in redact(shown, 2)
     after = play(after, (0, look))
     assert GAME.decider.view(after, 0)["pending"]["target_hand"] == [LOMAR, LOMAR, INNS]
     assert "target_hand" not in GAME.decider.view(after, 1)["pending"] and "target_hand" not in GAME.decider.view(after, 2)["pending"]
     assert legal(after, 0) == [{"type": "take_card", "location": LOMAR}, {"type": "take_card", "location": INNS}]
-    taken = when(after, 0, {"type": "take_card", "location": INNS}).events[0]
+    taken = when(after, 0, {"type": "take_card", "location": INNS}).then(
+        ev("card_taken", seat=0, target=1, location=INNS, secret={"location": [0, 1]}), resolved(0, SHUB)).events[0]
     assert "location" not in redact(taken, 2) and redact(taken, 1)["location"] == INNS
     after = play(after, (0, {"type": "take_card", "location": INNS}))
     assert hand(after, 0) == [R, R, INNS] and hand(after, 1) == [LOMAR, LOMAR]
@@ -447,32 +514,32 @@ def test_shub_niggurath_looks_at_an_opponents_hand_then_takes_one_card():
 def test_shub_niggurath_cannot_look_at_an_empty_hand():
     state = table([[R, R], [], [ARKHAM]], portals={SHUB: 0})
     after = play(state, (0, seal(SHUB)))
-    when(after, 0, {"type": "look_at_hand", "seat": 1}).raises("rules/opponent_has_no_cards")
+    when(after, 0, {"type": "look_at_hand", "seat": 1}).refused("rules/opponent_has_no_cards")
     nobody = table([[R, R], []], portals={SHUB: 0})
-    when(nobody, 0, seal(SHUB)).raises("rules/portal_has_no_effect")
+    when(nobody, 0, seal(SHUB)).refused("rules/portal_has_no_effect")
 
 
 def test_azathoth_discards_one_random_card_from_each_opponent_face_up():
     state = table([[R, R], [INNS, LOMAR], [ARKHAM, ARKHAM], [VALLEY]], portals={AZATHOTH: 0})
-    events = when(state, 0, seal(AZATHOTH)).events
-    discards = [e for e in events if e.type == "card_discarded"]
-    assert [e.data["seat"] for e in discards] == [1, 2, 3]
     # Face up before each player: every viewer sees the card, and nothing else (no index into the hand).
+    discards = when(state, 0, seal(AZATHOTH)).then(
+        sealed(0, AZATHOTH),
+        ev("card_discarded", seat=1, card=INNS),  # one of Innsmouth and Lomar, by the entropy
+        ev("card_discarded", seat=2, card=ARKHAM),
+        ev("card_discarded", seat=3, card=VALLEY),
+    ).events[1:]
     for e in discards:
-        assert not e.secret and set(e.data) == {"seat", "card"}
         assert redact(e, None) == redact(e, e.data["seat"]) == e.data
     after = play(state, (0, seal(AZATHOTH)))
-    assert [sum(h) for h in after.cards.hands] == [2, 1, 1, 0]
-    assert after.cards.discards[2] == (ARKHAM,) and after.cards.discards[3] == (VALLEY,)
-    assert GAME.decider.view(after, 1)["discards"] == [[], list(after.cards.discards[1]), [ARKHAM], [VALLEY]]
-    assert after.cards.discards[1][0] in (INNS, LOMAR)
+    assert GAME.decider.view(after, None)["hand_counts"] == [2, 1, 1, 0]
+    assert GAME.decider.view(after, 1)["discards"] == [[], [INNS], [ARKHAM], [VALLEY]]
 
 
 def test_azathoth_discards_are_random():
     state = table([[R, R], RUN], portals={AZATHOTH: 0})
     seen = set()
     for n in range(30):
-        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big")).events
+        events = when(state, 0, seal(AZATHOTH), n.to_bytes(32, "big")).events
         seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
     assert len(seen) >= 5
 
@@ -480,18 +547,20 @@ def test_azathoth_discards_are_random():
 def test_azathoth_cannot_be_sealed_when_no_opponent_holds_a_card():
     state = table([[R, R], [], []], portals={AZATHOTH: 0})
     assert seal(AZATHOTH) not in legal(state, 0)
-    err = when(state, 0, seal(AZATHOTH)).raises("rules/portal_has_no_effect")
+    err = when(state, 0, seal(AZATHOTH)).refused("rules/portal_has_no_effect")
     assert "Azathoth" in err.message
     one = table([[R, R], [], [LOMAR]], portals={AZATHOTH: 0})
-    assert types(one, 0, seal(AZATHOTH)) == ["portal_sealed", "card_discarded"]
+    when(one, 0, seal(AZATHOTH)).then(sealed(0, AZATHOTH), ev("card_discarded", seat=2, card=LOMAR))
 
 
 def test_a_hand_emptied_by_an_opponent_does_not_end_the_round():
     state = table([[R, R], [INNS], [LOMAR, LOMAR]], portals={AZATHOTH: 0})
+    when(state, 0, seal(AZATHOTH)).then(sealed(0, AZATHOTH), ev("card_discarded", seat=1, card=INNS),
+                                        ev("card_discarded", seat=2, card=LOMAR))
     after = play(state, (0, seal(AZATHOTH)))
-    assert isinstance(after.phase, Playing) and hand(after, 1) == []
-    after = play(after, (0, DRAW1))
-    assert after.phase.turn.seat == 1 and legal(after, 1)[0] == DRAW1
+    assert hand(after, 1) == []
+    when(after, 0, DRAW1).then(drawn(0, [VALLEY]), *turn_passes(0, 1))
+    assert legal(play(after, (0, DRAW1)), 1)[0] == DRAW1
 
 
 def give(location, seat):
@@ -500,41 +569,49 @@ def give(location, seat):
 
 def test_cthulhu_can_give_one_card_to_one_player():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
+    when(play(state, (0, seal(CTHULHU))), 0, give(LOMAR, 2)).then(given_card(0, 2, LOMAR))
     after = play(state, (0, seal(CTHULHU)), (0, give(LOMAR, 2)))
     assert {"type": "stop_giving"} in legal(after, 0)
+    when(after, 0, {"type": "stop_giving"}).then(resolved(0, CTHULHU))
     after = play(after, (0, {"type": "stop_giving"}))
-    assert hand(after, 0) == [R, R] and hand(after, 2) == [ARKHAM, LOMAR] and after.phase.pending is None
+    assert hand(after, 0) == [R, R] and hand(after, 2) == [ARKHAM, LOMAR] and GAME.decider.view(after, 0)["pending"] is None
 
 
 def test_cthulhu_can_give_one_card_each_to_two_players():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
-    after = play(state, (0, DRAW1), (0, seal(CTHULHU)), (0, give(LOMAR, 2)), (0, give(R, 1)))
+    after = play(state, (0, DRAW1), (0, seal(CTHULHU)), (0, give(LOMAR, 2)))
+    # Two cards given: the power and the turn are over.
+    when(after, 0, give(R, 1)).then(given_card(0, 1, R), resolved(0, CTHULHU), *turn_passes(0, 1))
+    after = play(after, (0, give(R, 1)))
     assert hand(after, 1) == [R, INNS, INNS] and hand(after, 2) == [ARKHAM, LOMAR]
-    assert after.phase.turn.seat == 1  # two cards given: the power and the turn are over
 
 
 def test_cthulhu_can_give_two_cards_to_one_player():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
-    after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)), (0, give(R, 1)))
-    assert hand(after, 1) == [R, R, INNS, INNS] and after.phase.pending is None and after.phase.turn.seat == 0
+    after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)))
+    # Sealed before the action: the power is over, the turn is not.
+    when(after, 0, give(R, 1)).then(given_card(0, 1, R), resolved(0, CTHULHU))
+    after = play(after, (0, give(R, 1)))
+    assert hand(after, 1) == [R, R, INNS, INNS] and DRAW1 in legal(after, 0)
 
 
 def test_cthulhu_distributes_at_least_one_card_and_gifts_are_seen_by_giver_and_receiver_only():
     state = table([[R, R, LOMAR], [INNS, INNS], [ARKHAM]], portals={CTHULHU: 0})
     after = play(state, (0, seal(CTHULHU)))
     assert {"type": "stop_giving"} not in legal(after, 0)
-    when(after, 0, {"type": "stop_giving"}).raises("rules/give_at_least_one")
-    when(after, 0, give(R, 0)).raises("rules/give_to_an_opponent")
-    gift = when(after, 0, give(LOMAR, 1)).events[0]
+    when(after, 0, {"type": "stop_giving"}).refused("rules/give_at_least_one")
+    when(after, 0, give(R, 0)).refused("rules/give_to_an_opponent")
+    gift = when(after, 0, give(LOMAR, 1)).then(given_card(0, 1, LOMAR)).events[0]
     assert redact(gift, 1)["location"] == LOMAR and "location" not in redact(gift, 2)
 
 
 def test_giving_away_the_last_card_with_cthulhu_ends_the_round():
     state = table([[R], [INNS, INNS]], portals={CTHULHU: 0}, madness=[4, 2])
-    events = when(play(state, (0, seal(CTHULHU))), 0, give(R, 1)).events
-    assert [e.type for e in events] == ["card_given", "round_ended"]
+    # Her hand emptied: half her Madness discarded, one to each opponent.
+    when(play(state, (0, seal(CTHULHU))), 0, give(R, 1)).then(
+        given_card(0, 1, R), round_ended("hand_emptied", 0, [-2, 1]))
     after = play(state, (0, seal(CTHULHU)), (0, give(R, 1)))
-    assert isinstance(after.phase, RoundOver) and after.madness == (2, 3)
+    assert GAME.decider.view(after, 0)["phase"] == "round_over" and madness(after) == [2, 3]
 
 
 def test_portal_powers_that_cannot_take_effect_cannot_be_sealed():
@@ -548,66 +625,67 @@ def test_portal_powers_that_cannot_take_effect_cannot_be_sealed():
 
 def test_an_empty_deck_gives_each_player_one_last_turn_ending_with_the_player_who_took_the_last_card():
     state = table([[R, R], [INNS, INNS], [LOMAR, LOMAR]], deck=[VALLEY, DUNWICH], first=1)
-    events = when(state, 1, {"type": "draw_cards", "count": 2}).events
-    assert [e.type for e in events] == ["cards_drawn", "deck_exhausted", "turn_ended", "turn_started"]
-    assert events[1].data == {"last_turns": [2, 0, 1]}
+    when(state, 1, {"type": "draw_cards", "count": 2}).then(
+        drawn(1, [VALLEY, DUNWICH]), ev("deck_exhausted", last_turns=[2, 0, 1]), *turn_passes(1, 2))
     after = play(state, (1, {"type": "draw_cards", "count": 2}))
-    order = []
-    while isinstance(after.phase, Playing):
-        order.append(after.phase.turn.seat)
-        after = play(after, (after.phase.turn.seat, END))
-    assert order == [2, 0, 1] and isinstance(after.phase, RoundOver) and after.phase.reason == "deck_exhausted"
+    when(after, 2, END).then(*turn_passes(2, 0))
+    after = play(after, (2, END))
+    when(after, 0, END).then(*turn_passes(0, 1))
+    after = play(after, (0, END))
+    when(after, 1, END).then(ev("turn_ended", seat=1), round_ended("deck_exhausted", None, [1, 3, 1],
+                                                                   hands=[[R, R], [INNS, INNS, VALLEY, DUNWICH], [LOMAR, LOMAR]]))
 
 
 def test_last_turns_are_for_melding_only_and_may_end_without_a_meld():
     state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={AZATHOTH: 0})
+    when(state, 1, DRAW1).then(drawn(1, [VALLEY]), ev("deck_exhausted", last_turns=[0, 1]), *turn_passes(1, 0))
     after = play(state, (1, DRAW1))
-    assert after.phase.turn.seat == 0
     commands = legal(after, 0)
     assert {c["type"] for c in commands} == {"meld_set", "seal_portal", "end_turn"}
-    when(after, 0, DRAW1).raises("rules/deck_empty")
-    after = play(after, (0, meld_set(R)), (0, END))
-    assert after.phase.turn.seat == 1
+    when(after, 0, DRAW1).refused("rules/deck_empty")
+    when(play(after, (0, meld_set(R))), 0, END).then(*turn_passes(0, 1))
 
 
 def test_a_dagon_turn_during_the_last_turns_is_one_more_last_turn():
     state = table([[R, R, R, LOMAR], [INNS, INNS]], deck=[VALLEY], first=1, portals={DAGON: 0})
-    after = play(state, (1, DRAW1), (0, seal(DAGON)), (0, END))
-    assert after.phase.turn.seat == 0 and after.phase.turn.extra and after.phase.last_turns == (1,)
-    after = play(after, (0, meld_set(R)), (0, END), (1, END))
-    assert isinstance(after.phase, RoundOver)
+    after = play(state, (1, DRAW1), (0, seal(DAGON)))
+    when(after, 0, END).then(*turn_passes(0, 0, extra=True))
+    after = play(after, (0, END))
+    assert GAME.decider.view(after, 1)["last_turns"] == [1]
+    after = play(after, (0, meld_set(R)), (0, END))
+    when(after, 1, END).then(ev("turn_ended", seat=1), round_ended("deck_exhausted", None, [1, 2],
+                                                                   hands=[[LOMAR], [INNS, INNS, VALLEY]]))
 
 
 def test_at_the_end_of_the_deck_each_player_takes_one_madness_per_different_location_in_hand():
     state = table([[R, R, LOMAR], [INNS, INNS, ARKHAM, VALLEY], []], deck=[VALLEY], madness=[1, 0, 3])
     after = play(state, (0, DRAW1), (1, END), (2, END))
-    assert not isinstance(after.phase, RoundOver)
-    events = when(after, 0, END).events
-    assert [e.type for e in events] == ["turn_ended", "round_ended"]
     laid_down = [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
     # The hands are laid down: the event carries them and the Madness as public facts, for every viewer.
-    expected = {"reason": "deck_exhausted", "seat": None, "gained": [3, 3, 0], "hands": laid_down}
-    assert all(redact(events[-1], viewer) == expected for viewer in (0, 1, 2, None))
+    events = when(after, 0, END).then(
+        ev("turn_ended", seat=0), round_ended("deck_exhausted", None, [3, 3, 0], hands=laid_down)).events
+    assert all(redact(events[-1], viewer) == events[-1].data for viewer in (0, 1, 2, None))
     after = play(after, (0, END))
-    assert after.phase.gained == (3, 3, 0) and after.madness == (4, 3, 3)
+    assert madness(after) == [4, 3, 3]
     seen = GAME.decider.view(after, 2)
-    assert seen["hands"] == [[R, R, LOMAR, VALLEY], [ARKHAM, INNS, INNS, VALLEY], []]
+    assert seen["hands"] == laid_down
     assert seen["phase"] == "round_over"
 
 
 def test_discarded_cards_do_not_count_at_the_end_of_the_round():
     state = table([[R, R], [INNS, INNS]], deck=[VALLEY], portals={AZATHOTH: 0}, madness=[0, 0])
-    after = play(state, (0, seal(AZATHOTH)), (0, DRAW1), (1, END), (0, END))
-    assert after.phase.gained == (2, 1) and after.cards.discards[1] == (INNS,)
+    after = play(state, (0, seal(AZATHOTH)), (0, DRAW1), (1, END))
+    assert GAME.decider.view(after, 0)["discards"][1] == [INNS]
+    when(after, 0, END).then(ev("turn_ended", seat=0), round_ended("deck_exhausted", None, [2, 1],
+                                                                   hands=[[R, R, VALLEY], [INNS]]))
 
 
 def test_a_player_who_plays_all_her_cards_ends_the_round_immediately():
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], portals={DAGON: 0}, madness=[6, 2, 9])
-    events = when(state, 0, meld_set(R)).events
-    assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
-    after = play(state, (0, meld_set(R)))
     # She discards half her tokens rounded up (6 -> 3) and each opponent takes 1; no seal, no Dagon turn.
-    assert isinstance(after.phase, RoundOver) and after.madness == (3, 3, 10) and after.phase.gained == (-3, 1, 1)
+    when(state, 0, meld_set(R)).then(set_melded(0, R), claimed(0, CTHULHU), round_ended("hand_emptied", 0, [-3, 1, 1]))
+    after = play(state, (0, meld_set(R)))
+    assert madness(after) == [3, 3, 10]
     assert "hands" not in GAME.decider.view(after, 1)
 
 
@@ -615,27 +693,24 @@ def test_a_player_who_plays_out_her_cards_during_the_last_turns_ends_the_round_a
     # The deck is empty, but the round ends "immediately" the other way: halving and 1 token each, no scoring
     # of the hands left, and the players still owed a last turn lose it.
     state = table([[R, R, R], [INNS, INNS], [LOMAR, ARKHAM]], deck=[VALLEY], first=2, madness=[4, 1, 2])
+    when(state, 2, DRAW1).then(drawn(2, [VALLEY]), ev("deck_exhausted", last_turns=[0, 1, 2]), *turn_passes(2, 0))
     after = play(state, (2, DRAW1))
-    assert after.phase.turn.seat == 0 and after.phase.last_turns == (1, 2)
-    events = when(after, 0, meld_set(R)).events
-    assert [e.type for e in events] == ["set_melded", "portal_claimed", "round_ended"]
-    assert events[-1].data == {"reason": "hand_emptied", "seat": 0, "gained": [-2, 1, 1]}
+    when(after, 0, meld_set(R)).then(set_melded(0, R), claimed(0, CTHULHU), round_ended("hand_emptied", 0, [-2, 1, 1]))
     over = play(after, (0, meld_set(R)))
-    assert isinstance(over.phase, RoundOver) and over.madness == (2, 2, 3) and "hands" not in GAME.decider.view(over, 1)
+    assert madness(over) == [2, 2, 3] and "hands" not in GAME.decider.view(over, 1)
 
 
 def test_halving_discards_the_larger_half():
     state = table([[R] * 3, [INNS, INNS]], madness=[5, 0])
-    assert play(state, (0, meld_set(R))).madness == (2, 1)
+    when(state, 0, meld_set(R)).then(set_melded(0, R), claimed(0, CTHULHU), round_ended("hand_emptied", 0, [-3, 1]))
+    assert madness(play(state, (0, meld_set(R)))) == [2, 1]
 
 
 def test_a_run_that_plays_out_the_last_cards_gives_the_run_madness_then_the_round_end_madness():
     state = table([RUN, [INNS, INNS], [LOMAR]], madness=[3, 0, 0])
     state = replace(state, phase=replace(state.phase, runs=1))
-    events = when(state, 0, MELD_RUN).events
-    assert [e.type for e in events] == ["run_melded", "round_ended"]
-    after = play(state, (0, MELD_RUN))
-    assert after.madness == (1, 3, 3)
+    when(state, 0, MELD_RUN).then(run_melded(0, 2, 2), round_ended("hand_emptied", 0, [-2, 1, 1]))
+    assert madness(play(state, (0, MELD_RUN))) == [1, 3, 3]
 
 
 def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_the_fewest_wins():
@@ -648,8 +723,10 @@ def test_the_game_ends_at_the_end_of_a_round_when_a_player_has_ten_madness_and_t
 
 def test_ten_madness_during_a_round_does_not_end_the_game_before_the_round_ends():
     state = table([RUN + [R], [INNS, INNS]], madness=[0, 9])
+    when(state, 0, MELD_RUN).then(run_melded(0, 1, 1))
     after = play(state, (0, MELD_RUN))
-    assert after.madness == (0, 10) and GAME.decider.outcome(after) is None and isinstance(after.phase, Playing)
+    assert madness(after) == [0, 10] and GAME.decider.outcome(after) is None
+    assert GAME.decider.view(after, 0)["phase"] == "playing"
 
 
 def test_tied_players_with_the_fewest_madness_share_the_victory():
@@ -661,11 +738,12 @@ def test_tied_players_with_the_fewest_madness_share_the_victory():
 def test_madness_tokens_are_not_limited_by_the_supply_of_forty():
     state = table([RUN * 3 + [R], [INNS], [LOMAR], [ARKHAM]], madness=[0, 12, 12, 12])
     state = replace(state, phase=replace(state.phase, runs=1))
+    when(state, 0, MELD_RUN).then(run_melded(0, 2, 2))
     after = play(state, (0, MELD_RUN))
-    assert after.madness == (0, 14, 14, 14)
+    assert madness(after) == [0, 14, 14, 14]
     assert GAME.decider.view(after, 0)["madness_supply"] == 0
-    after = play(after, (0, MELD_RUN))
-    assert after.madness == (0, 17, 17, 17)
+    when(after, 0, MELD_RUN).then(run_melded(0, 3, 3))
+    assert madness(play(after, (0, MELD_RUN))) == [0, 17, 17, 17]
 
 
 # -- a new round ---------------------------------------------------------------------------------------
@@ -675,11 +753,13 @@ def test_the_player_with_most_madness_deals_the_new_round_and_then_designates_wh
     state = table([[R] * 3, [INNS, INNS], [LOMAR]], madness=[2, 3, 5])
     over = play(state, (0, meld_set(R)))  # madness becomes 1, 4, 6
     assert GAME.decider.to_act(over) == frozenset({2}) and legal(over, 2) == [{"type": "deal_next_round"}]
-    when(over, 0, {"type": "deal_next_round"}).raises("rules/not_your_turn")
+    when(over, 0, {"type": "deal_next_round"}).refused("rules/not_your_turn")
     dealt_round = play(over, (2, {"type": "deal_next_round"}))
     assert isinstance(dealt_round.phase, Designating) and dealt_round.round == 2 and dealt_round.phase.chooser == 2
     assert legal(dealt_round, 2) == [{"type": "choose_first_player", "seat": s} for s in range(3)]
     GAME.decider.invariant(dealt_round)
+    when(dealt_round, 2, {"type": "choose_first_player", "seat": 2}).then(
+        ev("first_player_chosen", seat=2, chooser=2))
     started = play(dealt_round, (2, {"type": "choose_first_player", "seat": 2}))
     assert isinstance(started.phase, Playing) and started.phase.turn.seat == 2 and started.start == 2
     assert started.madness == (1, 4, 6) and started.phase.runs == 0 and started.phase.shoggoth is None
@@ -709,7 +789,7 @@ def test_the_start_player_breaks_a_tie_only_after_everyone_else():
 def test_refusals_never_name_another_players_cards():
     state = table([[R, R, LOMAR], [INNS, INNS, DUNWICH]], portals={SHUB: 0})
     after = play(state, (0, seal(SHUB)), (0, {"type": "look_at_hand", "seat": 1}))
-    err = when(after, 0, {"type": "take_card", "location": R}).raises("rules/card_not_in_that_hand")
+    err = when(after, 0, {"type": "take_card", "location": R}).refused("rules/card_not_in_that_hand")
     assert "Innsmouth" not in err.message and "Dunwich" not in err.message and not err.details
 
 
@@ -750,9 +830,9 @@ def test_the_full_resample_keeps_what_a_seat_learnt_privately():
 def test_melded_and_discarded_cards_leave_the_known_cards():
     state = table([[R, R], [INNS, INNS]], deck=[LOMAR, LOMAR, LOMAR, ARKHAM], portals={AZATHOTH: 1})
     after = play(state, (0, {"type": "draw_cards", "count": 3}), (1, DRAW1))
-    assert after.cards.known[0][LOMAR - 6] == 3 and after.cards.known[1][ARKHAM - 6] == 1
+    assert GAME.decider.view(after, 1)["known_cards"] == [[LOMAR, LOMAR, LOMAR], [ARKHAM]]
     after = play(after, (1, END), (0, meld_set(LOMAR)), (0, END))
-    assert after.cards.known[0] == (0,) * 7
+    assert GAME.decider.view(after, 1)["known_cards"][0] == []
 
 
 def test_views_tell_a_player_what_she_needs_to_play():

@@ -100,6 +100,12 @@ def when(state, seat, command, entropy=ENTROPY):
     return given_state(GAME, state).when(seat, command, entropy)
 
 
+def legal_when(state, seat, command):
+    """``seat`` sends ``command``, which must be one of its legal commands: say what follows with ``then``."""
+    assert command in GAME.decider.legal_commands(state, seat), command
+    return when(state, seat, command)
+
+
 def act(state, seat, command):
     """The position after ``seat`` sends ``command`` (which must be legal)."""
     assert command in GAME.decider.legal_commands(state, seat), command
@@ -265,7 +271,7 @@ def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
 def test_the_turn_passes_to_the_opponent_after_two_actions():
     state = act(act(table(deck_top=["blue-2", "blue-3"]), 0, draw()), 0, draw())
     assert GAME.decider.to_act(state) == frozenset({1}) and state.actions_taken == 0
-    when(state, 0, draw()).raises("rules/not_your_turn")
+    when(state, 0, draw()).refused("rules/not_your_turn")
 
 
 def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
@@ -276,7 +282,7 @@ def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
 
 def test_an_empty_valley_cannot_be_drawn_from():
     state = table(valley=[])
-    when(state, 0, draw("valley")).raises("rules/valley_empty")
+    when(state, 0, draw("valley")).refused("rules/valley_empty")
     assert draw("valley") not in GAME.decider.legal_commands(state, 0)
 
 
@@ -287,18 +293,18 @@ def test_a_cultist_is_played_on_the_players_own_side_of_a_location():
 
 
 def test_only_a_card_in_your_hand_can_be_played():
-    when(table(hands=(["green-1"], ["green-2"])), 0, play("green-2", ARKHAM)).raises("rules/card_not_in_hand")
+    when(table(hands=(["green-1"], ["green-2"])), 0, play("green-2", ARKHAM)).refused("rules/card_not_in_hand")
 
 
 def test_monsters_and_artifacts_cannot_be_played_as_cultists():
     state = table(hands=(["shoggoth", "silver-key"], []))
-    when(state, 0, play("shoggoth", ARKHAM)).raises("rules/not_a_cultist")
-    when(state, 0, valley("silver-key", ARKHAM)).raises("rules/not_a_cultist")
+    when(state, 0, play("shoggoth", ARKHAM)).refused("rules/not_a_cultist")
+    when(state, 0, valley("silver-key", ARKHAM)).refused("rules/not_a_cultist")
 
 
 def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
     state = table(hands=(["green-1"], []), old_ones={DUNWICH: "yog-sothoth"})
-    when(state, 0, play("green-1", DUNWICH)).raises("rules/old_one_location")
+    when(state, 0, play("green-1", DUNWICH)).refused("rules/old_one_location")
     assert all(c.get("location") != DUNWICH for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_cultist")
 
 
@@ -332,64 +338,67 @@ def test_influence_is_recomputed_after_every_change():
 
 def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
     state = table(hands=(["red-7", "green-2", "blue-5", "yellow-4"], []), valley=["green-9", "purple-5"])
-    when(state, 0, valley("red-7", ARKHAM)).then_types("valley_played", "hunter_moved")
-    when(state, 0, valley("blue-5", ARKHAM)).raises("rules/valley_needs_higher_or_same_colour")
-    when(state, 0, valley("yellow-4", ARKHAM)).raises("rules/valley_needs_higher_or_same_colour")
+    when(state, 0, valley("red-7", ARKHAM)).then(ev("valley_played", seat=0, card="red-7"), ev("hunter_moved", to=ARKHAM, by="valley"))
+    when(state, 0, valley("blue-5", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
+    when(state, 0, valley("yellow-4", ARKHAM)).refused("rules/valley_needs_higher_or_same_colour")
     purple = table(hands=(["purple-2", "red-6"], []), valley=["purple-5"])
-    when(purple, 0, valley("purple-2", ARKHAM)).then_types("valley_played", "hunter_moved")
+    when(purple, 0, valley("purple-2", ARKHAM)).then(
+        ev("valley_played", seat=0, card="purple-2"), ev("hunter_moved", to=ARKHAM, by="valley"))
     assert GAME.decider.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
 
 
 def test_faq_an_empty_valley_takes_any_card():
     state = table(hands=(["yellow-1"], []), valley=[])
-    after = act(state, 0, valley("yellow-1", DUNWICH))
-    assert after.valley == ("yellow-1",)
+    legal_when(state, 0, valley("yellow-1", DUNWICH)).then(
+        ev("valley_played", seat=0, card="yellow-1"), ev("hunter_moved", to=DUNWICH, by="valley"))
 
 
 def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], old_ones={ARKHAM: "azathoth"})
-    when(state, 0, valley("red-9", ARKHAM)).raises("rules/dark_hunter_must_move_to_free_location")
+    when(state, 0, valley("red-9", ARKHAM)).refused("rules/dark_hunter_must_move_to_free_location")
     destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
-    assert act(state, 0, valley("red-9", INNSMOUTH)).hunter == INNSMOUTH
+    legal_when(state, 0, valley("red-9", INNSMOUTH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=INNSMOUTH, by="valley"))
 
 
 def test_the_dark_hunter_must_move_to_another_location_than_its_own():
     state = table(hands=(["red-9"], []), valley=["red-1"], hunter=DUNWICH)
-    when(state, 0, valley("red-9", DUNWICH)).raises("rules/dark_hunter_must_move_to_free_location")
+    when(state, 0, valley("red-9", DUNWICH)).refused("rules/dark_hunter_must_move_to_free_location")
 
 
 def test_the_dark_hunter_destroys_the_highest_cultist_at_its_new_location():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-3"], ["blue-8", "blue-2"])})
-    events = when(state, 0, valley("red-9", DUNWICH)).then_types("valley_played", "hunter_moved", "cultist_destroyed")
-    assert events[-1].data == {"seat": 1, "card": "blue-8", "location": DUNWICH, "by": "dark_hunter"}
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[1].cultists == ("blue-2",) and after.discard == ("blue-8",)
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
 
 
 def test_when_both_players_tie_for_the_highest_each_loses_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-8", "green-2"], ["blue-8"])})
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[0].cultists == ("green-2",)
-    assert location(after, DUNWICH).sides[1].cultists == ()
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=0, card="green-8", location=DUNWICH, by="dark_hunter"),
+        ev("cultist_destroyed", seat=1, card="blue-8", location=DUNWICH, by="dark_hunter"))
 
 
 def test_faq_only_one_of_equal_highest_cultists_on_one_side_is_destroyed_the_last_played():
     state = table(hands=(["red-9"], []), valley=["red-1"], sides={DUNWICH: (["green-7", "blue-7", "green-2"], [])})
-    after = act(state, 0, valley("red-9", DUNWICH))
-    assert location(after, DUNWICH).sides[0].cultists == ("green-7", "green-2")
-    assert after.discard == ("blue-7",)
+    legal_when(state, 0, valley("red-9", DUNWICH)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=DUNWICH, by="valley"),
+        ev("cultist_destroyed", seat=0, card="blue-7", location=DUNWICH, by="dark_hunter"))
 
 
 def test_the_dark_hunter_at_an_empty_location_destroys_nothing():
     state = table(hands=(["red-9"], []), valley=["red-1"])
-    when(state, 0, valley("red-9", KINGSPORT)).then_types("valley_played", "hunter_moved")
+    when(state, 0, valley("red-9", KINGSPORT)).then(
+        ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=KINGSPORT, by="valley"))
 
 
 def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
     state = table(hands=(["green-1", "shoggoth"], []), hunter=ARKHAM)
-    when(state, 0, play("green-1", ARKHAM)).raises("rules/dark_hunter_blocks_location")
-    when(state, 0, monster("shoggoth", ARKHAM)).raises("rules/dark_hunter_blocks_location")
+    when(state, 0, play("green-1", ARKHAM)).refused("rules/dark_hunter_blocks_location")
+    when(state, 0, monster("shoggoth", ARKHAM)).refused("rules/dark_hunter_blocks_location")
     assert all(c.get("location") != ARKHAM for c in GAME.decider.legal_commands(state, 0))
 
 
@@ -398,9 +407,9 @@ def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
 
 def test_a_drawn_old_one_wakes_on_the_first_location_of_its_letter_order():
     state = table(slots=[0, 20, 30], sides={INNSMOUTH: (["green-5"], [])})
-    events = wake(state, 0, "cthulhu").then_types("old_one_awakened")
-    assert events[0].data["location"] == INNSMOUTH and events[0].data["influencer"] == 0
-    assert location(wake(state, 0, "cthulhu").after, INNSMOUTH).old_one == "cthulhu"
+    # Seat 0 has the most Cultists at Innsmouth, so it influences Cthulhu; its power waits on it.
+    wake(state, 0, "cthulhu").then(ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=0,
+                                      hunter_returned=False, action=True, owed=1))
 
 
 def test_an_old_one_goes_down_its_letters_past_locations_that_have_one():
@@ -414,7 +423,7 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     after = wake(state, 0, "azathoth").after
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
     assert GAME.decider.to_act(after) == frozenset({1})
-    when(after, 0, draw()).raises("rules/not_your_turn")
+    when(after, 0, draw()).refused("rules/not_your_turn")
     assert GAME.decider.legal_commands(after, 1) == [resolve()]
 
 
@@ -425,7 +434,7 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     after = act(after, 1, resolve())
     assert GAME.decider.to_act(after) == frozenset({0}) and after.owed == (1, 0)
     assert GAME.decider.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
-    when(after, 0, draw()).raises("rules/owed_draws_first")
+    when(after, 0, draw()).refused("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
     assert replacement in after.hands[0] and after.owed == (0, 0)
 
@@ -440,15 +449,18 @@ def test_the_replacement_draw_is_part_of_the_action_that_drew_the_old_one():
 
 def test_an_old_one_waking_on_a_neutral_location_has_no_power_and_the_drawer_draws_at_once():
     state = table(slots=[0, 20])
-    when_ = wake(state, 0, "cthulhu")
-    assert [e.type for e in when_.events] == ["old_one_awakened", "card_drawn"]
-    assert when_.after.pending is None and len(when_.after.hands[0]) == 1
+    wake(state, 0, "cthulhu").then(
+        ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=None, hunter_returned=False,
+           action=True, owed=1),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_the_dark_hunter_returns_to_its_place_when_an_old_one_wakes_under_it():
     state = table(slots=[0, 20], hunter=ARKHAM)
-    after = wake(state, 0, "azathoth").after
-    assert location(after, ARKHAM).old_one == "azathoth" and after.hunter is None
+    wake(state, 0, "azathoth").then(
+        ev("old_one_awakened", seat=0, old_one="azathoth", location=ARKHAM, influencer=None, hunter_returned=True,
+           action=True, owed=1),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_old_one_identities_are_drawn_on_waking_from_those_still_asleep():
@@ -459,8 +471,10 @@ def test_old_one_identities_are_drawn_on_waking_from_those_still_asleep():
 
 def test_azathoths_power_draws_an_artifact_for_the_influencing_player():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], [])}, artifact_deck=["silver-key", "necronomicon"])
-    after = act(wake(state, 0, "azathoth").after, 0, resolve())
-    assert "silver-key" in after.hands[0] and after.artifacts_acquired == (1, 0)
+    legal_when(wake(state, 0, "azathoth").after, 0, resolve()).then(
+        ev("artifact_drawn", seat=0, card="silver-key", secret={"card": [0]}),
+        ev("power_resolved", seat=0, old_one="azathoth"),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))  # the replacement
 
 
 def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_without_an_old_one():
@@ -474,21 +488,24 @@ def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_
             KINGSPORT: ([], ["yellow-10"]),
         },
     )
-    after = act(wake(state, 0, "cthulhu").after, 0, resolve())
-    assert location(after, ARKHAM).sides[1].cultists == ("blue-3",)
-    assert location(after, INNSMOUTH).sides[1].cultists == ("red-8",)  # Cthulhu's own Location keeps its cards
-    assert location(after, KINGSPORT).sides[1].cultists == ("yellow-10",)
-    assert location(after, DUNWICH).sides[0].cultists == ("green-4",)
+    # Only Arkham's: Cthulhu's own Location (Innsmouth) and Hastur's (Kingsport) keep theirs, and no opponent's
+    # Cultist stands at Dunwich.
+    legal_when(wake(state, 0, "cthulhu").after, 0, resolve()).then(
+        ev("cultist_destroyed", seat=1, card="blue-6", location=ARKHAM, by="cthulhu"),
+        ev("power_resolved", seat=0, old_one="cthulhu"),
+        ev("card_drawn", seat=0, source="deck", card="blue-1", action=False, secret={"card": [0]}))
 
 
 def test_yog_sothoths_power_lets_the_influencer_move_the_dark_hunter_or_send_it_home():
     state = table(slots=[0, 20], hunter=KINGSPORT, sides={DUNWICH: ([], ["red-5"]), ARKHAM: (["green-9"], [])})
     after = wake(state, 0, "yog-sothoth").after
     assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
-    moved = act(after, 1, resolve(ARKHAM))
-    assert moved.hunter == ARKHAM and location(moved, ARKHAM).sides[0].cultists == ()
-    assert act(after, 1, resolve("home")).hunter is None
-    when(after, 1, resolve(KINGSPORT)).raises("rules/invalid_power_target")
+    legal_when(after, 1, resolve(ARKHAM)).then(
+        ev("hunter_moved", to=ARKHAM, by="yog-sothoth"),
+        ev("cultist_destroyed", seat=0, card="green-9", location=ARKHAM, by="dark_hunter"),
+        ev("power_resolved", seat=1, old_one="yog-sothoth"))
+    legal_when(after, 1, resolve("home")).then(ev("hunter_moved", to=None, by="yog-sothoth"), ev("power_resolved", seat=1, old_one="yog-sothoth"))
+    when(after, 1, resolve(KINGSPORT)).refused("rules/invalid_power_target")
 
 
 def test_shub_nigguraths_power_draws_two_cultists_for_the_influencer():
@@ -505,8 +522,10 @@ def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice()
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], ["blue-1"]), KINGSPORT: ([], ["blue-9"])})
     after = wake(state, 0, "hastur").after
     assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 0)) == ["blue-9"]  # Arkham now has Hastur
-    after = act(after, 0, resolve("blue-9"))
-    assert location(after, KINGSPORT).sides[1].cultists == () and "blue-9" in after.discard
+    legal_when(after, 0, resolve("blue-9")).then(
+        ev("cultist_destroyed", seat=1, card="blue-9", location=KINGSPORT, by="hastur"),
+        ev("power_resolved", seat=0, old_one="hastur"),
+        ev("card_drawn", seat=0, source="deck", card="blue-10", action=False, secret={"card": [0]}))
 
 
 def test_hasturs_power_without_a_target_does_nothing():
@@ -517,8 +536,9 @@ def test_hasturs_power_without_a_target_does_nothing():
 
 def test_nyarlathoteps_power_draws_a_monster_for_the_influencer():
     state = table(slots=[0, 20], sides={KINGSPORT: ([], ["red-5"])}, monster_deck=["ghoul", "dhole"])
-    after = act(wake(state, 0, "nyarlathotep").after, 1, resolve())
-    assert "ghoul" in after.hands[1] and after.monster_deck == ("dhole",)
+    legal_when(wake(state, 0, "nyarlathotep").after, 1, resolve()).then(
+        ev("monster_drawn", seat=1, card="ghoul", secret={"card": [1]}),  # the top of the Monster Deck
+        ev("power_resolved", seat=1, old_one="nyarlathotep"))
 
 
 # -- the end ------------------------------------------------------------------------------------------------
@@ -531,18 +551,21 @@ def ended(sides, hands=((), ()), awake=None, staying=None, **fields):
 
 def test_the_game_ends_when_three_old_ones_have_awakened():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"})
-    after = wake(state, 0, "cthulhu").after
-    assert GAME.decider.outcome(after) is not None and GAME.decider.to_act(after) == frozenset()
-    assert after.hands[0] == ()  # no replacement draw once the game is over
+    step = wake(state, 0, "cthulhu")
+    # No card owed: no replacement draw once the game is over.
+    step.then(ev("old_one_awakened", seat=0, old_one="cthulhu", location=INNSMOUTH, influencer=None, hunter_returned=False,
+                 action=True, owed=0))
+    assert GAME.decider.outcome(step.after) is not None and GAME.decider.to_act(step.after) == frozenset()
 
 
 def test_the_third_old_ones_power_is_resolved_before_the_game_ends():
     state = table(slots=[0], old_ones={ARKHAM: "hastur", DUNWICH: "yog-sothoth"}, sides={INNSMOUTH: ([], ["red-3"]), KINGSPORT: (["blue-4"], ["blue-2"])})
     after = wake(state, 0, "cthulhu").after
     assert GAME.decider.outcome(after) is None and GAME.decider.to_act(after) == frozenset({1})
-    after = act(after, 1, resolve())
-    assert location(after, KINGSPORT).sides[0].cultists == ()
-    assert GAME.decider.outcome(after).winners == (1,)
+    legal_when(after, 1, resolve()).then(
+        ev("cultist_destroyed", seat=0, card="blue-4", location=KINGSPORT, by="cthulhu"),
+        ev("power_resolved", seat=1, old_one="cthulhu"))
+    assert GAME.decider.outcome(act(after, 1, resolve())).winners == (1,)
 
 
 def test_the_player_with_the_most_locations_facing_them_wins():
@@ -601,56 +624,64 @@ def test_three_of_a_colour_at_a_location_may_send_the_dark_hunter_back():
 
 def test_sending_the_dark_hunter_back_needs_three_of_a_colour():
     state = table(hands=(["green-9", "red-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(state, 0, play("red-9", ARKHAM, recall=True)).raises("rules/no_colour_set")
+    when(state, 0, play("red-9", ARKHAM, recall=True)).refused("rules/no_colour_set")
     home = table(hands=(["green-9"], []), sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(home, 0, play("green-9", ARKHAM, recall=True)).raises("rules/dark_hunter_already_home")
+    when(home, 0, play("green-9", ARKHAM, recall=True)).refused("rules/dark_hunter_already_home")
 
 
 def test_three_of_a_number_at_a_location_must_draw_a_monster():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=["dhole", "ghoul"])
-    events = when(state, 0, play("red-7", DUNWICH)).then_types("cultist_played", "monster_drawn")
-    assert redact(events[1], 1) == {"seat": 0} and redact(events[1], 0)["card"] == "dhole"
+    drawn = when(state, 0, play("red-7", DUNWICH)).then(
+        ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
+        ev("monster_drawn", seat=0, card="dhole", secret={"card": [0]})).events[1]
+    assert redact(drawn, 1) == {"seat": 0}
 
 
 def test_three_of_a_colour_in_sequence_must_draw_an_artifact():
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=["lamp-of-alhazred"])
-    after = when(state, 0, play("blue-3", DUNWICH))
-    assert [e.type for e in after.events] == ["cultist_played", "artifact_drawn"]
-    assert after.after.hands[0] == ("lamp-of-alhazred",) and after.after.artifacts_acquired == (1, 0)
+    when(state, 0, play("blue-3", DUNWICH)).then(
+        ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True),
+        ev("artifact_drawn", seat=0, card="lamp-of-alhazred", secret={"card": [0]}))
 
 
 def test_a_sequence_also_counts_as_three_of_a_colour():
     state = table(hands=(["blue-10"], []), hunter=ARKHAM, sides={DUNWICH: (["blue-8", "blue-9"], [])})
-    assert act(state, 0, play("blue-10", DUNWICH, recall=True)).hunter is None
+    # 8, 9, 10 of one colour: the colour set recalls the Dark Hunter as asked, and draws an Artifact.
+    legal_when(state, 0, play("blue-10", DUNWICH, recall=True)).then(
+        ev("cultist_played", seat=0, card="blue-10", location=DUNWICH, action=True),
+        ev("hunter_moved", to=None, by="colour_set"),
+        ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
 
 
 def test_a_sequence_must_include_the_played_card():
     state = table(hands=(["blue-9"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    assert [e.type for e in when(state, 0, play("blue-9", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("blue-9", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-9", location=DUNWICH, action=True))
 
 
 def test_faq_playing_a_fourth_card_of_a_colour_or_number_triggers_the_set_ability_again():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7", "yellow-7"], [])})
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played", "monster_drawn"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
+                                                ev("monster_drawn", seat=0, card="byakhee", secret={"card": [0]}))
     state = table(hands=(["blue-5"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    assert [e.type for e in when(state, 0, play("blue-5", DUNWICH)).events] == ["cultist_played", "artifact_drawn"]
+    when(state, 0, play("blue-5", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-5", location=DUNWICH, action=True),
+                                                 ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
 
 
 def test_faq_once_the_monster_or_artifact_deck_runs_out_no_more_can_be_drawn():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=[])
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=[])
-    assert [e.type for e in when(state, 0, play("blue-3", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("blue-3", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True))
 
 
 def test_set_abilities_count_only_the_players_own_side_of_one_location():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7"], ["blue-7"]), ARKHAM: (["yellow-7"], [])})
-    assert [e.type for e in when(state, 0, play("red-7", DUNWICH)).events] == ["cultist_played"]
+    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
 
 
 def test_valley_plays_never_trigger_set_abilities():
     state = table(hands=(["red-7"], []), valley=["green-7", "blue-3"])
-    assert [e.type for e in when(state, 0, valley("red-7", ARKHAM)).events] == ["valley_played", "hunter_moved"]
+    when(state, 0, valley("red-7", ARKHAM)).then(ev("valley_played", seat=0, card="red-7"), ev("hunter_moved", to=ARKHAM, by="valley"))
 
 
 # -- Monsters and Artifacts: free plays ---------------------------------------------------------------------
@@ -666,7 +697,7 @@ def test_monster_and_artifact_plays_are_not_one_of_the_turns_two_actions():
 
 def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
     state = table(hands=([], ["shoggoth"]))
-    when(state, 1, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
+    when(state, 1, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
     assert GAME.decider.legal_commands(state, 1) == []
 
 
@@ -675,19 +706,20 @@ def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
     assert monster("shoggoth", ARKHAM) in GAME.decider.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
     after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
     assert after.current == 1
-    when(after, 0, monster("shoggoth", ARKHAM)).raises("rules/not_your_turn")
+    when(after, 0, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
 
 
 def test_no_free_play_while_an_old_ones_power_waits():
     state = table(slots=[0, 20], hands=(["silver-key"], []), sides={ARKHAM: (["red-5"], [])})
     after = wake(state, 0, "azathoth").after
-    when(after, 0, artifact("silver-key", ARKHAM)).raises("rules/awaiting_old_one_power")
+    when(after, 0, artifact("silver-key", ARKHAM)).refused("rules/awaiting_old_one_power")
 
 
 def test_shoggoth_destroys_the_opponents_highest_cultist_even_at_an_old_one():
     state = table(hands=(["shoggoth"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={ARKHAM: ([], ["red-6", "red-4"])})
-    after = act(state, 0, monster("shoggoth", ARKHAM))
-    assert location(after, ARKHAM).sides[1].cultists == ("red-4",)
+    legal_when(state, 0, monster("shoggoth", ARKHAM)).then(
+        ev("monster_played", seat=0, card="shoggoth", location=ARKHAM, stays=False),
+        ev("cultist_destroyed", seat=1, card="red-6", location=ARKHAM, by="shoggoth"))
 
 
 def test_the_deep_one_stays_worth_four_points_and_the_dark_hunter_ignores_it():
@@ -700,17 +732,21 @@ def test_the_deep_one_stays_worth_four_points_and_the_dark_hunter_ignores_it():
 
 def test_the_byakhee_carries_the_dark_hunter_to_its_location_but_not_to_an_old_one():
     state = table(hands=(["byakhee"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8"])})
-    after = act(state, 0, monster("byakhee", DUNWICH))
-    assert after.hunter == DUNWICH and location(after, DUNWICH).sides[1].cultists == ()
-    when(state, 0, monster("byakhee", ARKHAM)).raises("rules/old_one_location")
+    legal_when(state, 0, monster("byakhee", DUNWICH)).then(
+        ev("monster_played", seat=0, card="byakhee", location=DUNWICH, stays=False),
+        ev("hunter_moved", to=DUNWICH, by="byakhee"),
+        ev("cultist_destroyed", seat=1, card="red-8", location=DUNWICH, by="dark_hunter"))
+    when(state, 0, monster("byakhee", ARKHAM)).refused("rules/old_one_location")
 
 
 def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
     state = table(hands=(["nightgaunt"], []), valley=["green-1"], sides={INNSMOUTH: ([], ["red-8", "red-2"])})
     assert [c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
-    after = act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2"))
-    assert after.valley == ("green-1", "red-2") and location(after, INNSMOUTH).sides[1].cultists == ("red-8",)
-    when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).raises("rules/invalid_monster_target")
+    legal_when(state, 0, monster("nightgaunt", INNSMOUTH, "red-2")).then(
+        ev("monster_played", seat=0, card="nightgaunt", location=INNSMOUTH, stays=False),
+        ev("cultist_sent_to_valley", seat=1, card="red-2", location=INNSMOUTH))
+    assert act(state, 0, monster("nightgaunt", INNSMOUTH, "red-2")).valley == ("green-1", "red-2")  # on top
+    when(state, 0, monster("nightgaunt", INNSMOUTH, "green-1")).refused("rules/invalid_monster_target")
 
 
 def test_the_mi_go_moves_your_cultist_onto_a_location_even_one_with_an_old_one():
@@ -722,7 +758,9 @@ def test_the_mi_go_moves_your_cultist_onto_a_location_even_one_with_an_old_one()
 
 def test_moving_a_cultist_is_not_playing_it_and_triggers_no_set_ability():
     state = table(hands=(["mi-go"], []), sides={ARKHAM: (["red-7", "blue-7"], []), KINGSPORT: (["green-7"], [])})
-    assert [e.type for e in when(state, 0, monster("mi-go", ARKHAM, "green-7")).events] == ["monster_played", "cultist_moved"]
+    when(state, 0, monster("mi-go", ARKHAM, "green-7")).then(  # three 7s at Arkham now, and no Monster drawn
+        ev("monster_played", seat=0, card="mi-go", location=ARKHAM, stays=False),
+        ev("cultist_moved", seat=0, card="green-7", from_location=KINGSPORT, to_location=ARKHAM))
 
 
 def test_the_ghoul_plays_a_cultist_as_a_free_play_with_set_abilities_even_at_an_old_one():
@@ -734,16 +772,19 @@ def test_the_ghoul_plays_a_cultist_as_a_free_play_with_set_abilities_even_at_an_
 
 def test_the_dhole_destroys_every_cultist_on_both_sides_of_a_location_without_an_old_one():
     state = table(hands=(["dhole"], []), old_ones={ARKHAM: "azathoth"}, slots=[10, 20], sides={DUNWICH: (["red-2"], ["red-8", "blue-1"])})
-    after = act(state, 0, monster("dhole", DUNWICH))
-    assert location(after, DUNWICH).sides == (Side(), Side()) and sorted(after.discard) == ["blue-1", "red-2", "red-8"]
-    when(state, 0, monster("dhole", ARKHAM)).raises("rules/old_one_location")
+    legal_when(state, 0, monster("dhole", DUNWICH)).then(
+        ev("monster_played", seat=0, card="dhole", location=DUNWICH, stays=False),
+        ev("cultist_destroyed", seat=0, card="red-2", location=DUNWICH, by="dhole"),
+        ev("cultist_destroyed", seat=1, card="red-8", location=DUNWICH, by="dhole"),
+        ev("cultist_destroyed", seat=1, card="blue-1", location=DUNWICH, by="dhole"))
+    when(state, 0, monster("dhole", ARKHAM)).refused("rules/old_one_location")
 
 
 def test_the_star_vampire_takes_an_opponents_cultist_of_value_five_or_less_to_your_side():
     state = table(hands=(["star-vampire"], []), sides={DUNWICH: ([], ["red-5", "red-6"])})
     after = act(state, 0, monster("star-vampire", DUNWICH, "red-5"))
     assert location(after, DUNWICH).sides[0].cultists == ("red-5",)
-    when(state, 0, monster("star-vampire", DUNWICH, "red-6")).raises("rules/invalid_monster_target")
+    when(state, 0, monster("star-vampire", DUNWICH, "red-6")).refused("rules/invalid_monster_target")
 
 
 def test_a_cultist_that_crosses_sides_triggers_no_set_ability():
@@ -780,7 +821,7 @@ def test_the_elder_sign_plays_a_cultist_at_an_old_ones_location():
     state = table(hands=(["elder-sign", "red-4"], []), old_ones={KINGSPORT: "nyarlathotep"}, slots=[10, 20])
     after = act(state, 0, artifact("elder-sign", "red-4", KINGSPORT))
     assert location(after, KINGSPORT).sides[0].cultists == ("red-4",) and after.actions_taken == 0
-    when(state, 0, artifact("elder-sign", "red-4", ARKHAM)).raises("rules/invalid_artifact_target")
+    when(state, 0, artifact("elder-sign", "red-4", ARKHAM)).refused("rules/invalid_artifact_target")
 
 
 def test_the_powder_of_ibn_ghazi_destroys_any_one_opponents_cultist():
@@ -834,7 +875,7 @@ def test_ruling_a_turn_that_begins_in_a_repeated_position_must_include_a_cultist
     assert GAME.decider.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
     state = act(state, 1, draw("valley"))
     assert GAME.decider.legal_commands(state, 1) == [draw("deck")]
-    when(state, 1, valley("red-4", ARKHAM)).raises("rules/must_draw_from_cultist_deck")
+    when(state, 1, valley("red-4", ARKHAM)).refused("rules/must_draw_from_cultist_deck")
     state = act(state, 1, draw("deck"))
     assert state.current == 0 and not state.must_draw and state.seen == frozenset({position(state, 0)})
 
@@ -864,14 +905,14 @@ def test_the_view_shows_the_viewers_hand_and_only_counts_of_the_opponents():
 
 def test_rule_violation_messages_never_name_hidden_cards():
     state = table(hands=(["red-1"], ["blue-2"]))
-    violation = when(state, 0, play("blue-2", ARKHAM)).raises("rules/card_not_in_hand")
+    violation = when(state, 0, play("blue-2", ARKHAM)).refused("rules/card_not_in_hand")
     assert "blue" not in violation.message
 
 
 @pytest.mark.parametrize("command", [draw("deck"), play("red-1", ARKHAM), artifact("necronomicon")])
 def test_a_seat_that_is_not_to_act_is_refused(command):
     state = table(hands=(["red-1"], ["necronomicon"]))
-    when(state, 1, command).raises("rules/not_your_turn")
+    when(state, 1, command).refused("rules/not_your_turn")
 
 
 def test_a_fixed_deal_replays_from_events():

@@ -99,7 +99,7 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
                             "revealer": MARK, "arrival": 1, "order": [REGGIE]}
     assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
     # Lucy's knock arrives second: refused, whatever her pair (the game no longer waits on her).
-    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
+    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
     assert rite(after).phase == Turn(REGGIE)  # Mark's turn ended; play continues clockwise
 
 
@@ -126,8 +126,8 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     assert isinstance(rite(state).phase, Replacing)
     assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
     assert GAME.decider.to_act(state) == {MARK}
-    given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).raises("rules/replacements_pending")
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).raises("rules/not_your_turn")
+    given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).refused("rules/replacements_pending")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).refused("rules/not_your_turn")
     state, events = play(state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
@@ -155,13 +155,13 @@ def test_a_pair_reveals_a_wall_card_when_its_sum_or_difference_equals_the_twins_
     hands[MARK] = ["Swami Chandraputra", "Francis Wayland Thurston", "Dagon", "Dhole", "Shoggoth"]
     state = start(hands)
     given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Klarkash-Ton", 2)).then_types("wall_revealed")  # 3+4
-    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Zadok Allen", 2)).raises("rules/pair_does_not_match")
+    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Zadok Allen", 2)).refused("rules/pair_does_not_match")
 
 
 def test_a_pair_reveals_only_a_wall_of_the_twin_whose_elder_sign_it_makes():
     state = start()
     # 10 - 3 = 7 is Wilbur's elder sign; slot 5 walls in The Dunwich Horror (6).
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 5)).raises("rules/pair_does_not_match")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 5)).refused("rules/pair_does_not_match")
 
 
 def test_cults_do_not_matter_only_elder_signs():
@@ -172,9 +172,9 @@ def test_cults_do_not_matter_only_elder_signs():
 
 def test_a_pair_is_two_different_cards_from_the_hand():
     state = start()
-    given_state(GAME, state).when(LUCY, {"type": "reveal_wall", "cards": [E("Nug"), E("Nug")], "wall": 0}).raises(
+    given_state(GAME, state).when(LUCY, {"type": "reveal_wall", "cards": [E("Nug"), E("Nug")], "wall": 0}).refused(
         "rules/pair_needs_two_cards")
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Lobon", 0)).raises("rules/cards_not_in_hand")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Lobon", 0)).refused("rules/cards_not_in_hand")
 
 
 def test_a_pair_may_be_listed_in_either_order():
@@ -193,12 +193,12 @@ def test_hands_are_drawn_back_to_five_only_at_the_end_of_a_turn():
 
 def test_a_wall_card_may_only_be_captured_after_it_has_been_revealed():
     state = start()
-    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).raises("rules/wall_not_revealed")
+    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).refused("rules/wall_not_revealed")
 
 
 def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
     state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))  # Blake, 4
-    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).raises(
+    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).refused(
         "rules/pair_does_not_match")  # 3 and 3: sum 6, difference 0
 
 
@@ -209,11 +209,11 @@ def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothi
     # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
     assert legal == [capture("Zadok Allen", "Randolph Carter", 0), capture("Zadok Allen", "Abdul Reis el Drogman", 0),
                      CALL_KNOCK]
-    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Randolph Carter", 4)).raises(
+    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Randolph Carter", 4)).refused(
         "rules/one_reveal_per_turn")
-    given_state(GAME, state).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).raises(
+    given_state(GAME, state).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).refused(
         "rules/one_reveal_per_turn")
-    given_state(GAME, state).when(LUCY, {"type": "end_turn"}).raises("rules/must_capture_or_knock")
+    given_state(GAME, state).when(LUCY, {"type": "end_turn"}).refused("rules/must_capture_or_knock")
 
 
 def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
@@ -221,7 +221,7 @@ def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
                          (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     assert rite(state).phase == Turn(MARK)
     assert GAME.decider.legal_commands(state, LUCY) == []
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).raises("rules/not_your_turn")
+    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).refused("rules/not_your_turn")
 
 
 # --- the knock ---------------------------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_cl
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
     assert GAME.decider.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
     assert GAME.decider.legal_commands(state, MARK) == []
-    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")  # the revealer
+    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).refused("rules/not_your_turn")  # the revealer
 
 
 def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
@@ -248,7 +248,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
     state, events = play(state, (REGGIE, PASS))
     assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
     assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/not_your_turn")  # he passed
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/not_your_turn")  # he passed
     state, events = play(state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
     claimed = events[0]
     assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
@@ -257,7 +257,7 @@ def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_orde
 
 def test_an_invalid_knock_is_refused_and_the_window_stays_open():
     state = marks_knock()
-    given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).raises("rules/pair_does_not_match")  # 9 and 9
+    given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).refused("rules/pair_does_not_match")  # 9 and 9
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
 
 
@@ -272,8 +272,8 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
     assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
     assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
     assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
-    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/not_your_turn")
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).raises("rules/no_knock_window")
+    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
+    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
     assert capture("Nasht", "Lobon", 4) in GAME.decider.legal_commands(state, REGGIE)
     state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
@@ -281,13 +281,13 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
 
 
 def test_no_knock_is_taken_when_nobody_has_knocked():
-    given_state(GAME, start()).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).raises("rules/no_knock_window")
-    given_state(GAME, start()).when(LUCY, PASS).raises("rules/no_knock_window")
-    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).raises("rules/not_your_turn")
+    given_state(GAME, start()).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/no_knock_window")
+    given_state(GAME, start()).when(LUCY, PASS).refused("rules/no_knock_window")
+    given_state(GAME, start()).when(MARK, knock("Dagon", "Dhole")).refused("rules/not_your_turn")
 
 
 def test_no_turn_move_is_made_while_the_claim_window_is_open():
-    given_state(GAME, marks_knock()).when(REGGIE, reveal("Nasht", "Lobon", 1)).raises("rules/claim_window_open")
+    given_state(GAME, marks_knock()).when(REGGIE, reveal("Nasht", "Lobon", 1)).refused("rules/claim_window_open")
 
 
 # --- the other turn, the pile, the end ----------------------------------------------------------------------------
@@ -324,7 +324,7 @@ def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
     assert GAME.decider.legal_commands(state, LUCY) == [{"type": "end_turn"}]
     state, _ = play(state, (LUCY, {"type": "end_turn"}))
     assert len(hand(state, LUCY)) == 5
-    given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).raises("rules/must_act")
+    given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).refused("rules/must_act")
 
 
 def with_walls_captured(state, captured, left):

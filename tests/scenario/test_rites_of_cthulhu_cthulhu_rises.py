@@ -119,7 +119,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
                     (LINDI, card("Edward Pickman Derby")))
     legal = GAME.decider.legal_commands(state, CHUCK)
     assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
-    given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).raises(
+    given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).refused(
         "rules/invalid_artifact_trade")
     after = given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 3}).after
     assert after.captured[CHUCK] == (3,) and 7 in after.artifact_deck
@@ -128,7 +128,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
 
 def test_a_cultist_must_follow_the_dominant_cult():
     state, _ = play(example(), (CHUCK, card("Nasht")))
-    given_state(GAME, state).when(NATALIE, card("Lavinia Whateley")).raises("rules/must_follow_dominant_cult")
+    given_state(GAME, state).when(NATALIE, card("Lavinia Whateley")).refused("rules/must_follow_dominant_cult")
 
 
 def test_rule_example_1_shoggoth_is_the_highest_card_of_the_lead_color():
@@ -154,7 +154,7 @@ def test_rule_example_2_any_grand_cult_card_trumps_the_dominant_cult():
 
 
 def test_the_grand_cultist_may_not_open_the_first_gate_with_the_grand_cult():
-    given_state(GAME, example()).when(CHUCK, card("Dagon")).raises("rules/no_green_lead_in_first_gate")
+    given_state(GAME, example()).when(CHUCK, card("Dagon")).refused("rules/no_green_lead_in_first_gate")
 
 
 def test_cthulhu_stays_in_hand_during_the_first_gate():
@@ -162,7 +162,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"]
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
     state, _ = play(example(hands), (CHUCK, card("Nasht")))
-    given_state(GAME, state).when(NATALIE, card("Cthulhu")).raises("rules/no_summoning_in_first_gate")
+    given_state(GAME, state).when(NATALIE, card("Cthulhu")).refused("rules/no_summoning_in_first_gate")
     assert card("Cthulhu") not in GAME.decider.legal_commands(state, NATALIE)
 
 

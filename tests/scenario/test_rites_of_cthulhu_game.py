@@ -80,10 +80,10 @@ def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     assert GAME.decider.to_act(state) == {0}
     assert {c["rite"] for c in GAME.decider.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
-    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/not_your_turn")
-    given_state(GAME, state).when(0, {"type": "choose_rite", "rite": "the_shadow_out_of_time"}).raises("rules/rite_not_available")
+    given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).refused("rules/not_your_turn")
+    given_state(GAME, state).when(0, {"type": "choose_rite", "rite": "the_shadow_out_of_time"}).refused("rules/rite_not_available")
     played = dataclasses.replace(state, played=("cthulhu_rises",))
-    given_state(GAME, played).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"}).raises("rules/rite_not_available")
+    given_state(GAME, played).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"}).refused("rules/rite_not_available")
 
 
 def test_choosing_a_rite_excavates_the_coveted_artifact():
@@ -248,12 +248,12 @@ def test_excavation_is_refused_when_the_artifact_deck_is_empty():
     state, _ = begin(artifact=7)
     empty = dataclasses.replace(state, artifact_deck=(), thrown_out=state.thrown_out)
     assert not [c for c in GAME.decider.legal_commands(empty, 2) if c["type"] == "excavate_artifact"]
-    given_state(GAME, empty).when(2, {"type": "excavate_artifact", "cult": "green"}).raises("rules/artifact_deck_empty")
+    given_state(GAME, empty).when(2, {"type": "excavate_artifact", "cult": "green"}).refused("rules/artifact_deck_empty")
 
 
 def test_power_plays_are_not_made_while_the_rite_is_being_chosen():
     state = choosing()
-    given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).raises("rules/no_rite_in_progress")
+    given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).refused("rules/no_rite_in_progress")
 
 
 # --- artifacts ---------------------------------------------------------------------------------------------
@@ -339,8 +339,8 @@ def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by
     after, _ = play(state, (2, mirror))
     for seat in range(4):
         assert not [c for c in GAME.decider.legal_commands(after, seat) if c["type"] == "invoke_artifact"]
-    given_state(GAME, after).when(1, mirror).raises("rules/artifact_not_invocable")
-    given_state(GAME, after).when(2, {**mirror, "seat": 3}).raises("rules/artifact_not_invocable")
+    given_state(GAME, after).when(1, mirror).refused("rules/artifact_not_invocable")
+    given_state(GAME, after).when(2, {**mirror, "seat": 3}).refused("rules/artifact_not_invocable")
 
 
 def test_the_black_stone_makes_the_lowest_card_win():
@@ -353,7 +353,7 @@ def test_the_black_stone_makes_the_lowest_card_win():
 def test_the_star_stone_of_mnar_forbids_power_plays():
     state, _ = begin(artifact=3)
     assert not [c for c in GAME.decider.legal_commands(state, 2) if c["type"] == "excavate_artifact"]
-    given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).raises("rules/power_plays_forbidden")
+    given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).refused("rules/power_plays_forbidden")
 
 
 def test_the_tiara_excavates_another_coveted_artifact():
@@ -370,7 +370,7 @@ def test_the_tiara_excavates_another_coveted_artifact():
 def test_the_silver_key_gives_the_first_turn_to_the_grand_cultists_left():
     state, _ = begin(artifact=5)
     assert state.table.mods.opener == 1 and GAME.decider.legal_commands(state, 1)[0]["type"] == "play_card"
-    given_state(GAME, state).when(0, card("Nasht")).raises("rules/not_your_turn")
+    given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
 
 
 def test_the_bas_relief_gives_the_first_turn_to_the_poorest_cultist():
@@ -389,7 +389,7 @@ def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
     assert redact(events[1], 1).get("cards") is None  # set aside face down
     again = {"type": "invoke_artifact", "artifact": 7, "card": E("Yeb"), "seat": None, "target": None}
-    given_state(GAME, after).when(2, again).raises("rules/artifact_not_invocable")
+    given_state(GAME, after).when(2, again).refused("rules/artifact_not_invocable")
 
 
 def test_the_plutonian_drug_replaces_the_whole_hand():
@@ -421,8 +421,8 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, events = play(state, (0, cmd))
     assert state.table.trade is not None and 2 in GAME.decider.to_act(state)
     assert [c["type"] for c in GAME.decider.legal_commands(state, 2)].count("return_card") == 5
-    given_state(GAME, state).when(0, card("Nasht")).raises("rules/not_your_turn")
-    given_state(GAME, state).when(2, card("Nasht")).raises("rules/trade_pending")
+    given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
+    given_state(GAME, state).when(2, card("Nasht")).refused("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
     assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
 
@@ -473,7 +473,7 @@ def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invok
         state, _ = begin(artifact=artifact)
         legal = GAME.decider.legal_commands(state, natalie)
         assert command not in legal and any(c["type"] == "invoke_artifact" for c in legal) == (artifact != 8)
-        given_state(GAME, state).when(natalie, command).raises("rules/invalid_artifact_target")
+        given_state(GAME, state).when(natalie, command).refused("rules/invalid_artifact_target")
         after, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
                         (3, card("Robert Harrison Blake")), (0, {"type": "decline_trade"}))
         assert after.stage.rite.gate_number == 2 and command in GAME.decider.legal_commands(after, natalie)
@@ -483,7 +483,7 @@ def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate(
     state, _ = begin(artifact=SCROLL)
     state, _ = play(state, (0, scroll("Kamog", 1)))
     assert {"type": "return_card", "card": CTHULHU} not in GAME.decider.legal_commands(state, 1)
-    given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).raises("rules/card_must_stay_in_hand")
+    given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).refused("rules/card_must_stay_in_hand")
 
 
 def test_the_mirror_of_nitocris_shows_one_hand_to_the_invoker_only():

@@ -64,7 +64,7 @@ def test_tree_play_example_susan_wins_with_an_empty_hand():
     state, _ = play(state, (JACK, {"type": "end_turn"}))
     assert len(state.table.hands[JACK]) == 5
     # Erratum: Nug cannot go on an incomplete tree after Bukrog completes Jane's tree: she plants it.
-    given_state(GAME, play(state, (JANE, grow("Bukrog", 1)))[0]).when(JANE, grow("Nug", 2)).raises(
+    given_state(GAME, play(state, (JANE, grow("Bukrog", 1)))[0]).when(JANE, grow("Nug", 2)).refused(
         "rules/tree_must_be_a_run")
     state, _ = play(state, (JANE, grow("Bukrog", 1)), (JANE, plant("Nug")))
     assert len(state.table.hands[JANE]) == 1
@@ -75,24 +75,24 @@ def test_tree_play_example_susan_wins_with_an_empty_hand():
 
 def test_a_tree_may_not_repeat_a_number():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, grow("Randolph Carter", 0)).raises("rules/tree_must_be_a_run")
+    given_state(GAME, state).when(JACK, grow("Randolph Carter", 0)).refused("rules/tree_must_be_a_run")
 
 
 def test_cards_must_be_played_on_an_incomplete_tree_rather_than_planted():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, plant("Klarkash-Ton")).raises("rules/must_play_on_incomplete_tree")
+    given_state(GAME, state).when(JACK, plant("Klarkash-Ton")).refused("rules/must_play_on_incomplete_tree")
 
 
 def test_a_cultist_who_can_play_may_not_draw():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, {"type": "draw_card"}).raises("rules/must_play_if_able")
+    given_state(GAME, state).when(JACK, {"type": "draw_card"}).refused("rules/must_play_if_able")
 
 
 def test_a_double_play_forces_another_play_by_the_same_cultist():
     state, _ = play(tree_example(), (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)))
     assert GAME.decider.to_act(state) >= {JANE} and state.stage.rite.again
-    given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).raises("rules/not_your_turn")
+    given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).refused("rules/not_your_turn")
 
 
 def test_when_the_last_card_is_drawn_the_fewest_cards_win():
@@ -136,9 +136,9 @@ def test_mountains_play_example_lynne_wins_with_a_cliff():
                     (LANCE, slope("Zadok Allen", "Harley Warren", "below")), (LANCE, END))
     # Erratum: Warren could play at the start of his turn (Abdul Reis el Drogman fits a slope), so he may not
     # draw; and Abdul Reis (3) cannot cover Zkauba (5): he starts the slope above Harley Warren instead.
-    given_state(GAME, state).when(WARREN, {"type": "draw_card"}).raises("rules/must_play_if_able")
+    given_state(GAME, state).when(WARREN, {"type": "draw_card"}).refused("rules/must_play_if_able")
     state, _ = play(state, (WARREN, slope("Zkauba the Wizard", "Klarkash-Ton", "above")))
-    given_state(GAME, state).when(WARREN, slope("Abdul Reis el Drogman", "Klarkash-Ton", "above")).raises(
+    given_state(GAME, state).when(WARREN, slope("Abdul Reis el Drogman", "Klarkash-Ton", "above")).refused(
         "rules/slopes_step_by_one")
     state, _ = play(state, (WARREN, slope("Abdul Reis el Drogman", "Harley Warren", "above")),
                     (WARREN, slope("Pharaoh Nitocris", "Harley Warren", "above")), (WARREN, END))
@@ -153,16 +153,16 @@ def test_mountains_play_example_lynne_wins_with_a_cliff():
 
 def test_a_card_that_extends_the_ridge_may_not_go_on_a_slope():
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    given_state(GAME, state).when(LYNNE, slope("Nephren-Ka", "Klarkash-Ton", "above")).raises("rules/ridge_before_slopes")
+    given_state(GAME, state).when(LYNNE, slope("Nephren-Ka", "Klarkash-Ton", "above")).refused("rules/ridge_before_slopes")
 
 
 def test_forbidden_books_may_not_be_part_of_the_ridge():
-    given_state(GAME, mountains()).when(LYNNE, ridge("Liber Ivonis")).raises("rules/no_forbidden_books_in_ridge")
+    given_state(GAME, mountains()).when(LYNNE, ridge("Liber Ivonis")).refused("rules/no_forbidden_books_in_ridge")
 
 
 def test_the_ridge_is_at_most_four_cards_in_a_run():
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    given_state(GAME, state).when(LYNNE, ridge("Nyarlathotep")).raises("rules/ridge_must_be_a_run")
+    given_state(GAME, state).when(LYNNE, ridge("Nyarlathotep")).refused("rules/ridge_must_be_a_run")
 
 
 def test_a_cliff_draws_a_card_and_the_turn_goes_on():
@@ -203,7 +203,7 @@ def test_a_mountains_slope_may_go_back_and_forth_by_one():
     state = given(GAME, *position(2, 0, hands, ["Bukrog"], rite="mountains_of_madness", artifacts=[9])).state
     state, _ = play(state, (0, ridge("Klarkash-Ton")), (0, ridge("Randolph Carter")), (0, ridge("Harley Warren")),
                     (0, ridge("Zadok Allen")))
-    given_state(GAME, state).when(0, slope("Hastur", "Klarkash-Ton", "above")).raises(
+    given_state(GAME, state).when(0, slope("Hastur", "Klarkash-Ton", "above")).refused(
         "rules/slopes_step_by_one")
     state, _ = play(state, (0, slope("Zkauba the Wizard", "Klarkash-Ton", "above")),
                     (0, slope("Kamog", "Klarkash-Ton", "above")), (0, slope("Nephren-Ka", "Klarkash-Ton", "above")))

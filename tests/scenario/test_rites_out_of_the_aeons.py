@@ -183,8 +183,8 @@ def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
     state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
-    given_state(GAME, state).when(JANE, bid("Zadok Allen")).raises("rules/not_your_turn")  # she has bid
-    given_state(GAME, state).when(MARK, bid("Yeb")).raises("rules/card_not_in_hand")
+    given_state(GAME, state).when(JANE, bid("Zadok Allen")).refused("rules/not_your_turn")  # she has bid
+    given_state(GAME, state).when(MARK, bid("Yeb")).refused("rules/card_not_in_hand")
     assert [c["card"] for c in GAME.decider.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
 
@@ -216,17 +216,17 @@ def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
 def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once_a_rite():
     state = start()
     assert isinstance(rite(state).phase, Privilege) and GAME.decider.legal_commands(state, BRIAN) == [DISCARD, KEEP]
-    given_state(GAME, state).when(BRIAN, bid("Yeb")).raises("rules/not_bidding")
-    given_state(GAME, state).when(JANE, DISCARD).raises("rules/not_your_turn")
+    given_state(GAME, state).when(BRIAN, bid("Yeb")).refused("rules/not_bidding")
+    given_state(GAME, state).when(JANE, DISCARD).refused("rules/not_your_turn")
     bidding, _ = play(state, (BRIAN, KEEP))
-    given_state(GAME, bidding).when(JANE, DISCARD).raises("rules/no_discard_privilege")
+    given_state(GAME, bidding).when(JANE, DISCARD).refused("rules/no_discard_privilege")
     state, events = play(state, (BRIAN, DISCARD))
     assert [e.type for e in events] == ["revealed_card_discarded", "yellow_card_revealed"]
     assert E("Pharaoh Khafra") in rite(state).discards and rite(state).revealed == E("Kaman-Thah")
     assert rite(state).phase == Bidding(frozenset({BRIAN, JANE, MARK, LUCY}))  # used: no question next time
     state, _ = play(state, *round_of(0)[1:])
     assert isinstance(rite(state).phase, Bidding)
-    given_state(GAME, state).when(BRIAN, DISCARD).raises("rules/no_discard_privilege")
+    given_state(GAME, state).when(BRIAN, DISCARD).refused("rules/no_discard_privilege")
 
 
 def test_keeping_the_revealed_card_keeps_the_privilege_for_a_later_round():
@@ -316,7 +316,7 @@ def test_the_receiver_of_a_forced_card_may_not_power_play_away_the_cards_she_mus
     assert GAME.decider.to_act(state) == {1}
     legal = GAME.decider.legal_commands(state, 1)
     assert EXCAVATE_GREEN not in legal and {c["type"] for c in legal} == {"return_card"}
-    given_state(GAME, state).when(1, EXCAVATE_GREEN).raises("rules/trade_needs_a_card")
+    given_state(GAME, state).when(1, EXCAVATE_GREEN).refused("rules/trade_needs_a_card")
     assert GAME.timeout_choice(state, 1, random.Random(0)) in legal
     state, _ = play(state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
     assert state.table.trade is None and sorted(state.table.hands[1]) == sorted([E("Zadok Allen"), E("Lobon")])
@@ -348,7 +348,7 @@ def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_thoug
     assert after.table.mods.direction == -1 and 0 in after.second_used
     moved, _ = play(state, (0, KEEP))
     assert reverse not in GAME.decider.legal_commands(moved, 1)
-    given_state(GAME, moved).when(1, reverse).raises("rules/artifact_not_invocable")
+    given_state(GAME, moved).when(1, reverse).refused("rules/artifact_not_invocable")
 
 
 def test_when_power_plays_empty_every_hand_before_the_bidding_the_rite_ends_instead_of_waiting_on_nobody():

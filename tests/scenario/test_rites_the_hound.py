@@ -129,7 +129,7 @@ def test_the_grand_cultist_may_peek_at_any_one_grave_before_her_first_turn():
     assert rite(state).phase == Placing(MARY)  # then she takes the first turn
     assert GAME.decider.view(state, MARY)["rite"]["graves"][3] == {"grave": 3, "ghouls": [], "status": "face_down",
                                                            "card": E("Shoggoth"), "peeked": True}
-    given_state(GAME, state).when(MARY, {"type": "peek_grave", "grave": 4}).raises("rules/no_peek_privilege")
+    given_state(GAME, state).when(MARY, {"type": "peek_grave", "grave": 4}).refused("rules/no_peek_privilege")
 
 
 def test_a_peek_is_knowledge_of_the_peeking_seat_only():
@@ -157,7 +157,7 @@ def test_after_peeking_a_cultist_leaves_her_ghoul_or_moves_it_once_without_a_pee
     state, events = play(state, (MARY, move(3)))
     assert types(events) == ["ghoul_moved", "hound_turn_began"]
     assert rite(state).graves[3].ghouls == ((MARY, E("Robert Olmstead")),) and not rite(state).graves[0].ghouls
-    given_state(GAME, state).when(MARY, move(4)).raises("rules/not_your_turn")
+    given_state(GAME, state).when(MARY, move(4)).refused("rules/not_your_turn")
     assert "card" not in GAME.decider.view(state, MARY)["rite"]["graves"][3]  # she never saw the second grave
 
 
@@ -170,10 +170,10 @@ def test_a_cultist_sends_only_one_ghoul_to_a_grave():
     state, _ = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP),
                     (JARED, place("Lobon", 1)), (JARED, KEEP), (SUZY, place("Nightgaunt", 2)), (SUZY, KEEP),
                     (FELIX, place("Hastur", 3)), (FELIX, KEEP))
-    given_state(GAME, state).when(MARY, place("Deep One", 0)).raises("rules/one_ghoul_per_grave")
+    given_state(GAME, state).when(MARY, place("Deep One", 0)).refused("rules/one_ghoul_per_grave")
     assert place("Deep One", 0) not in GAME.decider.legal_commands(state, MARY)
     state, _ = play(state, (MARY, place("Deep One", 4)))
-    given_state(GAME, state).when(MARY, move(0)).raises("rules/one_ghoul_per_grave")
+    given_state(GAME, state).when(MARY, move(0)).refused("rules/one_ghoul_per_grave")
 
 
 def test_moving_a_ghoul_to_a_grave_with_another_ghoul_makes_digging_partners():
@@ -198,7 +198,7 @@ def dig_at_one(hands=EXAMPLE_HANDS, **kw):
 
 def test_a_henchman_must_be_of_the_same_cult_as_the_ghoul():
     state = dig_at_one()
-    given_state(GAME, state).when(JARED, henchman("Asenath Waite")).raises("rules/henchman_must_match_ghoul")
+    given_state(GAME, state).when(JARED, henchman("Asenath Waite")).refused("rules/henchman_must_match_ghoul")
     legal = GAME.decider.legal_commands(state, JARED)
     greens = sorted(c for c in state.table.hands[JARED] if c // 14 == 0)  # Lobon is green
     assert E("Mother Hydra") in greens and E("Asenath Waite") not in greens
@@ -330,12 +330,12 @@ def test_a_cultist_whose_ghouls_wait_at_every_grave_left_passes_her_turn():
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
         state.stage, rite=dataclasses.replace(r, graves=graves)))
     assert GAME.decider.legal_commands(state, 0) == [{"type": "pass_turn"}]
-    given_state(GAME, state).when(0, place("Kamog", 1)).raises("rules/one_ghoul_per_grave")
+    given_state(GAME, state).when(0, place("Kamog", 1)).refused("rules/one_ghoul_per_grave")
     state, events = play(state, (0, {"type": "pass_turn"}))
     assert types(events) == ["turn_passed_without_ghoul", "hound_turn_began"] and rite(state).phase == Placing(1)
     given_state(GAME, start()).when(MARY, DECLINE).then_types("peek_declined", "hound_turn_began")
     state, _ = play(start(), (MARY, DECLINE))
-    given_state(GAME, state).when(MARY, {"type": "pass_turn"}).raises("rules/must_place_ghoul")
+    given_state(GAME, state).when(MARY, {"type": "pass_turn"}).refused("rules/must_place_ghoul")
 
 
 def test_when_nobody_can_send_a_ghoul_any_more_the_rite_ends_with_the_graves_left_unlooted():

@@ -19,6 +19,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from shared.kernel import Event, entropy_for, fold, redact
 from shared.kernel.game import Game
 from shared.kernel.table_narration import voice_for
@@ -26,7 +28,13 @@ from shared.wire.commands import parse_command
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    """``value`` as compact JSON with sorted keys: equal strings for equal JSON values (what the suites compare, and
+    what a JSON round trip reads back). orjson, several times faster than ``json`` on the suites' hot path; the
+    standard encoder for what orjson refuses (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def seat_names(players: int) -> list[str]:

@@ -1,12 +1,17 @@
-"""Given / when / then for rulebook scenarios: given events, when a seat posts a command (read at the wire as the
-rules service reads it), then events or a violation.
+"""Given / when / then for rulebook scenarios, as the Decider pattern writes them: given the facts so far, when a
+seat posts a command (read at the wire as the rules service reads it), then exactly these facts, or a refusal.
 
-    given(GAME, *events).when(1, {"type": "draw_cards", "count": 2}).then_types("cards_drawn")
-    given(GAME, *events).when(1, {"type": "pass"}).raises("rules/not_your_turn")
+    given(GAME, *events).when(1, {"type": "draw_cards", "count": 2}).then(ev("cards_drawn", seat=1, ...))
+    given(GAME, *events).when(1, {"type": "pass"}).refused("rules/not_your_turn")
+
+``then`` compares whole events (type, data and who may see each secret field) in their wire form, so a tuple and a
+list of the same cards are equal; a mismatch names the first differing event by its index. ``given`` also takes
+moves already played (``.played((seat, command), ...)``) so a scenario reads as the table did.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,15 +19,25 @@ import pytest
 
 from shared.kernel import Event, RuleViolation, fold
 from shared.kernel.game import Game
-from shared.wire.commands import decide_posted
+from shared.wire.commands import parse_command
 
 ENTROPY = bytes(32)
+
+
+def decide(game: Game, state: Any, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY):
+    """A command from a test, as a posted one is decided: read at the wire, then the kernel's checks and the rules."""
+    return game.checked_decide(state, parse_command(game, command), seat, entropy)
 
 
 @dataclass
 class Given:
     game: Game
     state: Any
+
+    def played(self, *moves: tuple[int, dict[str, Any]], entropy: bytes = ENTROPY) -> Given:
+        """The position once ``(seat, command)`` moves have been played on this one."""
+        state, _ = play_moves(self.game, self.state, *moves, entropy=entropy)
+        return Given(self.game, state)
 
     def when(self, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY) -> When:
         return When(self.game, self.state, seat, command, entropy)
@@ -38,23 +53,35 @@ class When:
 
     @property
     def events(self) -> list[Event]:
-        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).events
+        return decide(self.game, self.state, self.seat, self.command, self.entropy).events
 
     @property
     def after(self) -> Any:
-        """The state after the command's events, for assertions on the result."""
-        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).state
+        """The folded state after the command: for what no event says (a view, the legal commands); what happened
+        is said with ``then``."""
+        return decide(self.game, self.state, self.seat, self.command, self.entropy).state
+
+    def then(self, *expected: Event) -> When:
+        """Exactly ``expected``, in order, whole; on a mismatch, the first differing event by index."""
+        got = self.events
+        problem = first_difference(list(expected), got)
+        if problem:
+            pytest.fail(f"when seat {self.seat} posts {show_command(self.command)}:\n{problem}", pytrace=False)
+        return self
 
     def then_types(self, *types: str) -> list[Event]:
+        """Only the types, for a test whose point is which facts follow, not what they say."""
         events = self.events
         assert [e.type for e in events] == list(types)
         return events
 
-    def raises(self, code: str) -> RuleViolation:
+    def refused(self, code: str) -> RuleViolation:
+        """The rules refuse the command with ``code`` (and emit nothing)."""
         with pytest.raises(RuleViolation) as info:
-            decide_posted(self.game, self.state, self.command, self.seat, self.entropy)
+            decide(self.game, self.state, self.seat, self.command, self.entropy)
         assert info.value.code == code, info.value
         return info.value
+
 
 
 def given(game: Game, *events: Event, state: Any = None) -> Given:
@@ -70,6 +97,46 @@ def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entro
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new, state = decide_posted(game, state, command, seat, entropy)
+        new, state = decide(game, state, seat, command, entropy)
         events += new
     return state, events
+
+
+# -- showing a difference ------------------------------------------------------------------------------
+
+
+def wire(event: Event) -> dict[str, Any]:
+    """An event as the record stores it (tuples read back as lists), for comparing."""
+    return json.loads(json.dumps(event.to_json()))
+
+
+def show_event(event: Event | None) -> str:
+    """``card_played{seat:1,card:14}``, with any secret part after it: ``secret{hand:[1]}``."""
+    if event is None:
+        return "nothing"
+    raw = wire(event)
+
+    def fields(mapping: dict[str, Any]) -> str:
+        return ",".join(f"{k}:{json.dumps(v, separators=(',', ':'))}" for k, v in mapping.items())
+
+    secret = f" secret{{{fields(raw['secret'])}}}" if raw.get("secret") else ""
+    return f"{raw['type']}{{{fields(raw['data'])}}}{secret}"
+
+
+def show_command(command: dict[str, Any]) -> str:
+    return json.dumps(command, separators=(",", ":"), default=str)
+
+
+def first_difference(expected: list[Event], got: list[Event]) -> str | None:
+    """``None`` when ``got`` is ``expected``; else the first differing event by index, then the counts if they
+    differ, then the whole list that came."""
+    for i in range(max(len(expected), len(got))):
+        want = expected[i] if i < len(expected) else None
+        came = got[i] if i < len(got) else None
+        if want is None or came is None or wire(want) != wire(came):
+            lines = [f"event {i}: expected {show_event(want)} got {show_event(came)}"]
+            if len(expected) != len(got):
+                lines.append(f"expected {len(expected)} events, got {len(got)}")
+            lines += ["all that came:", *(f"  {n}: {show_event(e)}" for n, e in enumerate(got))]
+            return "\n".join(lines)
+    return None

@@ -11,6 +11,7 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -114,6 +115,13 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
     assert final["version"] > version
     verified(api, r, stack.key_prefix, game["id"])
     record_figures("faults", fault="AI turn left pending", survived=1)
+
+
+def ai_turn_failed(stack, games: list[dict[str, Any]]) -> bool:
+    """Has the worker logged an AI turn of one of ``games`` failing (its choice, or its move's publication)?"""
+    lines = (Path(stack.log_dir) / "worker.log").read_text(errors="replace").splitlines()
+    return any(("job ai_turn failed" in line or "job publish failed" in line) and f"game_id={game['id']}" in line
+               for line in lines for game in games)
 
 
 def stalled(api: Api, game_id: str, version: int) -> bool:
@@ -272,7 +280,8 @@ def test_the_rules_service_unreachable_gives_503_writes_nothing_and_play_resumes
     assert ready.status_code == 503 and ready.json()["checks"]["rules"] is False
     assert api.get(f"/v1/games/{created['id']}").json()["version"] == resource["version"]
     assert listed.count() == games_before
-    time.sleep(3)  # AI turns fail meanwhile and are retried, then given up: the sweeper must bring them back
+    # AI turns fail meanwhile and are retried, then given up: the sweeper must bring them back.
+    until(lambda: ai_turn_failed(stack, bots), "an AI turn to fail while the rules service is away", 30)
     stack.start_rules()
     until(lambda: api.get("/readyz").status_code == 200, "the service to be ready again", 30)
     reply = api.command(created["id"], tokens[seat], state.json()["legal_commands"][0], state.json()["version"], key="k-1")

@@ -1,5 +1,10 @@
 """Hostile input, a table per service: every request gets the API's error body with the documented status and
-code (never a 500, never an HTML page), and writes nothing. Then the request size limit and the rate limit."""
+code (never a 500, never an HTML page), and writes nothing. Then the request size limit and the rate limit.
+
+A case runs once unless the game's own code reads it (``PER_GAME``: its options, AI levels, command catalogue,
+state codec, facts, player count): one framing, header, token or version check is the same code for every game,
+so it is asked once, of one of the games in turn (every game still meets some of each kind); what a game reads
+itself is asked of every game."""
 
 from __future__ import annotations
 
@@ -199,17 +204,54 @@ def check(reply: requests.Response, status: int, code: str) -> None:
     assert isinstance(error["message"], str) and error["message"] and isinstance(error["details"], dict)
 
 
-@pytest.fixture(scope="module", params=GAME_IDS)
-def running(request, api):
-    game = GAMES[request.param]
-    created = api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
-    return game, created
+# The cases a game's own code reads, asked of every game; the names are those of the tables above.
+PER_GAME = {
+    "session": {
+        "deeply nested options", "integer beyond 64 bits in options", "lone surrogate in an option name",
+        "unknown option",  # the game's options
+        "unknown AI level",  # the game's AI levels
+        "unknown command type", "huge unknown command type",  # the game's command catalogue
+    },
+    "rules": {
+        "deeply nested state", "nested state past the limit", "state of unknown classes", "state of wrong fields",
+        "both state and events", "neither state nor events", "seat out of range",  # the game's state codec
+        "junk events",  # the game's facts
+        "too many players", "integer beyond 64 bits in options",  # the game's table and options
+    },
+}
 
 
-@pytest.mark.parametrize("case", SESSION_CASES, ids=[c[0] for c in SESSION_CASES])
-def test_the_session_service_answers_hostile_input_with_the_error_body_and_writes_nothing(api, trust_redis, trust_stack, running, case):
+def cases(service: str, table: list[tuple]) -> list:
+    """``table``'s cases, each with the game (or games) it is asked of."""
+    picked, turn = [], 0
+    for case in table:
+        if case[0] in PER_GAME[service]:
+            picked += [pytest.param(game_id, case, id=f"{case[0]}-{game_id}") for game_id in GAME_IDS]
+        else:
+            game_id, turn = GAME_IDS[turn % len(GAME_IDS)], turn + 1
+            picked.append(pytest.param(game_id, case, id=f"{case[0]}-{game_id}"))
+    return picked
+
+
+def test_every_per_game_case_names_a_case():
+    for service, table in (("session", SESSION_CASES), ("rules", RULES_CASES)):
+        assert PER_GAME[service] <= {case[0] for case in table}, service
+
+
+@pytest.fixture(scope="module")
+def running(api):
+    """One running game of each kind, by id: its game and its creation reply."""
+    tables = {}
+    for game_id in GAME_IDS:
+        game = GAMES[game_id]
+        tables[game_id] = game, api.create(game.id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
+    return tables
+
+
+@pytest.mark.parametrize(("game_id", "case"), cases("session", SESSION_CASES))
+def test_the_session_service_answers_hostile_input_with_the_error_body_and_writes_nothing(api, trust_redis, trust_stack, running, game_id, case):
     name, method, path, headers, body, status, code = case
-    game, created = running
+    game, created = running[game_id]
     token = created["seats"][0]["token"]
     headers = {"Authorization": f"Bearer {token}", **{k: (v.replace("{tok}", token) if isinstance(v, str) else v) for k, v in headers.items()}}
     body = fill(body, game)
@@ -221,10 +263,10 @@ def test_the_session_service_answers_hostile_input_with_the_error_body_and_write
     record_figures("hostile", service="session", case=name)
 
 
-@pytest.mark.parametrize("case", RULES_CASES, ids=[c[0] for c in RULES_CASES])
-def test_the_rules_service_answers_hostile_input_with_the_error_body(trust_stack, running, case):
+@pytest.mark.parametrize(("game_id", "case"), cases("rules", RULES_CASES))
+def test_the_rules_service_answers_hostile_input_with_the_error_body(trust_stack, game_id, case):
     name, method, path, headers, body, status, code = case
-    game, _ = running
+    game = GAMES[game_id]
     body = fill(body, game)
     check(send(trust_stack.rules_url, method, path, headers, body), status, code)
     record_figures("hostile", service="rules", case=name)

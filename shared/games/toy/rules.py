@@ -8,11 +8,10 @@ reaches 15 points or the seat to play can do neither; the most points win.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace_at, rng
+from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng
 from shared.kernel.errors import require
 
 from shared.games.toy.cards import CARDS, TARGET

@@ -8,10 +8,9 @@ The change: a seat holding three cards may not draw (rule 2 gains a hand limit);
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from shared.kernel import Decided
+from shared.kernel import Decided, replace
 from shared.kernel.errors import require
 
 from shared.games.toy import GAME as GAME_V1

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from shared.kernel import EVERYONE, sees
+from shared.kernel import EVERYONE, replace, sees
 from shared.kernel.events import Viewer
 
 from shared.games.toy.state import ToyState

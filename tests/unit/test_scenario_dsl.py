@@ -1,0 +1,33 @@
+"""The scenario DSL says what differs: whole events compared, the first difference named by its index."""
+
+import pytest
+
+from shared.kernel import ev
+from tests.support.scenario import first_difference, given
+from tests.support.toy import GAME
+
+
+def test_equal_events_are_no_difference_and_tuples_read_as_lists():
+    assert first_difference([ev("card_played", seat=1, cards=[3, 4])], [ev("card_played", seat=1, cards=(3, 4))]) is None
+
+
+def test_a_differing_field_names_the_event_by_index():
+    said = first_difference(
+        [ev("turn_ended", seat=1), ev("card_played", seat=1, card=14)],
+        [ev("turn_ended", seat=1), ev("card_played", seat=1, card=15)],
+    )
+    assert said.splitlines()[0] == "event 1: expected card_played{seat:1,card:14} got card_played{seat:1,card:15}"
+
+
+def test_a_missing_or_extra_event_and_a_differing_audience_are_differences():
+    assert first_difference([ev("turn_ended", seat=1)], []).startswith("event 0: expected turn_ended{seat:1} got nothing")
+    assert "expected 0 events, got 1" in first_difference([], [ev("turn_ended", seat=1)])
+    secret = first_difference([ev("card_drawn", seat=0, card=3, secret={"card": [0]})], [ev("card_drawn", seat=0, card=3)])
+    assert secret.startswith('event 0: expected card_drawn{seat:0,card:3} secret{card:[0]} got card_drawn{seat:0,card:3}')
+
+
+def test_then_fails_with_the_difference_and_refused_checks_the_code():
+    table = given(GAME, *GAME.decider.setup(2, {}, bytes(32)))
+    with pytest.raises(pytest.fail.Exception, match=r"when seat 0 posts .*\nevent 0: expected nothing got "):
+        table.when(0, {"type": "draw_card"}).then()
+    table.when(1, {"type": "draw_card"}).refused("rules/not_your_turn")
