@@ -2,8 +2,9 @@
 server's own words, and the game's live stream read on a thread of its own (NDJSON), so a prompt never holds it.
 
 The stream reader hands every message to an inbox (a queue) as ``("stream", message)``; it resumes after the
-last version it saw when the connection drops or the server asks it to reconnect, and says ``("error", text)``
-when it cannot."""
+last version (and the last chat line) it saw when the connection drops or the server asks it to reconnect, and
+says ``("error", text)`` when it cannot. Once the game's stream has ended, ``AfterTheEnd`` asks for the table's
+rematch and chat every few seconds and hands them to the inbox the same way, as ``rematch`` and ``chat`` messages."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ class StreamReader(threading.Thread):
         self.inbox = inbox
         self.http = requests.Session()  # a session of its own: requests' sessions are not shared across threads
         self.after: int | None = None
+        self.chat_after: int | None = None
 
     def run(self) -> None:
         failing_since: float | None = None
@@ -86,6 +88,8 @@ class StreamReader(threading.Thread):
     def read_once(self) -> bool:
         """One connection: True once the game's end arrived, False when the connection ended before it."""
         url = self.url + (f"?after={self.after}" if self.after is not None else "")
+        if self.after is not None and self.chat_after is not None:
+            url += f"&chat_after={self.chat_after}"
         with self.http.get(url, headers=self.headers, stream=True, timeout=(10, 60)) as reply:
             if reply.status_code in (429, 503) or reply.status_code >= 500:
                 raise _Reconnect(float(reply.headers.get("Retry-After", "2") or 2))
@@ -103,10 +107,45 @@ class StreamReader(threading.Thread):
                     raise _Reconnect(min(float((message.get("data") or {}).get("retry_ms", 1000)) / 1000, 10.0))
                 if message.get("id") is not None:
                     self.after = int(message["id"])
+                if message.get("type") == "chat":
+                    self.chat_after = max(self.chat_after or 0, int((message.get("data") or {}).get("id", 0)))
                 self.inbox.put(("stream", message))
                 if message.get("type") == "end":
                     return True
         return False
+
+
+class AfterTheEnd(threading.Thread):
+    """After a game's stream ended: its rematch (when it changed) and the chat lines said since, asked every
+    ``every_s`` seconds until ``stop`` is set, into the inbox as ``("stream", {"type": "rematch"|"chat", "data"})``.
+    The game stream closes at the end, so there is nothing to follow but these (the web table asks the same)."""
+
+    def __init__(self, api: Api, game_id: str, inbox: Inbox, after: dict[str, int], every_s: float = 2.0):
+        super().__init__(name=f"after {game_id}", daemon=True)
+        self.api = Api(api.base)  # a session of its own, for this thread
+        self.api.token = api.token
+        self.path, self.inbox, self.after, self.every_s = f"/v1/games/{game_id}", inbox, dict(after), every_s
+        self.stop = threading.Event()
+        self.rematch: Any = None
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.look()
+            except PlayError:
+                pass  # the next look tries again
+            self.stop.wait(self.every_s)
+
+    def look(self) -> None:
+        rematch = self.api.call("GET", f"{self.path}/rematch").get("rematch")
+        if rematch is not None and rematch != self.rematch:
+            self.inbox.put(("stream", {"type": "rematch", "data": rematch}))
+        self.rematch = rematch
+        for channel, after in self.after.items():
+            page = self.api.call("GET", f"{self.path}/chat?channel={channel}&after={after}&limit=200")
+            for line in page.get("messages") or []:
+                self.inbox.put(("stream", {"type": "chat", "data": line}))
+            self.after[channel] = int(page.get("next", after))
 
 
 class LineReader(threading.Thread):
