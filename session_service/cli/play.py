@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import queue
 import sys
+import time
 from typing import Any
 
 from session_service.cli.terminal.api import Api, Inbox, LineReader, PlayError
@@ -54,6 +55,20 @@ def take_seat(api: Api, args: Any, me: dict[str, Any], say: Any) -> tuple[str, i
     return created["id"], 0, None
 
 
+def table_at(api: Api, game_id: str, again: bool, wait_s: float = 10.0) -> dict[str, Any]:
+    """The table's resource; ``again``: a rematch's table is named a moment before it is made, so a table not found
+    yet is asked for again for a while."""
+    until = time.monotonic() + (wait_s if again else 0)
+    while True:
+        try:
+            resource: dict[str, Any] = api.call("GET", f"/v1/games/{game_id}")
+            return resource
+        except PlayError as exc:
+            if exc.code != "game/not_found" or time.monotonic() > until:
+                raise
+        time.sleep(0.25)
+
+
 def run(args: Any, out: Any = None, inp: Any = None) -> int:
     """Play (or watch) the table, then the next one while there is one to follow: a rematch that started, a seat
     kept for the player that it took. One reader of the input for all of them."""
@@ -73,14 +88,15 @@ def run(args: Any, out: Any = None, inp: Any = None) -> int:
         inbox: Inbox = queue.Queue()
         LineReader(inp, inbox).start()
         catalogue = {g["id"]: g for g in api.call("GET", "/v1/catalog")["games"]}
+        following = False
         while True:
-            resource = api.call("GET", f"/v1/games/{game_id}")
+            resource = table_at(api, game_id, again=following)
             entry = catalogue.get(resource["game"], {"id": resource["game"]})
             session = Session(api, game_id, seat, resource, entry, out, inp, me=me or None, inbox=inbox, invited=invited)
             code = session.run()
             if session.follow is None:
                 return code
-            (game_id, seat), invited = session.follow, None
+            (game_id, seat), invited, following = session.follow, None, True
     except PlayError as exc:
         say(f"error: {exc}")
         return 1

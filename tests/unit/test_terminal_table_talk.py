@@ -63,6 +63,11 @@ def line(number: int, name: str, text: str, seat: int | None = None, channel: st
     return {"id": number, "channel": channel, "at": "2026-11-26T12:00:00Z", "from": said, "text": text}
 
 
+def flat(out: io.StringIO) -> str:
+    """What the screen says, its lines joined as one text (a sentence may wrap anywhere)."""
+    return " ".join(out.getvalue().split())
+
+
 def readable(text: str, columns: int) -> None:
     for shown in text.splitlines():
         assert len(shown) <= columns, f"{shown!r} is wider than {columns} columns"
@@ -97,9 +102,9 @@ def test_say_posts_the_words_and_a_refusal_is_said_in_the_servers_words(columns)
     table, out = session(api)
     table.on_line("say good luck to you all")
     assert api.asked == [("POST", "/v1/games/g_1/chat", {"text": "good luck to you all"})]
-    assert "Not sent: more than 12 chat lines a minute; wait a moment." in " ".join(out.getvalue().split())
+    assert "Not sent: more than 12 chat lines a minute; wait a moment." in flat(out)
     table.on_line("say")
-    assert len(api.asked) == 1 and "Type say and your words" in out.getvalue()
+    assert len(api.asked) == 1 and "Type say and your words" in flat(out)
     readable(out.getvalue(), columns)
 
 
@@ -112,7 +117,7 @@ def test_mute_and_unmute_by_name_ask_for_that_player(columns):
     table.on_line("mute Zed")
     table.on_line("mute Ada")
     assert [a[1] for a in api.asked] == ["/v1/players/p_bo/mute", "/v1/players/p_cy/unmute"]
-    shown = " ".join(out.getvalue().split())
+    shown = flat(out)
     assert "You will not read Bo's lines any more" in shown and "You read Cy's lines again." in shown
     assert "Nobody called Zed" in shown and "That is you." in shown
     readable(out.getvalue(), columns)
@@ -144,12 +149,12 @@ def test_after_the_end_a_seat_stays_offers_a_rematch_and_follows_it_once_it_star
     api = FakeApi({"/v1/games/g_1/rematch": {"rematch": offered}})
     table, out = session(api)
     assert table.on_end({"outcome": {"winners": [1], "scores": [3, 9], "reason": "madness"}}) is False
-    assert "Type rematch to offer a rematch" in " ".join(out.getvalue().split())
+    assert "Type rematch to offer a rematch" in flat(out)
     assert table.on_line("rematch") is False and ("POST", "/v1/games/g_1/rematch", None) in api.asked
-    assert "You offer a rematch" in out.getvalue()
+    assert "You offer a rematch" in flat(out)
     table.on_chat(line(9, "Bo", "one more?", seat=1))  # after the stream: from a look at GET /chat
     assert table.on_rematch({**offered, "status": "accepted", "accepted": [0, 1], "game": "g_2"}) is True
-    assert table.follow == ("g_2", 0) and "the rematch is on" in out.getvalue()
+    assert table.follow == ("g_2", 0) and "the rematch is on" in flat(out)
     readable(out.getvalue(), columns)
 
 
@@ -167,20 +172,23 @@ def test_a_rematch_declined_is_said_and_refusals_in_the_servers_words(monkeypatc
     api = FakeApi({"/v1/games/g_1/rematch/decline": {"rematch": declined}})
     table, out = session(api)
     table.on_end({"outcome": {"winners": [1], "scores": [3, 9]}})
-    assert table.on_line("decline") is False and "You declined the rematch." in out.getvalue()
+    assert table.on_line("decline") is False and "You declined the rematch." in flat(out)
     api.answers["/v1/games/g_1/rematch"] = PlayError("a table may be offered a rematch 3 times", "request/rate_limited")
     table.on_line("rematch")
-    assert "No rematch: a table may be offered a rematch 3 times." in " ".join(out.getvalue().split())
+    assert "No rematch: a table may be offered a rematch 3 times." in flat(out)
 
 
 def test_leave_gives_the_seat_back_while_the_table_waits_and_says_why_not_after(columns):
-    api = FakeApi()
+    api = FakeApi({"/v1/games/g_1/leave": {"version": 3, "events": [{"type": "table_seat_left"}]}})
     table, out = session(api, status="waiting")
     assert table.on_line("leave") is True and ("POST", "/v1/games/g_1/leave", None) in api.asked
-    assert "You left the table" in out.getvalue()
+    assert "You left the table: your seat is open again for anyone." in flat(out)
+    api.answers["/v1/games/g_1/leave"] = {"version": 3, "events": [{"type": "table_aborted"}]}
+    table, out = session(api, status="waiting")
+    assert table.on_line("leave") is True and "the table is called off: you opened it" in flat(out)
     api.answers["/v1/games/g_1/leave"] = PlayError("the game has started: its seats are taken", "game/started")
     table, out = session(api)
-    assert table.on_line("leave") is False and "You stay: the game has started" in out.getvalue()
+    assert table.on_line("leave") is False and "You stay: the game has started" in flat(out)
     readable(out.getvalue(), columns)
 
 
@@ -193,5 +201,5 @@ def test_an_invitation_is_taken_with_join_or_turned_down_with_decline(columns):
     assert table.on_line("join") is True and table.follow == ("g_1", 1)
     table, out2 = session(api, seat=None, status="waiting", invited=1)
     assert table.on_line("decline") is True and ("POST", "/v1/games/g_1/decline", None) in api.asked
-    assert "You declined the invitation" in out2.getvalue()
+    assert "You declined the invitation" in flat(out2)
     readable(out.getvalue() + out2.getvalue(), columns)

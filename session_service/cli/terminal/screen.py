@@ -26,9 +26,10 @@ def width() -> int:
 def wrap(line: str, indent: str = "", more: str = "    ") -> list[str]:
     """One logical line wrapped to the terminal, its continuation lines indented a little further; it breaks
     between the items of a list (after " · ", ", ", "; " or ": "), never inside a card's name."""
-    line = re.sub(r"\([^()]*\)", lambda group: group.group().replace(" ", NBSP), line)  # "(7, blue)" stays whole
-    pieces = SEPARATORS.split(line)
     whole = 60 if width() >= 80 else width() // 2  # a piece longer than this may break between its words
+    line = re.sub(r"\([^()]*\)", lambda group: group.group().replace(" ", NBSP) if len(group.group()) <= whole else group.group(),
+                  line)  # "(7, blue)" stays whole
+    pieces = SEPARATORS.split(line)
     kept = "".join(p.replace(" ·", NBSP + "·") if SEPARATORS.fullmatch(p) else p if len(p) > whole else p.replace(" ", NBSP) for p in pieces)
     lines = textwrap.wrap(kept, width=width(), initial_indent=indent, subsequent_indent=indent + more, break_on_hyphens=False)
     return [text.replace(NBSP, " ") for text in lines] or [indent]

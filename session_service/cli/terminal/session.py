@@ -89,7 +89,8 @@ class Session(TableTalk):
         self.drawn_at = int(self.turn.get("version", 0))
         seen = self.seen()
         if seen.status == "waiting" or not seen.view:
-            self.say(now_line(seen, self.layout.table(seen)) if seen.view else "Now: waiting for players to take the open seats.")
+            for line in wrap(now_line(seen, self.layout.table(seen)) if seen.view else "Now: waiting for players to take the open seats."):
+                self.say(line)
             return False
         drawn = self.layout.table(seen)
         for line in table_lines(str(self.entry.get("title", "")), drawn, seen, [s.get("ai") for s in self.seats], self.turn.get("deadline")):
@@ -99,7 +100,8 @@ class Session(TableTalk):
     def show_texts(self, _: str = "") -> bool:
         drawn = self.layout.table(self.seen())
         for text in drawn.texts or ["Your cards have no text beyond their names."]:
-            self.say(f"  {text}")
+            for line in wrap(text, indent="  "):
+                self.say(line)
         return False
 
     def show_help(self, _: str = "") -> bool:
@@ -112,17 +114,18 @@ class Session(TableTalk):
 
     def list_moves(self, _: str = "") -> bool:
         if not self.current():
-            self.say("The table is moving: your moves follow when it stops.")
+            self.tell("The table is moving: your moves follow when it stops.")
             return False
         legal = list(self.turn.get("legal_commands") or [])
         if not legal:
-            self.say("You have no move to make right now.")
+            self.tell("You have no move to make right now.")
             self.shown = None
             return False
         seen = self.seen()
-        self.say("Choose a move:" if self.seat in seen.to_act else "Moves open to you out of turn:")
+        self.tell("Choose a move:" if self.seat in seen.to_act else "Moves open to you out of turn:")
         for number, command in enumerate(legal, 1):
-            self.say(f"  {number:>3}. {describe(command, self.layout, seen)}")
+            for line in wrap(f"{number:>3}. {describe(command, self.layout, seen)}", indent="  ", more="     "):
+                self.say(line)
         self.shown = legal
         self.prompt()
         return False
@@ -135,8 +138,9 @@ class Session(TableTalk):
             self.stop()
 
     def follow_the_table(self) -> int:
-        who = "a spectator" if self.seat is None else f"{Seen({}, None, self.names).name(self.seat)} (seat {self.seat})"
-        self.say(f"{self.entry.get('title')} · game {self.game_id} · you are {who}. Type ? for help.")
+        who = (f"invited to seat {self.invited}" if self.invited is not None else "a spectator" if self.seat is None
+               else f"{Seen({}, None, self.names).name(self.seat)} (seat {self.seat})")
+        self.tell(f"{self.entry.get('title')} · game {self.game_id} · you are {who}. Type ? for help.")
         self.show_invitation()
         StreamReader(self.api, self.game_id, self.inbox).start()
         if self.reads_lines:
@@ -213,7 +217,7 @@ class Session(TableTalk):
             if legal == self.shown and command in legal:
                 self.post(command)
                 return
-            self.say("The table moved on before your move went in: choose again.")
+            self.tell("The table moved on before your move went in: choose again.")
             self.shown = None
         if legal == self.shown:
             if not self.prompted:
@@ -229,12 +233,13 @@ class Session(TableTalk):
             return
         self.shown = None
         if legal and not self.hinted:
-            self.say(f"You may act out of turn ({plural(len(legal), 'move')}): type l to list them.")
+            self.tell(f"You may act out of turn ({plural(len(legal), 'move')}): type l to list them.")
             self.hinted = True
         elif not legal:
             self.hinted = False
         if not mine and not self.told_waiting:
-            self.say(now_line(self.seen(), self.layout.table(self.seen())))
+            for line in wrap(now_line(self.seen(), self.layout.table(self.seen()))):
+                self.say(line)
             self.told_waiting = True
 
     # -- the player's lines ------------------------------------------------------------------------------
@@ -250,17 +255,17 @@ class Session(TableTalk):
             self.tell(f"{line!r} is not a move's number or a word this client knows: type ? for help.")
             return False
         if self.seat is None:
-            self.say("Spectators watch: there is no move to make.")
+            self.tell("Spectators watch: there is no move to make.")
             return False
         if self.pending is not None:
-            self.say("Your move is on its way.")
+            self.tell("Your move is on its way.")
             return False
         if self.shown is None:
             out_of_turn = self.current() and self.turn.get("legal_commands") and self.seat not in (self.turn.get("to_act") or [])
-            self.say("Type l to list the moves open to you out of turn." if out_of_turn else "You have no move to make right now.")
+            self.tell("Type l to list the moves open to you out of turn." if out_of_turn else "You have no move to make right now.")
             return False
         if not 1 <= int(line) <= len(self.shown):
-            self.say(f"choose a number from 1 to {len(self.shown)}")
+            self.tell(f"choose a number from 1 to {len(self.shown)}")
             self.prompt()
             return False
         command = self.shown[int(line) - 1]
@@ -268,7 +273,7 @@ class Session(TableTalk):
             self.pending = (command, self.version)
             return False
         if list(self.turn.get("legal_commands") or []) != self.shown:
-            self.say("The table moved on: choose again.")
+            self.tell("The table moved on: choose again.")
             self.list_moves()
             return False
         self.post(command)
@@ -284,7 +289,7 @@ class Session(TableTalk):
                 return
             if exc.code == "game/finished":
                 return
-            self.say(f"refused: {exc}")
+            self.tell(f"refused: {exc}")
             self.prompt()
             return
         self.posted_at = int(reply.get("version", version))

@@ -183,11 +183,13 @@ class TableTalk:
             self.say("You hold no seat here: q stops watching.")
             return False
         try:
-            self.api.call("POST", f"/v1/games/{self.game_id}/leave")
+            answer = self.api.call("POST", f"/v1/games/{self.game_id}/leave")
         except PlayError as exc:
             self.tell(f"You stay: {exc}.")
             return False
-        self.tell("You left the table: your seat is open again (the table is called off if you opened it).")
+        called_off = any(e.get("type") == "table_aborted" for e in answer.get("events") or [])
+        self.tell("You left, and the table is called off: you opened it." if called_off
+                  else "You left the table: your seat is open again for anyone.")
         return True
 
     def show_invitation(self) -> None:
