@@ -1,8 +1,8 @@
 """``mythos play`` around the table, terminals on the real stack at 80 and at 40 columns: two players chat by name
 while a third watches (the spectators' channel never reaches the seats), a muted player's line never reaches the one
 who muted, and after the end one offers a rematch, the other accepts it and both terminals go on at the new table.
-Before a start: an invited player declines in the terminal, a stranger with the invite code joins a private table,
-says hello and leaves it, and the code lets one watch it.
+Before a start: an invited player declines in the terminal, another takes the seat kept for it and leaves it, a
+stranger with the invite code joins the private table, says hello and leaves it, and the code lets one watch it.
 
 With ``TERMINAL_SCREENS=DIR`` each terminal's screen is kept there as text (docs/screenshots/terminal/ holds them)."""
 
@@ -109,8 +109,9 @@ def test_two_terminals_chat_mute_and_play_a_rematch_while_a_third_watches(stack,
 def test_an_invitation_declined_a_private_table_joined_with_its_code_then_left_and_watched(stack, columns):
     base = stack.url
     ada, bo = player(base, "Ada"), player(base, "Bo")
+    di = player(base, "Di")
     game = post(base, "/v1/games", ada["key"], {"game": "pocket-madness", "visibility": "private", "seats": [
-        {"me": True}, {"open": True, "player": bo["id"]}, {"open": True}]}).json()
+        {"me": True}, {"open": True, "player": bo["id"]}, {"open": True, "player": di["id"]}]}).json()
     bos = Terminal([*MYTHOS, "play", game["id"], "--server", base, "--key", bo["key"]], columns=columns)
     try:
         bos.read_until(wrapped("you are invited to seat 1"))
@@ -123,6 +124,20 @@ def test_an_invitation_declined_a_private_table_joined_with_its_code_then_left_a
         bos.close()
     seats = requests.get(f"{base}/v1/games/{game['id']}", timeout=10).json()["seats"]
     assert seats[1]["open"] and not seats[1].get("player")
+
+    dis = Terminal([*MYTHOS, "play", game["id"], "--server", base, "--key", di["key"]], columns=columns)
+    try:
+        dis.read_until(wrapped("Ada keeps seat 2 for you"))
+        dis.type("join")
+        dis.read_until(re.compile(wrapped("you are Di (seat 2)").pattern + r"[^\0]*?\nNow: waiting for players"))
+        assert requests.get(f"{base}/v1/games/{game['id']}", timeout=10).json()["seats"][2]["name"] == "Di"
+        assert "took an open seat" not in dis.seen  # the watching session's stream ended with it: no message twice
+        dis.type("leave")
+        dis.read_until(wrapped("You left the table: your seat is open again for anyone."))
+        assert dis.process.wait(30) == 0
+        keep("invitation-join-leave-di", dis, columns)
+    finally:
+        dis.close()
 
     cys = Terminal([*MYTHOS, "play", game["id"], "--server", base, "--invite", game["invite"], "--name", "Cy"], columns=columns)
     try:

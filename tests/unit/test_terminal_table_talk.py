@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import datetime
 import io
+import queue
 import re
+import threading
 from typing import Any
 
 import pytest
 
 from session_service.cli.terminal import table_talk
-from session_service.cli.terminal.api import PlayError
+from session_service.cli.terminal.api import Api, PlayError, StreamReader
 from session_service.cli.terminal.around import chat_text, invitation_text, rematch_text
+from session_service.cli.terminal import session as session_module
 from session_service.cli.terminal.session import Session
 from shared.games import GAMES
 from shared.wire.catalog import catalog
@@ -45,7 +48,7 @@ class NoPolling:
     """Stands in for ``AfterTheEnd``: the test hands the session the messages a look would bring."""
 
     def __init__(self, *args: Any) -> None:
-        self.stop, self.rematch = type("Never", (), {"set": lambda self: None})(), None
+        self.stop, self.rematch = threading.Event(), None
 
     def start(self) -> None:
         pass
@@ -121,6 +124,13 @@ def test_mute_and_unmute_by_name_ask_for_that_player(columns):
     assert "You will not read Bo's lines any more" in shown and "You read Cy's lines again." in shown
     assert "Nobody called Zed" in shown and "That is you." in shown
     readable(out.getvalue(), columns)
+
+
+def test_a_spectator_without_a_player_key_is_told_how_to_talk():
+    api = FakeApi()
+    table, out = session(api, seat=None, me=None)
+    table.on_line("say hello")
+    assert api.asked == [] and "come back with --key" in flat(out)
 
 
 def test_mute_without_a_player_key_says_how_to_get_one():
@@ -203,3 +213,21 @@ def test_an_invitation_is_taken_with_join_or_turned_down_with_decline(columns):
     assert table.on_line("decline") is True and ("POST", "/v1/games/g_1/decline", None) in api.asked
     assert "You declined the invitation" in flat(out2)
     readable(out.getvalue() + out2.getvalue(), columns)
+
+
+def test_a_session_reads_only_its_own_readers_once_the_next_one_runs(monkeypatch):
+    """Taking a seat kept for you opens a session of its own, on the same inbox: the first one's stream may have
+    put a message in it before it was stopped, which the second drops."""
+    inbox: queue.Queue = queue.Queue()
+    first, second = (StreamReader(Api("http://server"), "g_1", inbox) for _ in range(2))
+    first.put(("stream", {"type": "event", "data": {"version": 4, "text": {"plain": "Di took an open seat"}}}))
+    first.stop.set()
+    first.put(("stream", {"type": "event", "data": {"version": 5, "text": {"plain": "Di took an open seat again"}}}))
+    second.put(("stream", {"type": "chat", "data": line(1, "Bo", "hi", seat=1)}))
+    second.put(("stream", {"type": "end", "data": {}}))
+    monkeypatch.setattr(session_module, "StreamReader", lambda *args: second)
+    monkeypatch.setattr(second, "start", lambda: None)  # no connection: the inbox holds what it would bring
+    table, out = session(FakeApi(), seat=None, me=None)
+    table.inbox, table.reads_lines = inbox, False
+    assert table.run() == 0
+    assert "» Bo: hi" in out.getvalue() and "took an open seat" not in out.getvalue() and inbox.empty()

@@ -142,11 +142,16 @@ class Session(TableTalk):
                else f"{Seen({}, None, self.names).name(self.seat)} (seat {self.seat})")
         self.tell(f"{self.entry.get('title')} · game {self.game_id} · you are {who}. Type ? for help.")
         self.show_invitation()
-        StreamReader(self.api, self.game_id, self.inbox).start()
+        self.reader = StreamReader(self.api, self.game_id, self.inbox)
+        self.reader.start()
         if self.reads_lines:
             LineReader(self.inp, self.inbox).start()
         while True:
             source, item = self.inbox.get()
+            if source in ("stream", "error"):
+                reader, item = item
+                if reader.stop.is_set():
+                    continue  # from a reader of the session before this one
             if source == "stream":
                 handler = self.message_handlers.get(str(item.get("type")))
                 if handler and handler(item.get("data") or {}):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .api import AfterTheEnd, Api, Inbox, PlayError
+from .api import AfterTheEnd, Api, Inbox, PlayError, StreamReader
 from .around import AFTER_THE_END, chat_text, invitation_text, rematch_text
 from .screen import prose
 
@@ -33,6 +33,7 @@ class TableTalk:
         self.chat_after = 0  # the last chat line read, on either channel
         self.speakers: dict[str, tuple[str, str]] = {}  # a name in lower case -> the name and its player, for mute
         self.after_the_end: AfterTheEnd | None = None
+        self.reader: StreamReader | None = None  # the game's stream, once the session runs
 
     def say(self, text: str = "") -> None:
         raise NotImplementedError
@@ -66,6 +67,9 @@ class TableTalk:
     def say_to_table(self, text: str) -> bool:
         if not text:
             self.say("Type say and your words: say good luck")
+            return False
+        if self.seat is None and self.me is None:
+            self.tell("Those who watch talk with a player key: come back with --key to talk to the other spectators.")
             return False
         try:
             line = self.api.call("POST", f"/v1/games/{self.game_id}/chat", {"text": text})
@@ -140,8 +144,10 @@ class TableTalk:
         return False
 
     def stop(self) -> None:
-        if self.after_the_end is not None:
-            self.after_the_end.stop.set()
+        """The session is over: its readers put nothing more in the inbox it shares with the next one."""
+        for reader in (self.reader, self.after_the_end):
+            if reader is not None:
+                reader.stop.set()
 
     # -- before the start ------------------------------------------------------------------------------
     def decline(self, _: str = "") -> bool:
