@@ -13,6 +13,7 @@ import os
 import queue
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from session_service.cli.terminal.api import Api, Inbox, LineReader, PlayError
@@ -55,18 +56,19 @@ def take_seat(api: Api, args: Any, me: dict[str, Any], say: Any) -> tuple[str, i
     return created["id"], 0, None
 
 
-def table_at(api: Api, game_id: str, again: bool, wait_s: float = 10.0) -> dict[str, Any]:
+def table_at(api: Api, game_id: str, again: bool, tries: int = 40, pause: Callable[[float], None] = time.sleep) -> dict[str, Any]:
     """The table's resource; ``again``: a rematch's table is named a moment before it is made, so a table not found
-    yet is asked for again for a while."""
-    until = time.monotonic() + (wait_s if again else 0)
+    yet is asked for again, ``tries`` times a quarter of a second apart."""
+    left = tries if again else 1
     while True:
+        left -= 1
         try:
             resource: dict[str, Any] = api.call("GET", f"/v1/games/{game_id}")
             return resource
         except PlayError as exc:
-            if exc.code != "game/not_found" or time.monotonic() > until:
+            if exc.code != "game/not_found" or left <= 0:
                 raise
-        time.sleep(0.25)
+        pause(0.25)
 
 
 def run(args: Any, out: Any = None, inp: Any = None) -> int:

@@ -17,6 +17,7 @@ import pytest
 from session_service.cli.terminal import table_talk
 from session_service.cli.terminal.api import Api, PlayError, StreamReader
 from session_service.cli.terminal.around import chat_text, invitation_text, rematch_text
+from session_service.cli.play import table_at
 from session_service.cli.terminal import session as session_module
 from session_service.cli.terminal.session import Session
 from shared.games import GAMES
@@ -231,3 +232,23 @@ def test_a_session_reads_only_its_own_readers_once_the_next_one_runs(monkeypatch
     table.inbox, table.reads_lines = inbox, False
     assert table.run() == 0
     assert "» Bo: hi" in out.getvalue() and "took an open seat" not in out.getvalue() and inbox.empty()
+
+
+def test_a_rematchs_table_named_before_it_is_made_is_asked_for_again_and_a_first_table_is_not():
+    missing = PlayError("there is no game with that id", "game/not_found")
+    api, pauses = FakeApi({"/v1/games/g_2": missing}), []
+    with pytest.raises(PlayError):
+        table_at(api, "g_2", again=False, pause=pauses.append)
+    assert len(api.asked) == 1 and pauses == []
+
+    class MadeOnTheThirdLook(FakeApi):
+        def call(self, method: str, path: str, body: Any = None) -> Any:
+            self.asked.append((method, path, body))
+            if len(self.asked) < 3:
+                raise missing
+            return {"id": "g_2", "game": "pocket-madness"}
+
+    api = MadeOnTheThirdLook()
+    assert table_at(api, "g_2", again=True, pause=pauses.append)["id"] == "g_2" and len(pauses) == 2
+    with pytest.raises(PlayError):
+        table_at(FakeApi({"/v1/games/g_2": missing}), "g_2", again=True, tries=3, pause=pauses.append)
