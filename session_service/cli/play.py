@@ -1,7 +1,8 @@
 """``mythos play``: a terminal client for a seat. It creates a table (the other seats AI) or takes a seat it holds
 a token for (or, with a player key, a seat the player holds; or joins an open one), or watches, then plays the
 seat in ``terminal.session``: the table drawn per game with card names, the log in sentences, the legal moves
-by number, on the game's live stream.
+by number, the table's chat, on the game's live stream; after the end, the rematch, and the new table once it
+starts.
 
 Only the public API is used (stdlib + requests): nothing here knows a game's rules; card names come from the
 catalogue's card data."""
@@ -9,31 +10,38 @@ catalogue's card data."""
 from __future__ import annotations
 
 import os
+import queue
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
-from session_service.cli.terminal.api import Api, PlayError
+from session_service.cli.terminal.api import Api, Inbox, LineReader, PlayError
 from session_service.cli.terminal.session import Session
 
 
-def take_seat(api: Api, args: Any, say: Any) -> tuple[str, int | None]:
-    """The game and the seat this run plays (None to watch), creating or joining a table as the arguments say."""
-    me: dict[str, Any] = {}
-    if args.key:  # a player: one key for every seat it holds, so coming back needs no seat token
-        api.token = args.key
-        me = api.call("GET", "/v1/me")
+def take_seat(api: Api, args: Any, me: dict[str, Any], say: Any) -> tuple[str, int | None, int | None]:
+    """The game, the seat this run plays (None to watch) and a seat kept for the player there (an invitation it
+    answers with join or decline), creating or joining a table as the arguments say."""
+    invite = {"invite": args.invite} if args.invite else {}
     if args.game_id and args.watch:
-        return args.game_id, None
+        if args.invite and not args.key:
+            api.token = args.invite  # a private table is watched with its invite code
+        return args.game_id, None, None
     if args.game_id and args.token and not args.key:
         api.token = args.token
-        return args.game_id, args.seat
+        return args.game_id, args.seat, None
     if args.game_id and args.key:
-        held = [s["seat"] for s in api.call("GET", f"/v1/games/{args.game_id}")["seats"] if s.get("player") == me.get("id")]
-        return args.game_id, held[0] if held else api.call("POST", f"/v1/games/{args.game_id}/join", {})["seat"]
+        seats = api.call("GET", f"/v1/games/{args.game_id}")["seats"]
+        held = [s["seat"] for s in seats if s.get("player") == me.get("id") and not s.get("open")]
+        kept = [s["seat"] for s in seats if s.get("player") == me.get("id") and s.get("open")]
+        if held or kept:
+            return args.game_id, (held or [None])[0], None if held else kept[0]
+        return args.game_id, api.call("POST", f"/v1/games/{args.game_id}/join", invite)["seat"], None
     if args.game_id:
-        answer = api.call("POST", f"/v1/games/{args.game_id}/join", {"name": args.name})
+        answer = api.call("POST", f"/v1/games/{args.game_id}/join", {"name": args.name, **invite})
         api.token = answer.get("token")
-        return args.game_id, answer["seat"]
+        return args.game_id, answer["seat"], None
     bots = [{"name": f"Bot {n}", "ai": args.ai} for n in range(1, args.players)]
     you = {"me": True} if args.key else {"name": args.name}
     body: dict[str, Any] = {"game": args.game, "seats": [you] + bots}
@@ -45,10 +53,27 @@ def take_seat(api: Api, args: Any, say: Any) -> tuple[str, int | None]:
         say(f"created {created['id']}; your seat token (keep it to come back): {api.token}")
     else:
         say(f"created {created['id']}; come back with: mythos play {created['id']} --key …")
-    return created["id"], 0
+    return created["id"], 0, None
+
+
+def table_at(api: Api, game_id: str, again: bool, tries: int = 40, pause: Callable[[float], None] = time.sleep) -> dict[str, Any]:
+    """The table's resource; ``again``: a rematch's table is named a moment before it is made, so a table not found
+    yet is asked for again, ``tries`` times a quarter of a second apart."""
+    left = tries if again else 1
+    while True:
+        left -= 1
+        try:
+            resource: dict[str, Any] = api.call("GET", f"/v1/games/{game_id}")
+            return resource
+        except PlayError as exc:
+            if exc.code != "game/not_found" or left <= 0:
+                raise
+        pause(0.25)
 
 
 def run(args: Any, out: Any = None, inp: Any = None) -> int:
+    """Play (or watch) the table, then the next one while there is one to follow: a rematch that started, a seat
+    kept for the player that it took. One reader of the input for all of them."""
     out, inp = out or sys.stdout, inp or sys.stdin
     api = Api(args.server)
 
@@ -57,10 +82,23 @@ def run(args: Any, out: Any = None, inp: Any = None) -> int:
         out.flush()
 
     try:
-        game_id, seat = take_seat(api, args, say)
-        resource = api.call("GET", f"/v1/games/{game_id}")
-        entry = next((g for g in api.call("GET", "/v1/catalog")["games"] if g["id"] == resource["game"]), {"id": resource["game"]})
-        return Session(api, game_id, seat, resource, entry, out, inp).run()
+        me: dict[str, Any] = {}
+        if args.key:  # a player: one key for every seat it holds, so coming back needs no seat token
+            api.token = args.key
+            me = api.call("GET", "/v1/me")
+        game_id, seat, invited = take_seat(api, args, me, say)
+        inbox: Inbox = queue.Queue()
+        LineReader(inp, inbox).start()
+        catalogue = {g["id"]: g for g in api.call("GET", "/v1/catalog")["games"]}
+        following = False
+        while True:
+            resource = table_at(api, game_id, again=following)
+            entry = catalogue.get(resource["game"], {"id": resource["game"]})
+            session = Session(api, game_id, seat, resource, entry, out, inp, me=me or None, inbox=inbox, invited=invited)
+            code = session.run()
+            if session.follow is None:
+                return code
+            (game_id, seat), invited, following = session.follow, None, True
     except PlayError as exc:
         say(f"error: {exc}")
         return 1
@@ -80,6 +118,8 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--token", help="your seat token at GAME_ID")
     play.add_argument("--seat", type=int, default=0, help="the seat of --token")
     play.add_argument("--watch", action="store_true", help="watch GAME_ID as a spectator")
+    play.add_argument("--invite", help="a private table's invite code: join GAME_ID with it (or, with --watch and no "
+                                       "--key, watch it)")
     play.add_argument("--key", default=os.environ.get("MYTHOS_KEY"),
                       help="your player key (POST /v1/players; default $MYTHOS_KEY): create, join and come back as that "
                            "player, no seat token needed")

@@ -1,6 +1,7 @@
 """``mythos play`` in a pseudo-terminal against the real stack: it creates a table with AI seats, draws the seat's
 table with card names, takes numbered choices on its input, tells the log in sentences and follows the stream to
-the end, where it names the winners; a choice typed while other seats move at once is never refused."""
+the end, where it names the winners (and stays for a rematch until q); a choice typed while other seats move at once
+is never refused."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ MYTHOS = [sys.executable, "-c", "from session_service.cli.main import main; main
 class Terminal:
     """A child process on a pseudo-terminal: read what it prints, type lines at it."""
 
-    def __init__(self, argv: list[str], env_key: str | None = None):
+    def __init__(self, argv: list[str], env_key: str | None = None, columns: int | None = None):
         self.master, slave = pty.openpty()
-        env = {**os.environ, **({"MYTHOS_KEY": env_key} if env_key else {})}
+        env = {**os.environ, **({"MYTHOS_KEY": env_key} if env_key else {}), **({"COLUMNS": str(columns)} if columns else {})}
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, close_fds=True, env=env)
         os.close(slave)
         self.seen = ""
@@ -113,7 +114,9 @@ def test_mythos_play_plays_each_game_to_its_end_in_names_and_sentences(stack, ga
             if seen == "Final scores":
                 break
         term.read_until(re.compile(r"Final scores: .*\n"))
+        term.read_until("Type rematch to offer a rematch")  # a person stays for a rematch and the chat, until q
         shown += term.seen
+        term.type("q")
         term.process.wait(30)
         assert term.process.returncode == 0
     finally:

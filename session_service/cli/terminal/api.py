@@ -1,9 +1,12 @@
 """The public API as the terminal client uses it: requests with the seat's credentials, refusals in the
 server's own words, and the game's live stream read on a thread of its own (NDJSON), so a prompt never holds it.
 
-The stream reader hands every message to an inbox (a queue) as ``("stream", message)``; it resumes after the
-last version it saw when the connection drops or the server asks it to reconnect, and says ``("error", text)``
-when it cannot."""
+The stream reader hands every message to an inbox (a queue) as ``("stream", (reader, message))``: the inbox and the
+input's reader outlive a session, so each message names its reader, and a session reads only its own (a stopped
+reader's are dropped). It resumes after the last version (and the last chat line) it saw when the connection drops
+or the server asks it to reconnect, and says ``("error", (reader, text))`` when it cannot. Once the game's stream
+has ended, ``AfterTheEnd`` asks for the table's rematch and chat every few seconds and hands them to the inbox the
+same way, as ``rematch`` and ``chat`` messages."""
 
 from __future__ import annotations
 
@@ -53,7 +56,8 @@ class Api:
 
 
 class StreamReader(threading.Thread):
-    """Reads one game's stream into ``inbox`` until its ``end`` message (a daemon: it never keeps the client up)."""
+    """Reads one game's stream into ``inbox`` until its ``end`` message, or until ``stop`` is set (its session is
+    over: a seat taken, say, opens a stream of its own); a daemon, it never keeps the client up."""
 
     def __init__(self, api: Api, game_id: str, inbox: Inbox):
         super().__init__(name=f"stream {game_id}", daemon=True)
@@ -62,30 +66,38 @@ class StreamReader(threading.Thread):
         self.inbox = inbox
         self.http = requests.Session()  # a session of its own: requests' sessions are not shared across threads
         self.after: int | None = None
+        self.chat_after: int | None = None
+        self.stop = threading.Event()  # set when its session is over: nothing more reaches the inbox
+
+    def put(self, item: tuple[str, Any]) -> None:
+        if not self.stop.is_set():
+            self.inbox.put((item[0], (self, item[1])))
 
     def run(self) -> None:
         failing_since: float | None = None
-        while True:
+        while not self.stop.is_set():
             wait_s = 0.5
             try:
                 if self.read_once():
                     return
                 failing_since = None
             except _Refused as exc:
-                self.inbox.put(("error", str(exc)))
+                self.put(("error", str(exc)))
                 return
             except _Reconnect as exc:
                 wait_s, failing_since = exc.wait_s, None
             except (requests.RequestException, ValueError):
                 failing_since = failing_since or time.monotonic()
                 if time.monotonic() - failing_since > GIVE_UP_AFTER_S:
-                    self.inbox.put(("error", "the game's stream was lost and could not be reopened"))
+                    self.put(("error", "the game's stream was lost and could not be reopened"))
                     return
             time.sleep(wait_s)  # a pause before reconnecting, never a way to wait for a message
 
     def read_once(self) -> bool:
         """One connection: True once the game's end arrived, False when the connection ended before it."""
         url = self.url + (f"?after={self.after}" if self.after is not None else "")
+        if self.after is not None and self.chat_after is not None:
+            url += f"&chat_after={self.chat_after}"
         with self.http.get(url, headers=self.headers, stream=True, timeout=(10, 60)) as reply:
             if reply.status_code in (429, 503) or reply.status_code >= 500:
                 raise _Reconnect(float(reply.headers.get("Retry-After", "2") or 2))
@@ -103,10 +115,49 @@ class StreamReader(threading.Thread):
                     raise _Reconnect(min(float((message.get("data") or {}).get("retry_ms", 1000)) / 1000, 10.0))
                 if message.get("id") is not None:
                     self.after = int(message["id"])
-                self.inbox.put(("stream", message))
-                if message.get("type") == "end":
+                if message.get("type") == "chat":
+                    self.chat_after = max(self.chat_after or 0, int((message.get("data") or {}).get("id", 0)))
+                self.put(("stream", message))
+                if message.get("type") == "end" or self.stop.is_set():
                     return True
         return False
+
+
+class AfterTheEnd(threading.Thread):
+    """After a game's stream ended: its rematch (when it changed) and the chat lines said since, asked every
+    ``every_s`` seconds until ``stop`` is set, into the inbox as ``("stream", (self, {"type": "rematch"|"chat", "data"}))``.
+    The game stream closes at the end, so there is nothing to follow but these (the web table asks the same)."""
+
+    def __init__(self, api: Api, game_id: str, inbox: Inbox, after: dict[str, int], every_s: float = 2.0):
+        super().__init__(name=f"after {game_id}", daemon=True)
+        self.api = Api(api.base)  # a session of its own, for this thread
+        self.api.token = api.token
+        self.path, self.inbox, self.after, self.every_s = f"/v1/games/{game_id}", inbox, dict(after), every_s
+        self.stop = threading.Event()
+        self.rematch: Any = None
+
+    def put(self, item: tuple[str, Any]) -> None:
+        if not self.stop.is_set():
+            self.inbox.put((item[0], (self, item[1])))
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.look()
+            except PlayError:
+                pass  # the next look tries again
+            self.stop.wait(self.every_s)
+
+    def look(self) -> None:
+        rematch = self.api.call("GET", f"{self.path}/rematch").get("rematch")
+        if rematch is not None and rematch != self.rematch:
+            self.put(("stream", {"type": "rematch", "data": rematch}))
+        self.rematch = rematch
+        for channel, after in self.after.items():
+            page = self.api.call("GET", f"{self.path}/chat?channel={channel}&after={after}&limit=200")
+            for line in page.get("messages") or []:
+                self.put(("stream", {"type": "chat", "data": line}))
+            self.after[channel] = int(page.get("next", after))
 
 
 class LineReader(threading.Thread):

@@ -20,17 +20,25 @@ NBSP = "\u00a0"  # textwrap never breaks at it
 
 
 def width() -> int:
-    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+    return max(40, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
 def wrap(line: str, indent: str = "", more: str = "    ") -> list[str]:
     """One logical line wrapped to the terminal, its continuation lines indented a little further; it breaks
     between the items of a list (after " · ", ", ", "; " or ": "), never inside a card's name."""
-    line = re.sub(r"\([^()]*\)", lambda group: group.group().replace(" ", NBSP), line)  # "(7, blue)" stays whole
+    whole = 60 if width() >= 80 else width() // 2  # a piece longer than this may break between its words
+    line = re.sub(r"\([^()]*\)", lambda group: group.group().replace(" ", NBSP) if len(group.group()) <= whole else group.group(),
+                  line)  # "(7, blue)" stays whole
     pieces = SEPARATORS.split(line)
-    kept = "".join(p.replace(" ·", NBSP + "·") if SEPARATORS.fullmatch(p) else p if len(p) > 60 else p.replace(" ", NBSP) for p in pieces)
+    kept = "".join(p.replace(" ·", NBSP + "·") if SEPARATORS.fullmatch(p) else p if len(p) > whole else p.replace(" ", NBSP) for p in pieces)
     lines = textwrap.wrap(kept, width=width(), initial_indent=indent, subsequent_indent=indent + more, break_on_hyphens=False)
     return [text.replace(NBSP, " ") for text in lines] or [indent]
+
+
+def prose(text: str, indent: str = "", more: str = "  ") -> list[str]:
+    """A sentence (a chat line, a notice) wrapped between its words, as written: no card names to keep whole."""
+    return textwrap.wrap(text, width=width(), initial_indent=indent, subsequent_indent=indent + more,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 def table_lines(title: str, drawn: Drawn, seen: Seen, ai: Sequence[str | None], deadline: str | None = None) -> list[str]:

@@ -6,8 +6,10 @@ they are shown again; a number typed against choices that are no longer current 
 moved on") but asked again; a choice is posted with the latest version seen, and a choice refused only because
 the table moved in between (409) is posted again at the next turn if it is still offered unchanged.
 
-Stream messages and typed words are dispatched by name (``message_handlers``, ``typed_words``): a kind the table
-grows (chat lines on the stream, a ``say`` word to write one) slots in as one more entry and its handler."""
+Stream messages and typed words are dispatched by name (``message_handlers``, ``typed_words``), the one place each
+is wired: the game's own here, what happens around it (chat, mutes, the rematch, leaving and declining) in
+``table_talk.py``. After the end a person stays for the rematch and the chat until it types q or the rematch starts
+(``follow`` then names the new table)."""
 
 from __future__ import annotations
 
@@ -19,17 +21,29 @@ from .api import Api, Inbox, LineReader, PlayError, StreamReader
 from .games import Seen, describe, layout_for
 from .games.base import plural
 from .screen import end_lines, now_line, table_lines, wrap
+from .table_talk import TableTalk
 
-HELP = ("Type a move's number to play it; t shows the table, l lists the moves you may make now, i reads your "
-        "cards' texts, q leaves (the game goes on: come back with mythos play GAME_ID and your token or key).")
+HELP = ("Type a move's number to play it, or one of these words:",
+        "t: the table · l: the moves you may make now · i: your cards' texts",
+        "say WORDS: talk to the table (those who watch, to each other)",
+        "mute NAME, unmute NAME: hide or show a player's lines (with a player key)",
+        "leave: give your seat back before the start",
+        "join, decline: take or turn down a seat kept for you",
+        "rematch, decline: after the end, offer or accept a rematch, or turn it down",
+        "q: leave this screen (the game goes on: come back with mythos play GAME_ID and your token or key)")
 
 
-class Session:
+class Session(TableTalk):
     def __init__(self, api: Api, game_id: str, seat: int | None, resource: Mapping[str, Any], entry: Mapping[str, Any],
-                 out: TextIO, inp: TextIO):
+                 out: TextIO, inp: TextIO, me: Mapping[str, Any] | None = None, inbox: Inbox | None = None,
+                 invited: int | None = None):
+        """``me``: the player of a player key; ``inbox``: one whose lines someone reads already (a session after
+        another); ``invited``: a seat kept for the reader, who watches until it types join or decline."""
+        super().__init__(me, invited, (resource.get("host") or {}).get("name"))
         self.api, self.game_id, self.seat, self.out, self.inp = api, game_id, seat, out, inp
         self.entry, self.layout = entry, layout_for(entry)
-        self.inbox: Inbox = queue.Queue()
+        self.reads_lines = inbox is None
+        self.inbox = inbox if inbox is not None else queue.Queue()
         self.seats: list[dict[str, Any]] = list(resource.get("seats") or [])
         self.turn: dict[str, Any] = {"version": 0, "status": resource.get("status", "active"), "to_act": [], "legal_commands": [],
                                      "view": {}, "outcome": resource.get("outcome"), "deadline": None}
@@ -43,9 +57,12 @@ class Session:
         self.drawn_at = -1  # the version of the table last drawn
         self.prompted = False  # "> " is the last thing on screen
         self.message_handlers: dict[str, Callable[[dict[str, Any]], bool]] = {
-            "state": self.on_state, "event": self.on_event, "turn": self.on_turn, "end": self.on_end}
+            "state": self.on_state, "event": self.on_event, "turn": self.on_turn, "end": self.on_end,
+            "chat": self.on_chat, "rematch": self.on_rematch}
         self.typed_words: dict[str, Callable[[str], bool]] = {
-            "t": self.show_table, "l": self.list_moves, "i": self.show_texts, "?": self.show_help, "q": self.leave}
+            "t": self.show_table, "l": self.list_moves, "i": self.show_texts, "?": self.show_help, "q": self.quit,
+            "say": self.say_to_table, "mute": self.mute, "unmute": self.unmute, "rematch": self.offer_rematch,
+            "accept": self.offer_rematch, "decline": self.decline, "leave": self.leave_table, "join": self.join}
 
     # -- output --------------------------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -72,7 +89,8 @@ class Session:
         self.drawn_at = int(self.turn.get("version", 0))
         seen = self.seen()
         if seen.status == "waiting" or not seen.view:
-            self.say(now_line(seen, self.layout.table(seen)) if seen.view else "Now: waiting for players to take the open seats.")
+            for line in wrap(now_line(seen, self.layout.table(seen)) if seen.view else "Now: waiting for players to take the open seats."):
+                self.say(line)
             return False
         drawn = self.layout.table(seen)
         for line in table_lines(str(self.entry.get("title", "")), drawn, seen, [s.get("ai") for s in self.seats], self.turn.get("deadline")):
@@ -82,41 +100,58 @@ class Session:
     def show_texts(self, _: str = "") -> bool:
         drawn = self.layout.table(self.seen())
         for text in drawn.texts or ["Your cards have no text beyond their names."]:
-            self.say(f"  {text}")
+            for line in wrap(text, indent="  "):
+                self.say(line)
         return False
 
     def show_help(self, _: str = "") -> bool:
-        self.say(HELP)
+        for text in HELP:
+            self.tell(text)
         return False
 
-    def leave(self, _: str = "") -> bool:
+    def quit(self, _: str = "") -> bool:
         return True
 
     def list_moves(self, _: str = "") -> bool:
         if not self.current():
-            self.say("The table is moving: your moves follow when it stops.")
+            self.tell("The table is moving: your moves follow when it stops.")
             return False
         legal = list(self.turn.get("legal_commands") or [])
         if not legal:
-            self.say("You have no move to make right now.")
+            self.tell("You have no move to make right now.")
             self.shown = None
             return False
         seen = self.seen()
-        self.say("Choose a move:" if self.seat in seen.to_act else "Moves open to you out of turn:")
+        self.tell("Choose a move:" if self.seat in seen.to_act else "Moves open to you out of turn:")
         for number, command in enumerate(legal, 1):
-            self.say(f"  {number:>3}. {describe(command, self.layout, seen)}")
+            for line in wrap(f"{number:>3}. {describe(command, self.layout, seen)}", indent="  ", more="     "):
+                self.say(line)
         self.shown = legal
         self.prompt()
         return False
 
     # -- the loop ----------------------------------------------------------------------------------------
     def run(self) -> int:
-        who = "a spectator" if self.seat is None else f"{Seen({}, None, self.names).name(self.seat)} (seat {self.seat})"
-        self.say(f"{self.entry.get('title')} · game {self.game_id} · you are {who}. Type ? for help.")
-        StreamReader(self.api, self.game_id, self.inbox).start()
-        LineReader(self.inp, self.inbox).start()
+        try:
+            return self.follow_the_table()
+        finally:
+            self.stop()
+
+    def follow_the_table(self) -> int:
+        who = (f"invited to seat {self.invited}" if self.invited is not None else "a spectator" if self.seat is None
+               else f"{Seen({}, None, self.names).name(self.seat)} (seat {self.seat})")
+        self.tell(f"{self.entry.get('title')} · game {self.game_id} · you are {who}. Type ? for help.")
+        self.show_invitation()
+        self.reader = StreamReader(self.api, self.game_id, self.inbox)
+        self.reader.start()
+        if self.reads_lines:
+            LineReader(self.inp, self.inbox).start()
         while True:
             source, item = self.inbox.get()
+            if source in ("stream", "error"):
+                reader, item = item
+                if reader.stop.is_set():
+                    continue  # from a reader of the session before this one
             if source == "stream":
                 handler = self.message_handlers.get(str(item.get("type")))
                 if handler and handler(item.get("data") or {}):
@@ -129,6 +164,8 @@ class Session:
                 self.input_over = True
                 if self.shown is not None and self.seat in (self.turn.get("to_act") or []):
                     raise PlayError("no more input")
+                if self.after_the_end is not None:
+                    return 0  # nobody is left to answer a rematch
             elif source == "error":
                 raise PlayError(str(item))
 
@@ -164,7 +201,7 @@ class Session:
             seen = self.seen()
             for line in [now_line(seen, self.layout.table(seen)), *end_lines(seen)]:
                 self.say(line)
-        return True
+        return self.turn["status"] == "aborted" or self.after_end()
 
     def current(self) -> bool:
         """Is the last turn message at least as new as everything seen (events, and the seat's own move)?"""
@@ -185,7 +222,7 @@ class Session:
             if legal == self.shown and command in legal:
                 self.post(command)
                 return
-            self.say("The table moved on before your move went in: choose again.")
+            self.tell("The table moved on before your move went in: choose again.")
             self.shown = None
         if legal == self.shown:
             if not self.prompted:
@@ -201,12 +238,13 @@ class Session:
             return
         self.shown = None
         if legal and not self.hinted:
-            self.say(f"You may act out of turn ({plural(len(legal), 'move')}): type l to list them.")
+            self.tell(f"You may act out of turn ({plural(len(legal), 'move')}): type l to list them.")
             self.hinted = True
         elif not legal:
             self.hinted = False
         if not mine and not self.told_waiting:
-            self.say(now_line(self.seen(), self.layout.table(self.seen())))
+            for line in wrap(now_line(self.seen(), self.layout.table(self.seen()))):
+                self.say(line)
             self.told_waiting = True
 
     # -- the player's lines ------------------------------------------------------------------------------
@@ -219,20 +257,20 @@ class Session:
         if word in self.typed_words:
             return self.typed_words[word](line[len(word):].strip())
         if not line.isdigit():
-            self.say(f"{line!r} is not a move's number. {HELP}")
+            self.tell(f"{line!r} is not a move's number or a word this client knows: type ? for help.")
             return False
         if self.seat is None:
-            self.say("Spectators watch: there is no move to make.")
+            self.tell("Spectators watch: there is no move to make.")
             return False
         if self.pending is not None:
-            self.say("Your move is on its way.")
+            self.tell("Your move is on its way.")
             return False
         if self.shown is None:
             out_of_turn = self.current() and self.turn.get("legal_commands") and self.seat not in (self.turn.get("to_act") or [])
-            self.say("Type l to list the moves open to you out of turn." if out_of_turn else "You have no move to make right now.")
+            self.tell("Type l to list the moves open to you out of turn." if out_of_turn else "You have no move to make right now.")
             return False
         if not 1 <= int(line) <= len(self.shown):
-            self.say(f"choose a number from 1 to {len(self.shown)}")
+            self.tell(f"choose a number from 1 to {len(self.shown)}")
             self.prompt()
             return False
         command = self.shown[int(line) - 1]
@@ -240,7 +278,7 @@ class Session:
             self.pending = (command, self.version)
             return False
         if list(self.turn.get("legal_commands") or []) != self.shown:
-            self.say("The table moved on: choose again.")
+            self.tell("The table moved on: choose again.")
             self.list_moves()
             return False
         self.post(command)
@@ -256,7 +294,7 @@ class Session:
                 return
             if exc.code == "game/finished":
                 return
-            self.say(f"refused: {exc}")
+            self.tell(f"refused: {exc}")
             self.prompt()
             return
         self.posted_at = int(reply.get("version", version))
