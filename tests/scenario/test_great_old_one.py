@@ -13,7 +13,7 @@ from shared.games.great_old_one.rules import score
 from shared.games.great_old_one.state import EndReason, Opening, Step, Turn
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
-from tests.support.scenario import given
+from tests.support.scenario import decide, given, offered
 
 
 def to_act(state):
@@ -195,7 +195,7 @@ def test_the_youngest_player_is_the_first_player_chosen_by_the_first_player_opti
     assert resolved["first_player"] == 1
     state = fold(GAME, events)
     for seat in (0, 2, 1):
-        state = GAME.checked_decide(state, {"type": "finish_opening"}, seat, b"").state
+        state = decide(GAME, state, {"type": "finish_opening"}, seat, b"").state
     assert state.phase == Turn(seat=1, number=1, step=Step.DRAW) and to_act(state) >= {1}
     assert GAME.decider.view(state, 0)["first_player"] == 1
 
@@ -216,7 +216,7 @@ def test_the_first_player_must_be_a_seat_at_the_table():
 def test_signs_cannot_be_played_before_the_first_turn():
     events = table(hands={0: [VOORISH]}, opening=True)
     given(GAME, *events).when(0, sign(VOORISH)).raises("rules/signs_during_turns")
-    assert all(c["type"] != "play_sign" for c in GAME.decider.legal_commands(state_of(*events), 0))
+    assert all(c["type"] != "play_sign" for c in offered(GAME, state_of(*events), 0))
 
 
 # -- Turn phases ---------------------------------------------------------------------------------------------
@@ -293,21 +293,21 @@ def test_a_call_names_a_story_card():
 
 def test_a_call_may_name_any_story_card_even_one_the_caller_does_not_hold():
     state = state_of(*table(hands={0: [CALL], 1: [INNS]}, phase="call"))
-    calls = [c for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"]
+    calls = [c for c in offered(GAME, state, 0) if c["type"] == "call_story"]
     assert {c["story"] for c in calls} == set(STORY_KEYS)
 
 
 def test_a_call_must_name_an_opponent_who_holds_cards():
     events = table(players=3, hands={0: [CALL], 1: [INNS]}, phase="call", spare=1, deck=[])
     state = state_of(*events)
-    assert {c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"} == {1}
+    assert {c["target"] for c in offered(GAME, state, 0) if c["type"] == "call_story"} == {1}
     given(GAME, *events).when(0, {"type": "call_story", "target": 2, "story": "dagon"}).raises("rules/opponent_hand_empty")
     given(GAME, *events).when(0, {"type": "call_story", "target": 0, "story": "dagon"}).raises("rules/call_an_opponent")
 
 
 def test_when_no_opponent_holds_a_card_the_call_is_passed():
     events = table(hands={}, phase="call", spare=0, deck=[])
-    assert [c["type"] for c in GAME.decider.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
+    assert [c["type"] for c in offered(GAME, state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
     after = given(GAME, *events).when(0, {"type": "pass_call"}).after
     assert after.phase.step is Step.RECRUIT
     given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).raises("rules/must_call")
@@ -339,7 +339,7 @@ def test_with_the_deck_empty_recruit_must_switch_and_passes_only_when_it_cannot(
     given(GAME, *events).when(0, {"type": "recruit_draw"}).raises("rules/deck_empty")
     given(GAME, *events).when(0, {"type": "pass_recruit"}).raises("rules/must_recruit")
     stuck = table(hands={0: [DEEP_ONE]}, phase="recruit", spare=1, deck=[])
-    assert {"type": "pass_recruit"} in GAME.decider.legal_commands(state_of(*stuck), 0)
+    assert {"type": "pass_recruit"} in offered(GAME, state_of(*stuck), 0)
     assert given(GAME, *stuck).when(0, {"type": "pass_recruit"}).after.phase.step is Step.HORROR
 
 
@@ -362,9 +362,9 @@ def test_only_one_horror_or_the_cultist_may_be_played_each_turn():
     events = table(hands={0: [STAR_SPAWN, CULTIST]}, phase="horror")
     after = given(GAME, *events).when(0, horror(CULTIST)).after
     with pytest.raises(RuleViolation) as info:
-        GAME.checked_decide(after, horror(STAR_SPAWN), 0, b"")
+        decide(GAME, after, horror(STAR_SPAWN), 0, b"")
     assert info.value.code == "rules/one_horror_per_turn"
-    assert [c["type"] for c in GAME.decider.legal_commands(after, 0)] == ["end_turn"]
+    assert [c["type"] for c in offered(GAME, after, 0)] == ["end_turn"]
 
 
 def test_signs_and_story_cards_are_not_horrors():
@@ -416,12 +416,12 @@ def test_pairs_may_be_played_in_any_phase_of_your_turn():
 def test_pairs_may_not_be_played_on_another_players_turn():
     events = table(hands={1: [CALL, CALL2]})
     given(GAME, *events).when(1, pair(CALL, CALL2)).raises("rules/not_your_turn")
-    assert GAME.decider.legal_commands(state_of(*events), 1) == []
+    assert offered(GAME, state_of(*events), 1) == []
 
 
 def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE, STAR_SPAWN]}, phase="call")
-    legal = GAME.decider.legal_commands(state_of(*events), 0)
+    legal = offered(GAME, state_of(*events), 0)
     assert pair(DAGON, INNS, DEEP_ONE) in legal and pair(DAGON, INNS, STAR_SPAWN) not in legal
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     _, taken = step.then_types("pair_played", "horror_taken")
@@ -431,7 +431,7 @@ def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
 
 def test_taking_the_horror_is_optional():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE]})
-    assert pair(DAGON, INNS) in GAME.decider.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS) in offered(GAME, state_of(*events), 0)
     after = given(GAME, *events).when(0, pair(DAGON, INNS)).after
     assert after.areas[1].horrors == (DEEP_ONE,)
 
@@ -443,13 +443,13 @@ def test_a_pair_cannot_take_a_horror_naming_another_connection():
 
 def test_a_matched_pair_may_take_a_horror_naming_either_connection_of_its_story():
     events = table(hands={0: [DAGON, DAGON2]}, horrors={1: [DEEP_ONE, STAR_SPAWN]})
-    legal = GAME.decider.legal_commands(state_of(*events), 0)
+    legal = offered(GAME, state_of(*events), 0)
     assert pair(DAGON, DAGON2, DEEP_ONE) in legal and pair(DAGON, DAGON2, STAR_SPAWN) in legal
 
 
 def test_a_pair_may_take_a_horror_in_play_from_your_own_play_area():
     events = table(hands={0: [DAGON, INNS]}, horrors={0: [DEEP_ONE]})
-    assert pair(DAGON, INNS, DEEP_ONE) in GAME.decider.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS, DEEP_ONE) in offered(GAME, state_of(*events), 0)
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     _, taken = step.then_types("pair_played", "horror_taken")
     assert taken.data == {"seat": 0, "from_seat": 0, "card": DEEP_ONE}
@@ -478,8 +478,8 @@ def test_the_game_waits_only_on_the_turn_and_a_sign_is_an_out_of_turn_play_found
     events = table(players=3, hands={1: [ELDER, CALL, CALL2]})
     state = state_of(*events)
     assert to_act(state) == {0} and GAME.decider.out_of_turn == {"play_sign"}
-    assert GAME.decider.legal_commands(state, 1) == [sign(ELDER)]
-    assert GAME.decider.legal_commands(state, 2) == []
+    assert offered(GAME, state, 1) == [sign(ELDER)]
+    assert offered(GAME, state, 2) == []
 
 
 def test_the_turn_timer_never_plays_a_sign_for_a_seat():
@@ -490,14 +490,14 @@ def test_the_turn_timer_never_plays_a_sign_for_a_seat():
         state = state_of(*events, *([ev("phase_began", phase=phase)] if phase != "draw" else []))
         for n in range(40):
             choice = GAME.timeout_choice(state, 0, random.Random(n))
-            assert choice in GAME.decider.legal_commands(state, 0) and choice["type"] != "play_sign"
+            assert choice in GAME.decider.legal_commands(state, 0) and choice.type != "play_sign"
         assert GAME.timeout_choice(state, 1, random.Random(0)) is None
 
 
 def test_a_played_sign_is_removed_from_the_game():
     after = given(GAME, *table(hands={1: [ELDER]})).when(1, sign(ELDER)).after
     assert after.removed == (ELDER,) and ELDER not in after.hands[1]
-    assert GAME.decider.legal_commands(after, 1) == []
+    assert offered(GAME, after, 1) == []
     check(after)
 
 
@@ -529,7 +529,7 @@ def test_the_sign_of_koth_takes_a_random_card_from_an_opponent_secretly():
     _, taken = step.then_types("sign_played", "card_taken")
     assert taken.data["card"] in (INNS, ZANN) and taken.data["card"] in step.after.hands[1]
     assert "card" not in redact(taken, 0) and redact(taken, 2)["card"] == taken.data["card"]
-    assert {c["target"] for c in GAME.decider.legal_commands(state_of(*events), 1)} == {0, 2}
+    assert {c["target"] for c in offered(GAME, state_of(*events), 1)} == {0, 2}
 
 
 def test_the_yellow_sign_gives_a_chosen_card_to_an_opponent():
@@ -566,7 +566,7 @@ def test_the_elder_sign_wards_your_hand_until_the_start_of_your_next_turn():
     called = step.events[0]
     assert called.data["warded"] is True and called.data["card"] is None
     assert step.after.hands[1] == (INNS,)
-    assert all(c.get("target") != 1 for c in GAME.decider.legal_commands(warded, 2) if c["type"] == "play_sign")
+    assert all(c.get("target") != 1 for c in offered(GAME, warded, 2) if c["type"] == "play_sign")
     later = fold(GAME, [ev("turn_began", seat=1, turn_number=2)], warded)
     assert later.warded == frozenset()
 
@@ -575,13 +575,13 @@ def test_a_warded_hand_cannot_be_the_target_of_a_random_take():
     events = table(players=3, hands={1: [KOTH], 2: [INNS]})
     warded = fold(GAME, [ev("ward_raised", seat=2)], state_of(*events))
     with pytest.raises(RuleViolation) as info:
-        GAME.checked_decide(warded, sign(KOTH, target=2), 1, b"")
+        decide(GAME, warded, sign(KOTH, target=2), 1, b"")
     assert info.value.code == "rules/hand_warded"
 
 
 def test_an_effect_with_no_possible_target_does_nothing():
     events = table(hands={1: [KISH]})
-    assert GAME.decider.legal_commands(state_of(*events), 1) == [sign(KISH)]
+    assert offered(GAME, state_of(*events), 1) == [sign(KISH)]
     step = given(GAME, *events).when(1, sign(KISH))
     step.then_types("sign_played")
     events = table(hands={0: [DEEP_ONE]}, phase="horror", spare=0, deck=[])
@@ -599,9 +599,9 @@ def test_signs_played_out_of_turn_cannot_stall_the_game():
     events = table(players=4, hands={1: [ELDER], 2: [ELDER2, VOORISH], 3: [KOTH]}, deck=[ZANN, HOUND, RATS])
     state = state_of(*events)
     plays = 0
-    while waiting := [s for s in range(1, 4) if GAME.decider.legal_commands(state, s)]:
+    while waiting := [s for s in range(1, 4) if offered(GAME, state, s)]:
         seat = waiting[0]
-        state = GAME.checked_decide(state, GAME.decider.legal_commands(state, seat)[0], seat, b"").state
+        state = decide(GAME, state, offered(GAME, state, seat)[0], seat, b"").state
         plays += 1
     assert plays == 4 and to_act(state) == {0}
 
@@ -618,7 +618,7 @@ def test_a_players_seventh_pair_ends_the_game_at_once():
     step.then_types("pair_played", "game_ended")
     assert GAME.decider.outcome(step.after) is not None and step.after.phase.reason is EndReason.SEVENTH_PAIR
     with pytest.raises(GameOver):
-        GAME.checked_decide(step.after, {"type": "call_story", "target": 1, "story": "dagon"}, 0, b"")
+        decide(GAME, step.after, {"type": "call_story", "target": 1, "story": "dagon"}, 0, b"")
     assert to_act(step.after) == frozenset()
 
 
@@ -630,13 +630,13 @@ def test_with_the_finish_round_variant_a_seventh_pair_ends_the_game_when_the_rou
     state = step.after
     assert GAME.decider.outcome(state) is None and GAME.decider.view(state, 1)["final_round"]
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = GAME.checked_decide(state, {"type": "end_turn"}, 0, b"").state
-    state = GAME.checked_decide(state, pair(DUNWICH, DUNWICH2), 1, b"").state
+    state = decide(GAME, state, {"type": "end_turn"}, 0, b"").state
+    state = decide(GAME, state, pair(DUNWICH, DUNWICH2), 1, b"").state
     assert GAME.decider.outcome(state) is None
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    state = GAME.checked_decide(state, {"type": "end_turn"}, 1, b"").state
+    state = decide(GAME, state, {"type": "end_turn"}, 1, b"").state
     state = fold(GAME, [ev("phase_began", phase="horror")], state)
-    ended, after = GAME.checked_decide(state, {"type": "end_turn"}, 2, b"")
+    ended, after = decide(GAME, state, {"type": "end_turn"}, 2, b"")
     assert [e.type for e in ended] == ["turn_ended", "game_ended"] and ended[-1].data["reason"] == "seventh_pair"
     assert GAME.decider.outcome(after) is not None
 

@@ -11,7 +11,7 @@ from shared.games.pocket_madness import GAME
 from shared.games.pocket_madness.cards import FULL_DECK
 from shared.games.pocket_madness.state import Designating, Playing, RoundOver, hand_cards
 from shared.kernel import EVERYONE, ev, fold, redact
-from tests.support.scenario import ENTROPY, given_state
+from tests.support.scenario import decide, given_state
 
 R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER = 6, 7, 8, 9, 10, 11, 12
 CTHULHU, AZATHOTH, SHUB, DAGON, NYARL, SHOGGOTH, GUG = 6, 7, 8, 9, 10, 11, 12
@@ -59,7 +59,7 @@ def when(state, seat, command):
 def play(state, *moves):
     """Apply (seat, command) moves; return the final state."""
     for seat, command in moves:
-        state = GAME.checked_decide(state, command, seat, ENTROPY).state
+        state = decide(GAME, state, command, seat).state
     return state
 
 
@@ -72,7 +72,7 @@ def hand(state, seat):
 
 
 def legal(state, seat):
-    return GAME.decider.legal_commands(state, seat)
+    return [c.to_wire() for c in GAME.decider.legal_commands(state, seat)]
 
 
 DRAW1 = {"type": "draw_cards", "count": 1}
@@ -472,7 +472,7 @@ def test_azathoth_discards_are_random():
     state = table([[R, R], RUN], portals={AZATHOTH: 0})
     seen = set()
     for n in range(30):
-        events = GAME.checked_decide(state, seal(AZATHOTH), 0, n.to_bytes(32, "big")).events
+        events = decide(GAME, state, seal(AZATHOTH), 0, n.to_bytes(32, "big")).events
         seen.add(next(e.data["card"] for e in events if e.type == "card_discarded"))
     assert len(seen) >= 5
 

@@ -7,16 +7,39 @@ rules service reads it), then events or a violation.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from shared.kernel import Event, RuleViolation, fold
+from shared.kernel import Command, Decided, Event, RuleViolation, fold
 from shared.kernel.game import Game
 from shared.wire.commands import decide_posted
 
 ENTROPY = bytes(32)
+
+
+def posted(command: dict[str, Any] | Command) -> dict[str, Any]:
+    """A command as a client posts it: a test's dict as written, a legal command's record as it goes on the wire."""
+    return command.to_wire() if isinstance(command, Command) else command
+
+
+def offered(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
+    """The legal commands of ``seat`` as its client gets them (on the wire), to compare with a test's dicts."""
+    return [command.to_wire() for command in game.decider.legal_commands(state, seat)]
+
+
+def timeout_choice(game: Game, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
+    """What the turn timer posts for ``seat`` (``Game.timeout_choice``), as posted."""
+    command = game.timeout_choice(state, seat, rand)
+    return None if command is None else command.to_wire()
+
+
+def decide(game: Game, state: Any, command: dict[str, Any] | Command, seat: int, entropy: bytes = ENTROPY) -> Decided[Any]:
+    """Decide ``command`` for ``seat`` as the rules service decides a posted one (``decide_posted``: read at the wire
+    into the game's record, then the kernel's checks and the rules)."""
+    return decide_posted(game, state, posted(command), seat, entropy)
 
 
 @dataclass
@@ -24,7 +47,7 @@ class Given:
     game: Game
     state: Any
 
-    def when(self, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY) -> When:
+    def when(self, seat: int, command: dict[str, Any] | Command, entropy: bytes = ENTROPY) -> When:
         return When(self.game, self.state, seat, command, entropy)
 
 
@@ -33,17 +56,17 @@ class When:
     game: Game
     state: Any
     seat: int
-    command: dict[str, Any]
+    command: dict[str, Any] | Command
     entropy: bytes
 
     @property
     def events(self) -> list[Event]:
-        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).events
+        return decide(self.game, self.state, self.command, self.seat, self.entropy).events
 
     @property
     def after(self) -> Any:
         """The state after the command's events, for assertions on the result."""
-        return decide_posted(self.game, self.state, self.command, self.seat, self.entropy).state
+        return decide(self.game, self.state, self.command, self.seat, self.entropy).state
 
     def then_types(self, *types: str) -> list[Event]:
         events = self.events
@@ -52,7 +75,7 @@ class When:
 
     def raises(self, code: str) -> RuleViolation:
         with pytest.raises(RuleViolation) as info:
-            decide_posted(self.game, self.state, self.command, self.seat, self.entropy)
+            decide(self.game, self.state, self.command, self.seat, self.entropy)
         assert info.value.code == code, info.value
         return info.value
 
@@ -66,10 +89,10 @@ def given_state(game: Game, state: Any) -> Given:
     return Given(game, state)
 
 
-def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
+def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any] | Command], entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new, state = decide_posted(game, state, command, seat, entropy)
+        new, state = decide(game, state, command, seat, entropy)
         events += new
     return state, events
