@@ -1,9 +1,9 @@
 """Rules: decide and legal_commands per second per game, in process, on mid-game positions.
 
 Positions are every state between commands from 30% to 70% of the way through seeded random playouts.
-``legal_commands`` is asked for each acting seat; ``decide_posted`` (the command read by its schema at the wire,
-then the kernel's checks and the game's rules, as the rules service decides it) for one random legal command of
-one acting seat. The wire codec's round trip of a state (what the session service and the rules service pay per
+``legal_commands`` is asked for each acting seat; ``decide_posted`` (the command as posted read into its record at
+the wire, then the kernel's checks and the game's rules, as the rules service decides it) for one random legal
+command of one acting seat. The wire codec's round trip of a state (what the session service and the rules service pay per
 command) is shown beside them for scale.
 """
 
@@ -61,7 +61,7 @@ def measure(report: Report, playouts: int, budget_s: float) -> None:
         for s in states:
             choices = {seat: game.decider.legal_commands(s, seat) for seat in sorted(game.decider.to_act(s))}
             seat = rand.choice([seat for seat, legal in choices.items() if legal])
-            command = rand.choice(choices[seat])
+            command = rand.choice(choices[seat]).to_wire()
             decisions.append(lambda s=s, c=command, seat=seat: decide_posted(game, s, c, seat, entropy))
         codec = [lambda s=s: game.codec.decode(orjson.loads(orjson.dumps(game.codec.encode(s)))) for s in states]
         figures = {"positions": len(states), "legal_commands_per_s": rate(legal, budget_s),

@@ -81,7 +81,7 @@ def legal_commands(body: dict[str, Any]) -> Response:
     game = game_at(body["game"], body.get("rules_version"), _registry())
     state = position(game, body, _bounds())
     return _capped({
-        "legal_commands": guarded(game.decider.legal_commands, state, body["seat"]),
+        "legal_commands": [c.to_wire() for c in guarded(game.decider.legal_commands, state, body["seat"])],
         "to_act": sorted(guarded(game.decider.to_act, state)),
     })
 

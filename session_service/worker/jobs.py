@@ -112,7 +112,7 @@ def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None
                          wall=time.perf_counter, think_s=think_s, wall_s=wall_s)
     else:
         command = pos.game.timeout_choice(pos.table.game, seat, seat_rng(meta.seed, "timeout", seat, version))
-    return None if command is None else Move(meta.id, seat, version, by, command, timing.due), timing.late
+    return None if command is None else Move(meta.id, seat, version, by, command.to_wire(), timing.due), timing.late
 
 
 def _count_ai(tables: Tables, seconds: float, late: bool) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from shared.ai.knowledge import SeatKnowledge
 from shared.ai.rollout import Rollout
 from shared.ai.step import step
+from shared.kernel.commands import Command
 from shared.kernel.events import redact
 from shared.kernel.game import Game
 
@@ -34,10 +35,11 @@ EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
 
 
 
-def key(command: dict[str, Any]) -> str:
-    """A command's (or redacted event's) identity in the tree: its fields in name order (``repr`` is
-    deterministic for the JSON-like values commands hold, and three times cheaper than ``json.dumps``)."""
-    return repr(sorted(command.items()))
+def key(data: dict[str, Any]) -> str:
+    """A redacted event's identity in the tree: its fields in name order (``repr`` is deterministic for the
+    JSON-like values events hold, and three times cheaper than ``json.dumps``). A command is its own identity: a
+    frozen record."""
+    return repr(sorted(data.items()))
 
 
 class Edge:
@@ -54,7 +56,7 @@ class Node:
     __slots__ = ("edges", "after")
 
     def __init__(self) -> None:
-        self.edges: dict[tuple[int, str], Edge] = {}
+        self.edges: dict[tuple[int, Command], Edge] = {}
         self.after: dict[Any, Node] = {}
 
 
@@ -62,10 +64,10 @@ class Node:
 class Search:
     """A finished search: the move it plays, and what it did (for the strength table and the tests)."""
 
-    best: dict[str, Any] | None
+    best: Command | None
     iterations: int = 0
     stopped_by_clock: bool = False
-    root: dict[str, tuple[int, float]] = field(default_factory=dict)  # command key -> (visits, mean reward)
+    root: dict[Command, tuple[int, float]] = field(default_factory=dict)  # command -> (visits, mean reward)
     tree: Node | None = field(default=None, repr=False, compare=False)
 
 
@@ -87,16 +89,16 @@ def search(knowledge: SeatKnowledge, playouts: int, rng: random.Random,
             stopped = True  # the clock ran out inside the playout: that iteration counts for nothing
             break
         done += 1
-    by_key = {key(c): c for c in legal}
-    stats = {k: e for (actor, k), e in root.edges.items() if actor == seat and k in by_key}
+    offered = set(legal)
+    stats = {c: e for (actor, c), e in root.edges.items() if actor == seat and c in offered}
     if not stats:
         return Search(rng.choice(legal), done, stopped, tree=root)
-    best = max(stats, key=lambda k: (stats[k].visits, stats[k].reward))  # ties: the higher reward, then the first tried
-    return Search(by_key[best], done, stopped,
+    best = max(stats, key=lambda c: (stats[c].visits, stats[c].reward))  # ties: the higher reward, then the first tried
+    return Search(best, done, stopped,
                   {k: (e.visits, e.reward / e.visits if e.visits else 0.0) for k, e in stats.items()}, root)
 
 
-def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[dict[str, Any]], root: Node,
+def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[Command], root: Node,
              rng: random.Random, rollout: Rollout) -> bool:
     """One iteration; False when the clock stopped it before it could be scored."""
     state = world = knowledge.resample(rng)
@@ -111,7 +113,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[d
         legal = root_legal if node is root else rules.legal_commands(state, actor)
         if not legal:
             break
-        keys = [(actor, key(c)) for c in legal]
+        keys = [(actor, c) for c in legal]
         fresh = [i for i, k in enumerate(keys) if k not in node.edges]
         for k in keys:
             if k in node.edges:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from shared.kernel.commands import Command
 from shared.kernel.game import Game
 
 
@@ -21,7 +22,7 @@ class SeatKnowledge:
 
     game: Game
     seat: int
-    legal: tuple[dict[str, Any], ...]
+    legal: tuple[Command, ...]
     view: dict[str, Any]
     _resample: Callable[[random.Random], Any]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from shared.ai.knowledge import SeatKnowledge
 from shared.ai.ismcts import search
+from shared.kernel.commands import Command
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ WALL_FACTOR = 3.0  # on a busy machine a move may take this many times its think
 
 def choose(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Callable[[], float] | None = None,
            wall: Callable[[], float] | None = None, think_s: float | None = None,
-           wall_s: float | None = None) -> dict[str, Any] | None:
+           wall_s: float | None = None) -> Command | None:
     """The command ``level`` plays for the seat; ``None`` when it has none.
 
     ``clock`` measures the think time (seconds: ``time.thread_time`` for "one second of one core", so a busy

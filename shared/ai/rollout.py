@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.ai.step import step
+from shared.kernel.commands import Command
 from shared.kernel.game import Game
 
 MAX_COMMANDS = 3000  # a playout that long is scored as a draw
@@ -49,7 +50,7 @@ class Rollout:
             state = step(rules, state, command, seat, rng).state
         return [1.0 / state.players] * state.players
 
-    def _mover(self, state: Any) -> tuple[int, list[dict[str, Any]]]:
+    def _mover(self, state: Any) -> tuple[int, list[Command]]:
         rules, rng = self.rules, self.rng
         waited = rules.to_act(state)
         if rules.out_of_turn and rng.random() < INTERJECT:

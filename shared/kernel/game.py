@@ -9,7 +9,8 @@ A game package builds one ``Game`` (its ``GAME``, the registry entry) from three
   returns its events and the state they leave (``Decision.decided()``: folded once, as they were emitted).
 - ``evolve(state, event) -> state``: a plain fold step, no checks, no randomness; ``state`` is ``None``
   for the first setup event.
-- ``legal_commands(state, seat) -> [command]``: complete commands the seat may post now, as posted.
+- ``legal_commands(state, seat) -> [Command]``: complete commands the seat may post now, typed records
+  (``shared.kernel.commands``) that go on the wire as posted (``to_wire()``).
 - ``to_act(state) -> frozenset[int]``: the seats the game waits on (several when choices are simultaneous).
   It is public (the game resource, every view, streams, turn timers): it must follow from public facts only.
   A seat that *may* also act out of turn (a Sign, a power-play) is not listed; it finds the play in its own
@@ -27,9 +28,10 @@ A game package builds one ``Game`` (its ``GAME``, the registry entry) from three
   only when the seat has an ordinary legal command.
 
 ``Catalogue``: what the catalogue shows client authors: ``title``, ``min_players`` and ``max_players``,
-``options``, ``card_data``, ``commands``, each command type's schema, ``narrator`` (below), and ``shapes``, what its
-view and outcome look like on the wire (``shared.kernel.shapes``, in the game's ``shapes.py``). A command reaches ``decide`` as read at
-the wire by its schema (``shared.wire.commands``, defaults filled in): the kernel itself reads no schema.
+``options``, ``card_data``, ``commands``, each command type's record class (``by_type(...)``: its JSON Schema is
+derived from it), ``narrator`` (below), and ``shapes``, what its view and outcome look like on the wire
+(``shared.kernel.shapes``, in the game's ``shapes.py``). A command reaches ``decide`` as its record, read at the wire
+from what was posted (``shared.wire.commands``: ``Command.from_wire``, defaults filled in).
 
 ``AiHooks``: what the AI (``shared.ai``) and the non-interference suites need beyond the rules:
 
@@ -55,7 +57,7 @@ docs/operations.md, "Upgrades"), and the kernel's checks around the decider: ``s
   the game's ``narration.py``): what each reader's log says of an event, from the event as redacted for that reader.
 
 Every state has an int attribute ``players``. State is a frozen dataclass of tuples, frozensets, ints, strs
-and enums (whatever ``StateCodec`` stores); commands and event data are JSON-compatible dicts.
+and enums (whatever ``StateCodec`` stores); commands are typed records; event data are JSON-compatible dicts.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from enum import StrEnum
 from typing import Any
 
 from shared.kernel.codec import StateCodec
+from shared.kernel.commands import Command
 from shared.kernel.decision import Decided
 from shared.kernel.errors import RuleViolation
 from shared.kernel.events import Event
@@ -126,9 +129,9 @@ class Decider:
     """A game's rules: pure functions over immutable state (the module docstring gives each one's contract)."""
 
     setup: Callable[[int, Mapping[str, Any], bytes], list[Event]]
-    decide: Callable[[Any, Mapping[str, Any], int, bytes], Decided[Any]]
+    decide: Callable[[Any, Command, int, bytes], Decided[Any]]
     evolve: Callable[[Any, Event], Any]
-    legal_commands: Callable[[Any, int], list[dict[str, Any]]]
+    legal_commands: Callable[[Any, int], list[Command]]
     to_act: Callable[[Any], frozenset[int]]
     view: Callable[[Any, Any], dict[str, Any]]
     outcome: Callable[[Any], Outcome | None]
@@ -137,17 +140,18 @@ class Decider:
     reasons: type[StrEnum]
     facts: Facts = field(default_factory=Facts)
     out_of_turn: frozenset[str] = frozenset()
-    timeout_command: Callable[[Any, int, random.Random], dict[str, Any] | None] | None = None
+    timeout_command: Callable[[Any, int, random.Random], Command | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Catalogue:
-    """What the catalogue shows of a game; ``commands`` maps each command type to its schema (read at the wire)."""
+    """What the catalogue shows of a game; ``commands`` maps each command type to its record class (read at the
+    wire, and the source of its JSON Schema)."""
 
     title: str
     min_players: int
     max_players: int
-    commands: Mapping[str, type]
+    commands: Mapping[str, type[Command]]
     options: Mapping[str, Option] = field(default_factory=dict)
     card_data: Mapping[str, Any] = field(default_factory=dict)
     narrator: Narrator | None = None
@@ -161,7 +165,7 @@ class AiHooks:
 
     resample: Callable[[Any, int, Any], Any]
     resample_unrevealable: Callable[[Any, int, Any], Any] | None = None
-    rollout_policy: Callable[[Any, int, list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
+    rollout_policy: Callable[[Any, int, list[Command], random.Random], Command] | None = None
     playout_value: Callable[[Any, Any], list[float] | None] | None = None
     levels: tuple[str, ...] = AI_LEVELS
 
@@ -216,7 +220,7 @@ class Game:
         resolved = self.resolve_options(options)
         return resolved, self.decider.setup(players, resolved, entropy)
 
-    def checked_decide(self, state: Any, command: Mapping[str, Any], seat: int | None, entropy: bytes) -> Decided[Any]:
+    def checked_decide(self, state: Any, command: Command, seat: int | None, entropy: bytes) -> Decided[Any]:
         """Decide a command (as read at the wire: ``shared.wire.commands``) with the kernel's checks first: the game
         is running, the seat exists, and the game waits on the seat or the command is one it may play out of turn
         (the one turn check: no game writes its own)."""
@@ -231,15 +235,15 @@ class Game:
             raise RuleViolation("rules/no_such_seat", "there is no such seat at this table")
         return seat
 
-    def decide_in_turn(self, state: Any, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[Any]:
+    def decide_in_turn(self, state: Any, command: Command, seat: int, entropy: bytes) -> Decided[Any]:
         """The turn check, then the game's ``decide``, which must emit something when it accepts."""
         check_turn(self.decider, state, command, seat)
         decided = self.decider.decide(state, command, seat, entropy)
         if not decided.events:
-            raise AssertionError(f"{self.id}: decide accepted {command['type']} without an event")
+            raise AssertionError(f"{self.id}: decide accepted {command.type} without an event")
         return decided
 
-    def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
+    def timeout_choice(self, state: Any, seat: int, rand: random.Random) -> Command | None:
         """What the turn timer plays for a silent ``seat`` the game waits on: the game's policy, else a random
         legal command that is not an optional out-of-turn play (a timer never spends a Sign for a seat).
 
@@ -249,7 +253,7 @@ class Game:
         rules = self.decider
         if seat not in rules.to_act(state):
             return None
-        ordinary = [c for c in rules.legal_commands(state, seat) if c["type"] not in rules.out_of_turn]
+        ordinary = [c for c in rules.legal_commands(state, seat) if c.type not in rules.out_of_turn]
         if not ordinary:
             return None
         if rules.timeout_command is not None:
@@ -282,11 +286,11 @@ class Game:
         }
 
 
-def check_turn(rules: Decider, state: Any, command: Mapping[str, Any], seat: int) -> None:
+def check_turn(rules: Decider, state: Any, command: Command, seat: int) -> None:
     """Refuse ``command`` from ``seat`` unless the game waits on the seat or lists the command's type as playable out
     of turn (boardgame.io's master refuses a move from a player not in ``activePlayers`` the same way, before the
     game's code runs). ``to_act`` is public, so the refusal may name it."""
-    if command["type"] not in rules.out_of_turn:
+    if command.type not in rules.out_of_turn:
         waited = rules.to_act(state)
         if seat not in waited:
             raise RuleViolation(NOT_YOUR_TURN, "It is not your turn.", {"to_act": sorted(waited)})

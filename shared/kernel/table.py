@@ -361,11 +361,12 @@ class Seating:
         return TableEnd(value) if value in TABLE_ENDS else self.game.decider.reasons(value)
 
     def legal_commands(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
-        """What ``seat`` may post now: nothing for a spectator, for a table not in play, or for a seat that resigned
-        (the table's AI plays it, and its own commands are refused)."""
+        """What ``seat`` may post now, as posted (the records' ``to_wire()``: what the table's readers get):
+        nothing for a spectator, for a table not in play, or for a seat that resigned (the table's AI plays it, and
+        its own commands are refused)."""
         if seat is None or table.status != Status.ACTIVE or table.game is None or table.seats[seat].resigned:
             return []
-        return self.game.decider.legal_commands(table.game, seat)
+        return [command.to_wire() for command in self.game.decider.legal_commands(table.game, seat)]
 
     def to_act(self, table: Table) -> frozenset[int]:
         if table.status != Status.ACTIVE or table.game is None:

@@ -134,36 +134,19 @@ def shared_components() -> dict[str, Schema]:
 
 
 def command_component(kind: str, schema: Schema) -> Schema:
-    """A catalogue command schema as an OpenAPI 3.1 component: its ``type`` a constant, nullable fields in JSON
-    Schema's own words (a catalogue written for OpenAPI 3.0 says ``nullable``), and open like every component.
+    """A catalogue command schema as an OpenAPI 3.1 component: its ``type`` the catalogue's key, and open like every
+    component.
 
     Open, though the server refuses a command with a field it does not know: the endpoints' ``Command`` is the
     union of every game's commands, which a generated client parses by trying each in turn (nothing in a command
     names its game), and a closed ``draw_card`` of one game would take another game's ``draw_card`` and drop its
     fields; open, it keeps them, and the client reads them with its own game's model."""
-    out: Schema = upgrade_nullable(schema)
-    out.pop("additionalProperties", None)
+    out: Schema = {k: v for k, v in schema.items() if k != "additionalProperties"}
     named = out.get("properties", {}).get("type", {})
     out["properties"] = {**out.get("properties", {}), "type": {"type": "string", "const": kind, "description": named.get(
         "description", "the command's name")}}
     out["required"] = ["type", *(name for name in out.get("required", []) if name != "type")]
     return out
-
-
-def upgrade_nullable(schema: Any) -> Any:
-    """OpenAPI 3.0's ``nullable: true`` as JSON Schema's null type, throughout ``schema`` (its description and
-    default stay outside, on the whole)."""
-    if isinstance(schema, list):
-        return [upgrade_nullable(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: upgrade_nullable(v) for k, v in schema.items() if k != "nullable"}
-    if schema.get("nullable") is not True:
-        return out
-    outside = {k: out.pop(k) for k in ("description", "default") if k in out}
-    if "enum" in out:
-        out["enum"] = [v for v in out["enum"] if v is not None]
-    return {**nullable(out), **outside}
 
 
 class GameComponents:

@@ -78,7 +78,7 @@ def first_out_of_turn(game, types, players, seeds):
         play = random_playout(game, players, seed, keep_states=True)
         for index, (seat, command) in enumerate(play.commands):
             legal = game.decider.legal_commands(play.states[index], seat)
-            if command["type"] in types and all(c["type"] in types for c in legal):
+            if command["type"] in types and all(c.type in types for c in legal):
                 return seed, play, index
     raise AssertionError("no out-of-turn command in these seeds")
 

@@ -142,7 +142,7 @@ def test_a_sealed_bid_typed_while_the_others_bid_is_never_refused(stack):
     rites = GAMES["rites-of-cthulhu"]
 
     def bidders(state):
-        return {s for s in range(state.players) if any(c["type"] == "bid" for c in rites.decider.legal_commands(state, s))}
+        return {s for s in range(state.players) if any(c.type == "bid" for c in rites.decider.legal_commands(state, s))}
 
     game_id, tokens, _, _ = replay_until(api, rites, 3, 4, lambda state, _: bidders(state) == {0, 1, 2, 3})
     term = Terminal([*MYTHOS, "play", game_id, "--token", tokens[0], "--seat", "0", "--server", stack.url])

@@ -9,19 +9,20 @@ import pytest
 from shared.games import GAMES
 from tests.support.client import ApiClient
 from tests.support.replays import replay_until
+from tests.support.scenario import offered
 
 pytestmark = pytest.mark.e2e
 GAME = GAMES["rites-of-cthulhu"]
 
 
 def knockers(state):
-    return [s for s in range(state.players) if any(c["type"] == "knock" for c in GAME.decider.legal_commands(state, s))]
+    return [s for s in range(state.players) if any(c["type"] == "knock" for c in offered(GAME, state, s))]
 
 
 def test_a_knock_race_yields_exactly_one_capture_and_clear_refusals_in_arrival_order(stack):
     api = ApiClient(stack.url)
     game_id, tokens, version, state = replay_until(api, GAME, 0, 4, lambda st, c: c["type"] == "call_knock" and len(knockers(st)) >= 2)
-    claims = {s: next(c for c in GAME.decider.legal_commands(state, s) if c["type"] == "knock") for s in knockers(state)}
+    claims = {s: next(c for c in offered(GAME, state, s) if c["type"] == "knock") for s in knockers(state)}
     answers: dict[int, object] = {}
     barrier = threading.Barrier(len(claims))
 

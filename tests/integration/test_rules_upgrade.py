@@ -11,6 +11,7 @@ import pytest
 
 from rules_service.app import create_app as rules_app
 from shared.audit import verify_export
+from shared.games.toy.commands import DrawCard
 from shared.games.toy.v2 import GAME as TOY_2, GAME_V1 as TOY_1, HAND_LIMIT
 from shared.kernel import entropy_for
 from session_service.use_cases import upgrades
@@ -103,7 +104,7 @@ def test_the_rules_service_decides_with_the_version_asked_for(rules):
     assert events["rules_version"] == "toy/1"
     state = TOY_1.replay(TOY_1.start(2, {}, bytes.fromhex(entropy))[1])
     for seat in (0, 1, 0, 1):  # both seats draw twice: seat 0 holds three cards
-        state = TOY_1.checked_decide(state, {"type": "draw_card"}, seat, bytes.fromhex(entropy)).state
+        state = TOY_1.checked_decide(state, DrawCard(), seat, bytes.fromhex(entropy)).state
     body = {"game": "toy", "state": TOY_1.codec.encode(state), "command": {"type": "draw_card"}, "seat": 0, "entropy": entropy}
     old = rules.post("/v1/decide", json={**body, "rules_version": "toy/1"})
     assert old.status_code == 200 and old.json["rules_version"] == "toy/1"

@@ -164,7 +164,7 @@ def test_a_seats_view_commands_and_events_are_identical_whatever_its_own_card_is
 
             def stop(st, actor, command, seat=seat, depth=depth):
                 # the seat discarding its card shows it; the partner reaching the top may be seen or coloured
-                return (actor == seat and command["type"] == "take_card") or len(st.round.deck) <= depth
+                return (actor == seat and command.type == "take_card") or len(st.round.deck) <= depth
 
             compared += _twin_compare(state, twin, seat, random.Random(seed * 31 + seat), seed, stop)
     assert compared > 100
@@ -191,7 +191,7 @@ def test_the_card_being_passed_is_seen_only_by_the_active_player(players):
                 def stop(st, actor, command):
                     # taking the card shows it to the taker's neighbours; dropping it shows it to all
                     if isinstance(st.phase, Offered) and (
-                        command["type"] == "take_card" or command == {"type": "pass_card", "to": None}
+                        command.type == "take_card" or command.to_wire() == {"type": "pass_card", "to": None}
                     ):
                         return True
                     return len(st.round.deck) <= 1

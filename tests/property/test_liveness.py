@@ -20,6 +20,7 @@ from shared.games import GAMES
 from shared.games.rites_of_cthulhu import GAME as RITES_GAME
 from shared.games.rites_of_cthulhu import artifacts, power_plays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, CTHULHU, cult
+from shared.games.rites_of_cthulhu.commands import ChooseRite
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import NOBODY, next_seat, opener
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing, RitesState, Tabletop
@@ -77,7 +78,7 @@ def rite_with_artifact(rite: str, artifact: int, players: int, seed: int, pile_l
     owned = [others[(artifact + seat) % len(others)] for seat in range(players)]
     rest = tuple(a for a in others if a not in owned)
     state = replace(state, artifact_deck=(artifact,), captured=tuple((a,) for a in owned), thrown_out=rest)
-    state = RITES_GAME.checked_decide(state, {"type": "choose_rite", "rite": rite}, state.grand_cultist,
+    state = RITES_GAME.checked_decide(state, ChooseRite(rite=rite), state.grand_cultist,
                                       entropy_for(seed.to_bytes(8, "big"), 1)).state
     state = replace(state, artifact_deck=tuple(sorted(state.artifact_deck + state.thrown_out)), thrown_out=())
     if pile_left is not None:
@@ -214,8 +215,8 @@ def rites_probe(state: RitesState) -> Iterator[str]:
         yield "a waited seat holding its last card or none"
     if any(not table.hands[s] for s in range(state.players)):
         yield "an empty hand"
-    if any(c["type"] == artifacts.INVOKE for s in range(state.players) for c in artifacts.legal(state, s)
-           if c["artifact"] in state.captured[s]):
+    if any(c.type == artifacts.INVOKE for s in range(state.players) for c in artifacts.legal(state, s)
+           if c.artifact in state.captured[s]):
         yield "an owner's second invocation on offer"
     if stage.rite_id == "cthulhu_rises":
         rite = stage.rite

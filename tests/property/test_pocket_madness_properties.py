@@ -48,7 +48,7 @@ def test_decide_accepts_exactly_the_listed_legal_commands(players):
             if GAME.decider.outcome(state) is not None:
                 continue
             for seat in range(players):
-                legal = {canonical(c) for c in GAME.decider.legal_commands(state, seat)}
+                legal = {canonical(c.to_wire()) for c in GAME.decider.legal_commands(state, seat)}
                 candidates = candidate_commands(state)
                 if seat not in GAME.decider.to_act(state):
                     candidates = rand.sample(candidates, 12)

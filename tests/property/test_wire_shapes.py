@@ -81,7 +81,7 @@ def test_every_view_legal_command_and_outcome_conforms_to_its_component(contract
             over = game.decider.outcome(state) is not None
             for seat in range(play.players):
                 contract.check(name + ("View" if over else "SeatView"), wire(game.decider.view(state, seat)))
-                legal += game.decider.legal_commands(state, seat)
+                legal += [c.to_wire() for c in game.decider.legal_commands(state, seat)]
             contract.check(name + "SpectatorView", wire(game.decider.view(state, None)))
             contract.check(name + "View", wire(game.decider.view(state, EVERYONE)))
         outcome = wire(game.decider.outcome(play.state).to_json())

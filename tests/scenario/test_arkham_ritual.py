@@ -14,7 +14,7 @@ from shared.games.arkham_ritual import GAME
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.rules import dummies_for
 from shared.games.arkham_ritual.state import Drawing, Finished, Offered, Passing, Peeking
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import ENTROPY, decide, given, given_state, offered
 
 # Card ids (cards.py): artifact type t is 3t, 3t+1 sane and 3t+2 cursed.
 CANDELABRA, CANDELABRA_2, CANDELABRA_CURSED = 0, 1, 2
@@ -69,7 +69,7 @@ def play(events, *moves):
     state = fold(GAME, events)
     produced = []
     for seat, command in moves:
-        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = decide(GAME, state, command, seat, ENTROPY)
         produced += new
         GAME.decider.invariant(state)
     return state, produced
@@ -210,7 +210,7 @@ def test_a_dummy_player_may_never_receive_a_card():
     state, _ = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL]), (0, DRAW))
     given_state(GAME, state).when(0, to(3)).refused("rules/dummy_players_never_receive_cards")
     given_state(GAME, state).when(0, to(4)).refused("rules/dummy_players_never_receive_cards")
-    assert {c["to"] for c in GAME.decider.legal_commands(state, 0)} == {1, 2}
+    assert {c["to"] for c in offered(GAME, state, 0)} == {1, 2}
 
 
 def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
@@ -281,7 +281,7 @@ def test_at_the_start_of_each_turn_every_follower_places_a_hand_on_the_table():
 
 def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
-    assert GAME.decider.legal_commands(state, 0) == [to(1), to(2), to(3), to(4)]
+    assert offered(GAME, state, 0) == [to(1), to(2), to(3), to(4)]
     assert GAME.decider.view(state, 2)["hands_on_table"] == [1, 2, 3, 4]
     passed = given_state(GAME, state).when(0, to(3)).then_types("card_passed")[0]
     assert passed.data == {"seat": 0, "to": 3} and not passed.secret
@@ -297,7 +297,7 @@ def test_only_the_player_who_must_decide_may_act():
 def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may_take_or_pass():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     assert GAME.decider.view(state, 1)["hands_on_table"] == [1, 2, 4]
-    assert GAME.decider.legal_commands(state, 3) == [TAKE, to(1), to(2), to(4)]
+    assert offered(GAME, state, 3) == [TAKE, to(1), to(2), to(4)]
 
 
 def test_a_follower_may_pass_only_to_a_player_with_a_hand_on_the_table():
@@ -330,7 +330,7 @@ def test_if_every_follower_passes_the_card_is_discarded_without_effect_and_the_r
 
 def test_the_last_follower_may_pass_to_nobody_only_when_no_hand_is_left_on_the_table():
     state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, to(2)), (2, to(3)), (3, to(4)))
-    assert GAME.decider.legal_commands(state, 4) == [TAKE, NOBODY]
+    assert offered(GAME, state, 4) == [TAKE, NOBODY]
 
 
 def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_the_table():
@@ -362,7 +362,7 @@ def test_the_round_ends_when_no_cards_are_left_in_the_deck():
 def play_state(state, *moves):
     produced = []
     for seat, command in moves:
-        new, state = GAME.checked_decide(state, command, seat, ENTROPY)
+        new, state = decide(GAME, state, command, seat, ENTROPY)
         produced += new
     return state, produced
 
@@ -493,7 +493,7 @@ def test_magical_orb_shows_only_the_discarder_the_top_card():
                          (0, DRAW), (0, to(1)), (1, TAKE))
     seen = one(events, "top_card_seen")
     assert seen.data["card"] == CTHULHU and "card" not in redact(seen, 0) and redact(seen, 1)["card"] == CTHULHU
-    assert isinstance(state.phase, Peeking) and GAME.decider.legal_commands(state, 1) == [RETURN, REMOVE]
+    assert isinstance(state.phase, Peeking) and offered(GAME, state, 1) == [RETURN, REMOVE]
     assert GAME.decider.view(state, 1)["remembered"]["deck_top"] == CTHULHU
     assert GAME.decider.view(state, 2)["remembered"]["deck_top"] is None
     given_state(GAME, state).when(1, DRAW).refused("rules/must_return_or_remove_the_top_card")
@@ -655,7 +655,7 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
     assert isinstance(state.phase, Finished)
     assert GAME.decider.outcome(state).winners == (0, 1, 2, 4)
     assert GAME.decider.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
-    assert GAME.decider.legal_commands(state, 0) == [] and GAME.decider.to_act(state) == frozenset()
+    assert offered(GAME, state, 0) == [] and GAME.decider.to_act(state) == frozenset()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():
@@ -720,14 +720,14 @@ def test_faq_q3_a_player_can_never_look_at_their_own_card():
     for seat in range(5):
         v = GAME.decider.view(state, seat)
         assert v["cards"][seat] is None and v["remembered"]["own_card"] is None
-    assert all(c["type"] != "look" for s in range(5) for c in GAME.decider.legal_commands(state, s))
+    assert all(c["type"] != "look" for s in range(5) for c in offered(GAME, state, s))
 
 
 def test_rule_violations_never_name_a_hidden_card():
     state, _ = play(table(FIVE_UNIQUE, top=[CTHULHU]), (0, DRAW), (0, to(3)))
     for seat, command in [(1, TAKE), (3, to(0)), (3, to(3)), (3, NOBODY), (3, DRAW), (0, to(1))]:
         try:
-            GAME.checked_decide(state, command, seat, ENTROPY)
+            decide(GAME, state, command, seat, ENTROPY)
         except Exception as exc:  # noqa: BLE001 - every refusal is inspected
             text = str(exc.to_json() if hasattr(exc, "to_json") else exc)
             assert "Cthulhu" not in text and str(CTHULHU) not in text

@@ -12,7 +12,7 @@ from shared.games.great_old_one.cards import CARDS, CULTIST, DECK_SIZE, GREAT_OL
 from shared.games.great_old_one.state import Opening
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
-from tests.support.scenario import given
+from tests.support.scenario import given, offered, timeout_choice
 
 
 def to_act(state):
@@ -213,7 +213,7 @@ def test_the_first_player_must_be_a_seat_at_the_table():
 def test_signs_cannot_be_played_before_the_first_turn():
     events = table(hands={0: [VOORISH]}, opening=True)
     given(GAME, *events).when(0, sign(VOORISH)).refused("rules/signs_during_turns")
-    assert all(c["type"] != "play_sign" for c in GAME.decider.legal_commands(state_of(*events), 0))
+    assert all(c["type"] != "play_sign" for c in offered(GAME, state_of(*events), 0))
 
 
 # -- Turn phases ---------------------------------------------------------------------------------------------
@@ -290,21 +290,21 @@ def test_a_call_names_a_story_card():
 
 def test_a_call_may_name_any_story_card_even_one_the_caller_does_not_hold():
     state = state_of(*table(hands={0: [CALL], 1: [INNS]}, phase="call"))
-    calls = [c for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"]
+    calls = [c for c in offered(GAME, state, 0) if c["type"] == "call_story"]
     assert {c["story"] for c in calls} == set(STORY_KEYS)
 
 
 def test_a_call_must_name_an_opponent_who_holds_cards():
     events = table(players=3, hands={0: [CALL], 1: [INNS]}, phase="call", spare=1, deck=[])
     state = state_of(*events)
-    assert {c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "call_story"} == {1}
+    assert {c["target"] for c in offered(GAME, state, 0) if c["type"] == "call_story"} == {1}
     given(GAME, *events).when(0, {"type": "call_story", "target": 2, "story": "dagon"}).refused("rules/opponent_hand_empty")
     given(GAME, *events).when(0, {"type": "call_story", "target": 0, "story": "dagon"}).refused("rules/call_an_opponent")
 
 
 def test_when_no_opponent_holds_a_card_the_call_is_passed():
     events = table(hands={}, phase="call", spare=0, deck=[])
-    assert [c["type"] for c in GAME.decider.legal_commands(state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
+    assert [c["type"] for c in offered(GAME, state_of(*events), 0) if c["type"] in ("pass_call", "call_story")] == ["pass_call"]
     given(GAME, *events).when(0, {"type": "pass_call"}).then(ev("call_passed", seat=0), ev("phase_began", phase="recruit"))
     given(GAME, *table(hands={1: [INNS]}, phase="call")).when(0, {"type": "pass_call"}).refused("rules/must_call")
 
@@ -333,7 +333,7 @@ def test_with_the_deck_empty_recruit_must_switch_and_passes_only_when_it_cannot(
     given(GAME, *events).when(0, {"type": "recruit_draw"}).refused("rules/deck_empty")
     given(GAME, *events).when(0, {"type": "pass_recruit"}).refused("rules/must_recruit")
     stuck = table(hands={0: [DEEP_ONE]}, phase="recruit", spare=1, deck=[])
-    assert {"type": "pass_recruit"} in GAME.decider.legal_commands(state_of(*stuck), 0)
+    assert {"type": "pass_recruit"} in offered(GAME, state_of(*stuck), 0)
     given(GAME, *stuck).when(0, {"type": "pass_recruit"}).then(ev("recruit_passed", seat=0), ev("phase_began", phase="horror"))
 
 
@@ -359,7 +359,7 @@ def test_only_one_horror_or_the_cultist_may_be_played_each_turn():
     events = table(hands={0: [STAR_SPAWN, CULTIST]}, phase="horror")
     played = given(GAME, *events).played((0, horror(CULTIST)))
     played.when(0, horror(STAR_SPAWN)).refused("rules/one_horror_per_turn")
-    assert [c["type"] for c in GAME.decider.legal_commands(played.state, 0)] == ["end_turn"]
+    assert [c["type"] for c in offered(GAME, played.state, 0)] == ["end_turn"]
 
 
 def test_signs_and_story_cards_are_not_horrors():
@@ -408,12 +408,12 @@ def test_pairs_may_be_played_in_any_phase_of_your_turn():
 def test_pairs_may_not_be_played_on_another_players_turn():
     events = table(hands={1: [CALL, CALL2]})
     given(GAME, *events).when(1, pair(CALL, CALL2)).refused("rules/not_your_turn")
-    assert GAME.decider.legal_commands(state_of(*events), 1) == []
+    assert offered(GAME, state_of(*events), 1) == []
 
 
 def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE, STAR_SPAWN]}, phase="call")
-    legal = GAME.decider.legal_commands(state_of(*events), 0)
+    legal = offered(GAME, state_of(*events), 0)
     assert pair(DAGON, INNS, DEEP_ONE) in legal and pair(DAGON, INNS, STAR_SPAWN) not in legal
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     step.then(ev("pair_played", seat=0, cards=sorted([DAGON, INNS]), matched=False, connections=["esoteric-order-of-dagon"]),
@@ -423,7 +423,7 @@ def test_a_pair_naming_a_connection_may_take_a_horror_in_play_into_your_hand():
 
 def test_taking_the_horror_is_optional():
     events = table(hands={0: [DAGON, INNS]}, horrors={1: [DEEP_ONE]})
-    assert pair(DAGON, INNS) in GAME.decider.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS) in offered(GAME, state_of(*events), 0)
     given(GAME, *events).when(0, pair(DAGON, INNS)).then(
         ev("pair_played", seat=0, cards=sorted([DAGON, INNS]), matched=False, connections=["esoteric-order-of-dagon"]))
 
@@ -435,13 +435,13 @@ def test_a_pair_cannot_take_a_horror_naming_another_connection():
 
 def test_a_matched_pair_may_take_a_horror_naming_either_connection_of_its_story():
     events = table(hands={0: [DAGON, DAGON2]}, horrors={1: [DEEP_ONE, STAR_SPAWN]})
-    legal = GAME.decider.legal_commands(state_of(*events), 0)
+    legal = offered(GAME, state_of(*events), 0)
     assert pair(DAGON, DAGON2, DEEP_ONE) in legal and pair(DAGON, DAGON2, STAR_SPAWN) in legal
 
 
 def test_a_pair_may_take_a_horror_in_play_from_your_own_play_area():
     events = table(hands={0: [DAGON, INNS]}, horrors={0: [DEEP_ONE]})
-    assert pair(DAGON, INNS, DEEP_ONE) in GAME.decider.legal_commands(state_of(*events), 0)
+    assert pair(DAGON, INNS, DEEP_ONE) in offered(GAME, state_of(*events), 0)
     step = given(GAME, *events).when(0, pair(DAGON, INNS, DEEP_ONE))
     step.then(ev("pair_played", seat=0, cards=sorted([DAGON, INNS]), matched=False, connections=["esoteric-order-of-dagon"]),
               ev("horror_taken", seat=0, from_seat=0, card=DEEP_ONE))
@@ -471,8 +471,8 @@ def test_the_game_waits_only_on_the_turn_and_a_sign_is_an_out_of_turn_play_found
     events = table(players=3, hands={1: [ELDER, CALL, CALL2]})
     state = state_of(*events)
     assert to_act(state) == {0} and GAME.decider.out_of_turn == {"play_sign"}
-    assert GAME.decider.legal_commands(state, 1) == [sign(ELDER)]
-    assert GAME.decider.legal_commands(state, 2) == []
+    assert offered(GAME, state, 1) == [sign(ELDER)]
+    assert offered(GAME, state, 2) == []
 
 
 def test_the_turn_timer_never_plays_a_sign_for_a_seat():
@@ -482,16 +482,16 @@ def test_the_turn_timer_never_plays_a_sign_for_a_seat():
     for phase in ("draw", "call", "recruit", "horror"):
         state = state_of(*events, *([ev("phase_began", phase=phase)] if phase != "draw" else []))
         for n in range(40):
-            choice = GAME.timeout_choice(state, 0, random.Random(n))
-            assert choice in GAME.decider.legal_commands(state, 0) and choice["type"] != "play_sign"
-        assert GAME.timeout_choice(state, 1, random.Random(0)) is None
+            choice = timeout_choice(GAME, state, 0, random.Random(n))
+            assert choice in offered(GAME, state, 0) and choice["type"] != "play_sign"
+        assert timeout_choice(GAME, state, 1, random.Random(0)) is None
 
 
 def test_a_played_sign_is_removed_from_the_game():
     step = given(GAME, *table(hands={1: [ELDER]})).when(1, sign(ELDER))
     step.then(ev("sign_played", seat=1, card=ELDER), ev("ward_raised", seat=1))
     assert GAME.decider.view(step.after, 0)["removed"] == [ELDER] and ELDER not in GAME.decider.view(step.after, 1)["hand"]
-    assert GAME.decider.legal_commands(step.after, 1) == []
+    assert offered(GAME, step.after, 1) == []
     check(step.after)
 
 
@@ -523,7 +523,7 @@ def test_the_sign_of_koth_takes_a_random_card_from_an_opponent_secretly():
     taken = step.then(ev("sign_played", seat=1, card=KOTH),
                       ev("card_taken", seat=1, from_seat=2, card=ZANN, secret={"card": [1, 2]})).events[1]  # at random
     assert "card" not in redact(taken, 0) and redact(taken, 2)["card"] == taken.data["card"]
-    assert {c["target"] for c in GAME.decider.legal_commands(state_of(*events), 1)} == {0, 2}
+    assert {c["target"] for c in offered(GAME, state_of(*events), 1)} == {0, 2}
 
 
 def test_the_yellow_sign_gives_a_chosen_card_to_an_opponent():
@@ -560,7 +560,7 @@ def test_the_elder_sign_wards_your_hand_until_the_start_of_your_next_turn():
     given(GAME, state=warded).when(0, {"type": "call_story", "target": 1, "story": "the-shadow-over-innsmouth"}).then(
         ev("story_called", seat=0, target=1, story="the-shadow-over-innsmouth", warded=True, card=None, handed=False),
         ev("phase_began", phase="recruit"))
-    assert all(c.get("target") != 1 for c in GAME.decider.legal_commands(warded, 2) if c["type"] == "play_sign")
+    assert all(c.get("target") != 1 for c in offered(GAME, warded, 2) if c["type"] == "play_sign")
     later = fold(GAME, [ev("turn_began", seat=1, turn_number=2)], warded)
     assert later.warded == frozenset()
 
@@ -572,7 +572,7 @@ def test_a_warded_hand_cannot_be_the_target_of_a_random_take():
 
 def test_an_effect_with_no_possible_target_does_nothing():
     events = table(hands={1: [KISH]})
-    assert GAME.decider.legal_commands(state_of(*events), 1) == [sign(KISH)]
+    assert offered(GAME, state_of(*events), 1) == [sign(KISH)]
     given(GAME, *events).when(1, sign(KISH)).then(ev("sign_played", seat=1, card=KISH))
     events = table(hands={0: [DEEP_ONE]}, phase="horror", spare=0, deck=[])
     given(GAME, *events).when(0, horror(DEEP_ONE)).then(ev("horror_played", seat=0, card=DEEP_ONE))
@@ -589,9 +589,9 @@ def test_signs_played_out_of_turn_cannot_stall_the_game():
     events = table(players=4, hands={1: [ELDER], 2: [ELDER2, VOORISH], 3: [KOTH]}, deck=[ZANN, HOUND, RATS])
     state = state_of(*events)
     plays = 0
-    while waiting := [s for s in range(1, 4) if GAME.decider.legal_commands(state, s)]:
+    while waiting := [s for s in range(1, 4) if offered(GAME, state, s)]:
         seat = waiting[0]
-        state = given(GAME, state=state).played((seat, GAME.decider.legal_commands(state, seat)[0])).state
+        state = given(GAME, state=state).played((seat, offered(GAME, state, seat)[0])).state
         plays += 1
     assert plays == 4 and to_act(state) == {0}
 

@@ -11,7 +11,7 @@ from shared.games.pocket_madness import GAME
 from shared.games.pocket_madness.cards import FULL_DECK
 from shared.games.pocket_madness.state import Designating, Playing, hand_cards
 from shared.kernel import EVERYONE, ev, fold, redact
-from tests.support.scenario import ENTROPY, given_state, play_moves
+from tests.support.scenario import ENTROPY, given_state, offered, play_moves
 
 R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER = 6, 7, 8, 9, 10, 11, 12
 CTHULHU, AZATHOTH, SHUB, DAGON, NYARL, SHOGGOTH, GUG = 6, 7, 8, 9, 10, 11, 12
@@ -67,7 +67,7 @@ def hand(state, seat):
 
 
 def legal(state, seat):
-    return GAME.decider.legal_commands(state, seat)
+    return offered(GAME, state, seat)
 
 
 DRAW1 = {"type": "draw_cards", "count": 1}

@@ -19,7 +19,7 @@ from shared.games.rise_of_cthulhu.cards import (
 )
 from shared.games.rise_of_cthulhu.state import Awakening, Location, RiseOfCthulhuState, Side, facing, location, position
 from shared.kernel import EVERYONE, ev, fold, redact
-from tests.support.scenario import ENTROPY, given, given_state
+from tests.support.scenario import ENTROPY, given, given_state, offered
 
 ARKHAM, DUNWICH, INNSMOUTH, KINGSPORT = LOCATIONS
 
@@ -102,13 +102,13 @@ def when(state, seat, command, entropy=ENTROPY):
 
 def legal_when(state, seat, command):
     """``seat`` sends ``command``, which must be one of its legal commands: say what follows with ``then``."""
-    assert command in GAME.decider.legal_commands(state, seat), command
+    assert command in offered(GAME, state, seat), command
     return when(state, seat, command)
 
 
 def act(state, seat, command):
     """The position after ``seat`` sends ``command`` (which must be legal)."""
-    assert command in GAME.decider.legal_commands(state, seat), command
+    assert command in offered(GAME, state, seat), command
     return when(state, seat, command).after
 
 
@@ -262,10 +262,10 @@ def test_draw_one_and_play_one_may_be_done_in_either_order():
 
 def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
     state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, draw())
-    kinds = {c["type"] for c in GAME.decider.legal_commands(state, 0)}
+    kinds = {c["type"] for c in offered(GAME, state, 0)}
     assert {"draw_card", "play_cultist", "play_to_valley"} <= kinds
     state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, play("green-1", ARKHAM))
-    assert {"draw_card", "play_cultist"} <= {c["type"] for c in GAME.decider.legal_commands(state, 0)}
+    assert {"draw_card", "play_cultist"} <= {c["type"] for c in offered(GAME, state, 0)}
 
 
 def test_the_turn_passes_to_the_opponent_after_two_actions():
@@ -283,7 +283,7 @@ def test_drawing_from_the_valley_takes_its_top_card_and_the_opponent_knows_it():
 def test_an_empty_valley_cannot_be_drawn_from():
     state = table(valley=[])
     when(state, 0, draw("valley")).refused("rules/valley_empty")
-    assert draw("valley") not in GAME.decider.legal_commands(state, 0)
+    assert draw("valley") not in offered(GAME, state, 0)
 
 
 def test_a_cultist_is_played_on_the_players_own_side_of_a_location():
@@ -305,7 +305,7 @@ def test_monsters_and_artifacts_cannot_be_played_as_cultists():
 def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
     state = table(hands=(["green-1"], []), old_ones={DUNWICH: "yog-sothoth"})
     when(state, 0, play("green-1", DUNWICH)).refused("rules/old_one_location")
-    assert all(c.get("location") != DUNWICH for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_cultist")
+    assert all(c.get("location") != DUNWICH for c in offered(GAME, state, 0) if c["type"] == "play_cultist")
 
 
 # -- influence ----------------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ def test_a_valley_play_must_be_higher_than_the_top_card_or_of_its_colour():
     purple = table(hands=(["purple-2", "red-6"], []), valley=["purple-5"])
     when(purple, 0, valley("purple-2", ARKHAM)).then(
         ev("valley_played", seat=0, card="purple-2"), ev("hunter_moved", to=ARKHAM, by="valley"))
-    assert GAME.decider.legal_commands(state, 0).count(valley("yellow-4", ARKHAM)) == 0
+    assert offered(GAME, state, 0).count(valley("yellow-4", ARKHAM)) == 0
 
 
 def test_faq_an_empty_valley_takes_any_card():
@@ -356,7 +356,7 @@ def test_faq_an_empty_valley_takes_any_card():
 def test_a_valley_play_must_move_the_dark_hunter_to_a_location_without_an_old_one():
     state = table(hands=(["red-9"], []), valley=["red-1"], old_ones={ARKHAM: "azathoth"})
     when(state, 0, valley("red-9", ARKHAM)).refused("rules/dark_hunter_must_move_to_free_location")
-    destinations = {c["hunter_to"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_to_valley"}
+    destinations = {c["hunter_to"] for c in offered(GAME, state, 0) if c["type"] == "play_to_valley"}
     assert destinations == {DUNWICH, INNSMOUTH, KINGSPORT}
     legal_when(state, 0, valley("red-9", INNSMOUTH)).then(
         ev("valley_played", seat=0, card="red-9"), ev("hunter_moved", to=INNSMOUTH, by="valley"))
@@ -399,7 +399,7 @@ def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
     state = table(hands=(["green-1", "shoggoth"], []), hunter=ARKHAM)
     when(state, 0, play("green-1", ARKHAM)).refused("rules/dark_hunter_blocks_location")
     when(state, 0, monster("shoggoth", ARKHAM)).refused("rules/dark_hunter_blocks_location")
-    assert all(c.get("location") != ARKHAM for c in GAME.decider.legal_commands(state, 0))
+    assert all(c.get("location") != ARKHAM for c in offered(GAME, state, 0))
 
 
 # -- Old Ones -----------------------------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_the_influencing_player_resolves_the_old_ones_power():
     assert after.pending == Awakening("azathoth", ARKHAM, 1, 0)
     assert GAME.decider.to_act(after) == frozenset({1})
     when(after, 0, draw()).refused("rules/not_your_turn")
-    assert GAME.decider.legal_commands(after, 1) == [resolve()]
+    assert offered(GAME, after, 1) == [resolve()]
 
 
 def test_the_drawer_draws_another_card_once_the_power_is_resolved():
@@ -433,7 +433,7 @@ def test_the_drawer_draws_another_card_once_the_power_is_resolved():
     replacement = after.deck[0]
     after = act(after, 1, resolve())
     assert GAME.decider.to_act(after) == frozenset({0}) and after.owed == (1, 0)
-    assert GAME.decider.legal_commands(after, 0) == [{"type": "draw_owed_cards"}]
+    assert offered(GAME, after, 0) == [{"type": "draw_owed_cards"}]
     when(after, 0, draw()).refused("rules/owed_draws_first")
     after = act(after, 0, {"type": "draw_owed_cards"})
     assert replacement in after.hands[0] and after.owed == (0, 0)
@@ -499,7 +499,7 @@ def test_cthulhus_power_destroys_the_opponents_highest_cultist_at_each_location_
 def test_yog_sothoths_power_lets_the_influencer_move_the_dark_hunter_or_send_it_home():
     state = table(slots=[0, 20], hunter=KINGSPORT, sides={DUNWICH: ([], ["red-5"]), ARKHAM: (["green-9"], [])})
     after = wake(state, 0, "yog-sothoth").after
-    assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
+    assert sorted(c["target"] for c in offered(GAME, after, 1)) == sorted([ARKHAM, INNSMOUTH, "home"])
     legal_when(after, 1, resolve(ARKHAM)).then(
         ev("hunter_moved", to=ARKHAM, by="yog-sothoth"),
         ev("cultist_destroyed", seat=0, card="green-9", location=ARKHAM, by="dark_hunter"),
@@ -521,7 +521,7 @@ def test_shub_nigguraths_power_draws_two_cultists_for_the_influencer():
 def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], ["blue-1"]), KINGSPORT: ([], ["blue-9"])})
     after = wake(state, 0, "hastur").after
-    assert sorted(c["target"] for c in GAME.decider.legal_commands(after, 0)) == ["blue-9"]  # Arkham now has Hastur
+    assert sorted(c["target"] for c in offered(GAME, after, 0)) == ["blue-9"]  # Arkham now has Hastur
     legal_when(after, 0, resolve("blue-9")).then(
         ev("cultist_destroyed", seat=1, card="blue-9", location=KINGSPORT, by="hastur"),
         ev("power_resolved", seat=0, old_one="hastur"),
@@ -531,7 +531,7 @@ def test_hasturs_power_destroys_an_opponents_cultist_of_the_influencers_choice()
 def test_hasturs_power_without_a_target_does_nothing():
     state = table(slots=[0, 20], sides={ARKHAM: (["red-5"], [])})
     after = wake(state, 0, "hastur").after
-    assert GAME.decider.legal_commands(after, 0) == [resolve(None)]
+    assert offered(GAME, after, 0) == [resolve(None)]
 
 
 def test_nyarlathoteps_power_draws_a_monster_for_the_influencer():
@@ -617,7 +617,7 @@ def test_points_in_play_count_staying_monsters():
 
 def test_three_of_a_colour_at_a_location_may_send_the_dark_hunter_back():
     state = table(hands=(["green-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    assert play("green-9", ARKHAM, recall=True) in GAME.decider.legal_commands(state, 0)
+    assert play("green-9", ARKHAM, recall=True) in offered(GAME, state, 0)
     assert act(state, 0, play("green-9", ARKHAM, recall=True)).hunter is None
     assert act(state, 0, play("green-9", ARKHAM)).hunter == KINGSPORT  # "may"
 
@@ -698,12 +698,12 @@ def test_monster_and_artifact_plays_are_not_one_of_the_turns_two_actions():
 def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
     state = table(hands=([], ["shoggoth"]))
     when(state, 1, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
-    assert GAME.decider.legal_commands(state, 1) == []
+    assert offered(GAME, state, 1) == []
 
 
 def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
     state = table(hands=(["shoggoth", "red-1", "red-2"], []))
-    assert monster("shoggoth", ARKHAM) in GAME.decider.legal_commands(act(state, 0, play("red-1", ARKHAM)), 0)
+    assert monster("shoggoth", ARKHAM) in offered(GAME, act(state, 0, play("red-1", ARKHAM)), 0)
     after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
     assert after.current == 1
     when(after, 0, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
@@ -741,7 +741,7 @@ def test_the_byakhee_carries_the_dark_hunter_to_its_location_but_not_to_an_old_o
 
 def test_the_nightgaunt_puts_an_opponents_cultist_on_top_of_the_valley():
     state = table(hands=(["nightgaunt"], []), valley=["green-1"], sides={INNSMOUTH: ([], ["red-8", "red-2"])})
-    assert [c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
+    assert [c["target"] for c in offered(GAME, state, 0) if c["type"] == "play_monster" and c["location"] == INNSMOUTH] == ["red-8", "red-2"]
     legal_when(state, 0, monster("nightgaunt", INNSMOUTH, "red-2")).then(
         ev("monster_played", seat=0, card="nightgaunt", location=INNSMOUTH, stays=False),
         ev("cultist_sent_to_valley", seat=1, card="red-2", location=INNSMOUTH))
@@ -812,7 +812,7 @@ def test_a_cultist_deck_draw_by_a_card_that_finds_an_old_one_wakes_it():
 
 def test_the_silver_key_moves_the_dark_hunter_or_sends_it_home():
     state = table(hands=(["silver-key"], []), hunter=DUNWICH, sides={ARKHAM: ([], ["red-9"])})
-    targets = sorted(c["target"] for c in GAME.decider.legal_commands(state, 0) if c["type"] == "play_artifact")
+    targets = sorted(c["target"] for c in offered(GAME, state, 0) if c["type"] == "play_artifact")
     assert targets == sorted([ARKHAM, INNSMOUTH, KINGSPORT, "home"])
     assert location(act(state, 0, artifact("silver-key", ARKHAM)), ARKHAM).sides[1].cultists == ()
 
@@ -858,7 +858,7 @@ def test_ruling_turns_without_a_cultist_deck_draw_keep_the_choice_to_play_two_ca
         assert state.current == seat and not GAME.decider.view(state, seat)["must_draw_from_deck"]
         card = state.hands[seat][0]
         state = act(state, seat, play(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
-        second = [c for c in GAME.decider.legal_commands(state, seat) if c["type"] == "play_cultist"]
+        second = [c for c in offered(GAME, state, seat) if c["type"] == "play_cultist"]
         assert second, f"turn {turn + 1}: Play 2 cards is a rulebook choice"
         state = act(state, seat, second[0])
     assert state.deck == table(hands=(reds, blues)).deck, "eight turns passed without a Cultist Deck draw"
@@ -874,7 +874,7 @@ def test_ruling_a_turn_that_begins_in_a_repeated_position_must_include_a_cultist
     assert state.current == 1 and state.must_draw and GAME.decider.view(state, 1)["must_draw_from_deck"]
     assert GAME.decider.view(state, 0)["must_draw_from_deck"], "the loop is public: it follows from public facts"
     state = act(state, 1, draw("valley"))
-    assert GAME.decider.legal_commands(state, 1) == [draw("deck")]
+    assert offered(GAME, state, 1) == [draw("deck")]
     when(state, 1, valley("red-4", ARKHAM)).refused("rules/must_draw_from_cultist_deck")
     state = act(state, 1, draw("deck"))
     assert state.current == 0 and not state.must_draw and state.seen == frozenset({position(state, 0)})
@@ -886,7 +886,7 @@ def test_ruling_a_different_choice_is_no_loop():
     for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, KINGSPORT), (1, DUNWICH)):
         state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
         assert not state.must_draw
-    assert play("green-1", INNSMOUTH) in GAME.decider.legal_commands(act(state, 0, draw("valley")), 0)
+    assert play("green-1", INNSMOUTH) in offered(GAME, act(state, 0, draw("valley")), 0)
 
 
 def test_ruling_the_cultist_deck_cannot_run_out_before_the_third_old_one_wakes():

@@ -11,7 +11,7 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import HORROR, TWI
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Claims, Replacing, Revealed, Turn
 from shared.kernel import ev, fold, redact
 from tests.support.rites_positions import position, rite_begin
-from tests.support.scenario import given, given_state, play_moves
+from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 RITE = "dunwich_horror"
@@ -89,10 +89,10 @@ def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_der
     assert rite(state).phase == Turn(MARK)
     state, events = play(state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
     assert events[0].data["card"] == E("Edward Pickman Derby")
-    assert GAME.decider.legal_commands(state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
+    assert offered(GAME, state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
     state, _ = play(state, (MARK, CALL_KNOCK))
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
-    assert knock("Pharaoh Nitocris", "Kamog") in GAME.decider.legal_commands(state, LUCY)  # Lucy could claim it too
+    assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)  # Lucy could claim it too
     after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
     claimed = next(e for e in events if e.type == "wall_claimed")
     assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
@@ -205,7 +205,7 @@ def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
 def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothing_else():
     state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
     assert isinstance(rite(state).phase, Revealed)
-    legal = GAME.decider.legal_commands(state, LUCY)
+    legal = offered(GAME, state, LUCY)
     # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
     assert legal == [capture("Zadok Allen", "Randolph Carter", 0), capture("Zadok Allen", "Abdul Reis el Drogman", 0),
                      CALL_KNOCK]
@@ -220,7 +220,7 @@ def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
     state, events = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
                          (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     assert rite(state).phase == Turn(MARK)
-    assert GAME.decider.legal_commands(state, LUCY) == []
+    assert offered(GAME, state, LUCY) == []
     given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).refused("rules/not_your_turn")
 
 
@@ -238,8 +238,8 @@ def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_cl
     state = marks_knock()
     assert rite(state).phase == Claims(MARK, 4)
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
-    assert GAME.decider.legal_commands(state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
-    assert GAME.decider.legal_commands(state, MARK) == []
+    assert offered(GAME, state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
+    assert offered(GAME, state, MARK) == []
     given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).refused("rules/not_your_turn")  # the revealer
 
 
@@ -275,7 +275,7 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
     given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
     given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
-    assert capture("Nasht", "Lobon", 4) in GAME.decider.legal_commands(state, REGGIE)
+    assert capture("Nasht", "Lobon", 4) in offered(GAME, state, REGGIE)
     state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
     assert rite(state).captured[REGGIE] == (E("Edward Pickman Derby"),)
 
@@ -321,7 +321,7 @@ def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
     table = dataclasses.replace(state.table, hands=(
         (E("Nug"),), *state.table.hands[1:]), set_aside=state.table.set_aside + state.table.hands[0][1:])
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=r))
-    assert GAME.decider.legal_commands(state, LUCY) == [{"type": "end_turn"}]
+    assert offered(GAME, state, LUCY) == [{"type": "end_turn"}]
     state, _ = play(state, (LUCY, {"type": "end_turn"}))
     assert len(hand(state, LUCY)) == 5
     given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).refused("rules/must_act")
@@ -373,10 +373,10 @@ def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
     state = start()
     state, _ = play(state, (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
                     (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
-    assert [GAME.timeout_choice(state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
+    assert [timeout_choice(GAME, state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
     state, _ = play(state, (MARK, CALL_KNOCK))
-    assert knock("Pharaoh Nitocris", "Kamog") in GAME.decider.legal_commands(state, LUCY)
-    assert {str(GAME.timeout_choice(state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
+    assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)
+    assert {str(timeout_choice(GAME, state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
 
 
 def test_a_power_plays_replacement_draw_reshuffles_the_discards_when_the_pile_runs_out():

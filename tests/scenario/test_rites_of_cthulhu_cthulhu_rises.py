@@ -9,7 +9,7 @@ from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
 from tests.support.rites_positions import position
-from tests.support.scenario import ENTROPY, given, given_state, play_moves
+from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 CHUCK, NATALIE, MARK, LINDI = range(4)
@@ -117,7 +117,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
                     (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
                     (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                     (LINDI, card("Edward Pickman Derby")))
-    legal = GAME.decider.legal_commands(state, CHUCK)
+    legal = offered(GAME, state, CHUCK)
     assert {"type": "take_artifacts"} in legal and {"type": "trade_artifact", "give": 7, "take": 3} in legal
     given_state(GAME, state).when(CHUCK, {"type": "trade_artifact", "give": 7, "take": 7}).refused(
         "rules/invalid_artifact_trade")
@@ -163,7 +163,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
     state, _ = play(example(hands), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Cthulhu")).refused("rules/no_summoning_in_first_gate")
-    assert card("Cthulhu") not in GAME.decider.legal_commands(state, NATALIE)
+    assert card("Cthulhu") not in offered(GAME, state, NATALIE)
 
 
 def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
@@ -206,7 +206,7 @@ def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
 def test_the_deal_sets_aside_cards_so_the_deck_divides_evenly():
     for players, aside in ((3, 2), (5, 1), (6, 2), (4, 0), (2, 0)):
         state = given(GAME, *position(players, 0, {}, rite=None)).state
-        state = GAME.checked_decide(state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY).state
+        state = decide(GAME, state, {"type": "choose_rite", "rite": "cthulhu_rises"}, 0, ENTROPY).state
         assert len(state.table.face_down) == aside
         assert (56 - aside) % players == 0
 
@@ -228,12 +228,12 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
     """Rulings: forcing a card is the closer's option ("may force"): the timer declines it; a card must be played,
     so the timer plays one of the legal ones at random."""
     state = example()
-    plays = {str(GAME.timeout_choice(state, CHUCK, random.Random(seed))) for seed in range(30)}
+    plays = {str(timeout_choice(GAME, state, CHUCK, random.Random(seed))) for seed in range(30)}
     assert len(plays) > 1 and all("play_card" in p for p in plays)
     state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")))
-    assert rite(state).forcing == CHUCK and len(GAME.decider.legal_commands(state, CHUCK)) > 1
-    assert [GAME.timeout_choice(state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
+    assert rite(state).forcing == CHUCK and len(offered(GAME, state, CHUCK)) > 1
+    assert [timeout_choice(GAME, state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
 
 
 def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_green_in_the_first_gate():
@@ -246,10 +246,10 @@ def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_gree
              LINDI: ["Robert Harrison Blake", "Zadok Allen", "Nug", "Edward Pickman Derby", "Nightgaunt"]}
     state = given(GAME, *position(4, CHUCK, hands, rite="cthulhu_rises")).state
     state, _ = play(state, (CHUCK, card("Dagon")))
-    legal = GAME.decider.legal_commands(state, NATALIE)
+    legal = offered(GAME, state, NATALIE)
     assert legal and card("Cthulhu") not in legal
     for command in legal:
-        GAME.checked_decide(state, command, NATALIE, ENTROPY)
+        decide(GAME, state, command, NATALIE, ENTROPY)
     after, _ = play(state, (NATALIE, card("Nasht")))
     assert (NATALIE, E("Nasht")) in rite(after).gate
 

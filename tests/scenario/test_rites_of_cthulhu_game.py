@@ -14,7 +14,7 @@ from shared.games.rites_of_cthulhu.rules import rites_total, setup
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
 from shared.kernel import redact
 from tests.support.rites_positions import position
-from tests.support.scenario import given, given_state, play_moves
+from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 HANDS4 = {
@@ -78,7 +78,7 @@ def test_the_first_grand_cultist_has_the_highest_elder_sign_and_ties_draw_again(
 def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
     state = choosing()
     assert GAME.decider.to_act(state) == {0}
-    assert {c["rite"] for c in GAME.decider.legal_commands(state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
+    assert {c["rite"] for c in offered(GAME, state, 0)} == set(RITES) >= {"cthulhu_rises", "tree_on_the_hill",
                                                                                   "mountains_of_madness"}
     given_state(GAME, state).when(1, {"type": "choose_rite", "rite": "cthulhu_rises"}).refused("rules/not_your_turn")
     given_state(GAME, state).when(0, {"type": "choose_rite", "rite": "the_shadow_out_of_time"}).refused("rules/rite_not_available")
@@ -124,8 +124,8 @@ def test_tied_final_scores_share_the_victory():
 
 def test_power_plays_appear_for_any_seat_holding_the_cards_out_of_turn():
     state, _ = begin(artifact=7)
-    assert {"type": "excavate_artifact", "cult": "green"} in GAME.decider.legal_commands(state, 2)
-    assert not [c for c in GAME.decider.legal_commands(state, 3) if c["type"] == "become_grand_cultist"]
+    assert {"type": "excavate_artifact", "cult": "green"} in offered(GAME, state, 2)
+    assert not [c for c in offered(GAME, state, 3) if c["type"] == "become_grand_cultist"]
 
 
 OUT_OF_TURN = {"become_grand_cultist", "excavate_artifact", "steal_artifact", "invoke_artifact"}
@@ -139,10 +139,10 @@ def test_power_plays_and_artifact_invocations_are_the_out_of_turn_plays():
 def test_a_seat_holding_a_power_play_off_turn_is_not_waited_on_and_finds_it_in_its_own_legal_commands():
     state, _ = begin(artifact=7)  # the Lamp: any cultist may invoke it; seat 2 holds the green 0 and 1
     assert GAME.decider.to_act(state) == {0}
-    legal = GAME.decider.legal_commands(state, 2)
+    legal = offered(GAME, state, 2)
     assert {"type": "excavate_artifact", "cult": "green"} in legal
     assert {c["type"] for c in legal} <= GAME.decider.out_of_turn
-    assert GAME.timeout_choice(state, 2, random.Random(0)) is None  # no timer acts for a seat nobody waits on
+    assert timeout_choice(GAME, state, 2, random.Random(0)) is None  # no timer acts for a seat nobody waits on
 
 
 def test_who_the_game_waits_on_does_not_show_who_holds_a_power_play():
@@ -151,8 +151,8 @@ def test_who_the_game_waits_on_does_not_show_who_holds_a_power_play():
     without = dict(HANDS4)
     without[2] = ["Pharaoh Khafra", "Shoggoth", "Hastur", "Deep One", "Yeb"]
     not_holding, _ = begin(artifact=2, hands=without)
-    assert [c["type"] for c in GAME.decider.legal_commands(holding, 2)] == ["excavate_artifact"]
-    assert GAME.decider.legal_commands(not_holding, 2) == []
+    assert [c["type"] for c in offered(GAME, holding, 2)] == ["excavate_artifact"]
+    assert offered(GAME, not_holding, 2) == []
     assert GAME.decider.to_act(holding) == GAME.decider.to_act(not_holding) == {0}
     assert GAME.decider.view(holding, None)["to_act"] == GAME.decider.view(not_holding, None)["to_act"] == [0]
 
@@ -161,22 +161,22 @@ def test_the_timer_never_spends_an_out_of_turn_play_for_the_seat_it_plays_for():
     hands = dict(HANDS4)
     hands[0] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Liber Ivonis", "Swami Chandraputra"]  # blue 0 and 1
     state, _ = begin(artifact=7, hands=hands)
-    legal = GAME.decider.legal_commands(state, 0)
+    legal = offered(GAME, state, 0)
     assert {"excavate_artifact", "invoke_artifact", "play_card"} <= {c["type"] for c in legal}
-    choices = [GAME.timeout_choice(state, 0, random.Random(seed)) for seed in TIMER_SEEDS]
+    choices = [timeout_choice(GAME, state, 0, random.Random(seed)) for seed in TIMER_SEEDS]
     assert all(c in legal and c["type"] == "play_card" for c in choices)
 
 
 def test_a_silent_grand_cultist_chooses_a_rite_at_random():
     state = choosing()
-    choices = {GAME.timeout_choice(state, 0, random.Random(seed))["rite"] for seed in TIMER_SEEDS}
+    choices = {timeout_choice(GAME, state, 0, random.Random(seed))["rite"] for seed in TIMER_SEEDS}
     assert len(choices) > 1 and choices <= set(RITES)
 
 
 def test_a_silent_receiver_of_a_forced_card_gives_back_a_card_at_random():
     state, _ = begin(artifact=11)
     state, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}))
-    choices = [GAME.timeout_choice(state, 2, random.Random(seed)) for seed in TIMER_SEEDS]
+    choices = [timeout_choice(GAME, state, 2, random.Random(seed)) for seed in TIMER_SEEDS]
     assert {c["type"] for c in choices} == {"return_card"} and len({c["card"] for c in choices}) > 1
 
 
@@ -191,7 +191,7 @@ def test_resample_never_hands_back_the_real_state_and_moves_the_hidden_hands():
         assert world is not state and world != state
         assert world.table.hands[0] == state.table.hands[0]
         assert [world.table.hands[s] for s in hidden] != [state.table.hands[s] for s in hidden]
-    assert any(not GAME.decider.legal_commands(GAME.ai.resample(state, 0, random.Random(seed)), 2) for seed in range(10))
+    assert any(not offered(GAME, GAME.ai.resample(state, 0, random.Random(seed)), 2) for seed in range(10))
 
 
 def test_excavate_a_new_artifact_discards_the_pair_draws_two_and_adds_a_coveted_artifact():
@@ -206,7 +206,7 @@ def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
     hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Pnakotic Fragments"]
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands)
-    assert {"type": "become_grand_cultist", "cult": "green"} in GAME.decider.legal_commands(state, 3)
+    assert {"type": "become_grand_cultist", "cult": "green"} in offered(GAME, state, 3)
     state, events = play(state, (3, {"type": "become_grand_cultist", "cult": "green"}))
     assert state.grand_cultist == 3 and isinstance(state.stage, Choosing)
     assert state.played == ("cthulhu_rises",) and 7 in state.thrown_out and state.captured == ((),) * 4
@@ -232,7 +232,7 @@ def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
     state = choosing(hands=hands, deck=[7, 8])
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     # seat 3 holds Dagon but no forbidden book: give the triple to seat 2 instead
-    assert not [c for c in GAME.decider.legal_commands(state, 2) if c["type"] == "steal_artifact"]
+    assert not [c for c in offered(GAME, state, 2) if c["type"] == "steal_artifact"]
     hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"]
     hands[3] = ["Robert Harrison Blake", "Yeb", "Lobon", "Edward Pickman Derby", "Nug"]
     hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Dagon"]
@@ -247,7 +247,7 @@ def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
 def test_excavation_is_refused_when_the_artifact_deck_is_empty():
     state, _ = begin(artifact=7)
     empty = dataclasses.replace(state, artifact_deck=(), thrown_out=state.thrown_out)
-    assert not [c for c in GAME.decider.legal_commands(empty, 2) if c["type"] == "excavate_artifact"]
+    assert not [c for c in offered(GAME, empty, 2) if c["type"] == "excavate_artifact"]
     given_state(GAME, empty).when(2, {"type": "excavate_artifact", "cult": "green"}).refused("rules/artifact_deck_empty")
 
 
@@ -268,7 +268,7 @@ def test_the_shining_trapezohedron_reverses_turn_order():
     state, _ = begin(artifact=0)
     state, _ = play(state, (0, card("Nasht")))
     assert state.stage.rite.gate[-1][0] == 0 and GAME.decider.to_act(state) >= {3}
-    assert GAME.decider.legal_commands(state, 3)[0]["type"] == "play_card"
+    assert offered(GAME, state, 3)[0]["type"] == "play_card"
 
 
 def test_the_glass_from_leng_opens_every_hand():
@@ -335,10 +335,10 @@ def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by
     state, _ = begin(artifact=12)  # The Mirror of Nitocris
     mirror = {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 0, "target": None}
     for seat in range(4):
-        assert any(c["type"] == "invoke_artifact" and c["artifact"] == 12 for c in GAME.decider.legal_commands(state, seat))
+        assert any(c["type"] == "invoke_artifact" and c["artifact"] == 12 for c in offered(GAME, state, seat))
     after, _ = play(state, (2, mirror))
     for seat in range(4):
-        assert not [c for c in GAME.decider.legal_commands(after, seat) if c["type"] == "invoke_artifact"]
+        assert not [c for c in offered(GAME, after, seat) if c["type"] == "invoke_artifact"]
     given_state(GAME, after).when(1, mirror).refused("rules/artifact_not_invocable")
     given_state(GAME, after).when(2, {**mirror, "seat": 3}).refused("rules/artifact_not_invocable")
 
@@ -352,7 +352,7 @@ def test_the_black_stone_makes_the_lowest_card_win():
 
 def test_the_star_stone_of_mnar_forbids_power_plays():
     state, _ = begin(artifact=3)
-    assert not [c for c in GAME.decider.legal_commands(state, 2) if c["type"] == "excavate_artifact"]
+    assert not [c for c in offered(GAME, state, 2) if c["type"] == "excavate_artifact"]
     given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).refused("rules/power_plays_forbidden")
 
 
@@ -369,7 +369,7 @@ def test_the_tiara_excavates_another_coveted_artifact():
 
 def test_the_silver_key_gives_the_first_turn_to_the_grand_cultists_left():
     state, _ = begin(artifact=5)
-    assert state.table.mods.opener == 1 and GAME.decider.legal_commands(state, 1)[0]["type"] == "play_card"
+    assert state.table.mods.opener == 1 and offered(GAME, state, 1)[0]["type"] == "play_card"
     given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
 
 
@@ -384,7 +384,7 @@ def test_the_bas_relief_gives_the_first_turn_to_the_poorest_cultist():
 def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     state, _ = begin(artifact=7)
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
-    assert cmd in GAME.decider.legal_commands(state, 0)
+    assert cmd in offered(GAME, state, 0)
     after, events = play(state, (0, cmd))
     assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
     assert redact(events[1], 1).get("cards") is None  # set aside face down
@@ -420,7 +420,7 @@ def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
     state, events = play(state, (0, cmd))
     assert state.table.trade is not None and 2 in GAME.decider.to_act(state)
-    assert [c["type"] for c in GAME.decider.legal_commands(state, 2)].count("return_card") == 5
+    assert [c["type"] for c in offered(GAME, state, 2)].count("return_card") == 5
     given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
     given_state(GAME, state).when(2, card("Nasht")).refused("rules/trade_pending")
     state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
@@ -456,7 +456,7 @@ def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_un
     assert "gate_closed" not in [e.type for e in events] and GAME.decider.to_act(state) == {0}
     state, events = play(state, (0, {"type": "return_card", "card": E("Kamog")}))
     assert "gate_closed" not in [e.type for e in events]
-    assert GAME.decider.legal_commands(state, 1) == [card("Kamog")]
+    assert offered(GAME, state, 1) == [card("Kamog")]
     state, events = play(state, (1, card("Kamog")))
     closed = [e.data for e in events if e.type == "gate_closed"]
     assert closed and sorted(closed[0]["cards"]) == sorted([E("Nasht"), E("Kamog")])
@@ -471,18 +471,18 @@ def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invok
     drug = {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}
     for artifact, command in ((7, lamp), (8, drug), (SCROLL, scroll("Cthulhu", 2))):
         state, _ = begin(artifact=artifact)
-        legal = GAME.decider.legal_commands(state, natalie)
+        legal = offered(GAME, state, natalie)
         assert command not in legal and any(c["type"] == "invoke_artifact" for c in legal) == (artifact != 8)
         given_state(GAME, state).when(natalie, command).refused("rules/invalid_artifact_target")
         after, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
                         (3, card("Robert Harrison Blake")), (0, {"type": "decline_trade"}))
-        assert after.stage.rite.gate_number == 2 and command in GAME.decider.legal_commands(after, natalie)
+        assert after.stage.rite.gate_number == 2 and command in offered(GAME, after, natalie)
 
 
 def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate():
     state, _ = begin(artifact=SCROLL)
     state, _ = play(state, (0, scroll("Kamog", 1)))
-    assert {"type": "return_card", "card": CTHULHU} not in GAME.decider.legal_commands(state, 1)
+    assert {"type": "return_card", "card": CTHULHU} not in offered(GAME, state, 1)
     given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).refused("rules/card_must_stay_in_hand")
 
 
@@ -498,11 +498,11 @@ def test_the_owner_invokes_a_captured_artifact_a_second_time_in_a_later_rite_onl
     state = dataclasses.replace(state, captured=((7,), (), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 7))
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
-    assert cmd in GAME.decider.legal_commands(state, 0)
-    assert not [c for c in GAME.decider.legal_commands(state, 1) if c.get("artifact") == 7]
+    assert cmd in offered(GAME, state, 0)
+    assert not [c for c in offered(GAME, state, 1) if c.get("artifact") == 7]
     state, _ = play(state, (0, cmd))
     assert 7 in state.second_used and 7 in state.captured[0]
-    assert not [c for c in GAME.decider.legal_commands(state, 0) if c.get("artifact") == 7]
+    assert not [c for c in offered(GAME, state, 0) if c.get("artifact") == 7]
 
 
 def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
@@ -510,9 +510,9 @@ def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
     state = dataclasses.replace(state, captured=((), (0,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 0))
     state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
-    assert cmd in GAME.decider.legal_commands(state, 1)
+    assert cmd in offered(GAME, state, 1)
     moved, _ = play(state, (0, card("Nasht")))
-    assert cmd not in GAME.decider.legal_commands(moved, 1)
+    assert cmd not in offered(GAME, moved, 1)
     after, _ = play(state, (1, cmd))
     assert after.table.mods.direction == -1
 

@@ -7,7 +7,7 @@ import random
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
 from tests.support.rites_positions import position
-from tests.support.scenario import given, given_state, play_moves
+from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 LUKE, JACK, JANE, SUSAN = range(4)
@@ -54,13 +54,13 @@ def test_tree_play_example_susan_wins_with_an_empty_hand():
     )
     doubles = [e.data["card"] for e in events if e.type == "card_played_to_tree" and e.data["double_play"]]
     assert doubles == [E("Edward Pickman Derby"), E("Lobon"), E("Henry Anthony Wilcox")]
-    assert GAME.decider.legal_commands(state, LUKE) == [{"type": "draw_card"}]  # Mother Hydra does not extend Nasht's run
+    assert offered(GAME, state, LUKE) == [{"type": "draw_card"}]  # Mother Hydra does not extend Nasht's run
     state, _ = play(state, (LUKE, {"type": "draw_card"}))
     assert E("The Mindless Flutist") in state.table.hands[LUKE]
     state, events = play(state, (LUKE, grow("The Mindless Flutist", 2)), (LUKE, grow("Mother Hydra", 2)))
     assert len(state.table.hands[LUKE]) == 3
     state, _ = play(state, (JACK, {"type": "draw_card"}))
-    assert {"type": "end_turn"} in GAME.decider.legal_commands(state, JACK)
+    assert {"type": "end_turn"} in offered(GAME, state, JACK)
     state, _ = play(state, (JACK, {"type": "end_turn"}))
     assert len(state.table.hands[JACK]) == 5
     # Erratum: Nug cannot go on an incomplete tree after Bukrog completes Jane's tree: she plants it.
@@ -129,9 +129,9 @@ END = {"type": "end_turn"}
 
 def test_mountains_play_example_lynne_wins_with_a_cliff():
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")), (LYNNE, ridge("Nephren-Ka")), (LYNNE, END))
-    assert GAME.decider.legal_commands(state, SIDNEY) == [{"type": "draw_card"}]
+    assert offered(GAME, state, SIDNEY) == [{"type": "draw_card"}]
     state, _ = play(state, (SIDNEY, {"type": "draw_card"}))
-    assert GAME.decider.legal_commands(state, SIDNEY) == [END]
+    assert offered(GAME, state, SIDNEY) == [END]
     state, _ = play(state, (SIDNEY, END), (LANCE, ridge("Randolph Carter")), (LANCE, ridge("Harley Warren")),
                     (LANCE, slope("Zadok Allen", "Harley Warren", "below")), (LANCE, END))
     # Erratum: Warren could play at the start of his turn (Abdul Reis el Drogman fits a slope), so he may not
@@ -181,16 +181,16 @@ def test_a_silent_cultist_who_drew_or_has_played_ends_the_turn_and_otherwise_pla
     """Rulings: playing the drawn card, or playing on, is a "may": the timer ends the turn; where a play (or the draw
     when unable) is compulsory it picks one of the legal ones at random."""
     start = tree_example()
-    plays = {str(GAME.timeout_choice(start, LUKE, random.Random(seed))) for seed in range(30)}
+    plays = {str(timeout_choice(GAME, start, LUKE, random.Random(seed))) for seed in range(30)}
     assert len(plays) > 1 and all("plant_tree" in p for p in plays)
     state, _ = play(start, (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
                     (JANE, grow("Edward Pickman Derby", 0)), (JANE, plant("Deep One")), (SUSAN, grow("Lobon", 1)),
                     (SUSAN, grow("Henry Anthony Wilcox", 1)), (SUSAN, plant("Nasht")), (LUKE, {"type": "draw_card"}))
-    assert {"type": "end_turn"} in GAME.decider.legal_commands(state, LUKE) and len(GAME.decider.legal_commands(state, LUKE)) > 1
-    assert [GAME.timeout_choice(state, LUKE, random.Random(seed)) for seed in range(20)] == [{"type": "end_turn"}] * 20
+    assert {"type": "end_turn"} in offered(GAME, state, LUKE) and len(offered(GAME, state, LUKE)) > 1
+    assert [timeout_choice(GAME, state, LUKE, random.Random(seed)) for seed in range(20)] == [{"type": "end_turn"}] * 20
     state, _ = play(mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    assert len(GAME.decider.legal_commands(state, LYNNE)) > 1
-    assert [GAME.timeout_choice(state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20
+    assert len(offered(GAME, state, LYNNE)) > 1
+    assert [timeout_choice(GAME, state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20
 
 
 def test_a_mountains_slope_may_go_back_and_forth_by_one():

@@ -15,7 +15,7 @@ from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, 
 from shared.games.rites_of_cthulhu.state import Choosing
 from shared.kernel import ev, redact
 from tests.support.rites_positions import position
-from tests.support.scenario import ENTROPY, given, given_state, play_moves
+from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 RITE = "out_of_the_aeons"
@@ -114,7 +114,7 @@ def test_play_example_ten_rounds_leave_four_yellow_cards_and_lucy_wins_with_the_
 def test_the_yellow_cards_form_the_sub_deck_and_the_rest_are_dealt_evenly_setting_the_remainders_aside(
         players, each, remainders):
     state = given(GAME, *position(players, 0, {s: [] for s in range(players)}, rite=None)).state
-    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
+    state = decide(GAME, state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
     r = rite(state)
     assert [len(h) for h in state.table.hands] == [each] * players
     assert len(r.remainders) == remainders and not state.table.pile
@@ -130,16 +130,16 @@ def test_the_coveted_artifact_is_revealed_and_invoked_before_the_first_yellow_ca
     privilege when the first yellow card is turned over."""
     state = given(GAME, *position(4, 0, {}, rite=None)).state
     state = dataclasses.replace(state, artifact_deck=(5,), thrown_out=tuple(a for a in range(13) if a != 5))
-    events, after = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
+    events, after = decide(GAME, state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY)
     order = [e.type for e in events if e.type != "cards_drawn"]
     assert order == ["rite_chosen", "aeons_cards_regathered", "artifact_excavated", "opener_changed", "rite_begun",
                      "yellow_card_revealed"]
-    assert GAME.decider.to_act(after) == {1} and GAME.decider.legal_commands(after, 1) == [DISCARD, KEEP]
+    assert GAME.decider.to_act(after) == {1} and offered(GAME, after, 1) == [DISCARD, KEEP]
 
 
 def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_hand():
     state = given(GAME, *position(3, 0, {}, rite=None)).state
-    events = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).events
+    events = decide(GAME, state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).events
     regathered = next(e for e in events if e.type == "aeons_cards_regathered")
     assert set(redact(regathered, 1)) == {"hand_size", "remainder_count"}
     dealt = [e for e in events if e.type == "cards_drawn"]
@@ -185,7 +185,7 @@ def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
     state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
     given_state(GAME, state).when(JANE, bid("Zadok Allen")).refused("rules/not_your_turn")  # she has bid
     given_state(GAME, state).when(MARK, bid("Yeb")).refused("rules/card_not_in_hand")
-    assert [c["card"] for c in GAME.decider.legal_commands(state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
+    assert [c["card"] for c in offered(GAME, state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
 
 def test_the_highest_elder_sign_takes_the_card_whatever_the_ties_below_it():
@@ -215,7 +215,7 @@ def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
 
 def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once_a_rite():
     state = start()
-    assert isinstance(rite(state).phase, Privilege) and GAME.decider.legal_commands(state, BRIAN) == [DISCARD, KEEP]
+    assert isinstance(rite(state).phase, Privilege) and offered(GAME, state, BRIAN) == [DISCARD, KEEP]
     given_state(GAME, state).when(BRIAN, bid("Yeb")).refused("rules/not_bidding")
     given_state(GAME, state).when(JANE, DISCARD).refused("rules/not_your_turn")
     bidding, _ = play(state, (BRIAN, KEEP))
@@ -262,7 +262,7 @@ def test_the_rite_ends_when_every_hand_is_empty():
 def test_power_plays_draw_no_replacements_in_this_rite():
     hands = {0: ["Pnakotic Fragments", "Zadok Allen", "Dagon"], 1: ["Lobon", "Nug", "Yeb"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
-    assert {"type": "excavate_artifact", "cult": "green"} in GAME.decider.legal_commands(state, 0)
+    assert {"type": "excavate_artifact", "cult": "green"} in offered(GAME, state, 0)
     state, events = play(state, (0, {"type": "excavate_artifact", "cult": "green"}))
     assert "cards_drawn" not in [e.type for e in events]
     assert state.table.hands[0] == (E("Dagon"),)
@@ -289,10 +289,10 @@ def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids
     """Rulings: the discard is the Grand Cultist's right, so the timer keeps the card; a bid is compulsory and
     sealed, so the timer seals one card of the hand at random."""
     state = start()
-    assert [GAME.timeout_choice(state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
+    assert [timeout_choice(GAME, state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state, _ = play(state, (BRIAN, KEEP))
-    bids = [GAME.timeout_choice(state, JANE, random.Random(seed)) for seed in range(30)]
-    assert all(b in GAME.decider.legal_commands(state, JANE) and b["type"] == "bid" for b in bids)
+    bids = [timeout_choice(GAME, state, JANE, random.Random(seed)) for seed in range(30)]
+    assert all(b in offered(GAME, state, JANE) and b["type"] == "bid" for b in bids)
     assert len({b["card"] for b in bids}) > 1
 
 
@@ -314,10 +314,10 @@ def test_the_receiver_of_a_forced_card_may_not_power_play_away_the_cards_she_mus
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
     state, _ = play(state, (0, scroll("Lobon", 1)))
     assert GAME.decider.to_act(state) == {1}
-    legal = GAME.decider.legal_commands(state, 1)
+    legal = offered(GAME, state, 1)
     assert EXCAVATE_GREEN not in legal and {c["type"] for c in legal} == {"return_card"}
     given_state(GAME, state).when(1, EXCAVATE_GREEN).refused("rules/trade_needs_a_card")
-    assert GAME.timeout_choice(state, 1, random.Random(0)) in legal
+    assert timeout_choice(GAME, state, 1, random.Random(0)) in legal
     state, _ = play(state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
     assert state.table.trade is None and sorted(state.table.hands[1]) == sorted([E("Zadok Allen"), E("Lobon")])
 
@@ -327,9 +327,9 @@ def test_a_receiver_who_keeps_a_card_to_answer_with_may_still_power_play():
     extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
     state, _ = play(state, (0, scroll("Lobon", 1)))
-    assert EXCAVATE_GREEN in GAME.decider.legal_commands(state, 1)
+    assert EXCAVATE_GREEN in offered(GAME, state, 1)
     state, _ = play(state, (1, EXCAVATE_GREEN))
-    assert state.table.hands[1] == (E("Kamog"),) and GAME.decider.legal_commands(state, 1)[0] == {"type": "return_card",
+    assert state.table.hands[1] == (E("Kamog"),) and offered(GAME, state, 1)[0] == {"type": "return_card",
                                                                                           "card": E("Kamog")}
 
 
@@ -343,11 +343,11 @@ def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_thoug
     state, events = play(state, (0, {"type": "choose_rite", "rite": RITE}))
     assert [e.type for e in events][-1] == "yellow_card_revealed"
     reverse = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
-    assert reverse in GAME.decider.legal_commands(state, 1)
+    assert reverse in offered(GAME, state, 1)
     after, _ = play(state, (1, reverse))
     assert after.table.mods.direction == -1 and 0 in after.second_used
     moved, _ = play(state, (0, KEEP))
-    assert reverse not in GAME.decider.legal_commands(moved, 1)
+    assert reverse not in offered(GAME, moved, 1)
     given_state(GAME, moved).when(1, reverse).refused("rules/artifact_not_invocable")
 
 

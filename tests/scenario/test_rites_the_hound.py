@@ -13,7 +13,7 @@ from shared.games.rites_of_cthulhu.rites.the_hound.rules import strength
 from shared.games.rites_of_cthulhu.rites.the_hound.state import Digging, Placed, Placing
 from shared.kernel import EVERYONE, ev, fold, redact
 from tests.support.rites_positions import position, rite_begin
-from tests.support.scenario import ENTROPY, given, given_state, play_moves
+from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_moves, timeout_choice
 
 E = entity
 RITE = "the_hound"
@@ -113,7 +113,7 @@ def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_o
 @pytest.mark.parametrize("players", range(2, 7))
 def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(players):
     state = given(GAME, *position(players, 0, {}, rite=None)).state
-    state = GAME.checked_decide(state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
+    state = decide(GAME, state, {"type": "choose_rite", "rite": RITE}, 0, ENTROPY).state
     view = GAME.decider.view(state, 1)["rite"]
     assert len(view["graves"]) == players + 1
     assert all(g["status"] == "face_down" and "card" not in g for g in view["graves"])
@@ -122,7 +122,7 @@ def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(playe
 
 def test_the_grand_cultist_may_peek_at_any_one_grave_before_her_first_turn():
     state = start()
-    assert GAME.decider.legal_commands(state, MARY)[:5] == [{"type": "peek_grave", "grave": g} for g in range(5)]
+    assert offered(GAME, state, MARY)[:5] == [{"type": "peek_grave", "grave": g} for g in range(5)]
     state, events = play(state, (MARY, {"type": "peek_grave", "grave": 3}))
     assert types(events) == ["grave_peeked", "hound_turn_began"]
     assert redact(events[0], MARY)["card"] == E("Shoggoth") and "card" not in redact(events[0], JARED)
@@ -153,7 +153,7 @@ def test_a_placed_ghoul_is_replaced_from_the_pile_at_once():
 def test_after_peeking_a_cultist_leaves_her_ghoul_or_moves_it_once_without_a_peek():
     state, _ = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     assert rite(state).phase == Placed(MARY, 0)
-    assert GAME.decider.legal_commands(state, MARY) == [KEEP] + [move(g) for g in (1, 2, 3, 4)]
+    assert offered(GAME, state, MARY) == [KEEP] + [move(g) for g in (1, 2, 3, 4)]
     state, events = play(state, (MARY, move(3)))
     assert types(events) == ["ghoul_moved", "hound_turn_began"]
     assert rite(state).graves[3].ghouls == ((MARY, E("Robert Olmstead")),) and not rite(state).graves[0].ghouls
@@ -171,7 +171,7 @@ def test_a_cultist_sends_only_one_ghoul_to_a_grave():
                     (JARED, place("Lobon", 1)), (JARED, KEEP), (SUZY, place("Nightgaunt", 2)), (SUZY, KEEP),
                     (FELIX, place("Hastur", 3)), (FELIX, KEEP))
     given_state(GAME, state).when(MARY, place("Deep One", 0)).refused("rules/one_ghoul_per_grave")
-    assert place("Deep One", 0) not in GAME.decider.legal_commands(state, MARY)
+    assert place("Deep One", 0) not in offered(GAME, state, MARY)
     state, _ = play(state, (MARY, place("Deep One", 4)))
     given_state(GAME, state).when(MARY, move(0)).refused("rules/one_ghoul_per_grave")
 
@@ -199,7 +199,7 @@ def dig_at_one(hands=EXAMPLE_HANDS, **kw):
 def test_a_henchman_must_be_of_the_same_cult_as_the_ghoul():
     state = dig_at_one()
     given_state(GAME, state).when(JARED, henchman("Asenath Waite")).refused("rules/henchman_must_match_ghoul")
-    legal = GAME.decider.legal_commands(state, JARED)
+    legal = offered(GAME, state, JARED)
     greens = sorted(c for c in state.table.hands[JARED] if c // 14 == 0)  # Lobon is green
     assert E("Mother Hydra") in greens and E("Asenath Waite") not in greens
     assert [c for c in legal if c["type"] == "call_henchman"] == [{"type": "call_henchman", "card": c} for c in greens]
@@ -329,7 +329,7 @@ def test_a_cultist_whose_ghouls_wait_at_every_grave_left_passes_her_turn():
                                 set_aside=state.table.set_aside + tuple(state.table.hands[0][3:]))
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
         state.stage, rite=dataclasses.replace(r, graves=graves)))
-    assert GAME.decider.legal_commands(state, 0) == [{"type": "pass_turn"}]
+    assert offered(GAME, state, 0) == [{"type": "pass_turn"}]
     given_state(GAME, state).when(0, place("Kamog", 1)).refused("rules/one_ghoul_per_grave")
     state, events = play(state, (0, {"type": "pass_turn"}))
     assert types(events) == ["turn_passed_without_ghoul", "hound_turn_began"] and rite(state).phase == Placing(1)
@@ -344,9 +344,9 @@ def test_when_nobody_can_send_a_ghoul_any_more_the_rite_ends_with_the_graves_lef
     state = start(hands, graves=["Dhole", "Nug", "Yeb", "Shoggoth"], players=3, grand_cultist=0, fill_pile=False)
     state = with_looted(state, {0: 2, 1: 1})  # seat 2 holds Dhole (9), seat 1 Nug (10)
     state, _ = play(state, (0, DECLINE), (0, place("Robert Olmstead", 2)), (0, KEEP))
-    assert GAME.decider.legal_commands(state, 1) == [{"type": "pass_turn"}]
+    assert offered(GAME, state, 1) == [{"type": "pass_turn"}]
     state, _ = play(state, (1, {"type": "pass_turn"}), (2, {"type": "pass_turn"}), (0, place("Deep One", 3)))
-    assert GAME.decider.legal_commands(state, 0) == [KEEP]  # no other grave for her ghoul
+    assert offered(GAME, state, 0) == [KEEP]  # no other grave for her ghoul
     state, events = play(state, (0, KEEP))
     assert of(events, "rite_won").data == {"seat": 1, "reason": "no_ghouls_left"}
 
@@ -355,14 +355,14 @@ def test_a_silent_cultist_declines_the_peek_leaves_her_ghoul_and_seals_a_henchma
     """Rulings: the privileged peek and moving a ghoul are options the timer does not take; placing a ghoul and the
     sealed henchman choice are compulsory, and the timer picks among the legal ones at random."""
     state = start()
-    assert [GAME.timeout_choice(state, MARY, random.Random(seed)) for seed in range(20)] == [DECLINE] * 20
+    assert [timeout_choice(GAME, state, MARY, random.Random(seed)) for seed in range(20)] == [DECLINE] * 20
     state, _ = play(state, (MARY, DECLINE))
-    placements = {str(GAME.timeout_choice(state, MARY, random.Random(seed))) for seed in range(30)}
+    placements = {str(timeout_choice(GAME, state, MARY, random.Random(seed))) for seed in range(30)}
     assert len(placements) > 1 and all("place_ghoul" in p for p in placements)
     state, _ = play(state, (MARY, place("Robert Olmstead", 0)))
-    assert len(GAME.decider.legal_commands(state, MARY)) > 1
-    assert [GAME.timeout_choice(state, MARY, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
+    assert len(offered(GAME, state, MARY)) > 1
+    assert [timeout_choice(GAME, state, MARY, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state = dig_at_one()
-    choices = [GAME.timeout_choice(state, JARED, random.Random(seed)) for seed in range(40)]
-    assert all(c in GAME.decider.legal_commands(state, JARED) for c in choices)
+    choices = [timeout_choice(GAME, state, JARED, random.Random(seed)) for seed in range(40)]
+    assert all(c in offered(GAME, state, JARED) for c in choices)
     assert {c["type"] for c in choices} == {"call_henchman", "psych_out", "no_henchman"}

@@ -13,14 +13,15 @@ from tests.support.properties import choose
 
 
 def mid_game(game: Game, players: int = 2, steps: int = 12, seed: int = 1) -> tuple[Any, int, dict[str, Any]]:
-    """A position ``steps`` commands into a seeded random playout, a seat that may act there and a legal command of it."""
+    """A position ``steps`` commands into a seeded random playout, a seat that may act there and a legal command of it
+    as posted."""
     chooser = random.Random(seed)
     state = game.replay(game.start(players, {}, entropy_for(b"absurd", 0))[1])
     for step in range(1, steps + 1):
         seat, command = choose(game, state, chooser)
         state = game.checked_decide(state, command, seat, entropy_for(b"absurd", step)).state
     seat, command = choose(game, state, chooser)
-    return state, seat, command
+    return state, seat, command.to_wire()
 
 
 def rewrite(raw: Any, key: str, change: Callable[[Any], Any]) -> Any:

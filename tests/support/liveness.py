@@ -88,7 +88,7 @@ class Bias:
 
     def choose(self, game: Game, state: Any, decided: Decided, rand: random.Random) -> tuple[int, dict[str, Any], list[Event]]:
         if self.out_of_turn and rand.random() < self.out_of_turn:
-            optional = [d for d in decided if d[1]["type"] in game.decider.out_of_turn]
+            optional = [d for d in decided if d[1].type in game.decider.out_of_turn]
             if optional:
                 return rand.choice(optional)
         if self.tight and rand.random() < self.tight:
@@ -106,7 +106,7 @@ def _slack(game: Game, state: Any) -> int:
     """How many ordinary commands the most constrained waited seat has (a finished game is no constraint)."""
     if game.decider.outcome(state) is not None:
         return 1 << 20
-    return min((sum(c["type"] not in game.decider.out_of_turn for c in game.decider.legal_commands(state, seat))
+    return min((sum(c.type not in game.decider.out_of_turn for c in game.decider.legal_commands(state, seat))
                 for seat in game.decider.to_act(state)), default=0)
 
 
@@ -123,13 +123,13 @@ def liveness_playout(game: Game, state: Any, seed: int, bias: Bias, coverage: Co
         decided = check_liveness(game, state, entropy_for(game_seed, step), rand, f" ({label} seed {seed} step {step})")
         coverage.positions += 1
         coverage.decided += len(decided)
-        if any(sum(1 for s, c, _ in decided if s == seat and c["type"] not in game.decider.out_of_turn) == 1
+        if any(sum(1 for s, c, _ in decided if s == seat and c.type not in game.decider.out_of_turn) == 1
                for seat in game.decider.to_act(state)):
             coverage.tight += 1
         if probe is not None:
             coverage.features.update(probe(state))
         seat, command, events = bias.choose(game, state, decided, rand)
-        coverage.out_of_turn += command["type"] in game.decider.out_of_turn
+        coverage.out_of_turn += command.type in game.decider.out_of_turn
         state = fold(game, events, state)
     raise AssertionError(f"{game.id} ({label} seed {seed}): no end after {max_commands} commands")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from shared.kernel import Event, entropy_for, fold, redact
+from shared.kernel import Command, Event, entropy_for, fold, redact
 from shared.kernel.game import Game
 from shared.kernel.table_narration import voice_for
 from shared.wire.commands import parse_command
@@ -35,6 +35,11 @@ def canonical(value: Any) -> str:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def wire(commands: list[Command]) -> list[dict[str, Any]]:
+    """Commands as they go on the wire (what a seat's client gets of its legal commands)."""
+    return [c.to_wire() for c in commands]
 
 
 def seat_names(players: int) -> list[str]:
@@ -56,7 +61,7 @@ class Playout:
     players: int
     options: dict[str, Any]
     events: list[Event] = field(default_factory=list)
-    commands: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    commands: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, the command as posted)
     states: list[Any] = field(default_factory=list)
     batches: list[int] = field(default_factory=list)  # how many events setup, then each command, produced
 
@@ -86,7 +91,7 @@ def random_playout(
         seat, command = choose(game, state, chooser)
         new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, len(play.events)))
         play.events.extend(new)
-        play.commands.append((seat, command))
+        play.commands.append((seat, command.to_wire()))
         play.batches.append(len(new))
         if keep_states:
             play.states.append(state)
@@ -95,7 +100,7 @@ def random_playout(
     raise AssertionError(f"{game.id}: no outcome after {max_commands} random commands (seed {seed})")
 
 
-def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, dict[str, Any]]:
+def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, Command]:
     """A random seat among those that may act (out-of-turn plays included), then a random legal command of it."""
     options = [(seat, cmd) for seat in range(state.players) for cmd in game.decider.legal_commands(state, seat)]
     assert options, f"{game.id}: the game is not over but no seat has a legal command"
@@ -114,19 +119,20 @@ def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, l
         legal = game.decider.legal_commands(state, seat)
         check_who_may_act(game, state, seat, legal, chooser)
         for command in chooser.sample(legal, min(len(legal), legal_sample)):
-            assert parse_command(game, json.loads(canonical(command))) == command, f"{game.id}: {command} does not parse to itself"
+            posted = json.loads(canonical(command.to_wire()))
+            assert parse_command(game, posted) == command, f"{game.id}: {command} does not parse to itself"
             game.checked_decide(state, command, seat, entropy)
         check_non_interference(game, state, seat, entropy, chooser)
 
 
-def check_who_may_act(game: Game, state: Any, seat: int, legal: list[dict[str, Any]], chooser: random.Random) -> None:
+def check_who_may_act(game: Game, state: Any, seat: int, legal: list[Command], chooser: random.Random) -> None:
     """A waited seat has an ordinary command and the timer picks one of those; any other seat may only play out of turn."""
-    kinds = {c["type"] for c in legal}
+    kinds = {c.type for c in legal}
     if seat in game.decider.to_act(state):
         assert kinds - game.decider.out_of_turn, f"{game.id}: seat {seat} is waited on but has no ordinary command ({sorted(kinds)})"
         choice = game.timeout_choice(state, seat, random.Random(chooser.random()))
         assert choice in legal, f"{game.id}: the timer's choice {choice} for seat {seat} is not a legal command"
-        assert choice["type"] not in game.decider.out_of_turn, f"{game.id}: the timer spends an out-of-turn play: {choice}"
+        assert choice.type not in game.decider.out_of_turn, f"{game.id}: the timer spends an out-of-turn play: {choice}"
     else:
         assert kinds <= game.decider.out_of_turn, (
             f"{game.id}: seat {seat} is not waited on but may post {sorted(kinds - game.decider.out_of_turn)}, which are not out-of-turn plays"
@@ -142,7 +148,7 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
     assert other is not state, f"{game.id}: resample handed back the real state"
     game.decider.invariant(other)
     assert canonical(game.decider.view(state, seat)) == canonical(game.decider.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
-    assert canonical(game.decider.legal_commands(state, seat)) == canonical(game.decider.legal_commands(other, seat)), (
+    assert canonical(wire(game.decider.legal_commands(state, seat))) == canonical(wire(game.decider.legal_commands(other, seat))), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
     assert game.decider.to_act(state) == game.decider.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
@@ -170,9 +176,9 @@ def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, ent
     With ``must_match``, another seat's move must send ``seat`` the same events in both worlds."""
     for actor in range(state.players):
         legal_here = game.decider.legal_commands(state, actor)
-        legal_there = {canonical(c) for c in game.decider.legal_commands(other, actor)}
+        legal_there = set(game.decider.legal_commands(other, actor))
         for command in chooser.sample(legal_here, min(len(legal_here), 3)):
-            if canonical(command) not in legal_there:
+            if command not in legal_there:
                 continue
             events_here, after_here = game.checked_decide(state, command, actor, entropy)
             events_there, after_there = game.checked_decide(other, command, actor, entropy)

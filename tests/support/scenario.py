@@ -12,21 +12,39 @@ moves already played (``.played((seat, command), ...)``) so a scenario reads as 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from shared.kernel import Event, RuleViolation, fold
+from shared.kernel import Command, Decided, Event, RuleViolation, fold
 from shared.kernel.game import Game
-from shared.wire.commands import parse_command
+from shared.wire.commands import decide_posted
 
 ENTROPY = bytes(32)
 
 
-def decide(game: Game, state: Any, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY):
-    """A command from a test, as a posted one is decided: read at the wire, then the kernel's checks and the rules."""
-    return game.checked_decide(state, parse_command(game, command), seat, entropy)
+def posted(command: dict[str, Any] | Command) -> dict[str, Any]:
+    """A command as a client posts it: a test's dict as written, a legal command's record as it goes on the wire."""
+    return command.to_wire() if isinstance(command, Command) else command
+
+
+def offered(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
+    """The legal commands of ``seat`` as its client gets them (on the wire), to compare with a test's dicts."""
+    return [command.to_wire() for command in game.decider.legal_commands(state, seat)]
+
+
+def timeout_choice(game: Game, state: Any, seat: int, rand: random.Random) -> dict[str, Any] | None:
+    """What the turn timer posts for ``seat`` (``Game.timeout_choice``), as posted."""
+    command = game.timeout_choice(state, seat, rand)
+    return None if command is None else command.to_wire()
+
+
+def decide(game: Game, state: Any, command: dict[str, Any] | Command, seat: int, entropy: bytes = ENTROPY) -> Decided[Any]:
+    """Decide ``command`` for ``seat`` as the rules service decides a posted one (``decide_posted``: read at the wire
+    into the game's record, then the kernel's checks and the rules)."""
+    return decide_posted(game, state, posted(command), seat, entropy)
 
 
 @dataclass
@@ -39,7 +57,7 @@ class Given:
         state, _ = play_moves(self.game, self.state, *moves, entropy=entropy)
         return Given(self.game, state)
 
-    def when(self, seat: int, command: dict[str, Any], entropy: bytes = ENTROPY) -> When:
+    def when(self, seat: int, command: dict[str, Any] | Command, entropy: bytes = ENTROPY) -> When:
         return When(self.game, self.state, seat, command, entropy)
 
 
@@ -48,18 +66,18 @@ class When:
     game: Game
     state: Any
     seat: int
-    command: dict[str, Any]
+    command: dict[str, Any] | Command
     entropy: bytes
 
     @property
     def events(self) -> list[Event]:
-        return decide(self.game, self.state, self.seat, self.command, self.entropy).events
+        return decide(self.game, self.state, self.command, self.seat, self.entropy).events
 
     @property
     def after(self) -> Any:
         """The folded state after the command: for what no event says (a view, the legal commands); what happened
         is said with ``then``."""
-        return decide(self.game, self.state, self.seat, self.command, self.entropy).state
+        return decide(self.game, self.state, self.command, self.seat, self.entropy).state
 
     def then(self, *expected: Event) -> When:
         """Exactly ``expected``, in order, whole; on a mismatch, the first differing event by index."""
@@ -78,7 +96,7 @@ class When:
     def refused(self, code: str) -> RuleViolation:
         """The rules refuse the command with ``code`` (and emit nothing)."""
         with pytest.raises(RuleViolation) as info:
-            decide(self.game, self.state, self.seat, self.command, self.entropy)
+            decide(self.game, self.state, self.command, self.seat, self.entropy)
         assert info.value.code == code, info.value
         return info.value
 
@@ -97,7 +115,7 @@ def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entro
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
-        new, state = decide(game, state, seat, command, entropy)
+        new, state = decide(game, state, command, seat, entropy)
         events += new
     return state, events
 
@@ -123,8 +141,8 @@ def show_event(event: Event | None) -> str:
     return f"{raw['type']}{{{fields(raw['data'])}}}{secret}"
 
 
-def show_command(command: dict[str, Any]) -> str:
-    return json.dumps(command, separators=(",", ":"), default=str)
+def show_command(command: dict[str, Any] | Command) -> str:
+    return json.dumps(posted(command), separators=(",", ":"), default=str)
 
 
 def first_difference(expected: list[Event], got: list[Event]) -> str | None:

@@ -32,6 +32,7 @@ from shared.wire.commands import MalformedCommand, decide_posted
 from shared.kernel.table import TABLE_FACTS
 from shared.kernel.table_narration import voice_for
 from shared.records import GENESIS, client_event, event_of, make_records
+from tests.support.scenario import decide, offered
 from tests.support.properties import canonical, check_non_interference, random_playout, seat_names
 from tests.trust.conftest import GAME_IDS
 from tests.trust.helpers import fork, key, live_state, masked, play_random, record_figures, sse_json, stored_records
@@ -43,11 +44,11 @@ HTTP_SEEDS = range(int(os.environ.get("MYTHOS_NI_SEEDS", "3")))
 # -- what a seat might try --------------------------------------------------------------------------
 def probes(game: Game, state: Any, seat: int, rand: random.Random, limit: int = 24) -> list[dict[str, Any]]:
     """Commands a seat might send that are not among its legal commands: others' moves, bent fields, junk."""
-    seen = {canonical(c) for c in game.decider.legal_commands(state, seat)}
+    seen = {canonical(c) for c in offered(game, state, seat)}
     pool: list[Any] = [{"type": "no_such_command"}]
     pool.extend({"type": kind} for kind in sorted(game.catalogue.commands))
     for other in range(state.players):
-        for command in game.decider.legal_commands(state, other):
+        for command in offered(game, state, other):
             pool.append(command)
             for name, value in command.items():
                 if name == "type":
@@ -77,7 +78,7 @@ def verdict(game: Game, state: Any, command: dict[str, Any], seat: int, entropy:
 
 def api_events(game: Game, state: Any, command: dict[str, Any], actor: int, entropy: bytes, viewer: Any) -> list[Any]:
     """What the API sends ``viewer`` for ``actor``'s command: its records in the client form, told in words."""
-    events = game.checked_decide(state, command, actor, entropy).events
+    events = decide(game, state, command, actor, entropy).events
     records = make_records(events, version=7, prev_hash=GENESIS, cause={"id": "c", "seat": actor, "type": command["type"], "by": "seat"},
                            command=command, at="2026-01-01T00:00:00.000Z", rules_version=game.rules_version)
     voice = voice_for(game, viewer, seat_names(state.players))
@@ -89,8 +90,8 @@ def looks_the_same(game: Game, here: Any, there: Any, command: dict[str, Any], a
     for viewer in (observer, None):
         if api_events(game, here, command, actor, entropy, viewer) != api_events(game, there, command, actor, entropy, viewer):
             return False
-    after_here = game.checked_decide(here, command, actor, entropy).state
-    after_there = game.checked_decide(there, command, actor, entropy).state
+    after_here = decide(game, here, command, actor, entropy).state
+    after_there = decide(game, there, command, actor, entropy).state
     return all(canonical(game.decider.view(after_here, v)) == canonical(game.decider.view(after_there, v)) for v in (observer, None))
 
 
@@ -122,8 +123,8 @@ def test_kernel_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(game
                 # up): its effect is compared against a world that differs only in what no single move can show.
                 twin = game.ai.resample_unrevealable(state, seat, random.Random(rand.random()))
             for actor in sorted(game.decider.to_act(state) - {seat}):
-                there_legal = {canonical(c) for c in game.decider.legal_commands(twin, actor)}
-                common = [c for c in game.decider.legal_commands(state, actor) if canonical(c) in there_legal]
+                there_legal = {canonical(c) for c in offered(game, twin, actor)}
+                common = [c for c in offered(game, state, actor) if canonical(c) in there_legal]
                 for command in rand.sample(common, min(3, len(common))):
                     for viewer in (seat, None):
                         assert api_events(game, state, command, actor, entropy, viewer) == api_events(game, twin, command, actor, entropy, viewer), (
@@ -265,7 +266,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         if not common:
             break
         command = rand.choice(common)
-        if game.decider.outcome(game.checked_decide(here, command, actor, entropy).state) is not None:
+        if game.decider.outcome(decide(game, here, command, actor, entropy).state) is not None:
             break  # a finished game shows everyone everything: the comparison ends with the running game
         before = [len(stored_records(trust_redis, trust_stack.key_prefix, gid)) for gid in (a, b)]
         replies = [api.command(gid, pair.tokens[actor], command, key=f"lockstep-{step}") for gid in (a, b)]
@@ -273,7 +274,7 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         # the prediction above is only worth something if the service decided with the same entropy
         for gid, state_before, start in zip((a, b), (here, there), before):
             appended = [canonical(event_of(r).to_json()) for r in stored_records(trust_redis, trust_stack.key_prefix, gid)[start:]]
-            predicted = [canonical(e.to_json()) for e in game.checked_decide(state_before, command, actor, entropy).events]
+            predicted = [canonical(e.to_json()) for e in decide(game, state_before, command, actor, entropy).events]
             assert appended == predicted, f"{gid}: the service appended other events than the prediction"
         figures["commands_in_lockstep"] += 1
         resource = compare_now(step % 4 == 3)

@@ -22,7 +22,7 @@ from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import YELLOW
 from shared.kernel import entropy_for, ev, fold
 from tests.support.properties import canonical
 from tests.support.rites_positions import position, rite_begin
-from tests.support.scenario import play_moves
+from tests.support.scenario import decide, offered, play_moves, timeout_choice
 from tests.trust.helpers import sse_json
 from tests.trust.test_non_interference import Twins, api_events, probes, verdict
 
@@ -108,22 +108,22 @@ def test_kernel_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_
     for step in range(len(later) + 1):
         for viewer in (observer, None):
             assert canonical(GAME.decider.view(here, viewer)) == canonical(GAME.decider.view(there, viewer)), f"{rite}: viewer {viewer}"
-        assert GAME.decider.legal_commands(here, observer) == GAME.decider.legal_commands(there, observer)
+        assert offered(GAME, here, observer) == offered(GAME, there, observer)
         assert GAME.decider.to_act(here) == GAME.decider.to_act(there)
         if observer in GAME.decider.to_act(here):
-            assert GAME.timeout_choice(here, observer, random.Random(1)) == GAME.timeout_choice(there, observer, random.Random(1))
+            assert timeout_choice(GAME, here, observer, random.Random(1)) == timeout_choice(GAME, there, observer, random.Random(1))
         for command in probes(GAME, here, observer, rand):
             assert verdict(GAME, here, command, observer, entropy) == verdict(GAME, there, command, observer, entropy)
         for actor in range(here.players):
-            for command in GAME.decider.legal_commands(here, actor) if actor != observer else ():
+            for command in offered(GAME, here, actor) if actor != observer else ():
                 if command["type"] in GAME.decider.out_of_turn:
                     same_to(observer, here, there, actor, command, entropy)
         if step == len(later):
             break
         actor, command = later[step]
         same_to(observer, here, there, actor, command, entropy)
-        here = GAME.checked_decide(here, command, actor, entropy).state
-        there = GAME.checked_decide(there, command, actor, entropy).state
+        here = decide(GAME, here, command, actor, entropy).state
+        there = decide(GAME, there, command, actor, entropy).state
 
 
 @pytest.mark.e2e

@@ -12,6 +12,7 @@ from shared.ai.ismcts import Node
 from shared.ai.step import step
 from shared.games import GAMES
 from shared.kernel import entropy_for, fold
+from shared.wire.commands import parse_command
 from tests.support.properties import random_playout
 from tests.support.toy import GAME as TOY
 
@@ -24,7 +25,7 @@ def test_a_move_inside_the_search_reaches_the_state_folding_its_events_reaches(g
     play = random_playout(game, max(game.catalogue.min_players, 2), 31, keep_states=True)
     rand = random.Random(1)
     for (seat, command), state in list(zip(play.commands, play.states))[::4]:
-        events, after = step(game.decider, state, command, seat, random.Random(rand.random()))
+        events, after = step(game.decider, state, parse_command(game, command), seat, random.Random(rand.random()))
         assert after == fold(game, events, state)
 
 

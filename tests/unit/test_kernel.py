@@ -8,6 +8,7 @@ import pytest
 import shared.games
 
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, redact
+from shared.games.toy.commands import DrawCard
 from shared.kernel.game import GameOver
 from shared.wire.commands import MalformedCommand, decide_posted
 from tests.support.properties import check_game_properties
@@ -72,14 +73,14 @@ def test_the_kernel_refuses_a_seat_the_game_does_not_wait_on_with_one_error_that
     state = GAME.replay(GAME.start(3, {}, b"e")[1])
     assert GAME.decider.to_act(state) == {0}
     with pytest.raises(RuleViolation) as info:
-        GAME.checked_decide(state, {"type": "draw_card"}, 2, b"e")
+        GAME.checked_decide(state, DrawCard(), 2, b"e")
     assert (info.value.code, info.value.message, info.value.details) == ("rules/not_your_turn", "It is not your turn.", {"to_act": [0]})
 
 
 def test_a_command_the_game_lists_as_out_of_turn_reaches_its_rules_from_any_seat():
     state = GAME.replay(GAME.start(3, {}, b"e")[1])
     lenient = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, out_of_turn=frozenset({"draw_card"})))
-    assert [e.type for e in lenient.checked_decide(state, {"type": "draw_card"}, 2, b"e").events] == ["card_drawn"]
+    assert [e.type for e in lenient.checked_decide(state, DrawCard(), 2, b"e").events] == ["card_drawn"]
 
 
 def test_no_game_checks_the_turn_itself():
@@ -92,7 +93,7 @@ def test_no_game_checks_the_turn_itself():
 def test_no_command_is_accepted_once_the_game_is_over():
     play = check_game_properties(GAME, 2, seed=1)
     with pytest.raises(GameOver):
-        GAME.checked_decide(play.state, {"type": "draw_card"}, 0, b"e")
+        GAME.checked_decide(play.state, DrawCard(), 0, b"e")
     with pytest.raises(GameOver):  # before its shape is read, as ever
         decide_posted(GAME, play.state, {"type": "castle", "extra": 1}, 0, b"e")
 

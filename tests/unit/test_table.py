@@ -13,6 +13,7 @@ from shared.kernel.game import GameOver
 from shared.kernel.table import Seating, Status, Table, TableEnd, table_batch, without_resigned
 from shared.kernel.outcome import Outcome
 from shared.games.toy.rules import Reason
+from tests.support.scenario import decide
 from tests.support.toy import GAME
 
 SEATING = Seating(GAME)
@@ -34,7 +35,7 @@ def opened(*seats, visibility="public"):
 
 def play(table, seat, command):
     SEATING.check_game_command(table)
-    decided = GAME.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+    decided = decide(GAME, table.game, command, seat, entropy_for(SEED, table.game_events))
     events, after = SEATING.played(table, decided.events, decided.state)
     return after, events
 
@@ -176,7 +177,7 @@ def test_a_game_commands_events_come_with_the_table_folding_them_reaches(game_id
     while seating.outcome(table) is None:
         seat = sorted(seating.to_act(table))[0]
         command = rng.choice(seating.legal_commands(table, seat))
-        decided = game.checked_decide(table.game, command, seat, entropy_for(SEED, table.game_events))
+        decided = decide(game, table.game, command, seat, entropy_for(SEED, table.game_events))
         events, after = seating.played(table, decided.events, decided.state)
         assert after == seating.fold(table, events) == seating.played(table, decided.events)[1]
         table = after

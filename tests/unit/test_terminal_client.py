@@ -48,7 +48,7 @@ def test_every_position_of_every_game_is_drawn_in_names(game_id, players):
                 seen = seen_at(game, state, seat)
                 lines = table_lines(entry["title"], layout.table(seen), seen, [None] + ["random"] * (players - 1))
                 if seat is not None:
-                    lines += [describe(json.loads(json.dumps(c)), layout, seen) for c in game.decider.legal_commands(state, seat)]
+                    lines += [describe(json.loads(json.dumps(c.to_wire())), layout, seen) for c in game.decider.legal_commands(state, seat)]
                 for line in lines:
                     assert not UNREADABLE.search(line), f"{game_id}: {line!r}"
                 drawn_lines += len(lines)

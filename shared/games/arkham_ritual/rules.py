@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.arkham_ritual import cards as C
+from shared.games.arkham_ritual.commands import DrawCard, PassCard, RemoveTopCard, ReturnTopCard, TakeCard
 from shared.games.arkham_ritual.events import (
     FACTS, ActivePlayerChosen, CardDrawn, CardPassed, CardTaken, CardUnclaimed, DeckFormed, DeckPassed, DoomAdvanced,
     DummyDealt, GameEnded, GameStarted, GateFoundNoGreatOldOne, GreatOldOneAwakened, HandDealt, RitualJudged,
@@ -135,19 +136,19 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset()
 
 
-def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: State, seat: int) -> list[Command]:
     if seat not in to_act(state):
         return []
-    passes = [{"type": "pass_card", "to": to} for to in sorted(current(state).on_table)]
+    passes: list[Command] = [PassCard(to=to) for to in sorted(current(state).on_table)]
     match state.phase:
         case Drawing():
-            return [{"type": "draw_card"}]
+            return [DrawCard()]
         case Passing():
             return passes
         case Offered():
-            return [{"type": "take_card"}, *(passes or [{"type": "pass_card", "to": None}])]
+            return [TakeCard(), *(passes or [PassCard(to=None)])]
         case Peeking():
-            return [{"type": "return_top_card"}, {"type": "remove_top_card"}]
+            return [ReturnTopCard(), RemoveTopCard()]
     return []
 
 
@@ -165,57 +166,60 @@ def outcome(state: State) -> Outcome | None:
 # -- decide -------------------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
+def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided[State]:
     phase = state.phase
-    kind = command["type"]
     decision = Decision(state, evolve, entropy)
     match phase:
         case Drawing():
-            require(kind == "draw_card", "rules/must_draw_first", "Draw the top card of the Deck first.")
+            require(isinstance(command, DrawCard), "rules/must_draw_first", "Draw the top card of the Deck first.")
             decision.emit(CardDrawn(seat=seat, card=current(state).deck[0]), secret={"card": [seat]})
         case Passing():
-            require(kind != "take_card", "rules/active_player_may_not_keep_the_card",
+            require(not isinstance(command, TakeCard), "rules/active_player_may_not_keep_the_card",
                     "The Active Player must pass the card to a Follower and may not keep it.")
-            require(kind == "pass_card", "rules/must_pass_the_card", "Pass the card you drew to a Follower.")
-            _check_target(state, command["to"], seat)
-            decision.emit(CardPassed(seat=seat, to=command["to"]))
+            if not isinstance(command, PassCard):
+                raise RuleViolation("rules/must_pass_the_card", "Pass the card you drew to a Follower.")
+            decision.emit(CardPassed(seat=seat, to=_check_target(state, command.to, seat)))
         case Offered():
-            if kind == "take_card":
-                _take(decision, seat)
-            elif kind == "pass_card" and command["to"] is None:
-                require(not current(state).on_table, "rules/must_pass_to_a_hand_on_the_table",
-                        "Some players still have a hand on the table: pass the card to one of them.",
-                        on_table=sorted(current(state).on_table))
-                decision.emit(CardUnclaimed(seat=seat, card=phase.card))
-                _end_round(decision, RoundEnd.ALL_PASSED)
-            elif kind == "pass_card":
-                _check_target(state, command["to"], seat)
-                decision.emit(CardPassed(seat=seat, to=command["to"]))
-            else:
-                raise RuleViolation("rules/must_take_or_pass",
-                                    "Take the card you were passed, or pass it on without looking.")
+            match command:
+                case TakeCard():
+                    _take(decision, seat)
+                case PassCard(to=None):
+                    require(not current(state).on_table, "rules/must_pass_to_a_hand_on_the_table",
+                            "Some players still have a hand on the table: pass the card to one of them.",
+                            on_table=sorted(current(state).on_table))
+                    decision.emit(CardUnclaimed(seat=seat, card=phase.card))
+                    _end_round(decision, RoundEnd.ALL_PASSED)
+                case PassCard(to=to):
+                    decision.emit(CardPassed(seat=seat, to=_check_target(state, to, seat)))
+                case _:
+                    raise RuleViolation("rules/must_take_or_pass",
+                                        "Take the card you were passed, or pass it on without looking.")
         case Peeking():
-            if kind == "return_top_card":
-                decision.emit(TopCardReturned(seat=seat))
-            elif kind == "remove_top_card":
-                decision.emit(TopCardRemoved(seat=seat, card=phase.card), secret={"card": [seat]})
-            else:
-                raise RuleViolation(
-                    "rules/must_return_or_remove_the_top_card",
-                    "Return the card you looked at to the top of the Deck, or remove it from the game face down.",
-                )
+            match command:
+                case ReturnTopCard():
+                    decision.emit(TopCardReturned(seat=seat))
+                case RemoveTopCard():
+                    decision.emit(TopCardRemoved(seat=seat, card=phase.card), secret={"card": [seat]})
+                case _:
+                    raise RuleViolation(
+                        "rules/must_return_or_remove_the_top_card",
+                        "Return the card you looked at to the top of the Deck, or remove it from the game face down.",
+                    )
             _end_turn(decision)
     return decision.decided()
 
 
-def _check_target(state: State, to: int | None, seat: int) -> None:
-    """6-1 (3), 6-2-2, 14: the card goes to a seat with a hand on the table; never to a Dummy, never kept."""
+def _check_target(state: State, to: int | None, seat: int) -> int:
+    """6-1 (3), 6-2-2, 14: the card goes to a seat with a hand on the table; never to a Dummy, never kept. The seat
+    it goes to."""
     if to is not None and state.players <= to < participants(state):
         raise RuleViolation("rules/dummy_players_never_receive_cards", "A Dummy player never receives a card.")
-    require(to is not None and 0 <= to < state.players, "rules/no_such_player", "Name the seat you pass the card to.")
+    if to is None or not 0 <= to < state.players:
+        raise RuleViolation("rules/no_such_player", "Name the seat you pass the card to.")
     require(to != seat, "rules/must_pass_to_a_hand_on_the_table", "You may not pass the card to yourself.")
     require(to in current(state).on_table, "rules/must_pass_to_a_hand_on_the_table",
             "Pass the card to a player who still has a hand on the table.", on_table=sorted(current(state).on_table))
+    return to
 
 
 def _take(decision: Decision, seat: int) -> None:

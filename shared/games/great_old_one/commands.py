@@ -1,109 +1,112 @@
-"""The Great Old One's commands: one marshmallow schema per command type; the docstrings and field descriptions are
-the catalogue's words for client authors (rulebook sections in parentheses, rulings in docs/rulings/great-old-one.md).
+"""The Great Old One's commands: one typed record per command type (``shared.kernel.commands``); the docstrings and
+field descriptions are the catalogue's words for client authors (rulebook sections in parentheses, rulings in
+docs/rulings/great-old-one.md), and each command's JSON Schema is derived from its record.
 """
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from dataclasses import dataclass
+from typing import Any
+
+from shared.kernel import Command, arg, by_type
 
 from shared.games.great_old_one.cards import DECK_SIZE
 
 CARD = f"a card id (0–{DECK_SIZE - 1}, see card_data)"
+TARGET = "the opponent's seat the effect aims at (take at random, give), or null"
+CHOSEN = "the card the effect chooses (the card you give, the Story card you switch, the Horror you return)"
+CENTRE = "the centre Story card you switch with (switch with the centre)"
 
 
-def _card(description: str) -> fields.Integer:
-    return fields.Integer(required=True, strict=True, metadata={"description": f"{description}: {CARD}"})
+def _card(description: str) -> Any:
+    return arg(f"{description}: {CARD}")
 
 
-def _optional_card(description: str) -> fields.Integer:
-    return fields.Integer(strict=True, allow_none=True, load_default=None,
-                          metadata={"description": f"{description}, or null: {CARD}"})
+def _optional_card(description: str) -> Any:
+    return arg(f"{description}, or null: {CARD}", default=None)
 
 
-class FinishOpening(Schema):
+@dataclass(frozen=True, slots=True)
+class FinishOpening(Command, type="finish_opening"):
     """Finish your opening: you have laid down the pairs you want before the first turn (To Begin 3). The first
     turn begins when every player has finished."""
 
 
-class PlayPair(Schema):
+@dataclass(frozen=True, slots=True)
+class PlayPair(Command, type="play_pair"):
     """Lay a Matched or Linked pair of Story cards from your hand in your play area, in the opening or at any time
     during your turn; a pair naming a Story Connection may take a Horror card in play naming it to your hand
     (Card Types: Story Cards)."""
 
-    cards = fields.List(fields.Integer(strict=True), required=True,
-                        metadata={"description": f"the pair's two Story cards from your hand, in ascending order: {CARD}"})
-    take = _optional_card("a Horror card in any play area naming a connection the pair names, to take to your hand")
+    cards: tuple[int, ...] = arg(f"the pair's two Story cards from your hand, in ascending order: {CARD}")
+    take: int | None = _optional_card("a Horror card in any play area naming a connection the pair names, to take to "
+                                      "your hand")
 
 
-class DrawCard(Schema):
+@dataclass(frozen=True, slots=True)
+class DrawCard(Command, type="draw_card"):
     """Draw the top card of the deck (Turn Phases 1: Draw Phase); with the deck empty, nothing is drawn."""
 
 
-class CallStory(Schema):
+@dataclass(frozen=True, slots=True)
+class CallStory(Command, type="call_story"):
     """Name a Story card to an opponent: if they hold it they must give it to you, otherwise take a card from their
     hand at random (Turn Phases 2: Call Phase)."""
 
-    target = fields.Integer(required=True, strict=True,
-                            metadata={"description": "the seat of the opponent you call, who holds at least one card"})
-    story = fields.String(required=True, metadata={"description": "the story you name: a story key from card_data"})
+    target: int = arg("the seat of the opponent you call, who holds at least one card")
+    story: str = arg("the story you name: a story key from card_data")
 
 
-class PassCall(Schema):
+@dataclass(frozen=True, slots=True)
+class PassCall(Command, type="pass_call"):
     """Pass the Call phase because no opponent holds a card (Turn Phases 2: Call Phase; ruling 8)."""
 
 
-class RecruitSwap(Schema):
+@dataclass(frozen=True, slots=True)
+class RecruitSwap(Command, type="recruit_swap"):
     """Switch a Story card from your hand with one in the centre of the main play area (Turn Phases 3: Recruit
     Phase)."""
 
-    card = _card("the Story card from your hand")
-    centre_card = _card("the Story card in the centre you take")
+    card: int = _card("the Story card from your hand")
+    centre_card: int = _card("the Story card in the centre you take")
 
 
-class RecruitDraw(Schema):
+@dataclass(frozen=True, slots=True)
+class RecruitDraw(Command, type="recruit_draw"):
     """Draw a card from the deck instead of switching (Turn Phases 3: Recruit Phase)."""
 
 
-class PassRecruit(Schema):
+@dataclass(frozen=True, slots=True)
+class PassRecruit(Command, type="pass_recruit"):
     """Pass the Recruit phase because you can neither switch a Story card nor draw (ruling 9)."""
 
 
-class _EffectChoices(Schema):
-    target = fields.Integer(strict=True, allow_none=True, load_default=None,
-                            metadata={"description": "the opponent's seat the effect aims at (take at random, give), or null"})
-    chosen = _optional_card("the card the effect chooses (the card you give, the Story card you switch, the Horror "
-                            "you return)")
-    centre = _optional_card("the centre Story card you switch with (switch with the centre)")
-
-
-class PlayHorror(_EffectChoices):
+@dataclass(frozen=True, slots=True)
+class PlayHorror(Command, type="play_horror"):
     """Play a Horror card (its effect happens now, with the choices it needs) or the Cultist from your hand to your
     play area, once a turn (Turn Phases 4: Horror Phase; Card Types: Horror Cards, The Cultist)."""
 
-    card = _card("the Horror card or the Cultist from your hand")
+    card: int = _card("the Horror card or the Cultist from your hand")
+    target: int | None = arg(TARGET, default=None)
+    chosen: int | None = _optional_card(CHOSEN)
+    centre: int | None = _optional_card(CENTRE)
 
 
-class PlaySign(_EffectChoices):
+@dataclass(frozen=True, slots=True)
+class PlaySign(Command, type="play_sign"):
     """Play a Sign from your hand at any time during any turn, yours or not; its effect happens now and the Sign is
     removed from the game (Card Types: Sign Cards)."""
 
-    card = _card("the Sign from your hand")
+    card: int = _card("the Sign from your hand")
+    target: int | None = arg(TARGET, default=None)
+    chosen: int | None = _optional_card(CHOSEN)
+    centre: int | None = _optional_card(CENTRE)
 
 
-class EndTurn(Schema):
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command, type="end_turn"):
     """End your turn, with or without playing a Horror; play passes to the left (Turn Phases 4: Horror Phase)."""
 
 
-COMMANDS: dict[str, type[Schema]] = {
-    "finish_opening": FinishOpening,
-    "play_pair": PlayPair,
-    "draw_card": DrawCard,
-    "call_story": CallStory,
-    "pass_call": PassCall,
-    "recruit_swap": RecruitSwap,
-    "recruit_draw": RecruitDraw,
-    "pass_recruit": PassRecruit,
-    "play_horror": PlayHorror,
-    "end_turn": EndTurn,
-    "play_sign": PlaySign,
-}
+COMMANDS = by_type(FinishOpening, PlayPair, DrawCard, CallStory, PassCall, RecruitSwap, RecruitDraw, PassRecruit,
+                   PlayHorror, EndTurn, PlaySign)

@@ -17,9 +17,13 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
+from shared.games.great_old_one.commands import (
+    CallStory, DrawCard, EndTurn, FinishOpening, PassCall, PassRecruit, PlayHorror, PlayPair, PlaySign, RecruitDraw,
+    RecruitSwap,
+)
 from shared.games.great_old_one.cards import (
     CENTRE_SIZE, CULTIST, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, HORROR_CARDS, HORROR_CONNECTION, PAIRS_TO_END,
     SCORE_CULTIST, SCORE_HORROR, SCORE_LINKED, SCORE_MATCHED, SIGN_CARDS, STORY_CARDS, STORY_KEYS, STORY_OF,
@@ -194,21 +198,21 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset()
 
 
-def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every command ``seat`` may post now, complete as posted."""
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """Every command ``seat`` may post now, complete."""
     turn = state.phase
     match turn:
         case Over():
             return []
         case Opening(done=done):
-            return [] if seat in done else _pair_commands(state, seat, with_takes=False) + [{"type": "finish_opening"}]
+            return [] if seat in done else _pair_commands(state, seat, with_takes=False) + [FinishOpening()]
     assert isinstance(turn, Turn)
-    commands: list[dict[str, Any]] = []
+    commands: list[Command] = []
     if seat == turn.seat:
         commands += _pair_commands(state, seat, with_takes=True)
         commands += _phase_commands(state, turn, seat)
     return commands + [
-        {"type": "play_sign", "card": card, **way}
+        PlaySign(card=card, **way)
         for card in state.hands[seat]
         if card in SIGN_CARDS
         for way in effect_options(state, seat, card)
@@ -231,12 +235,12 @@ def _takeable(state: State, connections: tuple[str, ...]) -> list[tuple[int, int
     ]
 
 
-def _pair_commands(state: State, seat: int, with_takes: bool) -> list[dict[str, Any]]:
-    commands: list[dict[str, Any]] = []
+def _pair_commands(state: State, seat: int, with_takes: bool) -> list[Command]:
+    commands: list[Command] = []
     for a, b, connections in _pairs_in_hand(state.hands[seat]):
-        commands.append({"type": "play_pair", "cards": [a, b], "take": None})
+        commands.append(PlayPair(cards=(a, b), take=None))
         if with_takes:
-            commands += [{"type": "play_pair", "cards": [a, b], "take": h} for _, h in _takeable(state, connections)]
+            commands += [PlayPair(cards=(a, b), take=h) for _, h in _takeable(state, connections)]
     return commands
 
 
@@ -244,54 +248,53 @@ def _callable(state: State, seat: int) -> list[int]:
     return [t for t in opponents(state, seat) if state.hands[t]]
 
 
-def _phase_commands(state: State, turn: Turn, seat: int) -> list[dict[str, Any]]:
+def _phase_commands(state: State, turn: Turn, seat: int) -> list[Command]:
     hand = state.hands[seat]
+    commands: list[Command]
     match turn.step:
         case Step.DRAW:
-            return [{"type": "draw_card"}]
+            return [DrawCard()]
         case Step.CALL:
             targets = _callable(state, seat)
             if not targets:
-                return [{"type": "pass_call"}]
-            return [{"type": "call_story", "target": t, "story": s} for t in targets for s in STORY_KEYS]
+                return [PassCall()]
+            commands = [CallStory(target=t, story=s) for t in targets for s in STORY_KEYS]
+            return commands
         case Step.RECRUIT:
-            commands = [
-                {"type": "recruit_swap", "card": c, "centre_card": x} for c in hand if c in STORY_CARDS for x in state.centre
-            ]
+            commands = [RecruitSwap(card=c, centre_card=x) for c in hand if c in STORY_CARDS for x in state.centre]
             if state.deck:
-                commands.append({"type": "recruit_draw"})
-            return commands or [{"type": "pass_recruit"}]
+                commands.append(RecruitDraw())
+            return commands or [PassRecruit()]
     # the Horror phase
     commands = []
     if not turn.horror_played:
         for card in hand:
             if card in HORROR_CARDS:
-                commands += [{"type": "play_horror", "card": card, **way} for way in effect_options(state, seat, card)]
+                commands += [PlayHorror(card=card, **way) for way in effect_options(state, seat, card)]
             elif card == CULTIST:
-                commands.append({"type": "play_horror", "card": card, **NO_CHOICE})
-    return commands + [{"type": "end_turn"}]
+                commands.append(PlayHorror(card=card, **NO_CHOICE))
+    return commands + [EndTurn()]
 
 
 # -- decide ----------------------------------------------------------------------------------------------
 
-Handler = Callable[[Decision[State], Mapping[str, Any], int], None]
+Handler = Callable[[Decision[State], Any, int], None]
 
 
-def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[State]:
+def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided[State]:
     """Check a command against the rules and return the facts it produces."""
-    kind = command["type"]
     decision = Decision(state, evolve, entropy)
-    if kind == "play_sign":
+    if isinstance(command, PlaySign):
         _play_sign(decision, command, seat)
     elif isinstance(state.phase, Opening):
         _decide_opening(decision, command, seat)
     else:  # a turn: the kernel refuses any command once the game is over
-        if kind == "finish_opening":
+        if isinstance(command, FinishOpening):
             raise RuleViolation("rules/opening_over", "the opening is over")
-        if kind == "play_pair":
+        if isinstance(command, PlayPair):
             _play_pair(decision, command, seat)
         else:
-            step, handler = PHASE_COMMANDS[kind]
+            step, handler = PHASE_COMMANDS[type(command)]
             now = _turn(state).step
             require(
                 now is step, "rules/wrong_phase",
@@ -301,18 +304,19 @@ def decide(state: State, command: Mapping[str, Any], seat: int, entropy: bytes) 
     return decision.decided()
 
 
-def _decide_opening(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _decide_opening(decision: Decision[State], command: Command, seat: int) -> None:
     """To Begin 3: each player may play Matched or Linked pairs, all at once; the first turn follows the last."""
     state = decision.state
-    if command["type"] == "play_pair":
-        require(command["take"] is None, "rules/no_horror_to_take", "no Horror card is in play to take")
-        _play_pair(decision, command, seat)
-    elif command["type"] == "finish_opening":
-        decision.emit(OpeningFinished(seat=seat))
-        if len(_opening(decision.state).done) == state.players:
-            decision.emit(TurnBegan(seat=state.first_player, turn_number=1))
-    else:
-        raise RuleViolation("rules/opening_in_progress", "the game has not begun: play opening pairs or finish your opening")
+    match command:
+        case PlayPair(take=take):
+            require(take is None, "rules/no_horror_to_take", "no Horror card is in play to take")
+            _play_pair(decision, command, seat)
+        case FinishOpening():
+            decision.emit(OpeningFinished(seat=seat))
+            if len(_opening(decision.state).done) == state.players:
+                decision.emit(TurnBegan(seat=state.first_player, turn_number=1))
+        case _:
+            raise RuleViolation("rules/opening_in_progress", "the game has not begun: play opening pairs or finish your opening")
 
 
 def _game_over(decision: Decision[State], reason: EndReason) -> None:
@@ -320,9 +324,9 @@ def _game_over(decision: Decision[State], reason: EndReason) -> None:
     decision.emit(GameEnded(reason=reason.value, hands=[list(h) for h in decision.state.hands]))
 
 
-def _play_pair(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _play_pair(decision: Decision[State], command: PlayPair, seat: int) -> None:
     """Story Cards: a Matched or Linked pair, at any time during your turn; it may take a Horror naming it."""
-    state, cards = decision.state, command["cards"]
+    state, cards = decision.state, command.cards
     require(len(cards) == 2, "rules/pair_is_two_cards", "a pair is two cards")
     a, b = cards
     require(a < b, "rules/pair_not_in_order", "list the two cards of a pair in ascending order")
@@ -332,7 +336,7 @@ def _play_pair(decision: Decision[State], command: Mapping[str, Any], seat: int)
     if info is None:
         raise RuleViolation("rules/not_a_pair", "those cards are neither a Matched nor a Linked pair")
     matched, connections = info
-    take = command["take"]
+    take = command.take
     owners = {h: owner for owner, h in _takeable(state, connections)}
     require(
         take is None or take in owners, "rules/horror_not_named",
@@ -352,7 +356,7 @@ def _draw(decision: Decision[State], seat: int) -> None:
     decision.emit(CardDrawn(seat=seat, card=decision.state.deck[0]), secret={"card": [seat]})
 
 
-def _draw_phase(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _draw_phase(decision: Decision[State], command: DrawCard, seat: int) -> None:
     """Draw Phase: draw a card; with the deck empty there is nothing to draw (ruling 18)."""
     if decision.state.deck:
         _draw(decision, seat)
@@ -361,9 +365,9 @@ def _draw_phase(decision: Decision[State], command: Mapping[str, Any], seat: int
     decision.emit(PhaseBegan(phase=Step.CALL.value))
 
 
-def _call_story(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _call_story(decision: Decision[State], command: CallStory, seat: int) -> None:
     """Call Phase: name a Story card to an opponent; they hand it over if held, else take one at random."""
-    state, target, story = decision.state, command["target"], command["story"]
+    state, target, story = decision.state, command.target, command.story
     require(story in STORY_KEYS, "rules/no_such_story", "there is no Story card by that name", story=story[:64])
     require(0 <= target < state.players and target != seat, "rules/call_an_opponent", "call one of your opponents")
     hand = state.hands[target]
@@ -378,27 +382,27 @@ def _call_story(decision: Decision[State], command: Mapping[str, Any], seat: int
     decision.emit(PhaseBegan(phase=Step.RECRUIT.value))
 
 
-def _pass_call(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _pass_call(decision: Decision[State], command: PassCall, seat: int) -> None:
     require(not _callable(decision.state, seat), "rules/must_call", "an opponent holds cards: you must call")
     decision.emit(CallPassed(seat=seat))
     decision.emit(PhaseBegan(phase=Step.RECRUIT.value))
 
 
-def _recruit_swap(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _recruit_swap(decision: Decision[State], command: RecruitSwap, seat: int) -> None:
     """Recruit Phase: switch a Story card from your hand with one in the centre."""
-    check_swap(decision.state, seat, command["card"], command["centre_card"])
-    decision.emit(StorySwapped(seat=seat, card=command["card"], centre_card=command["centre_card"]))
+    check_swap(decision.state, seat, command.card, command.centre_card)
+    decision.emit(StorySwapped(seat=seat, card=command.card, centre_card=command.centre_card))
     decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
-def _recruit_draw(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _recruit_draw(decision: Decision[State], command: RecruitDraw, seat: int) -> None:
     """Recruit Phase: or draw a card from the deck."""
     require(bool(decision.state.deck), "rules/deck_empty", "the deck is empty: switch a Story card instead")
     _draw(decision, seat)
     decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
-def _pass_recruit(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _pass_recruit(decision: Decision[State], command: PassRecruit, seat: int) -> None:
     state = decision.state
     can_swap = any(c in STORY_CARDS for c in state.hands[seat])
     require(not can_swap and not state.deck, "rules/must_recruit", "you can switch a Story card or draw: you must recruit")
@@ -406,13 +410,13 @@ def _pass_recruit(decision: Decision[State], command: Mapping[str, Any], seat: i
     decision.emit(PhaseBegan(phase=Step.HORROR.value))
 
 
-def _way(command: Mapping[str, Any]) -> dict[str, Any]:
-    return {"target": command["target"], "chosen": command["chosen"], "centre": command["centre"]}
+def _way(command: PlayHorror | PlaySign) -> dict[str, Any]:
+    return {"target": command.target, "chosen": command.chosen, "centre": command.centre}
 
 
-def _play_horror(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _play_horror(decision: Decision[State], command: PlayHorror, seat: int) -> None:
     """Horror Phase: you may play one Horror or the Cultist card from your hand to your play area."""
-    state, card, way = decision.state, command["card"], _way(command)
+    state, card, way = decision.state, command.card, _way(command)
     require(not _turn(state).horror_played, "rules/one_horror_per_turn", "you have already played a Horror or the Cultist this turn")
     require(card in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
     require(card in HORROR_CARDS or card == CULTIST, "rules/not_a_horror", "only a Horror card or the Cultist can be played now")
@@ -425,9 +429,9 @@ def _play_horror(decision: Decision[State], command: Mapping[str, Any], seat: in
     carry_out(decision, seat, card, way)
 
 
-def _play_sign(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _play_sign(decision: Decision[State], command: PlaySign, seat: int) -> None:
     """Sign Cards: playable at any time during any turn, by any seat; then removed from the game."""
-    state, card, way = decision.state, command["card"], _way(command)
+    state, card, way = decision.state, command.card, _way(command)
     require(isinstance(state.phase, Turn), "rules/signs_during_turns", "Signs are played during a turn, not before the first")
     require(card in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
     require(card in SIGN_CARDS, "rules/not_a_sign", "that card is not a Sign")
@@ -436,7 +440,7 @@ def _play_sign(decision: Decision[State], command: Mapping[str, Any], seat: int)
     carry_out(decision, seat, card, way)
 
 
-def _end_turn(decision: Decision[State], command: Mapping[str, Any], seat: int) -> None:
+def _end_turn(decision: Decision[State], command: EndTurn, seat: int) -> None:
     """End of turn; once the deck is empty (or a 7th pair is down, with finish_round) the game ends with the round."""
     state, turn = decision.state, _turn(decision.state)
     following = (seat + 1) % state.players
@@ -447,15 +451,15 @@ def _end_turn(decision: Decision[State], command: Mapping[str, Any], seat: int) 
         decision.emit(TurnBegan(seat=following, turn_number=turn.number + 1))
 
 
-PHASE_COMMANDS: dict[str, tuple[Step, Handler]] = {
-    "draw_card": (Step.DRAW, _draw_phase),
-    "call_story": (Step.CALL, _call_story),
-    "pass_call": (Step.CALL, _pass_call),
-    "recruit_swap": (Step.RECRUIT, _recruit_swap),
-    "recruit_draw": (Step.RECRUIT, _recruit_draw),
-    "pass_recruit": (Step.RECRUIT, _pass_recruit),
-    "play_horror": (Step.HORROR, _play_horror),
-    "end_turn": (Step.HORROR, _end_turn),
+PHASE_COMMANDS: dict[type[Command], tuple[Step, Handler]] = {
+    DrawCard: (Step.DRAW, _draw_phase),
+    CallStory: (Step.CALL, _call_story),
+    PassCall: (Step.CALL, _pass_call),
+    RecruitSwap: (Step.RECRUIT, _recruit_swap),
+    RecruitDraw: (Step.RECRUIT, _recruit_draw),
+    PassRecruit: (Step.RECRUIT, _pass_recruit),
+    PlayHorror: (Step.HORROR, _play_horror),
+    EndTurn: (Step.HORROR, _end_turn),
 }
 
 

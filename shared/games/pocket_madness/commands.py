@@ -1,9 +1,13 @@
-"""Pocket Madness's commands: one marshmallow schema per command type. The docstrings and field descriptions are
-the catalogue's words for client authors, with the rulebook section each follows (pocket-madness.txt)."""
+"""Pocket Madness's commands: one typed record per command type (``shared.kernel.commands``). The docstrings and
+field descriptions are the catalogue's words for client authors, with the rulebook section each follows
+(pocket-madness.txt); each command's JSON Schema is derived from its record."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from dataclasses import dataclass
+from typing import Any
+
+from shared.kernel import Command, arg, by_type
 
 from shared.games.pocket_madness.cards import (
     LOCATION_NAMES, LOCATIONS, MAX_DRAW, MAX_PLAYERS, MAX_SET, MIN_SET, TOTAL_CARDS,
@@ -12,105 +16,101 @@ from shared.games.pocket_madness.cards import (
 _LOCATIONS = ", ".join(f"{n} {name}" for n, name in LOCATION_NAMES.items())
 
 
-def _location(description: str) -> fields.Integer:
-    return fields.Integer(required=True, strict=True, validate=validate.OneOf(LOCATIONS),
-                          metadata={"description": f"{description}: a Location number ({_LOCATIONS})"})
+def _location(description: str) -> Any:
+    return arg(f"{description}: a Location number ({_LOCATIONS})", enum=LOCATIONS)
 
 
-def _seat(description: str) -> fields.Integer:
-    return fields.Integer(required=True, strict=True, validate=validate.Range(0, MAX_PLAYERS - 1),
-                          metadata={"description": description})
+def _seat(description: str) -> Any:
+    return arg(description, minimum=0, maximum=MAX_PLAYERS - 1)
 
 
-class DrawCards(Schema):
+@dataclass(frozen=True, slots=True)
+class DrawCards(Command, type="draw_cards"):
     """Persevere in Your Investigations: draw the top 1, 2 or 3 Location cards of the splayed deck, in deck order,
     into your hand (A Player's Turn, a/). Under an opponent's Shoggoth you must draw exactly 1."""
 
-    count = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_DRAW),
-                           metadata={"description": f"how many cards to draw off the top, 1 to {MAX_DRAW}"})
+    count: int = arg(f"how many cards to draw off the top, 1 to {MAX_DRAW}", minimum=1, maximum=MAX_DRAW)
 
 
-class MeldSet(Schema):
+@dataclass(frozen=True, slots=True)
+class MeldSet(Command, type="meld_set"):
     """Open a Portal: meld one set of 3 or more identical Location cards face up in front of you and claim the
     Portal of the same number, from the pool or from an opponent (A Player's Turn, b/). Up to 3 sets per turn,
     one per command; end with end_turn."""
 
-    location = _location("the Location of the identical cards")
-    count = fields.Integer(required=True, strict=True, validate=validate.Range(MIN_SET, MAX_SET),
-                           metadata={"description": f"how many of those cards to meld ({MIN_SET} or more)"})
+    location: int = _location("the Location of the identical cards")
+    count: int = arg(f"how many of those cards to meld ({MIN_SET} or more)", minimum=MIN_SET, maximum=MAX_SET)
 
 
-class MeldRun(Schema):
+@dataclass(frozen=True, slots=True)
+class MeldRun(Command, type="meld_run"):
     """Publish Your Research: meld one run of 7 different Location cards face up; each opponent takes as many
     Madness tokens as the number of runs melded this round (A Player's Turn, c/). Up to 3 runs per turn."""
 
 
-class SealPortal(Schema):
+@dataclass(frozen=True, slots=True)
+class SealPortal(Command, type="seal_portal"):
     """Seal a Portal: use the power of a Portal card in front of you, then return it to the pool (Optional
     Action: Seal a Portal; Portal Cards). Once per turn, before your action or after it."""
 
-    portal = _location("the Portal to seal, numbered like its Location")
+    portal: int = _location("the Portal to seal, numbered like its Location")
 
 
-class GiveCard(Schema):
+@dataclass(frozen=True, slots=True)
+class GiveCard(Command, type="give_card"):
     """Cthulhu's power: give one card from your hand to another player (Portal Cards, (6) Cthulhu). You give 1
     or 2 cards in all, to 1 or 2 players; seen by giver and receiver only."""
 
-    location = _location("the card to give")
-    seat = _seat("the player who receives it")
+    location: int = _location("the card to give")
+    seat: int = _seat("the player who receives it")
 
 
-class StopGiving(Schema):
+@dataclass(frozen=True, slots=True)
+class StopGiving(Command, type="stop_giving"):
     """Cthulhu's power: give no second card (Portal Cards, (6) Cthulhu: 1 or 2 cards)."""
 
 
-class LookAtHand(Schema):
+@dataclass(frozen=True, slots=True)
+class LookAtHand(Command, type="look_at_hand"):
     """Shub-Niggurath's power: look at an opponent's hand; only you see it (Portal Cards, (8) Shub-Niggurath)."""
 
-    seat = _seat("the opponent whose hand you look at")
+    seat: int = _seat("the opponent whose hand you look at")
 
 
-class TakeCard(Schema):
+@dataclass(frozen=True, slots=True)
+class TakeCard(Command, type="take_card"):
     """Shub-Niggurath's power: take one card of your choice from the hand you are looking at into yours
     (Portal Cards, (8) Shub-Niggurath)."""
 
-    location = _location("the card to take")
+    location: int = _location("the card to take")
 
 
-class TakeDeckCard(Schema):
+@dataclass(frozen=True, slots=True)
+class TakeDeckCard(Command, type="take_deck_card"):
     """Nyarlathotep's power: take the card of your choice from anywhere in the splayed deck, even a face-down
     one, which only you then see (Portal Cards, (10) Nyarlathotep)."""
 
-    position = fields.Integer(required=True, strict=True, validate=validate.Range(0, TOTAL_CARDS - 1),
-                              metadata={"description": "the card's place in the splayed deck, 0 for the top"})
+    position: int = arg("the card's place in the splayed deck, 0 for the top", minimum=0, maximum=TOTAL_CARDS - 1)
 
 
-class EndTurn(Schema):
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command, type="end_turn"):
     """End your turn once your action is taken; on a last turn after the deck ran out, melding is optional
     (A Player's Turn; End of the Round)."""
 
 
-class DealNextRound(Schema):
+@dataclass(frozen=True, slots=True)
+class DealNextRound(Command, type="deal_next_round"):
     """Start a New Round: the player with the most Madness tokens deals a new setup (Start a New Round)."""
 
 
-class ChooseFirstPlayer(Schema):
+@dataclass(frozen=True, slots=True)
+class ChooseFirstPlayer(Command, type="choose_first_player"):
     """Designate the player who goes first this round; you may designate yourself (Start a New Round)."""
 
-    seat = _seat("the player who goes first")
+    seat: int = _seat("the player who goes first")
 
 
-COMMANDS: dict[str, type[Schema]] = {
-    "draw_cards": DrawCards,
-    "meld_set": MeldSet,
-    "meld_run": MeldRun,
-    "seal_portal": SealPortal,
-    "give_card": GiveCard,
-    "stop_giving": StopGiving,
-    "look_at_hand": LookAtHand,
-    "take_card": TakeCard,
-    "take_deck_card": TakeDeckCard,
-    "end_turn": EndTurn,
-    "deal_next_round": DealNextRound,
-    "choose_first_player": ChooseFirstPlayer,
-}
+COMMANDS = by_type(DrawCards, MeldSet, MeldRun, SealPortal, GiveCard, StopGiving, LookAtHand, TakeCard, TakeDeckCard,
+                   EndTurn, DealNextRound, ChooseFirstPlayer)
+POWER_COMMANDS = (GiveCard, StopGiving, LookAtHand, TakeCard, TakeDeckCard)

@@ -12,12 +12,16 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.pocket_madness.cards import (
     AZATHOTH, CTHULHU, DAGON, FACE_DOWN_CARDS, FULL_DECK, GUG, HAND_SIZE, LOCATION_NAMES, LOCATIONS,
     MADNESS_LIMIT, MAX_GIFTS, MAX_MELDS_PER_TURN, NYARLATHOTEP, PORTAL_NAMES, SHOGGOTH, SHUB_NIGGURATH,
+)
+from shared.games.pocket_madness.commands import (
+    POWER_COMMANDS, ChooseFirstPlayer, DealNextRound, DrawCards, EndTurn, GiveCard, LookAtHand, MeldRun, MeldSet,
+    SealPortal, StopGiving, TakeCard, TakeDeckCard,
 )
 from shared.games.pocket_madness.events import (
     FACTS, CardDiscarded, CardGiven, CardsDrawn, CardTaken, DeckCardTaken, DeckExhausted, FirstPlayerChosen,
@@ -34,8 +38,6 @@ from shared.games.pocket_madness.position import (
 )
 
 State = PocketMadnessState
-Command = Mapping[str, Any]
-POWER_COMMANDS = frozenset({"give_card", "stop_giving", "look_at_hand", "take_card", "take_deck_card"})
 
 
 class Reason(StrEnum):
@@ -82,37 +84,40 @@ def to_act(state: State) -> frozenset[int]:
     raise TypeError(type(state.phase).__name__)
 
 
-def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: State, seat: int) -> list[Command]:
     if seat not in to_act(state):
         return []
     match state.phase:
         case RoundOver():
-            return [{"type": "deal_next_round"}]
+            return [DealNextRound()]
         case Designating():
-            return [{"type": "choose_first_player", "seat": s} for s in range(state.players)]
+            return [ChooseFirstPlayer(seat=s) for s in range(state.players)]
         case Playing(pending=Power() as power):
             return _power_commands(state, power, seat)
-    out: list[dict[str, Any]] = [{"type": "draw_cards", "count": n} for n in draw_counts(state, seat)]
-    out += [{"type": "meld_set", "location": loc, "count": n} for loc, n in settable(state, seat)]
+    out: list[Command] = [DrawCards(count=n) for n in draw_counts(state, seat)]
+    out += [MeldSet(location=loc, count=n) for loc, n in settable(state, seat)]
     if can_meld_run(state, seat):
-        out.append({"type": "meld_run"})
-    out += [{"type": "seal_portal", "portal": p} for p in sealable(state, seat)]
+        out.append(MeldRun())
+    out += [SealPortal(portal=p) for p in sealable(state, seat)]
     if can_end_turn(state, seat):
-        out.append({"type": "end_turn"})
+        out.append(EndTurn())
     return out
 
 
-def _power_commands(state: State, power: Power, seat: int) -> list[dict[str, Any]]:
+def _power_commands(state: State, power: Power, seat: int) -> list[Command]:
     hands = state.cards.hands
+    out: list[Command]
     if power.portal == CTHULHU:
-        out = [{"type": "give_card", "location": loc, "seat": o}
-               for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
-        return out + [{"type": "stop_giving"}] if power.given else out
+        out = [GiveCard(location=loc, seat=o) for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
+        return out + [StopGiving()] if power.given else out
     if power.portal == SHUB_NIGGURATH:
         if power.target is None:
-            return [{"type": "look_at_hand", "seat": o} for o in opponents(state, seat) if hand_size(state, o)]
-        return [{"type": "take_card", "location": loc} for loc in LOCATIONS if hands[power.target][slot(loc)]]
-    return [{"type": "take_deck_card", "position": i} for i in range(len(state.cards.deck))]
+            out = [LookAtHand(seat=o) for o in opponents(state, seat) if hand_size(state, o)]
+            return out
+        out = [TakeCard(location=loc) for loc in LOCATIONS if hands[power.target][slot(loc)]]
+        return out
+    out = [TakeDeckCard(position=i) for i in range(len(state.cards.deck))]
+    return out
 
 
 def _game_over(state: State) -> bool:
@@ -136,18 +141,17 @@ def outcome(state: State) -> Outcome | None:
 
 
 def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided[State]:
-    kind = command["type"]
     decision = Decision(state, evolve, entropy)
     match state.phase:
         case RoundOver():
-            require(kind == "deal_next_round", "rules/round_is_over",
+            require(isinstance(command, DealNextRound), "rules/round_is_over",
                     "The round is over: the next round must be dealt first.")
             _deal(decision, state.players, state.round + 1, seat)
         case Designating():
-            require(kind == "choose_first_player", "rules/choose_first_player_first",
-                    "Designate the player who goes first in this round.")
-            require(command["seat"] < state.players, "rules/no_such_seat", "There is no such player at this table.")
-            decision.emit(FirstPlayerChosen(seat=command["seat"], chooser=seat))
+            if not isinstance(command, ChooseFirstPlayer):
+                raise RuleViolation("rules/choose_first_player_first", "Designate the player who goes first in this round.")
+            require(command.seat < state.players, "rules/no_such_seat", "There is no such player at this table.")
+            decision.emit(FirstPlayerChosen(seat=command.seat, chooser=seat))
         case Playing(pending=None):
             _decide_turn(decision, command, seat)
         case Playing():
@@ -158,46 +162,65 @@ def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided
 def _decide_turn(decision: Decision, command: Command, seat: int) -> None:
     state: State = decision.state
     turn = in_play(state).turn
-    kind = command["type"]
-    require(kind not in POWER_COMMANDS, "rules/no_power_in_progress", "No portal power is waiting for a decision.")
-    require(kind not in ("deal_next_round", "choose_first_player"), "rules/round_in_progress",
+    require(not isinstance(command, POWER_COMMANDS), "rules/no_power_in_progress",
+            "No portal power is waiting for a decision.")
+    require(not isinstance(command, (DealNextRound, ChooseFirstPlayer)), "rules/round_in_progress",
             "The round is still being played.")
-    if kind == "draw_cards":
-        count = command["count"]
-        require(turn.action is None, "rules/action_already_taken", "You have already taken your action this turn.")
-        require(not deck_empty(state), "rules/deck_empty", "The deck is empty: you can only meld on your last turn.")
-        require(count == 1 or not shoggoth_binds(state, seat), "rules/must_draw_one_under_shoggoth",
-                "Shoggoth forces you to draw exactly 1 Location card.")
-        deck = state.cards.deck
-        require(count <= len(deck), "rules/not_enough_cards_in_deck", "The deck does not hold that many cards.",
-                deck=len(deck))
-        drawn = deck[:count]
-        decision.emit(CardsDrawn(seat=seat, count=count, revealed=[loc for loc, up in drawn if up],
-                                 face_down=[loc for loc, up in drawn if not up]), secret={"face_down": [seat]})
-        _after_deck_change(decision, seat)
-    elif kind == "meld_set":
-        _check_can_meld(state, seat, Action.SETS)
-        loc, count = command["location"], command["count"]
-        require(state.cards.hands[seat][slot(loc)] >= count, "rules/not_enough_cards",
-                f"You do not hold {count} {LOCATION_NAMES[loc]} cards.")
-        decision.emit(SetMelded(seat=seat, location=loc, count=count))
-        owner = decision.state.cards.portals[slot(loc)]
-        if owner != seat:
-            decision.emit(PortalClaimed(seat=seat, portal=loc, previous_owner=owner))
-        _after_cards_played(decision, seat)
-    elif kind == "meld_run":
-        _check_can_meld(state, seat, Action.RUNS)
-        require(all(state.cards.hands[seat]), "rules/run_needs_seven_different",
-                "A run is 7 different Location cards, one of each.")
-        number = in_play(state).runs + 1
-        decision.emit(RunMelded(seat=seat, number=number, madness=number))
-        _after_cards_played(decision, seat)
-    elif kind == "seal_portal":
-        _seal(decision, command["portal"], seat)
-    else:  # end_turn
-        require(can_end_turn(state, seat), "rules/action_required",
-                "You must take an action (draw, open a portal or publish) before ending your turn.")
-        _end_turn(decision)
+    match command:
+        case DrawCards(count=count):
+            _draw(decision, turn, count, seat)
+        case MeldSet(location=loc, count=count):
+            _meld_set(decision, loc, count, seat)
+        case MeldRun():
+            _meld_run(decision, seat)
+        case SealPortal(portal=portal):
+            _seal(decision, portal, seat)
+        case EndTurn():
+            require(can_end_turn(state, seat), "rules/action_required",
+                    "You must take an action (draw, open a portal or publish) before ending your turn.")
+            _end_turn(decision)
+        case _:
+            raise TypeError(f"pocket madness: no rule for {command!r}")
+
+
+def _draw(decision: Decision, turn: Turn, count: int, seat: int) -> None:
+    """Persevere in Your Investigations (A Player's Turn, a/)."""
+    state: State = decision.state
+    require(turn.action is None, "rules/action_already_taken", "You have already taken your action this turn.")
+    require(not deck_empty(state), "rules/deck_empty", "The deck is empty: you can only meld on your last turn.")
+    require(count == 1 or not shoggoth_binds(state, seat), "rules/must_draw_one_under_shoggoth",
+            "Shoggoth forces you to draw exactly 1 Location card.")
+    deck = state.cards.deck
+    require(count <= len(deck), "rules/not_enough_cards_in_deck", "The deck does not hold that many cards.",
+            deck=len(deck))
+    drawn = deck[:count]
+    decision.emit(CardsDrawn(seat=seat, count=count, revealed=[loc for loc, up in drawn if up],
+                             face_down=[loc for loc, up in drawn if not up]), secret={"face_down": [seat]})
+    _after_deck_change(decision, seat)
+
+
+def _meld_set(decision: Decision, loc: int, count: int, seat: int) -> None:
+    """Open a Portal (A Player's Turn, b/)."""
+    state: State = decision.state
+    _check_can_meld(state, seat, Action.SETS)
+    require(state.cards.hands[seat][slot(loc)] >= count, "rules/not_enough_cards",
+            f"You do not hold {count} {LOCATION_NAMES[loc]} cards.")
+    decision.emit(SetMelded(seat=seat, location=loc, count=count))
+    owner = decision.state.cards.portals[slot(loc)]
+    if owner != seat:
+        decision.emit(PortalClaimed(seat=seat, portal=loc, previous_owner=owner))
+    _after_cards_played(decision, seat)
+
+
+def _meld_run(decision: Decision, seat: int) -> None:
+    """Publish Your Research (A Player's Turn, c/)."""
+    state: State = decision.state
+    _check_can_meld(state, seat, Action.RUNS)
+    require(all(state.cards.hands[seat]), "rules/run_needs_seven_different",
+            "A run is 7 different Location cards, one of each.")
+    number = in_play(state).runs + 1
+    decision.emit(RunMelded(seat=seat, number=number, madness=number))
+    _after_cards_played(decision, seat)
 
 
 def _check_can_meld(state: State, seat: int, kind: Action) -> None:
@@ -256,51 +279,50 @@ def _unsealable_reason(state: State, portal: int, seat: int) -> tuple[str, str]:
 def _decide_power(decision: Decision, command: Command, seat: int) -> None:
     state: State = decision.state
     power = pending_power(state)
-    kind = command["type"]
     expected = {
         CTHULHU: ("give_card", "stop_giving"),
         SHUB_NIGGURATH: ("look_at_hand",) if power.target is None else ("take_card",),
         NYARLATHOTEP: ("take_deck_card",),
     }[power.portal]
-    require(kind in expected, "rules/finish_the_portal_power",
+    require(command.type in expected, "rules/finish_the_portal_power",
             f"Finish the {PORTAL_NAMES[power.portal]} power first ({' or '.join(expected)}).", expected=list(expected))
     hands = state.cards.hands
-    if kind == "give_card":
-        to, loc = command["seat"], command["location"]
-        require(to != seat and to < state.players, "rules/give_to_an_opponent", "Cthulhu's cards go to other players.")
-        require(hands[seat][slot(loc)] > 0, "rules/card_not_in_hand", "You do not hold that Location card.")
-        decision.emit(CardGiven(seat=seat, to=to, location=loc), secret={"location": [seat, to]})
-        if not hand_size(decision.state, seat):
-            _end_round(decision, RoundEnd.HAND_EMPTIED, seat)
-            return
-        if decision.state.phase.pending.given >= MAX_GIFTS:
+    match command:
+        case GiveCard(seat=to, location=loc):
+            require(to != seat and to < state.players, "rules/give_to_an_opponent", "Cthulhu's cards go to other players.")
+            require(hands[seat][slot(loc)] > 0, "rules/card_not_in_hand", "You do not hold that Location card.")
+            decision.emit(CardGiven(seat=seat, to=to, location=loc), secret={"location": [seat, to]})
+            if not hand_size(decision.state, seat):
+                _end_round(decision, RoundEnd.HAND_EMPTIED, seat)
+                return
+            if decision.state.phase.pending.given >= MAX_GIFTS:
+                decision.emit(PowerResolved(seat=seat, portal=CTHULHU))
+        case StopGiving():
+            require(power.given > 0, "rules/give_at_least_one", "Cthulhu distributes 1 or 2 cards: give at least one.")
             decision.emit(PowerResolved(seat=seat, portal=CTHULHU))
-    elif kind == "stop_giving":
-        require(power.given > 0, "rules/give_at_least_one", "Cthulhu distributes 1 or 2 cards: give at least one.")
-        decision.emit(PowerResolved(seat=seat, portal=CTHULHU))
-    elif kind == "look_at_hand":
-        target = command["seat"]
-        require(target != seat and target < state.players, "rules/look_at_an_opponent",
-                "Shub-Niggurath looks at an opponent's hand.")
-        require(hand_size(state, target) > 0, "rules/opponent_has_no_cards", "That opponent holds no cards.")
-        decision.emit(HandLookedAt(seat=seat, target=target, cards=hand_cards(hands[target])), secret={"cards": [seat]})
-    elif kind == "take_card":
-        loc = command["location"]
-        target = power.target
-        assert target is not None  # Shub-Niggurath takes from the hand its sealer looked at
-        require(hands[target][slot(loc)] > 0, "rules/card_not_in_that_hand", "That hand holds no such Location card.")
-        decision.emit(CardTaken(seat=seat, target=target, location=loc), secret={"location": [seat, target]})
-        decision.emit(PowerResolved(seat=seat, portal=SHUB_NIGGURATH))
-    else:  # take_deck_card
-        pos, deck = command["position"], state.cards.deck
-        require(pos < len(deck), "rules/no_such_position", "There is no card at that position of the deck.",
-                deck=len(deck))
-        loc, up = deck[pos]
-        decision.emit(DeckCardTaken(seat=seat, position=pos, face_up=up, card=loc),
-                      secret=None if up else {"card": [seat]})
-        decision.emit(PowerResolved(seat=seat, portal=NYARLATHOTEP))
-        _after_deck_change(decision, seat)  # ends the turn if nothing is left to do
-        return
+        case LookAtHand(seat=target):
+            require(target != seat and target < state.players, "rules/look_at_an_opponent",
+                    "Shub-Niggurath looks at an opponent's hand.")
+            require(hand_size(state, target) > 0, "rules/opponent_has_no_cards", "That opponent holds no cards.")
+            decision.emit(HandLookedAt(seat=seat, target=target, cards=hand_cards(hands[target])), secret={"cards": [seat]})
+        case TakeCard(location=loc):
+            looked = power.target
+            assert looked is not None  # Shub-Niggurath takes from the hand its sealer looked at
+            require(hands[looked][slot(loc)] > 0, "rules/card_not_in_that_hand", "That hand holds no such Location card.")
+            decision.emit(CardTaken(seat=seat, target=looked, location=loc), secret={"location": [seat, looked]})
+            decision.emit(PowerResolved(seat=seat, portal=SHUB_NIGGURATH))
+        case TakeDeckCard(position=pos):
+            deck = state.cards.deck
+            require(pos < len(deck), "rules/no_such_position", "There is no card at that position of the deck.",
+                    deck=len(deck))
+            loc, up = deck[pos]
+            decision.emit(DeckCardTaken(seat=seat, position=pos, face_up=up, card=loc),
+                          secret=None if up else {"card": [seat]})
+            decision.emit(PowerResolved(seat=seat, portal=NYARLATHOTEP))
+            _after_deck_change(decision, seat)  # ends the turn if nothing is left to do
+            return
+        case _:
+            raise TypeError(f"pocket madness: no power rule for {command!r}")
     if isinstance(decision.state.phase, Playing) and decision.state.phase.pending is None:
         _maybe_end_turn(decision)
 

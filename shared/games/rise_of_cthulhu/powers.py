@@ -6,8 +6,6 @@ an ``effect`` the functions here implement. Rulings 17–22 and the card tables 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 
 from shared.kernel.errors import require
 
@@ -22,6 +20,7 @@ from shared.games.rise_of_cthulhu.actions import (
     set_abilities,
 )
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS, OLD_ONES
+from shared.games.rise_of_cthulhu.commands import PlayArtifact, PlayMonster
 from shared.games.rise_of_cthulhu.events import (
     ArtifactDrawn,
     ArtifactPlayed,
@@ -123,11 +122,10 @@ def monster_targets(s: RiseOfCthulhuState, seat: int, monster: str, where: str) 
     raise AssertionError(card["effect"])
 
 
-def play_monster(decision: Play, seat: int, command: Mapping[str, Any]) -> None:
+def play_monster(decision: Play, seat: int, command: PlayMonster) -> None:
     """Set Abilities: a Monster is a free play on a Location, discarded unless it stays."""
     s = decision.state
-    monster, where = command["card"], command["location"]
-    target, recall = command["target"], command["recall_hunter"]
+    monster, where, target, recall = command.card, command.location, command.target, command.recall_hunter
     require(monster in s.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.", card=monster)
     require(monster in MONSTERS, "rules/not_a_monster", "That card is not a Monster.", card=monster)
     require_playable_location(s, where, old_one_allowed=MONSTERS[monster]["old_one_locations"])
@@ -150,11 +148,14 @@ def play_monster(decision: Play, seat: int, command: Mapping[str, Any]) -> None:
         case "carry_hunter":
             move_hunter(decision, where, monster)
         case "to_valley":
+            assert target is not None  # monster_targets offers a card
             decision.emit(CultistSentToValley(seat=other(seat), card=target, location=where))
         case "move_own":
+            assert target is not None  # monster_targets offers a card
             src = next(loc.name for loc in s.locations if target in loc.sides[seat].cultists)
             decision.emit(CultistMoved(seat=seat, card=target, from_location=src, to_location=where))
         case "free_play":
+            assert target is not None  # monster_targets offers a card
             decision.emit(CultistPlayed(seat=seat, card=target, location=where, action=False))
             set_abilities(decision, seat, target, where, recall)
         case "destroy_all":
@@ -162,6 +163,7 @@ def play_monster(decision: Play, seat: int, command: Mapping[str, Any]) -> None:
                 for card in side.cultists:
                     decision.emit(CultistDestroyed(seat=side_seat, card=card, location=where, by=monster))
         case "steal_low":
+            assert target is not None  # monster_targets offers a card
             decision.emit(CultistCrossed(seat=seat, card=target, location=where))
 
 
@@ -191,11 +193,10 @@ def artifact_options(s: RiseOfCthulhuState, seat: int, artifact: str) -> list[tu
     raise AssertionError(artifact)
 
 
-def play_artifact(decision: Play, seat: int, command: Mapping[str, Any]) -> None:
+def play_artifact(decision: Play, seat: int, command: PlayArtifact) -> None:
     """Set Abilities: an Artifact is a free play from hand, then discarded."""
     s = decision.state
-    artifact = command["card"]
-    target, where, recall = command["target"], command["location"], command["recall_hunter"]
+    artifact, target, where, recall = command.card, command.target, command.location, command.recall_hunter
     require(artifact in s.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.", card=artifact)
     require(artifact in ARTIFACTS, "rules/not_an_artifact", "That card is not an Artifact.", card=artifact)
     require(
@@ -213,10 +214,13 @@ def play_artifact(decision: Play, seat: int, command: Mapping[str, Any]) -> None
         case "move_hunter":
             move_hunter(decision, None if target == HOME else target, artifact)
         case "play_on_old_one":
+            assert target is not None and where is not None  # artifact_options offers both
             decision.emit(CultistPlayed(seat=seat, card=target, location=where, action=False))
             set_abilities(decision, seat, target, where, recall)
         case "destroy_one":
+            assert target is not None  # artifact_options offers a card
             src = next(n for n, c in opponent_cultists(s, seat, only_free=False) if c == target)
             decision.emit(CultistDestroyed(seat=other(seat), card=target, location=src, by=artifact))
         case "take_from_valley":
+            assert target is not None  # artifact_options offers a card
             decision.emit(ValleyCardTaken(seat=seat, card=target))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.rise_of_cthulhu.actions import (
@@ -27,6 +27,9 @@ from shared.games.rise_of_cthulhu.actions import (
     valley_accepts,
 )
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, LOCATIONS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
+from shared.games.rise_of_cthulhu.commands import (
+    DrawCard, DrawOwedCards, PlayArtifact, PlayCultist, PlayMonster, PlayToValley, ResolvePower,
+)
 from shared.games.rise_of_cthulhu.events import (
     FACTS,
     ArtifactDrawn,
@@ -123,34 +126,33 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 # -- decide --------------------------------------------------------------------------------------------------
 
 
-def decide(state: RiseOfCthulhuState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[RiseOfCthulhuState]:
+def decide(state: RiseOfCthulhuState, command: Command, seat: int, entropy: bytes) -> Decided[RiseOfCthulhuState]:
     decision = Decision(state, evolve, entropy)
-    kind = command["type"]
-    if kind == "resolve_power":
+    if isinstance(command, ResolvePower):
         require(state.pending is not None, "rules/no_power_to_resolve", "No Old One's power is waiting to be resolved.")
-        resolve_power(decision, seat, command.get("target"))
+        resolve_power(decision, seat, command.target)
         finish(decision, seat)
         return decision.decided()
     _require_no_awakening(state)
-    if kind == "draw_owed_cards":
+    if isinstance(command, DrawOwedCards):
         require(state.owed[seat] > 0, "rules/no_owed_draws", "You owe no draws from the Cultist Deck.")
         finish(decision, seat)
         return decision.decided()
     require(state.owed[seat] == 0, "rules/owed_draws_first",
             "You must first draw the cards you owe from the Cultist Deck.")
-    match kind:
-        case "draw_card":
-            draw_card(decision, seat, command["source"])
-        case "play_cultist":
-            play_cultist(decision, seat, command["card"], command["location"], command["recall_hunter"])
-        case "play_to_valley":
-            play_to_valley(decision, seat, command["card"], command["hunter_to"])
-        case "play_monster":
+    match command:
+        case DrawCard(source=source):
+            draw_card(decision, seat, source)
+        case PlayCultist(card=card, location=where, recall_hunter=recall):
+            play_cultist(decision, seat, card, where, recall)
+        case PlayToValley(card=card, hunter_to=to):
+            play_to_valley(decision, seat, card, to)
+        case PlayMonster():
             play_monster(decision, seat, command)
-        case "play_artifact":
+        case PlayArtifact():
             play_artifact(decision, seat, command)
         case _:
-            raise RuleViolation("rules/unknown_command", f"Rise of Cthulhu has no command {kind!r}.")
+            raise TypeError(f"rise of cthulhu: no rule for {command!r}")
     finish(decision, seat)
     return decision.decided()
 
@@ -335,18 +337,18 @@ def to_act(state: RiseOfCthulhuState) -> frozenset[int]:
     return owing or frozenset({state.current})
 
 
-def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
     if seat not in to_act(state):
         return []
     if state.pending is not None:
-        return [{"type": "resolve_power", "target": t} for t in power_targets(state)]
+        return [ResolvePower(target=t) for t in power_targets(state)]
     if state.owed[seat] > 0:
-        return [{"type": "draw_owed_cards"}]
+        return [DrawOwedCards()]
     hand = state.hands[seat]
-    out: list[dict[str, Any]] = [{"type": "draw_card", "source": "deck"}]
+    out: list[Command] = [DrawCard(source="deck")]
     if not forced_draw(state):
         if state.valley:
-            out.append({"type": "draw_card", "source": "valley"})
+            out.append(DrawCard(source="valley"))
         playable = [loc for loc in free_locations(state) if loc != state.hunter]
         destinations = hunter_destinations(state)
         for card in hand:
@@ -354,19 +356,17 @@ def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[dict[str, Any]]
                 continue
             for where in playable:
                 for recall in recall_options(state, seat, card, where):
-                    out.append({"type": "play_cultist", "card": card, "location": where, "recall_hunter": recall})
+                    out.append(PlayCultist(card=card, location=where, recall_hunter=recall))
             if valley_accepts(state, card):
-                out += [{"type": "play_to_valley", "card": card, "hunter_to": to} for to in destinations]
+                out += [PlayToValley(card=card, hunter_to=to) for to in destinations]
     for card in hand:
         if card in MONSTERS:
             for where in LOCATIONS:
                 for target, recall in monster_targets(state, seat, card, where):
-                    out.append({"type": "play_monster", "card": card, "location": where, "target": target,
-                                "recall_hunter": recall})
+                    out.append(PlayMonster(card=card, location=where, target=target, recall_hunter=recall))
         elif card in ARTIFACTS:
             for target, place, recall in artifact_options(state, seat, card):
-                out.append({"type": "play_artifact", "card": card, "target": target, "location": place,
-                            "recall_hunter": recall})
+                out.append(PlayArtifact(card=card, target=target, location=place, recall_hunter=recall))
     return out
 
 

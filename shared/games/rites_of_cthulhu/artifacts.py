@@ -13,13 +13,12 @@ first, and once more by its owner in a later rite.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 
-from shared.kernel import Decision
+from shared.kernel import Command, Decision
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import ARTIFACTS, Power, Symbol, Timing
+from shared.games.rites_of_cthulhu.commands import InvokeArtifact
 from shared.games.rites_of_cthulhu.events import (
     ArtifactExcavated,
     ArtifactInvoked,
@@ -35,7 +34,7 @@ from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import CardsKnown, first_in_order, force_card, set_aside_from_hand
 from shared.games.rites_of_cthulhu.state import Performing, RitesState
 
-INVOKE = "invoke_artifact"
+INVOKE = InvokeArtifact.type
 """The command that invokes an artifact's power."""
 
 IMMEDIATE = frozenset({Power.REVERSE_ORDER, Power.OPEN_HANDS, Power.LOW_WINS, Power.NO_POWER_PLAYS,
@@ -87,7 +86,7 @@ def immediate(d: Decision, artifact: int) -> None:
             raise AssertionError(f"{other} is not an immediate power")
 
 
-def _options(state: RitesState, artifact: int, seat: int) -> list[dict[str, Any]]:
+def _options(state: RitesState, artifact: int, seat: int) -> list[Command]:
     """Every complete ``invoke_artifact`` command for this artifact and seat (empty: nothing to do)."""
     assert isinstance(state.stage, Performing)
     table = state.table
@@ -98,8 +97,8 @@ def _options(state: RitesState, artifact: int, seat: int) -> list[dict[str, Any]
     others_with_cards = [s for s in range(state.players) if s != seat and table.hands[s]]
     drawable = rite.draws_replacements and rite.drawable(table, state.stage.rite) > 0
 
-    def use(card: int | None = None, target_seat: int | None = None, target: int | None = None) -> dict[str, Any]:
-        return {"type": INVOKE, "artifact": artifact, "card": card, "seat": target_seat, "target": target}
+    def use(card: int | None = None, target_seat: int | None = None, target: int | None = None) -> Command:
+        return InvokeArtifact(artifact=artifact, card=card, seat=target_seat, target=target)
 
     match power(artifact):
         case Power.EXCAVATE:
@@ -136,13 +135,13 @@ def _invocable(state: RitesState, seat: int) -> dict[int, bool]:
     return out
 
 
-def legal(state: RitesState, seat: int) -> list[dict[str, Any]]:
+def legal(state: RitesState, seat: int) -> list[Command]:
     return [c for a in _invocable(state, seat) for c in _options(state, a, seat)]
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: InvokeArtifact, seat: int) -> None:
     state: RitesState = d.state
-    artifact = command["artifact"]
+    artifact = command.artifact
     invocable = _invocable(state, seat)
     require(artifact in invocable, "rules/artifact_not_invocable", "You may not invoke that artifact now.")
     require(command in _options(state, artifact, seat), "rules/invalid_artifact_target",
@@ -153,20 +152,25 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     draw = RITES[state.stage.rite_id].replacement_draw
     match power(artifact):
         case Power.REDRAW_ONE:
-            set_aside_from_hand(d, seat, [command["card"]], face_down=True)
+            assert command.card is not None  # one of _options
+            set_aside_from_hand(d, seat, [command.card], face_down=True)
             draw(d, seat, 1)
         case Power.REDRAW_HAND:
             set_aside_from_hand(d, seat, hand, face_down=True)
             draw(d, seat, len(hand))
         case Power.STEAL_CAPTURED:
-            d.emit(ArtifactTaken(artifact=command["target"], from_seat=command["seat"], seat=seat))
+            assert command.target is not None and command.seat is not None  # one of _options
+            d.emit(ArtifactTaken(artifact=command.target, from_seat=command.seat, seat=seat))
         case Power.REPLACE_COVETED:
-            d.emit(ArtifactThrownOut(artifact=command["target"]))
+            assert command.target is not None  # one of _options
+            d.emit(ArtifactThrownOut(artifact=command.target))
             excavate(d, seat)
         case Power.FORCED_TRADE:
-            force_card(d, seat, command["seat"], command["card"])
+            assert command.seat is not None and command.card is not None  # one of _options
+            force_card(d, seat, command.seat, command.card)
         case Power.PEEK_HAND:
-            target = command["seat"]
+            target = command.seat
+            assert target is not None  # one of _options
             d.emit(CardsKnown(seat=seat, of_seat=target, cards=sorted(state.table.hands[target])), {"cards": [seat]})
         case _:
             immediate(d, artifact)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shared.kernel import Command
+
 from shared.games.rites_of_cthulhu.artifacts import points
 from shared.games.rites_of_cthulhu.state import Choosing, RitesState
 
@@ -46,13 +48,13 @@ PREFERENCE: dict[str, int] = {
 """Kinds of move the policy prefers (higher first); every other kind counts 0, an out-of-turn artifact -1."""
 
 
-def rollout_policy(state: Any, seat: int, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def rollout_policy(state: Any, seat: int, legal: list[Command], rng: random.Random) -> Command:
     if len(legal) == 1 or rng.random() < EXPLORE:
         return rng.choice(legal)
-    best: list[dict[str, Any]] = []
+    best: list[Command] = []
     top = -100
     for command in legal:
-        kind = command["type"]
+        kind = command.type
         value = PREFERENCE.get(kind, -1 if kind == "invoke_artifact" else 0)
         if value > top:
             best, top = [command], value

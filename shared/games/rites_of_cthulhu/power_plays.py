@@ -7,14 +7,13 @@ every card). The discarded cards leave the rite, so power-plays cannot loop.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
 
-from shared.kernel import Decision
+from shared.kernel import Command, Decision
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import CULTS, card_id
+from shared.games.rites_of_cthulhu.commands import BecomeGrandCultist, ExcavateArtifact, PowerPlayCommand, StealArtifact
 from shared.games.rites_of_cthulhu.events import ArtifactStolen, PowerPlayMade
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import set_aside_from_hand
@@ -69,43 +68,43 @@ def leaves_a_card_to_answer(state: RitesState, seat: int, kind: PowerPlay) -> bo
     return len(table.hands[seat]) - shown + drawn > 0
 
 
-def legal(state: RitesState, seat: int) -> list[dict[str, Any]]:
+def legal(state: RitesState, seat: int) -> list[Command]:
     if not allowed(state):
         return []
     hand = state.table.hands[seat]
     if _ZERO.isdisjoint(hand):
         return []
     held = set(hand)
-    out: list[dict[str, Any]] = []
+    out: list[Command] = []
     for name, needed in _NEEDED:
         if needed[PowerPlay.BECOME_GRAND_CULTIST] <= held:
-            out.append({"type": PowerPlay.BECOME_GRAND_CULTIST, "cult": name})
+            out.append(BecomeGrandCultist(cult=name))
         if (needed[PowerPlay.EXCAVATE_ARTIFACT] <= held and state.artifact_deck
                 and leaves_a_card_to_answer(state, seat, PowerPlay.EXCAVATE_ARTIFACT)):
-            out.append({"type": PowerPlay.EXCAVATE_ARTIFACT, "cult": name})
+            out.append(ExcavateArtifact(cult=name))
         if needed[PowerPlay.STEAL_ARTIFACT] <= held and leaves_a_card_to_answer(state, seat, PowerPlay.STEAL_ARTIFACT):
-            out += [{"type": PowerPlay.STEAL_ARTIFACT, "cult": name, "artifact": a} for a in state.coveted]
+            out += [StealArtifact(cult=name, artifact=a) for a in state.coveted]
     return out
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: PowerPlayCommand, seat: int) -> None:
     """Show and discard the cards, then draw replacements and steal where the power-play says so; the game fails
     the rite (Become the Grand Cultist) or excavates the new artifact."""
     state: RitesState = d.state
-    kind = PowerPlay(command["type"])
+    kind = PowerPlay(command.type)
     require(not state.table.mods.no_power_plays, "rules/power_plays_forbidden",
             "An artifact forbids power-plays for the rest of this rite.")
-    cards = cards_for(kind, CULTS.index(command["cult"]))
+    cards = cards_for(kind, CULTS.index(command.cult))
     require(set(cards) <= set(state.table.hands[seat]), "rules/missing_power_play_cards",
             "You do not hold the cards this power-play needs.", cards=cards)
-    if kind == PowerPlay.STEAL_ARTIFACT:
-        require(command["artifact"] in state.coveted, "rules/not_a_coveted_artifact",
+    if isinstance(command, StealArtifact):
+        require(command.artifact in state.coveted, "rules/not_a_coveted_artifact",
                 "That artifact is not in the Coveted Artifact pile.")
     elif kind == PowerPlay.EXCAVATE_ARTIFACT:
         require(bool(state.artifact_deck), "rules/artifact_deck_empty", "The artifact deck is empty.")
     require(leaves_a_card_to_answer(state, seat, kind), "rules/trade_needs_a_card",
             "Answer the card forced on you first: this power-play would leave you no card to give back.")
-    d.emit(PowerPlayMade(seat=seat, power=kind, cult=command["cult"]))
+    d.emit(PowerPlayMade(seat=seat, power=kind, cult=command.cult))
     set_aside_from_hand(d, seat, cards)
     if kind == PowerPlay.BECOME_GRAND_CULTIST:
         return
@@ -113,5 +112,5 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
     rite = RITES[state.stage.rite_id]
     if rite.draws_replacements:
         rite.replacement_draw(d, seat, len(cards))
-    if kind == PowerPlay.STEAL_ARTIFACT:
-        d.emit(ArtifactStolen(seat=seat, artifact=command["artifact"]))
+    if isinstance(command, StealArtifact):
+        d.emit(ArtifactStolen(seat=seat, artifact=command.artifact))

@@ -13,11 +13,15 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu import artifacts, power_plays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, DECK_SIZE, HAND_SIZE, rank
+from shared.games.rites_of_cthulhu.commands import (
+    BecomeGrandCultist, ChooseRite, ExcavateArtifact, InvokeArtifact, ReturnCard, StealArtifact, TakeArtifacts,
+    TradeArtifact,
+)
 from shared.games.rites_of_cthulhu.events import (
     FACTS,
     ArtifactExcavated,
@@ -154,37 +158,36 @@ def to_act(state: RitesState) -> frozenset[int]:
     return rite_actors(state)
 
 
-def legal_commands(state: RitesState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: RitesState, seat: int) -> list[Command]:
     match state.stage:
         case Choosing():
             if seat != state.grand_cultist:
                 return []
-            return [{"type": "choose_rite", "rite": rid} for rid in available_rites(state)]
+            return [ChooseRite(rite=rid) for rid in available_rites(state)]
         case Claiming(winner=winner):
             if seat != winner:
                 return []
-            return [{"type": "take_artifacts"}] + [{"type": "trade_artifact", "give": g, "take": t}
-                                                   for g in state.coveted for t in state.artifact_deck]
+            return [TakeArtifacts(), *(TradeArtifact(give=g, take=t) for g in state.coveted for t in state.artifact_deck)]
         case Finished():
             return []
-    out: list[dict[str, Any]] = []
+    out: list[Command] = []
     if seat in rite_actors(state):
         if state.table.trade is not None:
-            out += [{"type": "return_card", "card": c} for c in _returnable(state, seat)]
+            out += [ReturnCard(card=c) for c in _returnable(state, seat)]
         else:
             out += RITES[state.stage.rite_id].legal_commands(state.table, rite_state(state), seat)
     return out + power_plays.legal(state, seat) + artifacts.legal(state, seat)
 
 
-def timeout_command(state: RitesState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(state: RitesState, seat: int, rng: random.Random) -> Command:
     """What the turn timer plays for a silent ``seat`` the game waits on (never an out-of-turn play): the overthrow
     winner takes the pile ("may take … or trade"), the Grand Cultist picks a rite and the receiver of a forced card
     gives one back at random, else the rite's own policy (docs/rulings/rites-of-cthulhu.md)."""
     if isinstance(state.stage, Claiming):
-        return {"type": "take_artifacts"}
+        return TakeArtifacts()
     rite = current_rite(state)
     if rite is None or state.table.trade is not None:
-        return rng.choice([c for c in legal_commands(state, seat) if c["type"] not in OUT_OF_TURN])
+        return rng.choice([c for c in legal_commands(state, seat) if c.type not in OUT_OF_TURN])
     return rite.timeout_command(state.table, rite_state(state), seat, rng)
 
 
@@ -201,52 +204,58 @@ def _returnable(state: RitesState, seat: int) -> list[int]:
 # -- decide ----------------------------------------------------------------------------------------------------------
 
 
-def decide(state: RitesState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[RitesState]:
+def decide(state: RitesState, command: Command, seat: int, entropy: bytes) -> Decided[RitesState]:
     d = Decision(state, evolve, entropy)
-    kind = command["type"]
     stage = state.stage
-    if kind == "choose_rite":
+    if isinstance(command, ChooseRite):
         require(isinstance(stage, Choosing), "rules/not_choosing_a_rite", "No rite is being chosen now.")
-        require(command["rite"] in available_rites(state), "rules/rite_not_available",
+        require(command.rite in available_rites(state), "rules/rite_not_available",
                 "That rite is not available (unknown or already performed).")
-        _choose(d, command["rite"])
+        _choose(d, command.rite)
         return d.decided()
-    if kind in ("take_artifacts", "trade_artifact"):
+    if isinstance(command, (TakeArtifacts, TradeArtifact)):
         require(isinstance(stage, Claiming), "rules/not_claiming",
                 "Only an overthrow winner claims artifacts, once the rite ends.")
-        if kind == "trade_artifact":
-            require(command["give"] in state.coveted and command["take"] in state.artifact_deck,
+        if isinstance(command, TradeArtifact):
+            require(command.give in state.coveted and command.take in state.artifact_deck,
                     "rules/invalid_artifact_trade", "Trade one Coveted Artifact for one artifact of the deck.")
-            d.emit(ArtifactTraded(seat=seat, gave=command["give"], took=command["take"]))
+            d.emit(ArtifactTraded(seat=seat, gave=command.give, took=command.take))
         d.emit(RiteWon(seat=seat, reason=RiteEnd.OVERTHROW))
         _after_rite(d, passes=True)
         return d.decided()
     rite = current_rite(state)
     require(rite is not None, "rules/no_rite_in_progress", "No rite is being performed.")
     assert rite is not None
-    if kind in power_plays.POWER_PLAYS:
-        power_plays.decide(d, command, seat)
-        if kind == power_plays.PowerPlay.BECOME_GRAND_CULTIST:
+    match command:
+        case BecomeGrandCultist():
+            power_plays.decide(d, command, seat)
             d.emit(RiteFailed(reason=RiteEnd.GRAND_CULTIST_SEIZED, seat=seat))
             _after_rite(d, passes=False)
             return d.decided()
-        artifacts.excavate(d, seat)
-    elif kind == artifacts.INVOKE:
-        artifacts.decide(d, command, seat)
-    elif kind == "return_card":
-        trade = state.table.trade
-        require(trade is not None, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
-        require(command["card"] in state.table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
-        require(command["card"] in _returnable(state, seat), "rules/card_must_stay_in_hand",
-                "That card must stay in your hand now (Cthulhu, until the first gate closes).")
-        return_card(d, command["card"])
-    else:
-        if kind not in rite.commands:
-            raise RuleViolation("rules/not_in_this_rite", f"{rite.title} has no {kind} move.")
-        require(state.table.trade is None, "rules/trade_pending", "A forced card trade must be answered first.")
-        rite.decide(d, command, seat)
+        case ExcavateArtifact() | StealArtifact():
+            power_plays.decide(d, command, seat)
+            artifacts.excavate(d, seat)
+        case InvokeArtifact():
+            artifacts.decide(d, command, seat)
+        case ReturnCard(card=card):
+            trade = state.table.trade
+            require(trade is not None, "rules/no_trade_to_answer", "Nobody has forced a card on you.")
+            require(card in state.table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
+            require(card in _returnable(state, seat), "rules/card_must_stay_in_hand",
+                    "That card must stay in your hand now (Cthulhu, until the first gate closes).")
+            return_card(d, card)
+        case _:
+            _decide_in_rite(d, rite, command, seat)
     _settle(d)
     return d.decided()
+
+
+def _decide_in_rite(d: Decision, rite: Rite, command: Command, seat: int) -> None:
+    """A rite's own move, once no forced trade waits for its answer."""
+    if command.type not in rite.commands:
+        raise RuleViolation("rules/not_in_this_rite", f"{rite.title} has no {command.type} move.")
+    require(d.state.table.trade is None, "rules/trade_pending", "A forced card trade must be answered first.")
+    rite.decide(d, command, seat)
 
 
 def _choose(d: Decision, rite_id: str) -> None:

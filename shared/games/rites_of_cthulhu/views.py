@@ -7,11 +7,12 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from shared.kernel import EVERYONE
+from shared.kernel import EVERYONE, Command
 from shared.kernel.events import Viewer
 
 from shared.games.rites_of_cthulhu import artifacts, power_plays
 from shared.games.rites_of_cthulhu.cards import ARTIFACT_COUNT, DECK_SIZE, GLASS_FROM_LENG, Power
+from shared.games.rites_of_cthulhu.commands import InvokeArtifact
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rites.table import resample_table, table_view
 from shared.games.rites_of_cthulhu.rules import available_rites, legal_commands, to_act
@@ -78,13 +79,13 @@ def _revealable(state: RitesState, seat: int) -> frozenset[int]:
     return frozenset(keep)
 
 
-def _may_open_hands(state: RitesState, command: dict[str, Any]) -> bool:
+def _may_open_hands(state: RitesState, command: Command) -> bool:
     """May ``command`` open every hand: excavate the Glass from Leng from the deck, or invoke it again?"""
     in_deck = GLASS_FROM_LENG in state.artifact_deck
-    if command["type"] in EXCAVATING:
+    if command.type in EXCAVATING:
         return in_deck
-    if command["type"] == artifacts.INVOKE:
-        power = artifacts.power(command["artifact"])
+    if isinstance(command, InvokeArtifact):
+        power = artifacts.power(command.artifact)
         return power == Power.OPEN_HANDS or (in_deck and power in (Power.EXCAVATE, Power.REPLACE_COVETED))
     return False
 

@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Decided, Decision, Event, Outcome, replace, replace_at, rng
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng
 from shared.kernel.errors import require
 
 from shared.games.toy.cards import CARDS, TARGET
+from shared.games.toy.commands import DrawCard, PlayCard
 from shared.games.toy.events import FACTS, CardDealt, CardDrawn, CardPlayed, GameStarted
 from shared.games.toy.state import ToyState
 
@@ -35,14 +36,17 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
     return decision.events
 
 
-def decide(state: ToyState, command: Mapping[str, Any], seat: int, entropy: bytes) -> Decided[ToyState]:
+def decide(state: ToyState, command: Command, seat: int, entropy: bytes) -> Decided[ToyState]:
     decision = Decision(state, evolve, entropy)
-    if command["type"] == "draw_card":
-        require(bool(state.deck), "rules/deck_empty", "the deck is empty")
-        decision.emit(CardDrawn(seat=seat, card=state.deck[0]), secret={"card": [seat]})
-    else:
-        require(command["card"] in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
-        decision.emit(CardPlayed(seat=seat, card=command["card"]))
+    match command:
+        case DrawCard():
+            require(bool(state.deck), "rules/deck_empty", "the deck is empty")
+            decision.emit(CardDrawn(seat=seat, card=state.deck[0]), secret={"card": [seat]})
+        case PlayCard(card=card):
+            require(card in state.hands[seat], "rules/card_not_in_hand", "you do not hold that card")
+            decision.emit(CardPlayed(seat=seat, card=card))
+        case _:
+            raise TypeError(f"toy: no rule for {command!r}")
     return decision.decided()
 
 
@@ -71,11 +75,11 @@ def to_act(state: ToyState) -> frozenset[int]:
     return frozenset() if outcome(state) else frozenset({state.turn})
 
 
-def legal_commands(state: ToyState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: ToyState, seat: int) -> list[Command]:
     if outcome(state) or seat != state.turn:
         return []
-    plays = [{"type": "play_card", "card": c} for c in sorted(set(state.hands[seat]))]
-    return ([{"type": "draw_card"}] if state.deck else []) + plays
+    plays: list[Command] = [PlayCard(card=c) for c in sorted(set(state.hands[seat]))]
+    return ([DrawCard()] if state.deck else []) + plays
 
 
 def outcome(state: ToyState) -> Outcome | None:

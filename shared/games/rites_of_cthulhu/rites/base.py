@@ -32,9 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from marshmallow import Schema
-
-from shared.kernel import Decision, Fact
+from shared.kernel import Command, Decision, Fact
 from shared.kernel.narration import Narrator
 from shared.kernel.events import Viewer
 
@@ -111,19 +109,19 @@ class Rite:
     title: str
     summary: str
     privilege: str
-    commands: Mapping[str, type[Schema]]
+    commands: Mapping[str, type[Command]]
     facts: tuple[type[Fact], ...]
     state_types: tuple[type, ...]
     initial: Callable[[Tabletop], Any]
     to_act: Callable[[Tabletop, Any], frozenset[int]]
-    legal_commands: Callable[[Tabletop, Any, int], list[dict[str, Any]]]
-    decide: Callable[[Decision, Mapping[str, Any], int], None]
+    legal_commands: Callable[[Tabletop, Any, int], list[Command]]
+    decide: Callable[[Decision, Command, int], None]
     evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]]
     result: Callable[[Tabletop, Any], RiteResult | None]
     view: Callable[[Tabletop, Any, Viewer], dict[str, Any]]
     cards: Callable[[Any], tuple[int, ...]]
     resample: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]]
-    timeout_command: Callable[[Tabletop, Any, int, random.Random], dict[str, Any]]
+    timeout_command: Callable[[Tabletop, Any, int, random.Random], Command]
     resample_unrevealable: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]] | None = None
     begin: Callable[[Decision], None] = _nothing
     settle: Callable[[Decision], None] = _nothing
@@ -149,16 +147,18 @@ class Rite:
     over): they do not close the window of a "before" artifact's second invocation (``Tabletop.moves``)."""
 
 
-# -- commands several rites share (one command name, one schema across the game) -----------------------------------
+# -- commands several rites share (one command name, one record across the game) -----------------------------------
 
 
-class DrawCard(Schema):
+@dataclass(frozen=True, slots=True)
+class DrawCard(Command, type="draw_card"):
     """Draw one card from the entities pile. The Tree on the Hill and At the Mountains of Madness ("The Play"):
     only when no card of your hand can be played, and you may then play the drawn card. The Dunwich Horror ("The
     Deal"): a cultist who handed a twin over draws her hand back to 5 before the first turn."""
 
 
-class EndTurn(Schema):
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command, type="end_turn"):
     """End your turn. The Tree on the Hill and At the Mountains of Madness ("The Play"): after drawing, or (Mountains)
     after playing at least one card. The Dunwich Horror: only when you can neither reveal, capture nor discard two
     (a project ruling), drawing back to 5."""

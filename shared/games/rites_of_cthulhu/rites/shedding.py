@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from shared.kernel import Fact
+from shared.kernel import Command, Fact
 
-from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult
+from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteEnd, RiteResult
 from shared.games.rites_of_cthulhu.rites.table import first_in_order, opener
 from shared.games.rites_of_cthulhu.state import Tabletop
 
@@ -50,17 +50,17 @@ def to_act(table: Tabletop, state: Any) -> frozenset[int]:
     return frozenset({turn(table, state)})
 
 
-END_TURN = {"type": "end_turn"}
-DRAW_CARD = {"type": "draw_card"}
+END_TURN = EndTurn()
+DRAW_CARD = DrawCard()
 
 
-def turn_commands(plays: list[dict[str, Any]], may_end: bool) -> list[dict[str, Any]]:
+def turn_commands(plays: list[Command], may_end: bool) -> list[Command]:
     """A shedding turn: the plays and ending the turn once she has drawn (or played, where playing on is a "may");
     else the plays, or the draw when she cannot play."""
     return plays + [END_TURN] if may_end else plays or [DRAW_CARD]
 
 
-def end_or_at_random(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def end_or_at_random(legal: list[Command], rng: random.Random) -> Command:
     """The timer's move for a silent cultist: end the turn where she may (playing the drawn card, or playing on, is a
     "may"), else the compulsory play (or the draw when unable) at random."""
     return END_TURN if END_TURN in legal else rng.choice(legal)

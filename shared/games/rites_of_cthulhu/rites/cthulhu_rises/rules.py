@@ -5,14 +5,14 @@ gate, capture Cthulhu, then close a later gate (the overthrow winner may trade a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
-from shared.kernel import Decision, Fact, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import CTHULHU, HAND_SIZE, cult, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.cthulhu_rises.commands import DeclineTrade, ForceCard, PlayCard
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.cards import DISCARDS, GRAND_CULT, CthulhuPlace, SummonedFrom
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.events import (
     CardPlayedToGate,
@@ -76,10 +76,10 @@ def to_act(table: Tabletop, state: CthulhuRisesState) -> frozenset[int]:
     return frozenset() if seat is None else frozenset({seat})
 
 
-def timeout_command(table: Tabletop, state: CthulhuRisesState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: CthulhuRisesState, seat: int, rng: random.Random) -> Command:
     """A silent closer forces no card (the reward is a "may"); a silent cultist plays a legal card at random."""
     if state.forcing is not None:
-        return {"type": "decline_trade"}
+        return DeclineTrade()
     return rng.choice(legal_commands(table, state, seat))
 
 
@@ -119,34 +119,34 @@ def _playable(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[int]
     return sorted(steps[-1][1] if steps else table.hands[seat])
 
 
-def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list[Command]:
     if seat not in to_act(table, state):
         return []
     if state.forcing is not None:
         targets = [s for s in range(table.players) if s != seat and table.hands[s]]
-        return [{"type": "decline_trade"}] + [{"type": "force_card", "card": c, "seat": t}
-                                             for c in sorted(table.hands[seat]) for t in targets]
-    return [{"type": "play_card", "card": c} for c in _playable(table, state, seat)]
+        return [DeclineTrade(), *(ForceCard(card=c, seat=t) for c in sorted(table.hands[seat]) for t in targets)]
+    return [PlayCard(card=c) for c in _playable(table, state, seat)]
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
-    kind = command["type"]
     if state.forcing is not None:
-        if kind == "decline_trade":
+        if isinstance(command, DeclineTrade):
             d.emit(ForcedTradeDeclined(seat=seat))
             return
-        require(kind == "force_card", "rules/must_decide_forced_trade",
-                "You closed the gate: force a card on another cultist or decline first.")
-        card, target = command["card"], command["seat"]
+        if not isinstance(command, ForceCard):
+            raise RuleViolation("rules/must_decide_forced_trade",
+                                "You closed the gate: force a card on another cultist or decline first.")
+        card, target = command.card, command.seat
         require(card in table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
         require(0 <= target < table.players and target != seat and bool(table.hands[target]),
                 "rules/no_such_trade_partner", "Force the card on another cultist who holds cards.")
         d.emit(ForcedTradeOffered(seat=seat, receiver=target))
         force_card(d, seat, target, card)
         return
-    require(kind == "play_card", "rules/must_play_to_gate", "Play a card on the gate.")
-    _play(d, seat, command["card"])
+    if not isinstance(command, PlayCard):
+        raise RuleViolation("rules/must_play_to_gate", "Play a card on the gate.")
+    _play(d, seat, command.card)
 
 
 def _play(d: Decision, seat: int, card: int) -> None:

@@ -18,16 +18,18 @@ is never needed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from itertools import combinations
-from typing import Any
 
-from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import HAND_SIZE, RANKS, rank
-from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteEnd, RiteResult, here
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import TWINS, WALLS_PER_TWIN, twin_of
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.commands import (
+    CallKnock, CaptureWall, DiscardAndDraw, Knock, PassKnock, RevealWall,
+)
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.events import (
     ClaimsClosed,
     DunwichDiscardsReshuffled,
@@ -128,59 +130,58 @@ def to_act(table: Tabletop, state: DunwichState) -> frozenset[int]:
     return frozenset()
 
 
-def legal_commands(table: Tabletop, state: DunwichState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: DunwichState, seat: int) -> list[Command]:
     if seat not in to_act(table, state):
         return []
     phase = state.phase
-    pairs = [list(p) for p in combinations(sorted(table.hands[seat]), 2)]
-    out: list[dict[str, Any]] = []
+    pairs = list(combinations(sorted(table.hands[seat]), 2))
+    out: list[Command] = []
     if isinstance(phase, Replacing):
-        out.append({"type": "draw_card"})
+        out.append(DrawCard())
     elif isinstance(phase, Turn):
         hidden = [(slot, rank(twin_of(slot))) for slot in face_down(state)]
         shown = [(slot, rank(wall_card(state, slot))) for slot in sorted(state.face_up)]
         for pair in pairs:
             for slot, target in hidden:
                 if pair_makes(pair, target):
-                    out.append({"type": "reveal_wall", "cards": pair, "wall": slot})
+                    out.append(RevealWall(cards=pair, wall=slot))
             for slot, target in shown:
                 if pair_makes(pair, target):
-                    out.append({"type": "capture_wall", "cards": pair, "wall": slot})
-        out += [{"type": "discard_and_draw", "cards": pair} for pair in pairs]
+                    out.append(CaptureWall(cards=pair, wall=slot))
+        out += [DiscardAndDraw(cards=pair) for pair in pairs]
         if not out:
-            out.append({"type": "end_turn"})
+            out.append(EndTurn())
     elif isinstance(phase, Revealed):
         target = rank(wall_card(state, phase.wall))
-        out += [{"type": "capture_wall", "cards": p, "wall": phase.wall} for p in pairs if pair_makes(p, target)]
-        out.append({"type": "call_knock"})
+        out += [CaptureWall(cards=p, wall=phase.wall) for p in pairs if pair_makes(p, target)]
+        out.append(CallKnock())
     elif isinstance(phase, Claims):
         target = rank(wall_card(state, phase.wall))
-        out += [{"type": "knock", "cards": p} for p in pairs if pair_makes(p, target)]
-        out.append({"type": "pass_knock"})
+        out += [Knock(cards=p) for p in pairs if pair_makes(p, target)]
+        out.append(PassKnock())
     return out
 
 
-def timeout_command(table: Tabletop, state: DunwichState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: DunwichState, seat: int, rng: random.Random) -> Command:
     """A silent cultist in a knock race passes and a silent revealer knocks (she produced no pair); otherwise a
     legal move at random."""
     if isinstance(state.phase, Claims):
-        return {"type": "pass_knock"}
+        return PassKnock()
     if isinstance(state.phase, Revealed):
-        return {"type": "call_knock"}
+        return CallKnock()
     return rng.choice(legal_commands(table, state, seat))
 
 
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
-    kind = command["type"]
     phase = state.phase
-    if kind in ("knock", "pass_knock"):
+    if isinstance(command, (Knock, PassKnock)):
         _claim(d, seat, command)
         return
-    if kind == "draw_card":
+    if isinstance(command, DrawCard):
         require(isinstance(phase, Replacing), "rules/no_replacement_due",
                 "Only a cultist who handed a twin over draws back to 5 cards, before the first turn.")
         _refill(d, seat)
@@ -190,42 +191,43 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             "Wait until the cultists who handed a twin over have drawn back to 5 cards.")
     if isinstance(phase, Claims):
         raise RuleViolation("rules/claim_window_open", "Wait until the knock on the table is answered.")
-    if kind == "reveal_wall":
-        require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
-        cards = _pair(table, seat, command["cards"])
-        slot = command["wall"]
-        require(slot in face_down(state), "rules/wall_not_face_down", "Pick a face-down wall card.", wall=slot)
-        twin = twin_of(slot)
-        require(pair_makes(cards, rank(twin)), "rules/pair_does_not_match",
-                f"The sum or difference of your pair must equal the twin's elder sign ({rank(twin)}).")
-        d.emit(WallRevealed(seat=seat, cards=cards, wall=slot, twin=twin, card=wall_card(state, slot)))
-    elif kind == "capture_wall":
-        cards = _pair(table, seat, command["cards"])
-        slot = command["wall"]
-        if isinstance(phase, Revealed):
-            require(slot == phase.wall, "rules/capture_the_revealed_card", "Capture the card you just revealed, or knock.")
-        require(slot in state.face_up, "rules/wall_not_revealed", "Only a revealed wall card can be captured.", wall=slot)
-        card = wall_card(state, slot)
-        require(pair_makes(cards, rank(card)), "rules/pair_does_not_match",
-                f"The sum or difference of your pair must equal the wall card's elder sign ({rank(card)}).")
-        d.emit(WallCaptured(seat=seat, cards=cards, wall=slot, card=card))
-        _end_turn(d, seat)
-    elif kind == "call_knock":
-        require(isinstance(phase, Revealed), "rules/nothing_to_knock_for", "Knock only after revealing a wall card.")
-        d.emit(KnockCalled(seat=seat, wall=phase.wall, card=wall_card(state, phase.wall)))
-    elif kind == "discard_and_draw":
-        require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
-        d.emit(TwoCardsDiscarded(seat=seat, cards=_pair(table, seat, command["cards"])))
-        _draw(d, seat, 2)
-        _end_turn(d, seat)
-    else:  # end_turn
-        require(isinstance(phase, Turn), "rules/must_capture_or_knock", "Capture the revealed card or knock.")
-        require(legal_commands(table, state, seat) == [{"type": "end_turn"}], "rules/must_act",
-                "You can still reveal, capture or discard two cards: you may not pass.")
-        _end_turn(d, seat)
+    match command:
+        case RevealWall(cards=pair, wall=slot):
+            require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
+            cards = _pair(table, seat, pair)
+            require(slot in face_down(state), "rules/wall_not_face_down", "Pick a face-down wall card.", wall=slot)
+            twin = twin_of(slot)
+            require(pair_makes(cards, rank(twin)), "rules/pair_does_not_match",
+                    f"The sum or difference of your pair must equal the twin's elder sign ({rank(twin)}).")
+            d.emit(WallRevealed(seat=seat, cards=cards, wall=slot, twin=twin, card=wall_card(state, slot)))
+        case CaptureWall(cards=pair, wall=slot):
+            cards = _pair(table, seat, pair)
+            if isinstance(phase, Revealed):
+                require(slot == phase.wall, "rules/capture_the_revealed_card", "Capture the card you just revealed, or knock.")
+            require(slot in state.face_up, "rules/wall_not_revealed", "Only a revealed wall card can be captured.", wall=slot)
+            card = wall_card(state, slot)
+            require(pair_makes(cards, rank(card)), "rules/pair_does_not_match",
+                    f"The sum or difference of your pair must equal the wall card's elder sign ({rank(card)}).")
+            d.emit(WallCaptured(seat=seat, cards=cards, wall=slot, card=card))
+            _end_turn(d, seat)
+        case CallKnock():
+            require(isinstance(phase, Revealed), "rules/nothing_to_knock_for", "Knock only after revealing a wall card.")
+            d.emit(KnockCalled(seat=seat, wall=phase.wall, card=wall_card(state, phase.wall)))
+        case DiscardAndDraw(cards=pair):
+            require(isinstance(phase, Turn), "rules/one_reveal_per_turn", "You have already revealed a wall card this turn.")
+            d.emit(TwoCardsDiscarded(seat=seat, cards=_pair(table, seat, pair)))
+            _draw(d, seat, 2)
+            _end_turn(d, seat)
+        case EndTurn():
+            require(isinstance(phase, Turn), "rules/must_capture_or_knock", "Capture the revealed card or knock.")
+            require(legal_commands(table, state, seat) == [EndTurn()], "rules/must_act",
+                    "You can still reveal, capture or discard two cards: you may not pass.")
+            _end_turn(d, seat)
+        case _:
+            raise TypeError(f"the dunwich horror: no rule for {command!r}")
 
 
-def _claim(d: Decision, seat: int, command: Mapping[str, Any]) -> None:
+def _claim(d: Decision, seat: int, command: Knock | PassKnock) -> None:
     """The knock race: the first valid claim applied wins. The window is open to the cultists the rite waits on (not
     the revealer, not one who passed), so a later knock is refused by the kernel's turn check: the game no longer
     waits on anyone for it."""
@@ -234,14 +236,14 @@ def _claim(d: Decision, seat: int, command: Mapping[str, Any]) -> None:
     if not isinstance(phase, Claims):
         raise RuleViolation("rules/no_knock_window", "Nobody is waiting for a knock right now.")
     arrival = len(phase.passed) + 1
-    if command["type"] == "pass_knock":
+    if isinstance(command, PassKnock):
         d.emit(KnockPassed(seat=seat, wall=phase.wall, arrival=arrival))
         passed = here(d)[1].phase.passed
         if len(passed) == table.players - 1:
             d.emit(ClaimsClosed(wall=phase.wall, passed=list(passed)))
             _end_turn(d, phase.revealer)
         return
-    cards = _pair(table, seat, command["cards"])
+    cards = _pair(table, seat, command.cards)
     card = wall_card(state, phase.wall)
     require(pair_makes(cards, rank(card)), "rules/pair_does_not_match",
             f"The sum or difference of your pair must equal the wall card's elder sign ({rank(card)}).")
@@ -250,7 +252,7 @@ def _claim(d: Decision, seat: int, command: Mapping[str, Any]) -> None:
     _end_turn(d, phase.revealer)
 
 
-def _pair(table: Tabletop, seat: int, cards: list[int]) -> list[int]:
+def _pair(table: Tabletop, seat: int, cards: tuple[int, ...]) -> list[int]:
     require(cards[0] != cards[1], "rules/pair_needs_two_cards", "A pair is two different cards.")
     require(all(c in table.hands[seat] for c in cards), "rules/cards_not_in_hand", "Play cards from your own hand.")
     return list(cards)

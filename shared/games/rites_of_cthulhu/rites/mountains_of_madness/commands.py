@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from dataclasses import dataclass
+
+from shared.kernel import Command, arg, by_type
 
 from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.cards import Side
@@ -12,31 +14,33 @@ RIDGE_CARD = "the ridge card whose slope you play on"
 SIDE = "the slope above or below that ridge card"
 
 
-class ExtendRidge(Schema):
+@dataclass(frozen=True, slots=True)
+class ExtendRidge(Command, type="extend_ridge"):
     """Lay a card on the ridge: the first declares the Elder Sign; the ridge is a run of up to four cards, no
     forbidden books, and a card that fits it may not go on a slope ("Creating the Ridge")."""
 
-    card = fields.Integer(required=True, metadata={"description": CARD})
+    card: int = arg(CARD)
 
 
-class PlayOnSlope(Schema):
+@dataclass(frozen=True, slots=True)
+class PlayOnSlope(Command, type="play_on_slope"):
     """Play a card on a slope above or below a ridge card, one elder sign above or below the card it covers
     ("Creating the slopes")."""
 
-    card = fields.Integer(required=True, metadata={"description": CARD})
-    ridge_card = fields.Integer(required=True, metadata={"description": RIDGE_CARD})
-    side = fields.String(required=True, validate=validate.OneOf(list(Side)), metadata={"description": SIDE})
+    card: int = arg(CARD)
+    ridge_card: int = arg(RIDGE_CARD)
+    side: str = arg(SIDE, enum=Side)
 
 
-class PlayCliff(Schema):
+@dataclass(frozen=True, slots=True)
+class PlayCliff(Command, type="play_cliff"):
     """Play a cliff: a forbidden book with any other card on any slope, then draw one card and play on
     ("Creating Cliffs")."""
 
-    book = fields.Integer(required=True, metadata={"description": "a forbidden book (elder sign 0) from your hand"})
-    card = fields.Integer(required=True, metadata={"description": "the other card of the cliff, from your hand"})
-    ridge_card = fields.Integer(required=True, metadata={"description": RIDGE_CARD})
-    side = fields.String(required=True, validate=validate.OneOf(list(Side)), metadata={"description": SIDE})
+    book: int = arg("a forbidden book (elder sign 0) from your hand")
+    card: int = arg("the other card of the cliff, from your hand")
+    ridge_card: int = arg(RIDGE_CARD)
+    side: str = arg(SIDE, enum=Side)
 
 
-COMMANDS = {"extend_ridge": ExtendRidge, "play_on_slope": PlayOnSlope, "play_cliff": PlayCliff,
-            "draw_card": DrawCard, "end_turn": EndTurn}
+COMMANDS = by_type(ExtendRidge, PlayOnSlope, PlayCliff, DrawCard, EndTurn)

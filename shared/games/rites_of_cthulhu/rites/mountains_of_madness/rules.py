@@ -4,15 +4,14 @@ ridge, slopes stepping by one, and cliffs. Only elder signs count; the first cul
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, rank
-from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
+from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteResult, here
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.cards import RIDGE_SIZE, Side
+from shared.games.rites_of_cthulhu.rites.mountains_of_madness.commands import ExtendRidge, PlayCliff, PlayOnSlope
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.events import RidgeExtended, SlopePlayed
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.state import MountainsState, Slope
 from shared.games.rites_of_cthulhu.rites.shedding import (
@@ -49,10 +48,10 @@ def _top(state: MountainsState, ridge_card: int, side: str) -> int:
     return ridge_card
 
 
-def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[dict[str, Any]]:
+def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
     hand = sorted(table.hands[seat])
     on_ridge = [c for c in hand if fits_ridge(state.ridge, c)]
-    out: list[dict[str, Any]] = [{"type": "extend_ridge", "card": c} for c in on_ridge]
+    out: list[Command] = [ExtendRidge(card=c) for c in on_ridge]
     if not state.ridge:
         return out
     spots = [(r, side) for r in state.ridge for side in Side]
@@ -63,68 +62,68 @@ def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[dict[str, 
         mine = rank(c)
         for r, side, top in tops:
             if abs(mine - top) == 1:
-                out.append({"type": "play_on_slope", "card": c, "ridge_card": r, "side": side})
+                out.append(PlayOnSlope(card=c, ridge_card=r, side=side))
     for book in sorted({c for c in hand if rank(c) == FORBIDDEN_BOOK}):
         for c in free:
             if c != book:
-                out += [{"type": "play_cliff", "book": book, "card": c, "ridge_card": r, "side": side}
-                        for r, side in spots]
+                out += [PlayCliff(book=book, card=c, ridge_card=r, side=side) for r, side in spots]
     return out
 
 
-def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
     if seat != turn(table, state):
         return []
     return turn_commands(_plays(table, state, seat), may_end=bool(state.played or state.drew))
 
 
-def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: random.Random) -> Command:
     return end_or_at_random(legal_commands(table, state, seat), rng)
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
-    kind = command["type"]
     plays = _plays(table, state, seat)
-    if kind == "draw_card":
+    if isinstance(command, DrawCard):
         require(not state.drew and not state.played, "rules/already_played_or_drew",
                 "You may only draw at the start of your turn.")
         require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
         d.emit(DrewUnableToPlay(seat=seat))
         draw(d, seat, 1)
-    elif kind == "end_turn":
+        return
+    if isinstance(command, EndTurn):
         require(bool(state.played or state.drew), "rules/must_play_if_able",
                 "You must play a card (or draw if you cannot) before ending your turn.")
         d.emit(TurnPassed(seat=next_seat(table, seat)))
-    elif command not in plays:
+        return
+    if command not in plays:
         raise _why(table, state, seat, command)
-    elif kind == "extend_ridge":
-        d.emit(RidgeExtended(seat=seat, card=command["card"]))
-    elif kind == "play_on_slope":
-        d.emit(SlopePlayed(seat=seat, cards=[command["card"]], ridge_card=command["ridge_card"], side=command["side"],
-                           cliff=False))
-    else:
-        d.emit(SlopePlayed(seat=seat, cards=[command["book"], command["card"]], ridge_card=command["ridge_card"],
-                           side=command["side"], cliff=True))
-        draw(d, seat, 1)
+    match command:
+        case ExtendRidge(card=card):
+            d.emit(RidgeExtended(seat=seat, card=card))
+        case PlayOnSlope(card=card, ridge_card=ridge_card, side=side):
+            d.emit(SlopePlayed(seat=seat, cards=[card], ridge_card=ridge_card, side=side, cliff=False))
+        case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
+            d.emit(SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card, side=side, cliff=True))
+            draw(d, seat, 1)
 
 
-def _why(table: Tabletop, state: MountainsState, seat: int, command: Mapping[str, Any]) -> RuleViolation:
+def _why(table: Tabletop, state: MountainsState, seat: int, command: Command) -> RuleViolation:
+    assert isinstance(command, (ExtendRidge, PlayOnSlope, PlayCliff))
     hand = table.hands[seat]
-    cards = [command["card"]] + ([command["book"]] if "book" in command else [])
+    cards = [command.card] + ([command.book] if isinstance(command, PlayCliff) else [])
     if any(c not in hand for c in cards) or len(set(cards)) != len(cards):
         return RuleViolation("rules/card_not_in_hand", "That card is not in your hand.")
-    if command["type"] == "extend_ridge":
-        if rank(command["card"]) == FORBIDDEN_BOOK:
+    if isinstance(command, ExtendRidge):
+        if rank(command.card) == FORBIDDEN_BOOK:
             return RuleViolation("rules/no_forbidden_books_in_ridge", "Forbidden books may not be part of the ridge.")
         return RuleViolation("rules/ridge_must_be_a_run", "The ridge is a run of at most four cards.")
     if not state.ridge:
         return RuleViolation("rules/declare_the_elder_sign", "The Elder Sign must be declared first.")
-    if command["ridge_card"] not in state.ridge:
+    if command.ridge_card not in state.ridge:
         return RuleViolation("rules/no_such_slope", "Slopes grow above and below ridge cards only.")
-    if fits_ridge(state.ridge, command["card"]):
+    if fits_ridge(state.ridge, command.card):
         return RuleViolation("rules/ridge_before_slopes", "A card that can extend the ridge must go on the ridge.")
-    if command["type"] == "play_cliff":
+    if isinstance(command, PlayCliff):
         return RuleViolation("rules/cliff_needs_a_forbidden_book", "A cliff is a forbidden book with any other card.")
     return RuleViolation("rules/slopes_step_by_one", "A slope card must be one above or below the card it covers.")
 

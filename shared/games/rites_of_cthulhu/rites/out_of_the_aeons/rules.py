@@ -16,15 +16,14 @@ the rite goes to the first tied cultist in turn order from the Grand Cultist.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from shared.kernel import Decision, Fact, replace, replace_at
+from shared.kernel import Command, Decision, Fact, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import cult, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH, DEAL, YELLOW
+from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.commands import Bid, DiscardRevealed, KeepRevealed
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import (
     AeonsCardsRegathered,
     AeonsEnded,
@@ -102,39 +101,39 @@ def to_act(table: Tabletop, state: AeonsState) -> frozenset[int]:
     return frozenset()
 
 
-def legal_commands(table: Tabletop, state: AeonsState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: AeonsState, seat: int) -> list[Command]:
     if seat not in to_act(table, state):
         return []
     if isinstance(state.phase, Privilege):
-        return [{"type": "discard_revealed"}, {"type": "keep_revealed"}]
-    return [{"type": "bid", "card": c} for c in sorted(table.hands[seat])]
+        return [DiscardRevealed(), KeepRevealed()]
+    return [Bid(card=c) for c in sorted(table.hands[seat])]
 
 
-def timeout_command(table: Tabletop, state: AeonsState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: AeonsState, seat: int, rng: random.Random) -> Command:
     """A silent Grand Cultist keeps the revealed card (the discard is her right, not a duty); a silent bidder seals
     a card of her hand at random."""
     if isinstance(state.phase, Privilege):
-        return {"type": "keep_revealed"}
+        return KeepRevealed()
     return rng.choice(legal_commands(table, state, seat))
 
 
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
     phase = state.phase
-    if command["type"] != "bid":
+    if not isinstance(command, Bid):
         require(isinstance(phase, Privilege), "rules/no_discard_privilege",
                 "Only the Grand Cultist decides, once a card is revealed and before the bidding, whether to discard it.")
-        if command["type"] == "discard_revealed":
+        if isinstance(command, DiscardRevealed):
             d.emit(RevealedCardDiscarded(seat=seat, card=state.revealed))
             _next_round(d)
         else:
             d.emit(BiddingOpened(card=state.revealed, bidders=_bidders(table)))
         return
     require(isinstance(phase, Bidding), "rules/not_bidding", "Nobody is bidding right now.")
-    card = command["card"]
+    card = command.card
     require(card in table.hands[seat], "rules/card_not_in_hand", "Bid with a card from your own hand.")
     audience = hand_audience(table, seat)
     d.emit(BidSealed(seat=seat, card=card), None if audience is None else {"card": audience})

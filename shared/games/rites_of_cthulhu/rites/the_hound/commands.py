@@ -2,71 +2,73 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from dataclasses import dataclass
+
+from shared.kernel import Command, arg, by_type
 
 GRAVE = "a grave's index in the graveyard (players + 1 graves)"
 HAND_CARD = "an entity card id from your hand"
 
 
-class PeekGrave(Schema):
+@dataclass(frozen=True, slots=True)
+class PeekGrave(Command, type="peek_grave"):
     """The Grand Cultist's privilege before her first turn: peek at any one face-down grave ("The Hound",
     Privilege of the Grand Cultist)."""
 
-    grave = fields.Integer(required=True, metadata={"description": GRAVE})
+    grave: int = arg(GRAVE)
 
 
-class DeclinePeek(Schema):
+@dataclass(frozen=True, slots=True)
+class DeclinePeek(Command, type="decline_peek"):
     """The Grand Cultist does not use the privileged peek and takes her first turn."""
 
 
-class PlaceGhoul(Schema):
+@dataclass(frozen=True, slots=True)
+class PlaceGhoul(Command, type="place_ghoul"):
     """Place a ghoul from your hand next to a grave where you have none yet, draw a replacement, and peek at the
     grave unless it is face up ("The Hound", First Turn and Subsequent turns)."""
 
-    card = fields.Integer(required=True, metadata={"description": HAND_CARD})
-    grave = fields.Integer(required=True, metadata={"description": GRAVE})
+    card: int = arg(HAND_CARD)
+    grave: int = arg(GRAVE)
 
 
-class KeepGhoul(Schema):
+@dataclass(frozen=True, slots=True)
+class KeepGhoul(Command, type="keep_ghoul"):
     """Leave your ghoul at the grave you peeked at: two ghouls there dig it up, else your turn ends."""
 
 
-class MoveGhoul(Schema):
+@dataclass(frozen=True, slots=True)
+class MoveGhoul(Command, type="move_ghoul"):
     """Move your ghoul once to another grave, without peeking at it ("The Hound", Subsequent turns)."""
 
-    grave = fields.Integer(required=True, metadata={"description": GRAVE})
+    grave: int = arg(GRAVE)
 
 
-class CallHenchman(Schema):
+@dataclass(frozen=True, slots=True)
+class CallHenchman(Command, type="call_henchman"):
     """Seal a henchman of your ghoul's cult for the dig; revealed with your partner's ("Digging a grave")."""
 
-    card = fields.Integer(required=True, metadata={"description": "a card of your ghoul's cult, from your hand"})
+    card: int = arg("a card of your ghoul's cult, from your hand")
 
 
-class PsychOut(Schema):
+@dataclass(frozen=True, slots=True)
+class PsychOut(Command, type="psych_out"):
     """Seal a dummy henchman, kept face down at the reveal: it psychs your partner's henchman out and goes back to
     your hand ("Psyching Out Your Digging Partner")."""
 
-    card = fields.Integer(required=True, metadata={"description": HAND_CARD})
+    card: int = arg(HAND_CARD)
 
 
-class NoHenchman(Schema):
+@dataclass(frozen=True, slots=True)
+class NoHenchman(Command, type="no_henchman"):
     """Seal no henchman for the dig: only your ghoul counts."""
 
 
-class PassTurn(Schema):
+@dataclass(frozen=True, slots=True)
+class PassTurn(Command, type="pass_turn"):
     """Pass your turn when you can send no ghoul (an empty hand, or your ghouls at every grave left): a project
     ruling."""
 
 
-COMMANDS = {
-    "peek_grave": PeekGrave,
-    "decline_peek": DeclinePeek,
-    "place_ghoul": PlaceGhoul,
-    "keep_ghoul": KeepGhoul,
-    "move_ghoul": MoveGhoul,
-    "call_henchman": CallHenchman,
-    "psych_out": PsychOut,
-    "no_henchman": NoHenchman,
-    "pass_turn": PassTurn,
-}
+COMMANDS = by_type(PeekGrave, DeclinePeek, PlaceGhoul, KeepGhoul, MoveGhoul, CallHenchman, PsychOut, NoHenchman,
+                   PassTurn)

@@ -19,10 +19,9 @@ and ghouls honours the rank-inverting artifact.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any
 
-from shared.kernel import Decision, Fact, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, HAND_SIZE, cult, rank
@@ -38,6 +37,9 @@ from shared.games.rites_of_cthulhu.rites.table import (
     without,
 )
 from shared.games.rites_of_cthulhu.rites.the_hound.cards import SHOWN, Choice
+from shared.games.rites_of_cthulhu.rites.the_hound.commands import (
+    CallHenchman, DeclinePeek, KeepGhoul, MoveGhoul, NoHenchman, PassTurn, PeekGrave, PlaceGhoul, PsychOut,
+)
 from shared.games.rites_of_cthulhu.rites.the_hound.events import (
     DigCleared,
     DigTied,
@@ -70,7 +72,7 @@ from shared.games.rites_of_cthulhu.rites.the_hound.state import (
 )
 from shared.games.rites_of_cthulhu.state import Tabletop
 
-CHOICES = {"call_henchman": Choice.HENCHMAN, "psych_out": Choice.DUMMY, "no_henchman": Choice.NOTHING}
+CHOICES = {CallHenchman: Choice.HENCHMAN, PsychOut: Choice.DUMMY, NoHenchman: Choice.NOTHING}
 
 
 def strength(ghoul: int, henchman: int | None) -> int:
@@ -138,62 +140,62 @@ def to_act(table: Tabletop, state: HoundState) -> frozenset[int]:
     return frozenset()
 
 
-def legal_commands(table: Tabletop, state: HoundState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: HoundState, seat: int) -> list[Command]:
     if seat not in to_act(table, state):
         return []
     phase = state.phase
     hand = sorted(table.hands[seat])
+    out: list[Command]
     if isinstance(phase, PeekPrivilege):
         graves = [i for i, g in enumerate(state.graves) if not g.face_up and g.looted_by is None]
-        return [{"type": "peek_grave", "grave": i} for i in graves] + [{"type": "decline_peek"}]
+        return [*(PeekGrave(grave=i) for i in graves), DeclinePeek()]
     if isinstance(phase, Placing):
-        out = [{"type": "place_ghoul", "card": c, "grave": g} for c in hand for g in open_graves(state, seat)]
-        return out or [{"type": "pass_turn"}]
+        out = [PlaceGhoul(card=c, grave=g) for c in hand for g in open_graves(state, seat)]
+        return out or [PassTurn()]
     if isinstance(phase, Placed):
-        return [{"type": "keep_ghoul"}] + [{"type": "move_ghoul", "grave": g} for g in open_graves(state, seat)]
+        return [KeepGhoul(), *(MoveGhoul(grave=g) for g in open_graves(state, seat))]
     assert isinstance(phase, Digging)
     ghoul = ghoul_of(state, phase.grave, seat)
-    out = [{"type": "call_henchman", "card": c} for c in hand if cult(c) == cult(ghoul)]
-    out += [{"type": "psych_out", "card": c} for c in hand]
-    return out + [{"type": "no_henchman"}]
+    out = [CallHenchman(card=c) for c in hand if cult(c) == cult(ghoul)]
+    out += [PsychOut(card=c) for c in hand]
+    return out + [NoHenchman()]
 
 
-def timeout_command(table: Tabletop, state: HoundState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: HoundState, seat: int, rng: random.Random) -> Command:
     """A silent cultist does not take the privileged peek and leaves her ghoul where it is (both options); placing a
     ghoul and the sealed henchman choice are compulsory: a legal one at random."""
     if isinstance(state.phase, PeekPrivilege):
-        return {"type": "decline_peek"}
+        return DeclinePeek()
     if isinstance(state.phase, Placed):
-        return {"type": "keep_ghoul"}
+        return KeepGhoul()
     return rng.choice(legal_commands(table, state, seat))
 
 
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
-    kind = command["type"]
     phase = state.phase
-    if kind in ("peek_grave", "decline_peek"):
+    if isinstance(command, (PeekGrave, DeclinePeek)):
         require(isinstance(phase, PeekPrivilege), "rules/no_peek_privilege",
                 "The privileged peek comes before the first turn.")
-        if kind == "peek_grave":
-            grave = _grave(state, command["grave"])
+        if isinstance(command, PeekGrave):
+            grave = _grave(state, command.grave)
             require(not grave.face_up, "rules/grave_face_up", "That grave is already face up.")
-            _peek(d, seat, command["grave"], grave.card, privilege=True)
+            _peek(d, seat, command.grave, grave.card, privilege=True)
         else:
             d.emit(PeekDeclined(seat=seat))
         d.emit(HoundTurnBegan(seat=seat))
-    elif kind == "pass_turn":
+    elif isinstance(command, PassTurn):
         require(isinstance(phase, Placing), "rules/not_placing", "Place a ghoul at the start of your turn.")
         require(not table.hands[seat] or not open_graves(state, seat), "rules/must_place_ghoul",
                 "You can place a ghoul: you may not pass.")
         d.emit(TurnPassedWithoutGhoul(seat=seat))
         d.emit(HoundTurnBegan(seat=next_seat(table, seat)))
-    elif kind == "place_ghoul":
+    elif isinstance(command, PlaceGhoul):
         require(isinstance(phase, Placing), "rules/not_placing", "Place a ghoul at the start of your turn.")
-        card, index = command["card"], command["grave"]
+        card, index = command.card, command.grave
         require(card in table.hands[seat], "rules/card_not_in_hand", "Place a ghoul from your own hand.")
         grave = _grave(state, index)
         require(not grave.has_ghoul_of(seat), "rules/one_ghoul_per_grave", "You already have a ghoul at that grave.")
@@ -201,11 +203,12 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
         _refill(d, seat)
         if not grave.face_up:
             _peek(d, seat, index, grave.card, privilege=False)
-    elif kind in ("keep_ghoul", "move_ghoul"):
-        require(isinstance(phase, Placed), "rules/nothing_to_move", "Place a ghoul first.")
+    elif isinstance(command, (KeepGhoul, MoveGhoul)):
+        if not isinstance(phase, Placed):
+            raise RuleViolation("rules/nothing_to_move", "Place a ghoul first.")
         target = phase.grave
-        if kind == "move_ghoul":
-            target = command["grave"]
+        if isinstance(command, MoveGhoul):
+            target = command.grave
             grave = _grave(state, target)
             require(target != phase.grave, "rules/move_to_another_grave", "Move your ghoul to a different grave.")
             require(not grave.has_ghoul_of(seat), "rules/one_ghoul_per_grave", "You already have a ghoul at that grave.")
@@ -217,26 +220,29 @@ def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
             d.emit(GraveDugUp(grave=target, card=grave.card, partners=[s for s, _ in grave.ghouls], turn=seat))
         else:
             d.emit(HoundTurnBegan(seat=next_seat(table, seat)))
-    else:
+    elif isinstance(command, (CallHenchman, PsychOut, NoHenchman)):
         _seal(d, command, seat)
+    else:
+        raise TypeError(f"the hound: no rule for {command!r}")
 
 
-def _seal(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def _seal(d: Decision, command: CallHenchman | PsychOut | NoHenchman, seat: int) -> None:
     """A digging partner seals her henchman, a dummy, or nothing; the second seal reveals both."""
     table, state = here(d)
     phase = state.phase
-    require(isinstance(phase, Digging), "rules/not_digging", "Henchmen are called only when a grave is dug up.")
-    card = command.get("card")
+    if not isinstance(phase, Digging):
+        raise RuleViolation("rules/not_digging", "Henchmen are called only when a grave is dug up.")
+    card = None if isinstance(command, NoHenchman) else command.card
     if card is not None:
         require(card in table.hands[seat], "rules/card_not_in_hand", "Choose a card from your own hand.")
-    if command["type"] == "call_henchman":
-        require(cult(command["card"]) == cult(ghoul_of(state, phase.grave, seat)), "rules/henchman_must_match_ghoul",
+    if isinstance(command, CallHenchman):
+        require(cult(command.card) == cult(ghoul_of(state, phase.grave, seat)), "rules/henchman_must_match_ghoul",
                 "A henchman must be of the same cult as your ghoul.")
     audience = hand_audience(table, seat)
     secret: dict[str, list[int]] = {"choice": [seat]}
     if audience is not None:
         secret["card"] = audience
-    d.emit(HenchmanSealed(seat=seat, grave=phase.grave, choice=CHOICES[command["type"]], card=card), secret)
+    d.emit(HenchmanSealed(seat=seat, grave=phase.grave, choice=CHOICES[type(command)], card=card), secret)
     if len(here(d)[1].phase.sealed) == 2:
         _resolve(d)
 

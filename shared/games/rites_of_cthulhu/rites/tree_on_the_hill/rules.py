@@ -8,14 +8,12 @@ card that completes a tree).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from shared.kernel import Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import cult, rank
-from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
+from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteResult, here
 from shared.games.rites_of_cthulhu.rites.shedding import (
     DrewUnableToPlay,
     TurnPassed,
@@ -27,6 +25,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.cards import TREE_SIZE
+from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import GrowTree, PlantTree
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import CardPlayedToTree
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import TreeState
 from shared.games.rites_of_cthulhu.state import Tabletop
@@ -58,60 +57,60 @@ def _incomplete(state: TreeState) -> list[int]:
     return [i for i, t in enumerate(state.trees) if len(t) < TREE_SIZE]
 
 
-def _plays(table: Tabletop, state: TreeState, seat: int) -> list[dict[str, Any]]:
+def _plays(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
     hand = sorted(table.hands[seat])
     incomplete = _incomplete(state)
-    out = [{"type": "grow_tree", "card": c, "tree": i} for c in hand for i in incomplete if fits(state.trees[i], c)]
+    out: list[Command] = [GrowTree(card=c, tree=i) for c in hand for i in incomplete if fits(state.trees[i], c)]
     # Planting: only when no tree is incomplete, or as the play that follows a double play.
     if state.again or not incomplete:
-        out += [{"type": "plant_tree", "card": c} for c in hand]
+        out += [PlantTree(card=c) for c in hand]
     return out
 
 
-def legal_commands(table: Tabletop, state: TreeState, seat: int) -> list[dict[str, Any]]:
+def legal_commands(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
     if seat != turn(table, state):
         return []
     return turn_commands(_plays(table, state, seat), may_end=state.drew)
 
 
-def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Random) -> dict[str, Any]:
+def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Random) -> Command:
     return end_or_at_random(legal_commands(table, state, seat), rng)
 
 
-def decide(d: Decision, command: Mapping[str, Any], seat: int) -> None:
+def decide(d: Decision, command: Command, seat: int) -> None:
     table, state = here(d)
-    kind = command["type"]
     plays = _plays(table, state, seat)
-    if kind == "draw_card":
+    if isinstance(command, DrawCard):
         require(not state.drew, "rules/already_drew", "You have already drawn this turn.")
         require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
         d.emit(DrewUnableToPlay(seat=seat))
         draw(d, seat, 1)
         return
-    if kind == "end_turn":
+    if isinstance(command, EndTurn):
         require(state.drew, "rules/must_play_if_able", "You must play a card (or draw if you cannot).")
         d.emit(TurnPassed(seat=next_seat(table, seat)))
         return
+    assert isinstance(command, (PlantTree, GrowTree))
     if command not in plays:
         raise _why(table, state, seat, command)
-    card = command["card"]
-    if kind == "plant_tree":
+    card = command.card
+    if isinstance(command, PlantTree):
         tree, double = len(state.trees), False
     else:
-        tree = command["tree"]
+        tree = command.tree
         double = is_double_play(state.trees[tree], card)
-    d.emit(CardPlayedToTree(seat=seat, card=card, tree=tree, planted=kind == "plant_tree", double_play=double))
+    d.emit(CardPlayedToTree(seat=seat, card=card, tree=tree, planted=isinstance(command, PlantTree), double_play=double))
     if not double and len(table.hands[seat]) > 1:
         d.emit(TurnPassed(seat=next_seat(table, seat)))
 
 
-def _why(table: Tabletop, state: TreeState, seat: int, command: Mapping[str, Any]) -> RuleViolation:
-    if command["card"] not in table.hands[seat]:
+def _why(table: Tabletop, state: TreeState, seat: int, command: PlantTree | GrowTree) -> RuleViolation:
+    if command.card not in table.hands[seat]:
         return RuleViolation("rules/card_not_in_hand", "That card is not in your hand.")
-    if command["type"] == "plant_tree":
+    if isinstance(command, PlantTree):
         return RuleViolation("rules/must_play_on_incomplete_tree",
                              "You may not plant a new tree while a tree is incomplete.")
-    if not 0 <= command["tree"] < len(state.trees):
+    if not 0 <= command.tree < len(state.trees):
         return RuleViolation("rules/no_such_tree", "There is no such tree.")
     return RuleViolation("rules/tree_must_be_a_run", "A tree is a run of four elder signs without repeats.")
 
