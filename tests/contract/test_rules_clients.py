@@ -139,7 +139,7 @@ def test_a_game_decided_on_kept_positions_decides_as_one_sent_its_states(rules_s
     kept, step = None, 0
     while game.decider.outcome(state) is None and step < 400:
         seat = min(game.decider.to_act(state))
-        command = chooser.choice(game.decider.legal_commands(state, seat))
+        command = chooser.choice(game.decider.legal_commands(state, seat)).to_wire()
         entropy = entropy_for(b"kept", step)
         expected = LocalRules().decide(game, state, command, seat, entropy).events
         fields = {"op": "decide", **decide_fields(game, command, seat, entropy)}
