@@ -60,6 +60,15 @@ class TableTalk:
             self.say(text)
         return False
 
+    def _ask(self, refusal: str, method: str, path: str, body: Any = None) -> tuple[bool, Any]:
+        """``(True, the API's answer)``, or ``(False, None)`` once the refusal is told: ``refusal``, then the server's
+        own words (too long, rate limited, not your table …)."""
+        try:
+            return True, self.api.call(method, path, body)
+        except PlayError as exc:
+            self.tell(f"{refusal}: {exc}.")
+            return False, None
+
     @property
     def player_id(self) -> str | None:
         return str(self.me["id"]) if self.me else None
@@ -71,10 +80,8 @@ class TableTalk:
         if self.seat is None and self.me is None:
             self.tell("Those who watch talk with a player key: come back with --key to talk to the other spectators.")
             return False
-        try:
-            line = self.api.call("POST", f"/v1/games/{self.game_id}/chat", {"text": text})
-        except PlayError as exc:
-            self.tell(f"Not sent: {exc}.")
+        ok, line = self._ask("Not sent", "POST", f"/v1/games/{self.game_id}/chat", {"text": text})
+        if not ok:
             return False
         if self.after_the_end is not None:  # no stream brings it now
             self.on_chat(line)
@@ -103,10 +110,8 @@ class TableTalk:
         if player == self.player_id:
             self.say("That is you.")
             return False
-        try:
-            self.api.call("POST", f"/v1/players/{player}/{word}")
-        except PlayError as exc:
-            self.tell(f"Not done: {exc}.")
+        ok, _ = self._ask("Not done", "POST", f"/v1/players/{player}/{word}")
+        if not ok:
             return False
         self.tell(f"You will not read {name}'s lines any more (unmute {name} reads them again)." if muted
                       else f"You read {name}'s lines again.")
@@ -124,10 +129,8 @@ class TableTalk:
         if self.seat is None:
             self.say("Those who watch play no rematch.")
             return False
-        try:
-            answer = self.api.call("POST", f"/v1/games/{self.game_id}/rematch")
-        except PlayError as exc:
-            self.tell(f"No rematch: {exc}.")
+        ok, answer = self._ask("No rematch", "POST", f"/v1/games/{self.game_id}/rematch")
+        if not ok:
             return False
         if self.after_the_end is not None:
             self.after_the_end.rematch = answer["rematch"]  # said here: the next look need not say it again
@@ -153,19 +156,15 @@ class TableTalk:
     def decline(self, _: str = "") -> bool:
         """Turn down the rematch on offer, or (before the start) the seat kept for you."""
         if self.turn.get("status") == "finished":
-            try:
-                answer = self.api.call("POST", f"/v1/games/{self.game_id}/rematch/decline")
-            except PlayError as exc:
-                self.tell(f"Nothing to decline: {exc}.")
+            ok, answer = self._ask("Nothing to decline", "POST", f"/v1/games/{self.game_id}/rematch/decline")
+            if not ok:
                 return False
             return self.on_rematch(answer["rematch"])
         if self.invited is None:
             self.tell("There is nothing to decline: no rematch is on offer, and no seat here is kept for you.")
             return False
-        try:
-            self.api.call("POST", f"/v1/games/{self.game_id}/decline")
-        except PlayError as exc:
-            self.tell(f"Not declined: {exc}.")
+        ok, _ = self._ask("Not declined", "POST", f"/v1/games/{self.game_id}/decline")
+        if not ok:
             return False
         self.tell("You declined the invitation: the seat is open for anyone now.")
         return True
@@ -174,10 +173,8 @@ class TableTalk:
         if self.invited is None:
             self.say("You have a seat here already." if self.seat is not None else "No seat here is kept for you.")
             return False
-        try:
-            answer = self.api.call("POST", f"/v1/games/{self.game_id}/join", {})
-        except PlayError as exc:
-            self.tell(f"Not seated: {exc}.")
+        ok, answer = self._ask("Not seated", "POST", f"/v1/games/{self.game_id}/join", {})
+        if not ok:
             return False
         self.say(f"You took seat {answer['seat']}.")
         self.follow = (self.game_id, int(answer["seat"]))
@@ -188,10 +185,8 @@ class TableTalk:
         if self.seat is None:
             self.say("You hold no seat here: q stops watching.")
             return False
-        try:
-            answer = self.api.call("POST", f"/v1/games/{self.game_id}/leave")
-        except PlayError as exc:
-            self.tell(f"You stay: {exc}.")
+        ok, answer = self._ask("You stay", "POST", f"/v1/games/{self.game_id}/leave")
+        if not ok:
             return False
         called_off = any(e.get("type") == "table_aborted" for e in answer.get("events") or [])
         self.tell("You left, and the table is called off: you opened it." if called_off
