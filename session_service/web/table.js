@@ -331,7 +331,12 @@ export async function tablePage(main, gameId, seatWanted) {
   drawAll();
   const tableEvents = /^table_/;
   const stream = follow(gameId, token, (type, data) => {
-    if (type === "state") { apply(data); history(data.version).catch((err) => toast(err.message, "error")); }
+    if (type === "state") {
+      // A table event between the page's read of the table and this state reaches it only as history: read again.
+      if (data.version !== page.resource.version) reload().catch((err) => toast(err.message, "error"));
+      apply(data);
+      history(data.version).catch((err) => toast(err.message, "error"));
+    }
     else if (type === "event") {
       logEvent(data);
       if (tableEvents.test(data.type)) reload().catch((err) => toast(err.message, "error"));

@@ -363,6 +363,27 @@ def test_the_turn_deadline_counts_down(stack, browser):
     assert wait_for(lambda: (t := browser.find_element("id", "clock").text) != clock and t, what="the clock to tick")
 
 
+def test_a_join_made_before_the_page_s_stream_connects_still_reaches_the_page(stack, browser):
+    """The page reads the table, then opens its stream. A seat taken in between arrives only as history and in the
+    stream's first state, never as a live event: the page must still redraw its seats (it once kept offering the
+    taken seat until the next table event). The stream is held back with Chromium's own URL blocking until the
+    join has landed."""
+    created = requests.post(f"{stack.url}/v1/games", json={"game": "pocket-madness", "seats": [
+        {"name": "Host"}, {"open": True}, {"open": True}]}, timeout=10).json()
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events/stream*"]})
+    try:
+        browser.get(f"{stack.url}/#/table/{created['id']}")
+        wait_for(lambda: browser.find_elements("css selector", ".join-seat[data-seat='1']"), what="the open seats")
+        taken = requests.post(f"{stack.url}/v1/games/{created['id']}/join", json={"name": "Zed", "seat": 1}, timeout=10)
+        assert taken.status_code == 200
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    wait_for(lambda: not browser.find_elements("css selector", ".join-seat[data-seat='1']"), what="the page to hear of the join")
+    assert browser.find_elements("css selector", ".join-seat[data-seat='2']")  # the seat still open is still offered
+    assert "Zed" in browser.find_element("css selector", ".table-page").text
+
+
 def test_a_refusal_is_shown_in_the_server_s_own_words(stack, browser):
     """Someone takes seat 2 first: the page follows (it offers only seat 3); once the table is full, the lobby's join
     form is refused, and the page shows the server's message word for word."""
