@@ -7,6 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 
+# Python writes its bytecode caches (./**/__pycache__, ignored by git) even where the environment says not to: a
+# test run starts the services' processes by the dozen, and each would compile the project's modules again.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: install browser run cluster test test-fast bench ai-table soak balance lint clean
 
 $(STAMP): pyproject.toml requirements.lock

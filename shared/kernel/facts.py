@@ -57,6 +57,7 @@ class Fact:
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}  # each fact class's field names, in order (``dataclasses.fields`` is slow)
+_HINTS: dict[type, dict[str, Any]] = {}  # each fact class's resolved annotations (``typing.get_type_hints`` is slower)
 
 
 class Facts:
@@ -102,7 +103,9 @@ class Facts:
             found.append(f"{event.type}: fields {sorted(event.data)} are not the fact's {sorted(names)}")
         if any(event.data.get(name, ...) is None for name in kind.OPTIONAL):
             found.append(f"{event.type}: an optional field is stored as null instead of left out")
-        hints = typing.get_type_hints(kind)
+        hints = _HINTS.get(kind)
+        if hints is None:
+            hints = _HINTS[kind] = typing.get_type_hints(kind)
         for name in names & set(event.data):
             if not conforms(event.data[name], hints[name]):
                 found.append(f"{event.type}.{name}: {event.data[name]!r} is not a {hints[name]}")

@@ -143,9 +143,9 @@ def test_a_failure_is_a_500_with_the_error_body_and_a_logged_traceback(fake_redi
 
 
 def test_a_storage_failure_is_a_503_that_says_when_to_retry(prefix):
-    import redis
+    from session_service.storage import redis_clients
 
-    app = session(redis.Redis(port=1, socket_connect_timeout=0.2), prefix)
+    app = session(redis_clients.connect("redis://127.0.0.1:1"), prefix)  # the service's own client: no retry backoff
     reply = app.test_client().get("/v1/games/g_anything")
     assert reply.status_code == 503 and reply.json["error"]["code"] == "service/unavailable"
     assert reply.headers["Retry-After"] == "2"

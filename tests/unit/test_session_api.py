@@ -5,11 +5,11 @@ from __future__ import annotations
 import fakeredis
 import orjson
 import pytest
-import redis
 
 from session_service.http.app import create_app
 from session_service.cli.devstack import free_port
 from session_service.rules_client import HttpRules
+from session_service.storage import redis_clients
 from tests.support.stack import TEST_TOKEN_SECRET, make_session_app
 from tests.support.toy import GAME
 
@@ -274,7 +274,7 @@ def test_an_allowed_client_seed_with_a_trailing_newline_is_malformed_not_a_500(f
 
 def test_a_503_says_when_to_try_again(prefix):
     """Storage down, or the rules service unreachable: 503 with Retry-After (issue 16), nothing written."""
-    nowhere = redis.Redis(port=free_port(), socket_connect_timeout=0.5)
+    nowhere = redis_clients.connect(f"redis://127.0.0.1:{free_port()}")  # the service's own client: no retry backoff
     app, _ = make_session_app(nowhere, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=100)
     for reply in (app.test_client().post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}]}),
                   app.test_client().get("/readyz")):
