@@ -17,7 +17,7 @@ from shared.ai import LEVELS, MARGIN_S, TIMER
 from shared.ai.levels import WALL_FACTOR
 from shared.kernel import seat_rng
 from session_service.use_cases.meta import parse_iso
-from session_service.worker import jobs
+from session_service.worker import jobs, pacing
 from session_service.worker.pacing import Move, Publisher, plan
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
@@ -82,7 +82,7 @@ def test_the_publisher_publishes_each_move_at_its_time_and_once(fake_redis):
     publisher = Publisher(fake_redis, "pub", lambda move: published.append(move.version) or "played", clock=lambda: now[0])
     for version, due in ((2, 1000.5), (1, 1000.2), (3, 1002.0)):
         publisher.add(Move("g_x", 0, version, "ai", {"type": "end_turn"}, due))
-    assert publisher.next_due()[0] is None and publisher.next_due()[1] == pytest.approx(0.05)
+    assert publisher.next_due()[0] is None and publisher.next_due()[1] == pytest.approx(min(0.2, pacing.POLL_S))
     now[0] = 1000.6
     first, second = publisher.next_due()[0], publisher.next_due()[0]
     assert (first.version, second.version) == (1, 2) and publisher.next_due()[0] is None
