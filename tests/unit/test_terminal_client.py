@@ -141,6 +141,21 @@ def test_a_number_typed_against_choices_that_changed_is_asked_again_not_posted()
     assert api.posts == [{"command": BID_C, "expected_version": 11}]
 
 
+def test_a_number_typed_after_the_table_moved_on_to_others_is_told_once_and_not_posted():
+    """The number is answered with one sentence (it once read "choose again" and then "you have no move", two
+    notices for one number, which a person reads as two and the terminal test counted as two)."""
+    session, api, out = seated()
+    session.on_turn(turn(10, [BID_A, BID_B]))
+    session.shown = [BID_A, BID_B]
+    session.turn = turn(11, [], (1,))  # the table moved on to another seat between the choices shown and the typing
+    before = out.getvalue()
+    session.on_line("1")
+    said = out.getvalue()[len(before):]
+    assert api.posts == [] and said.count("no move to make right now") == 1 and "choose again" not in said
+    session.on_line("1")
+    assert api.posts == []
+
+
 def test_a_number_typed_before_the_turn_of_newer_events_waits_for_it():
     session, api, _ = seated()
     session.on_turn(turn(10, [BID_A, BID_B]))

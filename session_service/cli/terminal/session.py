@@ -278,8 +278,12 @@ class Session(TableTalk):
             self.pending = (command, self.version)
             return False
         if list(self.turn.get("legal_commands") or []) != self.shown:
-            self.tell("The table moved on: choose again.")
-            self.list_moves()
+            if self.turn.get("legal_commands"):
+                self.tell("The table moved on: choose again.")
+                self.list_moves()
+            else:  # one sentence for one number: not "choose again" and then "you have no move"
+                self.tell("The table moved on: you have no move to make right now.")
+                self.shown = None
             return False
         self.post(command)
         return False
