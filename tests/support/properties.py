@@ -108,21 +108,55 @@ def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, Command
     return seat, chooser.choice([cmd for s, cmd in options if s == seat])
 
 
+class Position:
+    """One position of a playout and the answers every seat's checks ask of it again and again: each seat's legal
+    commands, the seats waited on, and a command's decision (with the position's one entropy). Computed once per
+    position instead of once per seat checked (the non-interference checks ask them of every seat in turn)."""
+
+    def __init__(self, game: Game, state: Any, entropy: bytes):
+        self.game, self.state, self.entropy = game, state, entropy
+        self.to_act = game.decider.to_act(state)
+        self._legal: dict[int, list[Command]] = {}
+        self._decided: dict[tuple[int, Command], tuple[list[Event], Any]] = {}
+        self._seen: dict[tuple[int, int, Command], tuple[list[str], str]] = {}
+
+    def legal(self, seat: int) -> list[Command]:
+        if seat not in self._legal:
+            self._legal[seat] = self.game.decider.legal_commands(self.state, seat)
+        return self._legal[seat]
+
+    def decide(self, command: Command, seat: int) -> tuple[list[Event], Any]:
+        """``command`` from ``seat`` decided here (through the kernel's checks): its events and the state after."""
+        key = (seat, command)
+        if key not in self._decided:
+            self._decided[key] = tuple(self.game.checked_decide(self.state, command, seat, self.entropy))
+        return self._decided[key]
+
+    def seen(self, reader: int, command: Command, seat: int) -> tuple[list[str], str]:
+        """What ``reader`` receives of ``command`` from ``seat`` decided here (``received``), and its view after."""
+        key = (reader, seat, command)
+        if key not in self._seen:
+            events, after = self.decide(command, seat)
+            self._seen[key] = ([received(self.game, e, reader, self.state.players) for e in events],
+                               canonical(self.game.decider.view(after, reader)))
+        return self._seen[key]
+
+
 def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, legal_sample: int = 12) -> None:
     """Every per-position property: invariants, who waits and who may act, legality, non-interference."""
     game.decider.invariant(state)
     if game.decider.outcome(state) is not None:
         return
-    waited = game.decider.to_act(state)
-    assert waited, f"{game.id}: the game waits on nobody while it runs"
+    here = Position(game, state, entropy)
+    assert here.to_act, f"{game.id}: the game waits on nobody while it runs"
     for seat in range(state.players):
-        legal = game.decider.legal_commands(state, seat)
+        legal = here.legal(seat)
         check_who_may_act(game, state, seat, legal, chooser)
         for command in chooser.sample(legal, min(len(legal), legal_sample)):
             posted = json.loads(canonical(command.to_wire()))
             assert parse_command(game, posted) == command, f"{game.id}: {command} does not parse to itself"
-            game.checked_decide(state, command, seat, entropy)
-        check_non_interference(game, state, seat, entropy, chooser)
+            here.decide(command, seat)
+        check_non_interference(game, state, seat, entropy, chooser, here)
 
 
 def check_who_may_act(game: Game, state: Any, seat: int, legal: list[Command], chooser: random.Random) -> None:
@@ -139,55 +173,58 @@ def check_who_may_act(game: Game, state: Any, seat: int, legal: list[Command], c
         )
 
 
-def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, chooser: random.Random) -> None:
+def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, chooser: random.Random,
+                           here: Position | None = None) -> None:
     """Reshuffle what ``seat`` cannot know: its view, legal commands, the seats waited on and the timer's choice
     for it stay the same; so does what it sees of another seat's move (against ``resample_unrevealable`` where a
-    game declares one); and after any move whose events it sees the same way, its view is the same."""
+    game declares one); and after any move whose events it sees the same way, its view is the same. ``here``: the
+    position's answers already computed for other seats (``Position``), if any."""
+    here = here or Position(game, state, entropy)
     seed = chooser.random()
     other = game.ai.resample(state, seat, random.Random(seed))
     assert other is not state, f"{game.id}: resample handed back the real state"
     game.decider.invariant(other)
     assert canonical(game.decider.view(state, seat)) == canonical(game.decider.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
-    assert canonical(wire(game.decider.legal_commands(state, seat))) == canonical(wire(game.decider.legal_commands(other, seat))), (
+    assert canonical(wire(here.legal(seat))) == canonical(wire(game.decider.legal_commands(other, seat))), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
-    assert game.decider.to_act(state) == game.decider.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
+    assert here.to_act == game.decider.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
     again = chooser.random()
     assert game.ai.resample(state, seat, random.Random(again)) == game.ai.resample(other, seat, random.Random(again)), (
         f"{game.id}: resample for seat {seat} depends on more than what the seat knows (given the same random stream, "
         "two worlds it cannot tell apart must resample to the same world: an AI fed either must choose the same)"
     )
-    if seat in game.decider.to_act(state):
+    if seat in here.to_act:
         assert game.timeout_choice(state, seat, random.Random(seed)) == game.timeout_choice(other, seat, random.Random(seed)), (
             f"{game.id}: the timer's choice for seat {seat} depends on what it cannot know"
         )
-    check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=False)
+    check_views_follow_events(here, other, seat, chooser, must_match=False)
     if game.ai.resample_unrevealable is not None:
         # Other seats' moves may rightly reveal some of what the full resample changed (a card taken face up):
         # compare their effect against a world that differs only in what no single move can show.
         other = game.ai.resample_unrevealable(state, seat, random.Random(chooser.random()))
-    check_views_follow_events(game, state, other, seat, entropy, chooser, must_match=True)
+    check_views_follow_events(here, other, seat, chooser, must_match=True)
 
 
-def check_views_follow_events(game: Game, state: Any, other: Any, seat: int, entropy: bytes, chooser: random.Random,
-                              must_match: bool) -> None:
-    """Moves by any seat that may act, decided in two worlds ``seat`` cannot tell apart: where ``seat`` receives
-    the same events from both, its views after must be the same (its view changes only as its events say).
-    With ``must_match``, another seat's move must send ``seat`` the same events in both worlds."""
+def check_views_follow_events(here: Position, other: Any, seat: int, chooser: random.Random, must_match: bool) -> None:
+    """Moves by any seat that may act, decided in two worlds ``seat`` cannot tell apart (``here``, the real one, and
+    ``other``): where ``seat`` receives the same events from both, its views after must be the same (its view
+    changes only as its events say). With ``must_match``, another seat's move must send ``seat`` the same events in
+    both worlds."""
+    game, state = here.game, here.state
     for actor in range(state.players):
-        legal_here = game.decider.legal_commands(state, actor)
+        legal_here = here.legal(actor)
         legal_there = set(game.decider.legal_commands(other, actor))
         for command in chooser.sample(legal_here, min(len(legal_here), 3)):
             if command not in legal_there:
                 continue
-            events_here, after_here = game.checked_decide(state, command, actor, entropy)
-            events_there, after_there = game.checked_decide(other, command, actor, entropy)
-            here = [received(game, e, seat, state.players) for e in events_here]
-            there = [received(game, e, seat, state.players) for e in events_there]
+            seen_here, view_here = here.seen(seat, command, actor)
+            events_there, after_there = game.checked_decide(other, command, actor, here.entropy)
+            seen_there = [received(game, e, seat, state.players) for e in events_there]
             if must_match and actor != seat:
-                assert here == there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}: {[(a, b) for a, b in zip(here, there) if a != b]}"
-            if here == there:
-                assert canonical(game.decider.view(after_here, seat)) == canonical(game.decider.view(after_there, seat)), (
+                assert seen_here == seen_there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}: {[(a, b) for a, b in zip(seen_here, seen_there) if a != b]}"
+            if seen_here == seen_there:
+                assert view_here == canonical(game.decider.view(after_there, seat)), (
                     f"{game.id}: after seat {actor}'s {command}, seat {seat}'s view changed by more than its events say"
                 )
 
