@@ -79,6 +79,32 @@ def test_replace_gives_what_dataclasses_replace_gives():
         replace(Counted(1), size=4)
 
 
+@dataclass(frozen=True, slots=True)
+class SlottedSeat:
+    seat: int
+    hand: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SortedHand:
+    hand: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand", tuple(sorted(self.hand)))
+
+
+def test_replace_of_a_slotted_record_sets_its_slots_and_still_runs_its_post_init():
+    before = SlottedSeat(1, (2, 3))
+    for changes in ({}, {"seat": 5}, {"hand": ()}, {"seat": 0, "hand": (1,)}):
+        after = replace(before, **changes)
+        assert after == dataclasses.replace(before, **changes) and type(after) is SlottedSeat and after is not before
+    with pytest.raises(TypeError, match="no field"):
+        replace(before, hands=())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(before, seat=2).seat = 3  # still frozen
+    assert replace(SortedHand((1,)), hand=(3, 1, 2)).hand == (1, 2, 3)  # a record with __post_init__ is built by it
+
+
 def test_the_viewer_is_the_seat_while_the_game_runs_and_everyone_after():
     assert viewer_for(2, game_over=False) == 2
     assert viewer_for(None, game_over=True) is EVERYONE
