@@ -49,6 +49,9 @@ class Positions:
     _cache: OrderedDict[str, tuple[int, str, Table, str | None]] = field(default_factory=OrderedDict)
     _metas: dict[str, Meta] = field(default_factory=dict)  # the meta this process last wrote or read, for those games
     _seatings: dict[tuple[str, str | None], Seating] = field(default_factory=dict)
+    # each game's last table read by time travel (``at``): its version, head hash there, and the table
+    _travels: OrderedDict[str, tuple[int, str, Table]] = field(default_factory=OrderedDict)
+    travels: int = 64
 
     def seating(self, game_type: str, rules_version: str | None = None) -> Seating:
         """The table rules around ``game_type`` at ``rules_version`` (None: the current version)."""
@@ -89,8 +92,26 @@ class Positions:
         return Position(seating.game, seating, meta, table, version)
 
     def at(self, meta: Meta, version: int) -> Table:
-        """The table as of ``version`` (time travel: folded from the start of the log)."""
-        return self.seating_of(meta).fold(None, (event_of(r) for r in self.store.records(meta.id, until=version)))
+        """The table as of ``version`` (time travel), folded from the start of the log, or from the last table this
+        process travelled to in the same game where that lies at or before ``version`` on the same chain (its
+        record's hash unchanged): an audit steps through a game version by version, and each step then folds the
+        events since the last instead of the whole game again."""
+        seating = self.seating_of(meta)
+        kept = self._travels.get(meta.id)
+        if kept is not None and kept[0] <= version:
+            records = self.store.records(meta.id, after=kept[0] - 1, until=version)
+            if records and (records[0]["v"], records[0]["hash"]) == kept[:2]:
+                return self._travelled(meta.id, records[-1], seating.fold(kept[2], (event_of(r) for r in records[1:])))
+        records = self.store.records(meta.id, until=version)
+        table = seating.fold(None, (event_of(r) for r in records))
+        return self._travelled(meta.id, records[-1], table) if records else table
+
+    def _travelled(self, game_id: str, last: Mapping[str, Any], table: Table) -> Table:
+        self._travels[game_id] = (last["v"], last["hash"], table)
+        self._travels.move_to_end(game_id)
+        while len(self._travels) > self.travels:
+            self._travels.popitem(last=False)
+        return table
 
     def through(self, meta: Meta, records: Sequence[Mapping[str, Any]]) -> Table:
         """The table at the last of ``records`` (the newest of the log, in order), from the cache where it lies

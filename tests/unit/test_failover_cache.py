@@ -94,3 +94,38 @@ def test_a_command_refused_on_a_meta_this_process_knew_is_decided_again_on_the_l
     mover = game["seats"][now["to_act"][0]]["token"]
     reply = b.post(f"/v1/games/{game['id']}/commands", headers=auth(mover), json={"command": {"type": "draw_card"}})
     assert reply.status_code == 200, reply.json  # the seat whose turn it is, by the log's word
+
+
+def test_time_travel_steps_on_from_the_last_table_it_read_and_never_across_a_history_a_failover_took_back(fake_redis, prefix):
+    """An audit reads ``at=1, 2, 3 …``: each step folds only the events since the last one this process read (it
+    reads two records, not the whole log); after a failover took the read history back, the answer is a fresh
+    process's."""
+    first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    a = first.test_client()
+    game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
+    store = first.extensions["tables"].store
+    replicated = fake_redis.hgetall(store.key(game["id"], "meta"))
+    for _ in range(4):
+        play(a, game, {"type": "draw_card"})
+    head = a.get(f"/v1/games/{game['id']}/state").json["version"]
+    read = []
+    records = store.records
+    store.records = lambda *args, **kw: read.append(got := records(*args, **kw)) or got  # count what each step reads
+    at = lambda client, n: client.get(f"/v1/games/{game['id']}/state?at={n}").json  # noqa: E731
+    for n in range(1, head):
+        fresh, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+        assert at(a, n) == at(fresh.test_client(), n)
+    assert [len(got) for got in read] == [1] + [2] * (head - 2)  # the first from the start; then the step's two
+    # The failover: the replica becomes the primary with the log as it was before the draws; the game goes on.
+    events = store.key(game["id"], "events")
+    kept = fake_redis.xrange(events, "-", f"{replicated[b'version'].decode()}-0")
+    fake_redis.delete(events, store.key(game["id"], "meta"))
+    for entry_id, fields in kept:
+        fake_redis.xadd(events, fields, id=entry_id)
+    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    for _ in range(head):
+        hand = a.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json
+        plays = [c for c in hand["legal_commands"] if c["type"] == "play_card"]
+        play(a, game, plays[0] if plays else {"type": "draw_card"})
+    fresh, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
+    assert at(a, head - 1) == at(fresh.test_client(), head - 1)
