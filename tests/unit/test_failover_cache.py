@@ -123,9 +123,10 @@ def test_time_travel_steps_on_from_the_last_table_it_read_and_never_across_a_his
     for entry_id, fields in kept:
         fake_redis.xadd(events, fields, id=entry_id)
     fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
-    for _ in range(head):
-        hand = a.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json
-        plays = [c for c in hand["legal_commands"] if c["type"] == "play_card"]
-        play(a, game, plays[0] if plays else {"type": "draw_card"})
+    mover = a.get(f"/v1/games/{game['id']}/state").json["to_act"][0]  # another history: a card played, not drawn
+    hand = a.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][mover]["token"])).json
+    play(a, game, next(c for c in hand["legal_commands"] if c["type"] == "play_card"))  # one card: under the target
+    while a.get(f"/v1/games/{game['id']}/state").json["version"] < head:  # past head - 1: a read of it travels
+        play(a, game, {"type": "draw_card"})  # draws score nothing: the game goes on
     fresh, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
     assert at(a, head - 1) == at(fresh.test_client(), head - 1)
