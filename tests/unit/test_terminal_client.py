@@ -16,7 +16,7 @@ import pytest
 from session_service.cli.terminal.api import PlayError
 from session_service.cli.terminal.games import Seen, describe, layout_for
 from session_service.cli.terminal.screen import table_lines, wrap
-from session_service.cli.terminal.session import Session, sentence
+from session_service.cli.terminal.session import GAME_ENDED_FIRST, Session, sentence
 from shared.games import GAMES
 from shared.wire.catalog import catalog
 from tests.support.properties import random_playout
@@ -154,6 +154,23 @@ def test_a_number_typed_after_the_table_moved_on_to_others_is_told_once_and_not_
     assert api.posts == [] and said.count("no move to make right now") == 1 and "choose again" not in said
     session.on_line("1")
     assert api.posts == []
+
+
+def test_a_move_the_game_ended_before_is_told_so_once_whether_posted_or_still_waiting():
+    """A number typed as the last move was made never goes in: the person is told so, in one sentence (it once went
+    unsaid, and the terminal test counted the number as posted)."""
+    session, api, out = seated()
+    session.on_turn(turn(10, [BID_A, BID_B]))
+    api.answers = [PlayError("the game is over", "game/finished")]
+    session.on_line("1")  # posted, and refused: the game had ended
+    assert out.getvalue().count(GAME_ENDED_FIRST) == 1 and "refused" not in out.getvalue()
+    session, api, out = seated()
+    session.on_turn(turn(10, [BID_A, BID_B]))
+    session.on_event({"version": 11, "type": "bid_sealed", "text": {"plain": "Bot 1 placed a bid face down"}})
+    session.on_line("1")  # waits for the turn of version 11, which never comes: the game ends
+    session.input_over = True  # (no rematch to stay for)
+    session.on_end({"outcome": {"winners": [1], "reason": "score", "scores": [0, 3, 1]}})
+    assert api.posts == [] and out.getvalue().count(GAME_ENDED_FIRST) == 1
 
 
 def test_a_number_typed_before_the_turn_of_newer_events_waits_for_it():

@@ -31,6 +31,7 @@ HELP = ("Type a move's number to play it, or one of these words:",
         "join, decline: take or turn down a seat kept for you",
         "rematch, decline: after the end, offer or accept a rematch, or turn it down",
         "q: leave this screen (the game goes on: come back with mythos play GAME_ID and your token or key)")
+GAME_ENDED_FIRST = "The game ended before your move went in."  # a number typed as the last move was made
 
 
 class Session(TableTalk):
@@ -192,7 +193,11 @@ class Session(TableTalk):
         return False
 
     def on_end(self, data: dict[str, Any]) -> bool:
-        """The end: the table as it finished (the last turn's view holds every hand), winners and final scores."""
+        """The end: the table as it finished (the last turn's view holds every hand), winners and final scores; a move
+        still waiting to go in is told it never will."""
+        if self.pending is not None:
+            self.pending = None
+            self.tell(GAME_ENDED_FIRST)
         self.turn = {**self.turn, "status": "aborted" if self.turn.get("status") == "aborted" else "finished",
                      "outcome": data.get("outcome"), "to_act": []}
         if self.turn.get("view"):
@@ -297,6 +302,7 @@ class Session(TableTalk):
                 self.pending = (command, int(exc.details.get("current_version", version + 1)))
                 return
             if exc.code == "game/finished":
+                self.tell(GAME_ENDED_FIRST)
                 return
             self.tell(f"refused: {exc}")
             self.prompt()
