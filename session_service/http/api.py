@@ -206,7 +206,9 @@ def play(tables: Tables, limit: RateLimit, ex: Exchange, game_id: str, body: dic
     except BadToken:
         if known is None:
             raise
-        meta = tables.meta(game_id)  # a seat taken since this process last saw the game
+        seat = None
+    if seat is None and token is not None and known is not None:
+        meta = tables.meta(game_id)  # a seat taken since this process last saw the game (by a seat token or a key)
         seat = tables.seat_of(meta, token)
     ex.fields["seat"] = seat
     charge = limit.for_client(ex, clients.client(meta, token, ex.address) if token is not None else

@@ -316,3 +316,23 @@ def test_players_one_client_makes_are_a_quota(fake_redis, prefix):
     assert refused.json["error"]["details"] == {"quota": "players_per_hour", "limit": 2}
     assert 0 < int(refused.headers["Retry-After"]) <= 3600
     assert len(fake_redis.keys(f"{prefix}:*:player")) == 2, "the refused player was not written"
+
+
+def test_a_player_who_joined_through_another_process_is_known_by_its_key_to_a_process_that_saw_the_table_before(
+        fake_redis, prefix):
+    """A process that opened the table keeps its meta from before the join; a command with the joiner's key and no
+    expected version is played for the joiner's seat (it was a 401 "commands need a seat token": the stale meta has
+    no seat for that key, which reads as a spectator's)."""
+    first = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)[0].test_client()
+    second = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)[0].test_client()
+    ada, cy = player(first), player(first, "Cy")
+    game = open_table(first, ada["key"])
+    assert second.post(f"/v1/games/{game['id']}/join", json={}, headers=auth(cy["key"])).status_code == 200
+    state = second.get(f"/v1/games/{game['id']}/state", headers=auth(cy["key"])).json
+    mover = ada if 0 in state["to_act"] else cy
+    waiting = cy if mover is ada else ada
+    # The seat not waited on is told it is not its turn, not that it holds no seat; the seat waited on plays.
+    refused = first.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}}, headers=auth(waiting["key"]))
+    assert refused.status_code == 422 and refused.json["error"]["code"] == "rules/not_your_turn", refused.json
+    played = first.post(f"/v1/games/{game['id']}/commands", json={"command": {"type": "draw_card"}}, headers=auth(mover["key"]))
+    assert played.status_code == 200, played.json
