@@ -233,7 +233,7 @@ class Tables:
     def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None,
               reader: str | None = None) -> dict[str, Any]:
         """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip); at
-        an earlier version ``at``, folded from the log's start (``reader``'s read budget pays for it)."""
+        an earlier version ``at``, folded from the log (``reader``'s read budget pays for its ``at`` events)."""
         meta = meta or self.meta(game_id)
         viewer = viewer_for(seat, meta.over)
         if at is not None and at != meta.version:
