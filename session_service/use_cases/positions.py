@@ -51,7 +51,7 @@ class Positions:
     _seatings: dict[tuple[str, str | None], Seating] = field(default_factory=dict)
     # each game's last table read by time travel (``at``): its version, head hash there, and the table
     _travels: OrderedDict[str, tuple[int, str, Table]] = field(default_factory=OrderedDict)
-    travels: int = 64
+    travel_size: int = 64  # games whose last time-travelled table is kept
 
     def seating(self, game_type: str, rules_version: str | None = None) -> Seating:
         """The table rules around ``game_type`` at ``rules_version`` (None: the current version)."""
@@ -109,7 +109,7 @@ class Positions:
     def _travelled(self, game_id: str, last: Mapping[str, Any], table: Table) -> Table:
         self._travels[game_id] = (last["v"], last["hash"], table)
         self._travels.move_to_end(game_id)
-        while len(self._travels) > self.travels:
+        while len(self._travels) > self.travel_size:
             self._travels.popitem(last=False)
         return table
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -108,7 +109,8 @@ def _rebuilder(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     value = "changes[{0!r}] if {0!r} in changes else obj.{0}".format
     slots = [cls.__dict__.get(f.name) for f in fields]
     scope: dict[str, Any] = {"cls": cls, "names": names, "new": object.__new__}
-    if hasattr(cls, "__post_init__") or not all(type(slot).__name__ == "member_descriptor" for slot in slots):
+    generated = cls.__dataclass_params__.init  # type: ignore[attr-defined]  # (else its own __init__ must run)
+    if not generated or hasattr(cls, "__post_init__") or not all(isinstance(s, types.MemberDescriptorType) for s in slots):
         build = f"    return cls({', '.join(f'{f.name}=' + value(f.name) for f in fields)})\n"
     else:
         scope |= {f"set_{f.name}": slot.__set__ for f, slot in zip(fields, slots)}  # type: ignore[union-attr]

@@ -103,6 +103,15 @@ def test_replace_of_a_slotted_record_sets_its_slots_and_still_runs_its_post_init
     with pytest.raises(dataclasses.FrozenInstanceError):
         replace(before, seat=2).seat = 3  # still frozen
     assert replace(SortedHand((1,)), hand=(3, 1, 2)).hand == (1, 2, 3)  # a record with __post_init__ is built by it
+    assert replace(OwnInit((1,)), hand=(3, 1, 2)).hand == (1, 2, 3)  # and one with an __init__ of its own by that
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class OwnInit:
+    hand: tuple[int, ...]
+
+    def __init__(self, hand: tuple[int, ...]) -> None:
+        object.__setattr__(self, "hand", tuple(sorted(hand)))
 
 
 def test_the_viewer_is_the_seat_while_the_game_runs_and_everyone_after():
