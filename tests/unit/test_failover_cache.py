@@ -20,6 +20,17 @@ def play(client, game, command):
     assert reply.status_code == 200, reply.json
 
 
+def fail_over(fake_redis, store, game_id, replicated):
+    """A failover: the replica becomes the primary with the game's log and meta as they were when its meta read
+    ``replicated`` (what the replica had); whatever was appended since is gone."""
+    events = store.key(game_id, "events")
+    kept = fake_redis.xrange(events, "-", f"{replicated[b'version'].decode()}-0")
+    fake_redis.delete(events, store.key(game_id, "meta"))
+    for entry_id, fields in kept:
+        fake_redis.xadd(events, fields, id=entry_id)
+    fake_redis.hset(store.key(game_id, "meta"), mapping=replicated)
+
+
 def test_a_cached_state_whose_history_a_failover_took_back_is_not_used(fake_redis, prefix):
     first, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
     second, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
@@ -29,13 +40,7 @@ def test_a_cached_state_whose_history_a_failover_took_back_is_not_used(fake_redi
     replicated = fake_redis.hgetall(store.key(game["id"], "meta"))  # what the replica had
     for _ in range(2):
         play(a, game, {"type": "draw_card"})  # acknowledged, cached by the first process, then lost
-    # The failover: the replica becomes the primary with the log and meta as they were before those two.
-    events = store.key(game["id"], "events")
-    kept = fake_redis.xrange(events, "-", f"{replicated[b'version'].decode()}-0")
-    fake_redis.delete(events, store.key(game["id"], "meta"))
-    for entry_id, fields in kept:
-        fake_redis.xadd(events, fields, id=entry_id)
-    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    fail_over(fake_redis, store, game["id"], replicated)  # the log and meta as they were before those two
     for _ in range(3):  # the game goes on through the other process, with other events, past the lost version
         hand = b.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])).json
         plays = [c for c in hand["legal_commands"] if c["type"] == "play_card"]
@@ -57,14 +62,10 @@ def test_a_command_on_a_meta_whose_history_a_failover_took_back_writes_nothing_o
     game = a.post("/v1/games", json={"game": "toy", "seats": [{"name": "Ada"}, {"name": "Bo"}]}).json
     store = first.extensions["tables"].store
     replicated = fake_redis.hgetall(store.key(game["id"], "meta"))
-    kept = fake_redis.xrange(store.key(game["id"], "events"))
     for _ in range(2):
         play(a, game, {"type": "draw_card"})  # the first process knows the game at this version and head
     known = first.extensions["tables"].known_meta(game["id"], None)
-    fake_redis.delete(store.key(game["id"], "events"), store.key(game["id"], "meta"))  # the failover
-    for entry_id, fields in kept:
-        fake_redis.xadd(store.key(game["id"], "events"), fields, id=entry_id)
-    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    fail_over(fake_redis, store, game["id"], replicated)
     for _ in range(2):
         play(b, game, {"type": "draw_card"})  # the same version again, by another history
     assert store.version(game["id"]) == known.version and store.meta(game["id"])["head_hash"] != known.head_hash
@@ -116,13 +117,7 @@ def test_time_travel_steps_on_from_the_last_table_it_read_and_never_across_a_his
         fresh, _ = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0)
         assert at(a, n) == at(fresh.test_client(), n)
     assert [len(got) for got in read] == [1] + [2] * (head - 2)  # the first from the start; then the step's two
-    # The failover: the replica becomes the primary with the log as it was before the draws; the game goes on.
-    events = store.key(game["id"], "events")
-    kept = fake_redis.xrange(events, "-", f"{replicated[b'version'].decode()}-0")
-    fake_redis.delete(events, store.key(game["id"], "meta"))
-    for entry_id, fields in kept:
-        fake_redis.xadd(events, fields, id=entry_id)
-    fake_redis.hset(store.key(game["id"], "meta"), mapping=replicated)
+    fail_over(fake_redis, store, game["id"], replicated)  # the log as it was before the draws; the game goes on
     mover = a.get(f"/v1/games/{game['id']}/state").json["to_act"][0]  # another history: a card played, not drawn
     hand = a.get(f"/v1/games/{game['id']}/state", headers=auth(game["seats"][mover]["token"])).json
     play(a, game, next(c for c in hand["legal_commands"] if c["type"] == "play_card"))  # one card: under the target
