@@ -15,6 +15,10 @@ bind = os.environ.get("RULES_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("RULES_WORKERS", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("RULES_THREADS", "4"))
+# The master imports the games and builds the app once, before it forks: a worker starts (and a dead one is replaced)
+# without importing them again. The app holds no connection, thread or state to share (the hop's thread starts in
+# each worker, below).
+preload_app = True
 timeout = 30
 keepalive = 5
 # gunicorn's largest request line: up to it the app itself answers an over-long URL (414 request/too_large past

@@ -9,7 +9,9 @@ import os
 import random
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.managers import SyncManager
 
 import pytest
 
@@ -102,10 +104,19 @@ def play_one(base: str, game_id: str, seed: int) -> tuple[str, int]:
     return created["id"], client.get(f"/v1/games/{created['id']}").json()["version"]
 
 
-def test_many_games_at_once_from_several_processes_all_verify(api, trust_stack, trust_redis):
+@pytest.fixture(scope="module")
+def processes() -> Iterator[tuple[ProcessPoolExecutor, SyncManager]]:
+    """Four fresh processes (spawned, not forked from this threaded one) and a manager for their barriers, shared by
+    the tests below: a spawned process pays its imports again, so the module starts five, not one pool per test."""
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(4, mp_context=context) as pool:
+        yield pool, manager
+
+
+def test_many_games_at_once_from_several_processes_all_verify(api, trust_stack, trust_redis, processes):
     jobs = [(api.base, game_id, seed) for seed in range(SCALE) for game_id in GAME_IDS]
-    with ProcessPoolExecutor(4, mp_context=multiprocessing.get_context("spawn")) as pool:
-        played = list(pool.map(play_one, *zip(*jobs)))
+    pool, _ = processes
+    played = list(pool.map(play_one, *zip(*jobs)))
     for game_id, version in played:
         resource = api.get(f"/v1/games/{game_id}").json()
         assert resource["status"] == "finished" and resource["version"] == version
@@ -160,7 +171,7 @@ def run_ai_job(env: dict[str, str], game_id: str, seat: int, version: int, barri
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis, game_id):
+def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis, processes, game_id):
     """The job carries an idempotency key bound to its version: whichever worker comes second finds it done."""
     from session_service.bootstrap import build_tables
     from tests.support.stack import RecordingScheduler
@@ -173,25 +184,24 @@ def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis,
     tables = build_tables({**env, "SCHEDULER": RecordingScheduler()})
     created = tables.create({"game": game_id, "seats": [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)],
                              "options": {}, "turn_timeout_s": None})
-    context = multiprocessing.get_context("spawn")
+    pool, manager = processes
     outcomes: Counter = Counter()
     rounds = 0
-    with context.Manager() as manager, ProcessPoolExecutor(2, mp_context=context) as pool:
-        for _ in range(3 * SCALE):
-            meta = tables.meta(created["id"])
-            if meta.over:
-                break
-            barrier = manager.Barrier(2)
-            seat = meta.to_act[0]
-            results = list(pool.map(run_ai_job, [env] * 2, [created["id"]] * 2, [seat] * 2, [meta.version] * 2, [barrier] * 2))
-            # Both may say "played" when they overlap (the second one's append finds the key and answers the
-            # first's result); what matters is below: one move in the log.
-            assert "played" in results and set(results) <= {"played", "stale"}, results
-            outcomes.update(results)
-            records = stored_records(trust_redis, env["KEY_PREFIX"], created["id"])
-            moved = [b for b in batches(records) if b[0]["v"] == meta.version + 1]
-            assert len(moved) == 1 and moved[0][0]["cause"]["by"] == "ai"
-            assert records[-1]["v"] == tables.meta(created["id"]).version
-            rounds += 1
+    for _ in range(3 * SCALE):
+        meta = tables.meta(created["id"])
+        if meta.over:
+            break
+        barrier = manager.Barrier(2)  # the two jobs wait for each other, so they run in two processes at once
+        seat = meta.to_act[0]
+        results = list(pool.map(run_ai_job, [env] * 2, [created["id"]] * 2, [seat] * 2, [meta.version] * 2, [barrier] * 2))
+        # Both may say "played" when they overlap (the second one's append finds the key and answers the
+        # first's result); what matters is below: one move in the log.
+        assert "played" in results and set(results) <= {"played", "stale"}, results
+        outcomes.update(results)
+        records = stored_records(trust_redis, env["KEY_PREFIX"], created["id"])
+        moved = [b for b in batches(records) if b[0]["v"] == meta.version + 1]
+        assert len(moved) == 1 and moved[0][0]["cause"]["by"] == "ai"
+        assert records[-1]["v"] == tables.meta(created["id"]).version
+        rounds += 1
     assert rounds >= 1
     record_figures("races_ai_job", game=game_id, jobs_run=sum(outcomes.values()), moves=rounds)
