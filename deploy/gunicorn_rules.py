@@ -17,7 +17,7 @@ worker_class = "gthread"
 threads = int(os.environ.get("RULES_THREADS", "4"))
 # The master imports the games and builds the app once, before it forks: a worker starts (and a dead one is replaced)
 # without importing them again. The app holds no connection, thread or state to share (the hop's thread starts in
-# each worker, below).
+# each worker, below). So new code needs the master restarted: a HUP forks workers from the code it loaded.
 preload_app = True
 timeout = 30
 keepalive = 5
