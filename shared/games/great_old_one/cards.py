@@ -209,7 +209,7 @@ HORROR_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] is 
 SIGN_CARDS: frozenset[int] = frozenset(c["id"] for c in CARDS if c["kind"] is Kind.SIGN)
 
 
-def pair_connections(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
+def _pair(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
     """Story Cards: a Matched pair (two copies) names both connections; a Linked pair names the ones shared."""
     sa, sb = STORY_OF[a], STORY_OF[b]
     if a == b or sa is None or sb is None:
@@ -218,6 +218,17 @@ def pair_connections(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
         return True, STORY_CONNECTIONS[sa]
     shared = tuple(sorted(set(STORY_CONNECTIONS[sa]) & set(STORY_CONNECTIONS[sb])))
     return (False, shared) if shared else None
+
+
+# Every two cards that make a pair, worked out once: legal commands, views and the AI's playouts ask at every position.
+_PAIRS: dict[tuple[int, int], tuple[bool, tuple[str, ...]]] = {
+    (a, b): pair for a in range(DECK_SIZE) for b in range(DECK_SIZE) if (pair := _pair(a, b)) is not None
+}
+
+
+def pair_connections(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
+    """Story Cards: a Matched pair (two copies) names both connections; a Linked pair names the ones shared."""
+    return _PAIRS.get((a, b))
 
 
 def _check() -> None:
