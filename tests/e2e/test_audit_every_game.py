@@ -13,6 +13,7 @@ import pytest
 from shared.games import GAMES
 from shared.kernel import EVERYONE, Event
 from shared.kernel.table import Seating
+from session_service.cli import main as cli
 from session_service.use_cases.tables import view_of
 from tests.support.client import ApiClient
 
@@ -30,7 +31,7 @@ def api(stack):
 
 
 @pytest.mark.parametrize("game_id, players", [(g.id, n) for g in GAMES.values() for n in tables_for(g)])
-def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path, game_id, players):
+def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path, capsys, game_id, players):
     game = GAMES[game_id]
     created = api.create(game_id, [{"name": f"Bot {i}", "ai": "random"} for i in range(players)])
     final = api.wait_finished(created["id"], timeout_s=300)
@@ -39,9 +40,11 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
     export = api.get(f"/v1/games/{created['id']}/export").json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(export))
-    verified = subprocess.run([sys.executable, "-m", "session_service.cli.main", "audit", str(path)], capture_output=True, text=True)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "VERIFIED" in verified.stdout
+    with pytest.raises(SystemExit) as exited:  # `mythos audit game.json`, in this process (the command's own run is below)
+        cli.main(["audit", str(path)])
+    said = capsys.readouterr()
+    assert exited.value.code == 0, said.out + said.err
+    assert "VERIFIED" in said.out
 
     events = [Event.from_json(r) for r in export["events"]]
     seating = Seating(game)
@@ -54,13 +57,16 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
         assert remote["version"] == n and remote["view"] == json.loads(json.dumps(local)), f"at={n}"
 
 
-def test_a_tampered_export_is_not_verified(api, tmp_path):
+def test_the_mythos_command_verifies_an_export_and_not_once_it_is_tampered_with(api, tmp_path):
     game_id = next(iter(GAMES))
     created = api.create(game_id, [{"name": "A", "ai": "random"}, {"name": "B", "ai": "random"}])
     api.wait_finished(created["id"])
     export = api.get(f"/v1/games/{created['id']}/export").json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(export))
+    verified = subprocess.run([sys.executable, "-m", "session_service.cli.main", "audit", str(path)], capture_output=True, text=True)
+    assert verified.returncode == 0 and "VERIFIED" in verified.stdout, verified.stdout + verified.stderr
     export["events"][2]["data"]["tampered"] = True
-    path = tmp_path / "tampered.json"
     path.write_text(json.dumps(export))
     verified = subprocess.run([sys.executable, "-m", "session_service.cli.main", "audit", str(path)], capture_output=True, text=True)
     assert verified.returncode == 1
