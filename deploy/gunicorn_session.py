@@ -10,7 +10,12 @@ import os
 import threading
 import time
 
+import shared.games  # noqa: F401 - see below
 from shared.wire import gunicorn_errors, gunicorn_writes, logs
+
+# The games' rules are imported here, in the master, so each worker forks with them instead of importing them again
+# (a third of a worker's start). Only they: they are pure code that opens no socket and makes no lock or thread, so
+# they need no gevent patching, which each worker does after its fork (the app itself is built there, patched).
 
 gunicorn_errors.install()  # what gunicorn refuses itself gets the API's error body too, not an HTML page
 gunicorn_writes.install()  # an answer's head and body in one write (shared/wire/gunicorn_writes.py)
