@@ -49,10 +49,21 @@ class RedisClusterNodes:
 
     def start(self) -> RedisClusterNodes:
         started = time.monotonic()
-        if not self.ports:
+        chosen = bool(self.ports)
+        if not chosen:
             self.ports = [node_port() for _ in range(self.primaries * (1 + self.replicas_per_primary))]
-        for port in self.ports:
-            self.start_node(port)
+        for index, port in enumerate(self.ports):
+            for attempt in range(1, 6):
+                try:
+                    self.start_node(port)
+                    break
+                except NodeExited:
+                    # Another process took the port (or its bus port) between node_port's check and the node's
+                    # bind; ports we picked ourselves are picked again, ports the caller chose are not ours to change.
+                    if chosen or attempt == 5:
+                        raise
+                    del self.processes[port]
+                    port = self.ports[index] = node_port()
         self._form()
         self.formed_in_s = time.monotonic() - started
         return self
@@ -144,11 +155,17 @@ def form_cluster(nodes: list[tuple[str, int]], primaries: int, password: str | N
     _until(lambda: all(c.execute_command("CLUSTER INFO").get("cluster_state") == "ok" for c in clients), "the cluster state ok")
 
 
+class NodeExited(RuntimeError):
+    """A process exited while the caller waited for it to come up (a node that could not bind its port, say)."""
+
+
 def node_port() -> int:
-    """A free port for a cluster node, whose bus port (+10000) is free too: both must be at most 65535, so the
-    kernel's ephemeral ports (free_port) will not do."""
+    """A free port for a cluster node, whose bus port (+10000) is free too. Both lie below the kernel's ephemeral
+    range (32768 by default), which the kernel hands out to every outgoing connection and to ``free_port``: a port
+    in it that is free when checked can be taken by a connection before the node binds it."""
+    high = max(ephemeral_low() - 10001, 11000)  # a kernel whose range starts that low leaves no room below it
     while True:
-        port = random.randint(20000, 45000)
+        port = random.randint(10000, high)
         try:
             for p in (port, port + 10000):
                 with socket.socket() as s:
@@ -156,6 +173,14 @@ def node_port() -> int:
         except OSError:
             continue
         return port
+
+
+def ephemeral_low() -> int:
+    """The lowest port the kernel hands out on its own (the first number of ip_local_port_range)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 def _until(probe: Callable[[], bool], what: str, alive: Callable[[], bool] = lambda: True, timeout_s: float = 60) -> None:
@@ -167,7 +192,7 @@ def _until(probe: Callable[[], bool], what: str, alive: Callable[[], bool] = lam
         except (redis.RedisError, OSError):
             pass
         if not alive():
-            raise RuntimeError(f"a process exited while waiting for {what}")
+            raise NodeExited(f"a process exited while waiting for {what}")
         time.sleep(0.05)
     raise RuntimeError(f"timed out waiting for {what}")
 
