@@ -59,7 +59,9 @@ def finish(live: Stack) -> None:
 
 @pytest.fixture(scope="session")
 def trust_stack() -> Iterator[Stack]:
-    live = start(make_stack("trust", private_redis=False))
+    """Its keep-alive is a quarter second: a stream resumed with nothing to replay says nothing until its first
+    keep-alive, and the non-interference suite reads four such streams for each pair of twins it forks."""
+    live = start(make_stack("trust", private_redis=False, SSE_KEEPALIVE_S="0.25"))
     yield live
     finish(live)
 
