@@ -1,5 +1,7 @@
-"""For every registered game: all-AI games over HTTP export, verify offline with `mythos audit`, and their
-`at=N` states match a local fold of the exported events at every N."""
+"""For every registered game: all-AI games over HTTP at its fewest and most players reach an outcome (with what the
+game's finished table must show: ``FINISHED``), export, verify offline with `mythos audit`, and their `at=N`
+states match a local fold of the exported events at every N. (These are the all-AI tables of those sizes that
+test_game_acceptance.py would otherwise play again.)"""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from shared.kernel.table import Seating
 from session_service.cli import main as cli
 from session_service.use_cases.tables import view_of
 from tests.support.client import ApiClient
+from tests.support.finished import FINISHED
 
 pytestmark = pytest.mark.e2e
 MAX_AT_CHECKS = 150
@@ -35,6 +38,9 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
     game = GAMES[game_id]
     created = api.create(game_id, [{"name": f"Bot {i}", "ai": "random"} for i in range(players)])
     final = api.wait_finished(created["id"], timeout_s=300)
+    assert final["outcome"] is not None
+    if game_id in FINISHED:
+        FINISHED[game_id](api.get(f"/v1/games/{created['id']}/state").json())
     assert hashlib.sha256(bytes.fromhex(final["seed"])).hexdigest() == created["seed_commitment"]
 
     export = api.get(f"/v1/games/{created['id']}/export").json()
