@@ -178,16 +178,17 @@ def shoot(browser, path: Path) -> None:
     screenshot(browser, path)
 
 
-def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
-    """A person plays ``game`` to its end with clicks on its cards at ``width``; the table is checked mid-game and
-    at the end (and shot both times, from the top of the page, as a player first sees it). Returns the game id."""
-    browser.set_window_size(WIDTHS[width], 900)
-    phone = width == "phone"
+def play_every_game_to_its_end(stack, browser, game: str, widths: tuple[str, str]) -> str:
+    """A person plays ``game`` to its end with clicks on its cards, the first part at the first of ``widths``
+    and the rest at the other (the window resized between, as a person turns a phone); the table is checked at
+    both widths mid-game and at the end (and shot each time, from the top of the page, as a player first sees
+    it). Returns the game id."""
+    first, then = widths
+    browser.set_window_size(WIDTHS[first], 900)
     game_id, token = new_table(stack, browser, game)
     raw: set[str] = set()
     clicks = play_to_end(browser, seed=len(game), stop_after=GAMES[game][2], raw=raw)  # mid-game
-    check_table(stack, browser, game, game_id, token, phone)
-    shoot(browser, SHOTS / f"{game}-{width}-mid.png")
+    check_at_both_widths(stack, browser, game, game_id, token, "mid", (first, then))
     more = play_to_end(browser, seed=len(game) + 1, raw=raw)
     assert not raw, f"the page showed names that are not words: {sorted(raw)}"  # commands, enums, ids: every turn
     assert clicks["card"] + more["card"] > 0, "moves were made by clicks on cards"
@@ -201,7 +202,14 @@ def play_every_game_to_its_end(stack, browser, game: str, width: str) -> str:
     words = reason.replace("_", " ")
     assert len(why.split()) >= 3 and "_" not in why and why.lower().strip(". ") != words and f"({words})" not in now.lower(), (now, why)
     assert not browser.find_elements("id", "resign") and not browser.find_elements("id", "abort")
-    check_table(stack, browser, game, game_id, token, phone)
-    shoot(browser, SHOTS / f"{game}-{width}-end.png")
+    check_at_both_widths(stack, browser, game, game_id, token, "end", (then, first))
     assert not [e for e in console_errors(browser) if "/commands" not in e]
     return game_id
+
+
+def check_at_both_widths(stack, browser, game: str, game_id: str, token: str, moment: str, widths: tuple[str, str]) -> None:
+    """The table checked and shot at each of ``widths`` in turn, the window left at the last."""
+    for width in widths:
+        browser.set_window_size(WIDTHS[width], 900)
+        check_table(stack, browser, game, game_id, token, width == "phone")
+        shoot(browser, SHOTS / f"{game}-{width}-{moment}.png")
