@@ -1,7 +1,7 @@
 """For every registered game: all-AI games over HTTP at its fewest and most players reach an outcome (with what the
 game's finished table must show: ``FINISHED``), export, verify offline with `mythos audit`, and their `at=N`
-states match a local fold of the exported events at every N. (These are the all-AI tables of those sizes that
-test_game_acceptance.py would otherwise play again.)"""
+states match a local fold of the exported events at every N; the server's own audit agrees. (These are the all-AI
+tables of those sizes that test_game_acceptance.py and test_stack_pocket_madness.py would otherwise play again.)"""
 
 from __future__ import annotations
 
@@ -40,7 +40,9 @@ def test_a_finished_game_exports_verifies_offline_and_time_travels(api, tmp_path
     final = api.wait_finished(created["id"], timeout_s=300)
     assert final["outcome"] is not None
     if game_id in FINISHED:
-        FINISHED[game_id](api.get(f"/v1/games/{created['id']}/state").json())
+        FINISHED[game_id](final, api.get(f"/v1/games/{created['id']}/state").json())
+    audit = api.get(f"/v1/games/{created['id']}/audit").json()  # the server's own audit, beside the offline one
+    assert (audit["chain_ok"], audit["replay_ok"], audit["seed_ok"]) == (True, True, True), audit
     assert hashlib.sha256(bytes.fromhex(final["seed"])).hexdigest() == created["seed_commitment"]
 
     export = api.get(f"/v1/games/{created['id']}/export").json()

@@ -120,7 +120,7 @@ def test_great_old_one_a_sign_is_played_out_of_turn_by_a_seat_that_is_not_to_act
 @pytest.mark.parametrize("seats", [4])  # 2 and 6: test_audit_every_game.py, with the same check (FINISHED)
 def test_rites_of_cthulhu_all_ai_tables_play_every_rite_to_an_outcome(api, seats):
     final = all_ai(api, "rites-of-cthulhu", seats)
-    FINISHED["rites-of-cthulhu"](api.get(f"/v1/games/{final['id']}/state").json())
+    FINISHED["rites-of-cthulhu"](final, api.get(f"/v1/games/{final['id']}/state").json())
 
 
 def test_rites_of_cthulhu_a_power_play_by_a_seat_that_is_not_to_act_is_accepted_and_takes_effect(api):
