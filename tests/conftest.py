@@ -15,6 +15,7 @@ import pytest
 from session_service.storage import redis_clients
 from session_service.cli.rediscluster import RedisClusterNodes
 from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
+from tests.support.stacks import SHARED, running_stack
 
 # The soak runs raise the trust suites' scale when imported, so `make test` must not even collect them;
 # `make soak` sets MYTHOS_SOAK=1.
@@ -79,6 +80,13 @@ def cluster_redis(redis_cluster, prefix):
     yield client
     delete_prefix(client, prefix)
     client.close()
+
+
+@pytest.fixture(scope="session")
+def stack():
+    """The real stack the end-to-end and trust suites share, one per test process (settings: ``SHARED``)."""
+    with running_stack("shared", SHARED) as live:
+        yield live
 
 
 @pytest.fixture

