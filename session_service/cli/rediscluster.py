@@ -48,6 +48,15 @@ class RedisClusterNodes:
         return cast(redis.Redis, redis_clients.connect(f"redis://127.0.0.1:{port}", env={}))
 
     def start(self) -> RedisClusterNodes:
+        """Start every node and form the cluster; if that fails, stop the nodes already started (they run in
+        sessions of their own: nobody else would) and raise."""
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> RedisClusterNodes:
         started = time.monotonic()
         chosen = bool(self.ports)
         if not chosen:

@@ -1,11 +1,13 @@
 """The test and development clusters start whatever else the machine is doing: a node's ports are chosen where the
 kernel does not hand out ports on its own, and a node that still loses its port to another process is started
-again on a fresh one."""
+again on a fresh one; a cluster that cannot start stops the nodes it started."""
 
 from __future__ import annotations
 
 import socket
 from pathlib import Path
+
+import pytest
 
 from session_service.cli import rediscluster
 from session_service.cli.rediscluster import RedisClusterNodes, ephemeral_low, node_port
@@ -32,6 +34,22 @@ def test_a_node_whose_port_was_taken_before_it_bound_starts_on_another(tmp_path:
         nodes.start()
         assert nodes.ports[0] != taken and nodes.healthy()
         assert "Address already in use" in (tmp_path / f"redis-{taken}.log").read_text()
+    finally:
+        squatter.close()
+        nodes.cleanup()
+
+
+def test_a_cluster_that_fails_to_start_leaves_no_node_running(tmp_path: Path, monkeypatch):
+    # A bench run whose fourth node failed left its first three running for the rest of the session.
+    taken = node_port()
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", taken + 10000))
+    squatter.listen()
+    nodes = RedisClusterNodes(tmp_path, primaries=2, replicas_per_primary=0, ports=[node_port(), taken])
+    try:
+        with pytest.raises(RuntimeError, match="a process exited"):
+            nodes.start()
+        assert len(nodes.processes) == 2 and nodes.running() == []
     finally:
         squatter.close()
         nodes.cleanup()
