@@ -19,18 +19,18 @@ import redis
 from session_service.storage import redis_clients
 from session_service.cli.devstack import Stack, free_port
 from shared.games import GAMES
-from tests.support.redis_server import delete_prefix, external_url
 from tests.trust.helpers import Api
 
 # Every registered game, now and later: the suites parametrize over this and need no change for a new game.
 GAME_IDS = sorted(GAMES)
 
 
-def make_stack(tag: str, *, private_redis: bool, **env: str) -> Stack:
+def make_stack(tag: str, **env: str) -> Stack:
+    """A stack of the fault suites' own, on a Redis of its own (no REDIS_URL: they kill and restart it)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"mythos-{tag}-"))
     prefix = f"mt-{tag}-{uuid.uuid4().hex[:8]}"
     return Stack(
-        port=free_port(), rules_port=free_port(), redis_url=None if private_redis else external_url(),
+        port=free_port(), rules_port=free_port(), redis_url=None,
         redis_port=free_port(), data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
         extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "1000000",
                    "SSE_KEEPALIVE_S": "1", **env},
@@ -51,8 +51,6 @@ def start(live: Stack) -> Stack:
 def finish(live: Stack) -> None:
     for name in ("worker", "session", "rules", "redis"):
         live.kill(name)  # SIGKILL: nothing of a test stack needs a graceful end
-    if live.redis_url:
-        delete_prefix(redis_clients.connect(live.redis_url), live.key_prefix)
     shutil.rmtree(live.data_dir, ignore_errors=True)
 
 

@@ -33,7 +33,7 @@ FAULTS: dict[str, int] = {}
 
 @pytest.fixture(scope="module")
 def fault_stack():
-    live = start(make_stack("faults", private_redis=True, SWEEP_EVERY_S="1", STALLED_AFTER_S="2"))
+    live = start(make_stack("faults", SWEEP_EVERY_S="1", STALLED_AFTER_S="2"))
     yield live
     finish(live)
 
