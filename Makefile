@@ -40,10 +40,10 @@ browser:
 	fi
 
 test: install browser
-	MYTHOS_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	MYTHOS_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 test-fast: install
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not e2e"
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not e2e"
 
 bench: install
 	$(BIN)/python -m bench

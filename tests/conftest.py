@@ -26,6 +26,22 @@ collect_ignore = [] if os.environ.get("MYTHOS_SOAK") == "1" else ["soak"]
 # few hundred AI moves takes seconds. The pacing suites set their own scale.
 os.environ.setdefault("AI_TIME_SCALE", "0.02")
 
+# The order in which the test processes take the files (`make test` runs xdist with `--dist loadfile
+# --no-loadscope-reorder`): the tiers whose files run longest first, so that the many short unit files fill the
+# end. xdist's own order, files with the most tests first, left the longest files of all (the quick bench, the
+# AI timing, the fuzzer: one or two tests each, 30 to 60 s) to the end, where one process ran them while the
+# others had finished.
+TIERS = ("e2e", "trust", "property", "integration", "contract", "golden", "scenario", "unit")
+TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items):
+    def tier(item) -> int:
+        top = Path(item.path).relative_to(TESTS).parts[0]
+        return TIERS.index(top) if top in TIERS else len(TIERS)
+
+    items.sort(key=tier)  # a stable sort: within a tier, and within each file, the order stays
+
 
 @pytest.fixture(autouse=True)
 def rate_window_from_the_test_start(monkeypatch):
