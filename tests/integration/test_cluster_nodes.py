@@ -39,7 +39,7 @@ def test_a_node_whose_port_was_taken_before_it_bound_starts_on_another(tmp_path:
         nodes.cleanup()
 
 
-def test_a_cluster_that_fails_to_start_leaves_no_node_running(tmp_path: Path, monkeypatch):
+def test_a_cluster_that_fails_to_start_leaves_no_node_running(tmp_path: Path):
     # A bench run whose fourth node failed left its first three running for the rest of the session.
     taken = node_port()
     squatter = socket.socket()

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from session_service.cli.devstack import Stack, free_port
+from session_service.storage import redis_clients
 from tests.support.redis_server import delete_prefix, external_url
 from tests.support.stack import NO_QUOTAS
 
@@ -46,6 +47,4 @@ def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
     finally:
         live.stop()
         if external_url():
-            from session_service.storage import redis_clients
-
             delete_prefix(redis_clients.connect(external_url()), prefix)
