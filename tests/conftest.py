@@ -15,7 +15,7 @@ import pytest
 from session_service.storage import redis_clients
 from session_service.cli.rediscluster import RedisClusterNodes
 from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
-from tests.support.stacks import SHARED, running_stack
+from tests.support.real_stack import SHARED, running_stack
 
 # The soak runs raise the trust suites' scale when imported, so `make test` must not even collect them;
 # `make soak` sets MYTHOS_SOAK=1.

@@ -20,7 +20,7 @@ import pytest
 
 from shared.ai import LEVELS
 from session_service.cli.devstack import Stack
-from tests.support.stacks import running_stack
+from tests.support.real_stack import running_stack
 from tests.support.client import ApiClient
 from tests.support.timing import ai_move_gaps, ks_two_sample
 from tests.trust.helpers import record_figures

@@ -12,21 +12,19 @@ from __future__ import annotations
 import os
 import random
 import selectors
-import shutil
 import signal
 import socket
-import tempfile
 import threading
 import time
-import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
 
-from session_service.cli.devstack import Stack, free_port
+from session_service.cli.devstack import Stack
 from tests.support.client import ApiClient
-from tests.support.redis_server import delete_prefix, external_url
+from tests.support.real_stack import running_stack
 from tests.support.streams import StreamReader
 
 pytestmark = pytest.mark.e2e
@@ -35,26 +33,11 @@ PER_CLIENT = 4
 
 
 @pytest.fixture(scope="module")
-def live() -> Stack:
-    tmp = Path(tempfile.mkdtemp(prefix="mythos-streams-"))
-    prefix = f"mt-streams-{uuid.uuid4().hex[:8]}"
-    stack = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
-                  data_dir=tmp, key_prefix=prefix, queue=prefix, log_dir=tmp,
-                  extra_env={"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
-                             "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT),
-                             "STREAMS_PER_ADDRESS": "100000"})  # the tests hold hundreds of streams from one address
-    try:
-        stack.start()
-    except RuntimeError:
-        stack.stop()
-        raise
-    yield stack
-    stack.stop()
-    if external_url():
-        import redis
-
-        delete_prefix(redis.Redis.from_url(external_url()), prefix)
-    shutil.rmtree(tmp, ignore_errors=True)
+def live() -> Iterator[Stack]:
+    with running_stack("streams", {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
+                                   "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT),
+                                   "STREAMS_PER_ADDRESS": "100000"}) as stack:  # the tests hold hundreds from one address
+        yield stack
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import time
 import pytest
 import requests
 
-from tests.support.stacks import running_stack
+from tests.support.real_stack import running_stack
 from tests.support.streams import StreamReader
 
 IDLE_S = 8  # long enough for a bot on a busy machine, short enough to wait for

@@ -4,6 +4,7 @@ this is the wiring, with a retention period of a fraction of a second so a game 
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 import uuid
@@ -40,6 +41,7 @@ def retaining_stack():
             from session_service.storage import redis_clients
 
             delete_prefix(redis_clients.connect(external_url()), prefix)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def test_the_worker_exports_then_removes_an_ended_game_and_leaves_a_human_one(retaining_stack):

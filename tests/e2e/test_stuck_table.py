@@ -20,7 +20,7 @@ from session_service.storage.store import EventStore
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.rites.table import without
 from shared.games.rites_of_cthulhu.state import Trade
-from tests.support.stacks import running_stack
+from tests.support.real_stack import running_stack
 from tests.support.client import ApiClient
 from tests.trust.helpers import fork, live_state
 

@@ -18,4 +18,4 @@ os.environ.setdefault("MYTHOS_AI_TIMING_SCALE", "1")
 os.environ.setdefault("MYTHOS_AI_TIMING_LEVEL", "medium")
 os.environ.setdefault("MYTHOS_AI_TIMING_GAMES", "2")
 
-from tests.trust.conftest import api, trust_redis, trust_stack  # noqa: E402,F401 - the trust fixtures, shared
+from tests.trust.conftest import api, trust_redis  # noqa: E402,F401 - the trust fixtures, shared

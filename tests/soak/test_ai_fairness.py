@@ -20,7 +20,7 @@ import requests
 
 from session_service.cli.devstack import Stack
 from session_service.use_cases.meta import parse_iso
-from tests.support.stacks import running_stack
+from tests.support.real_stack import running_stack
 from tests.trust.helpers import record_figures
 
 pytestmark = pytest.mark.e2e

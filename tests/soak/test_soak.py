@@ -36,7 +36,7 @@ pytestmark = pytest.mark.e2e
 SECONDS = float(os.environ.get("MYTHOS_SOAK_SECONDS", "180"))
 
 
-def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, trust_redis):
+def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, stack, trust_redis):
     """Human tables played by 8 client threads and all-AI tables played by the worker, side by side, for
     MYTHOS_SOAK_SECONDS; then every game's log is contiguous and chained, and every finished one re-decides."""
     deadline = time.monotonic() + SECONDS
@@ -82,7 +82,7 @@ def test_mixed_load_for_minutes_loses_and_duplicates_nothing(api, trust_stack, t
         resource = api.get(f"/v1/games/{game_id}").json()
         if resource["status"] == "active" and all(s["ai"] for s in resource["seats"]):
             resource = api.wait_finished(game_id, timeout_s=300)
-        records = stored_records(trust_redis, trust_stack.key_prefix, game_id)
+        records = stored_records(trust_redis, stack.key_prefix, game_id)
         assert [r["v"] for r in records] == list(range(1, resource["version"] + 1)), f"{game_id}: a gap or a repeat"
         assert first_broken_link(records) is None
         if resource["status"] == "finished":

@@ -1,9 +1,9 @@
 """Fixtures for the trust suites: the real stack, and private copies of it which these tests may break on purpose.
 
-``trust_stack`` is the real stack the suites that only talk to it share with the end-to-end suites (the ``stack``
-of tests/conftest.py, one per test process: Redis, both services under gunicorn, a worker); the fault suites use
-``private_stack``, a stack of their own with its own Redis (always a private redis-server with
-``deploy/redis.conf``, so it can be killed and restarted), whose parts they kill and restart.
+The suites that only talk to the real stack use the one the end-to-end suites share (the ``stack`` of
+tests/conftest.py, one per test process: Redis, both services under gunicorn, a worker); the fault suites
+start stacks of their own (``make_stack``, ``start``, ``finish``), each with its own Redis (always a private
+redis-server with ``deploy/redis.conf``, so it can be killed and restarted), whose parts they kill and restart.
 """
 
 from __future__ import annotations
@@ -55,16 +55,10 @@ def finish(live: Stack) -> None:
 
 
 @pytest.fixture(scope="session")
-def trust_stack(stack) -> Stack:
-    """The stack these suites only talk to: the one the end-to-end suites share (tests/conftest.py)."""
-    return stack
+def api(stack) -> Api:
+    return Api(stack.url)
 
 
 @pytest.fixture(scope="session")
-def api(trust_stack) -> Api:
-    return Api(trust_stack.url)
-
-
-@pytest.fixture(scope="session")
-def trust_redis(trust_stack) -> redis.Redis:
-    return redis_clients.connect(trust_stack.effective_redis_url)
+def trust_redis(stack) -> redis.Redis:
+    return redis_clients.connect(stack.effective_redis_url)

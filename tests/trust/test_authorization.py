@@ -30,7 +30,7 @@ def version(api, game_id: str) -> int:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_token_acts_only_for_its_own_seat(api, trust_stack, trust_redis, game_id):
+def test_a_token_acts_only_for_its_own_seat(api, stack, trust_redis, game_id):
     created = table(api, game_id, 1)
     tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
     refused = accepted = 0
@@ -62,10 +62,10 @@ def test_a_token_acts_only_for_its_own_seat(api, trust_stack, trust_redis, game_
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_token_reads_its_own_seat_only_and_gets_exactly_that_seats_view(api, trust_stack, trust_redis, game_id):
+def test_a_token_reads_its_own_seat_only_and_gets_exactly_that_seats_view(api, stack, trust_redis, game_id):
     created = table(api, game_id, 2)
     game = GAMES[game_id]
-    state = live_state(trust_redis, trust_stack.key_prefix, game, created["id"])
+    state = live_state(trust_redis, stack.key_prefix, game, created["id"])
     for seat in created["seats"]:
         if not seat.get("token"):
             continue
@@ -126,13 +126,13 @@ def test_spectators_and_bad_tokens_cannot_act(api, game_id):
     assert version(api, gid) == before
 
 
-def test_tokens_are_stored_only_as_hashes(api, trust_stack, trust_redis):
+def test_tokens_are_stored_only_as_hashes(api, stack, trust_redis):
     tokens = []
     for game_id in GAME_IDS:
         created = table(api, game_id, 6)
         tokens += [s["token"] for s in created["seats"] if s.get("token")]
     dump = b""
-    for key in trust_redis.scan_iter(match=f"{trust_stack.key_prefix}:*", count=1000):
+    for key in trust_redis.scan_iter(match=f"{stack.key_prefix}:*", count=1000):
         kind = trust_redis.type(key)
         if kind == b"hash":
             dump += b"".join(k + v for k, v in trust_redis.hgetall(key).items())

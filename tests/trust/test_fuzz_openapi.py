@@ -108,14 +108,14 @@ def fuzz(url: str, targets, service: str, examples: int) -> tuple[int, dict[str,
     return cases, statuses, failures
 
 
-def test_the_session_service_keeps_its_openapi_document(trust_stack, targets):
-    cases, statuses, failures = fuzz(trust_stack.url, targets, "session", EXAMPLES)
+def test_the_session_service_keeps_its_openapi_document(stack, targets):
+    cases, statuses, failures = fuzz(stack.url, targets, "session", EXAMPLES)
     assert not failures, "\n".join(failures[:20])
     assert cases > 10 * EXAMPLES and not any(s.startswith("5") for s in statuses)
 
 
-def test_the_rules_service_keeps_its_openapi_document(trust_stack, targets):
+def test_the_rules_service_keeps_its_openapi_document(stack, targets):
     targets = {**targets, "token": "no-token-here"}
-    cases, statuses, failures = fuzz(trust_stack.rules_url, targets, "rules", EXAMPLES)
+    cases, statuses, failures = fuzz(stack.rules_url, targets, "rules", EXAMPLES)
     assert not failures, "\n".join(failures[:20])
     assert cases > 5 * EXAMPLES and not any(s.startswith("5") for s in statuses)

@@ -249,26 +249,26 @@ def running(api):
 
 
 @pytest.mark.parametrize(("game_id", "case"), cases("session", SESSION_CASES))
-def test_the_session_service_answers_hostile_input_with_the_error_body_and_writes_nothing(api, trust_redis, trust_stack, running, game_id, case):
+def test_the_session_service_answers_hostile_input_with_the_error_body_and_writes_nothing(api, trust_redis, stack, running, game_id, case):
     name, method, path, headers, body, status, code = case
     game, created = running[game_id]
     token = created["seats"][0]["token"]
     headers = {"Authorization": f"Bearer {token}", **{k: (v.replace("{tok}", token) if isinstance(v, str) else v) for k, v in headers.items()}}
     body = fill(body, game)
-    before = (api.get(f"/v1/games/{created['id']}").json()["version"], GameIndex(EventStore(trust_redis, trust_stack.key_prefix)).count())
+    before = (api.get(f"/v1/games/{created['id']}").json()["version"], GameIndex(EventStore(trust_redis, stack.key_prefix)).count())
     reply = send(api.base, method, path.replace("{gid}", created["id"]), headers, body)
     check(reply, status, code)
-    after = (api.get(f"/v1/games/{created['id']}").json()["version"], GameIndex(EventStore(trust_redis, trust_stack.key_prefix)).count())
+    after = (api.get(f"/v1/games/{created['id']}").json()["version"], GameIndex(EventStore(trust_redis, stack.key_prefix)).count())
     assert after == before, f"{name} wrote something"
     record_figures("hostile", service="session", case=name)
 
 
 @pytest.mark.parametrize(("game_id", "case"), cases("rules", RULES_CASES))
-def test_the_rules_service_answers_hostile_input_with_the_error_body(trust_stack, game_id, case):
+def test_the_rules_service_answers_hostile_input_with_the_error_body(stack, game_id, case):
     name, method, path, headers, body, status, code = case
     game = GAMES[game_id]
     body = fill(body, game)
-    check(send(trust_stack.rules_url, method, path, headers, body), status, code)
+    check(send(stack.rules_url, method, path, headers, body), status, code)
     record_figures("hostile", service="rules", case=name)
 
 
@@ -280,10 +280,10 @@ LIVENESS_S = 10
 @pytest.mark.parametrize("build", [million_card_hands, lambda: long_hands(2000)],
                          ids=["pocket-madness hands of 10^6 cards", "great-old-one hands of 2000 cards"])
 @pytest.mark.parametrize("path", ["/v1/legal-commands", "/v1/decide"])
-def test_the_rules_service_refuses_a_small_position_claiming_huge_hands(trust_stack, build, path):
+def test_the_rules_service_refuses_a_small_position_claiming_huge_hands(stack, build, path):
     game, body = build()
     body = {k: body[k] for k in ("game", "state", "seat")} if path == "/v1/legal-commands" else {**body, "entropy": "00"}
-    reply = requests.post(trust_stack.rules_url + path, json=body, timeout=LIVENESS_S)
+    reply = requests.post(stack.rules_url + path, json=body, timeout=LIVENESS_S)
     check(reply, 413, "request/too_large")
     assert len(reply.content) < 1000
     record_figures("hostile", service="rules", case=f"absurd position {game.id} {path}", request_bytes=len(json.dumps(body)))

@@ -210,14 +210,14 @@ def start_position(api, game: Game, rand: random.Random) -> dict[str, Any]:
 @pytest.mark.e2e
 @pytest.mark.parametrize("seed", HTTP_SEEDS)
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, trust_stack, trust_redis, game_id, seed):
+def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, stack, trust_redis, game_id, seed):
     game = GAMES[game_id]
     rand = random.Random(zlib.crc32(game_id.encode()) * 31 + seed)
     source = start_position(api, game, rand)
-    state = live_state(trust_redis, trust_stack.key_prefix, game, source["id"])
+    state = live_state(trust_redis, stack.key_prefix, game, source["id"])
     observer = rand.randrange(state.players)
     twin = game.ai.resample(state, observer, random.Random(rand.random()))
-    pair = Twins(api, trust_redis, trust_stack.key_prefix, game, source, [state, twin])
+    pair = Twins(api, trust_redis, stack.key_prefix, game, source, [state, twin])
     token = pair.tokens[observer]
     a, b = pair.ids
     figures = {"forks": 1, "requests_compared": 0, "commands_in_lockstep": 0, "events_compared": 0, "sse_messages_compared": 0}
@@ -268,12 +268,12 @@ def test_http_twins_look_the_same_to_the_seat_that_cannot_tell_them_apart(api, t
         command = rand.choice(common)
         if game.decider.outcome(decide(game, here, command, actor, entropy).state) is not None:
             break  # a finished game shows everyone everything: the comparison ends with the running game
-        before = [len(stored_records(trust_redis, trust_stack.key_prefix, gid)) for gid in (a, b)]
+        before = [len(stored_records(trust_redis, stack.key_prefix, gid)) for gid in (a, b)]
         replies = [api.command(gid, pair.tokens[actor], command, key=f"lockstep-{step}") for gid in (a, b)]
         assert [r.status_code for r in replies] == [200, 200], [r.text for r in replies]
         # the prediction above is only worth something if the service decided with the same entropy
         for gid, state_before, start in zip((a, b), (here, there), before):
-            appended = [canonical(event_of(r).to_json()) for r in stored_records(trust_redis, trust_stack.key_prefix, gid)[start:]]
+            appended = [canonical(event_of(r).to_json()) for r in stored_records(trust_redis, stack.key_prefix, gid)[start:]]
             predicted = [canonical(e.to_json()) for e in decide(game, state_before, command, actor, entropy).events]
             assert appended == predicted, f"{gid}: the service appended other events than the prediction"
         figures["commands_in_lockstep"] += 1
@@ -307,7 +307,7 @@ def hidden_fields(record: dict[str, Any], seat: int | None) -> list[str]:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_no_event_hash_can_be_recomputed_from_public_facts_and_a_guess_of_its_secrets(api, trust_stack, trust_redis, game_id):
+def test_no_event_hash_can_be_recomputed_from_public_facts_and_a_guess_of_its_secrets(api, stack, trust_redis, game_id):
     """A hash over a hidden card and public facts only lets anyone try every card until the hash matches.
 
     Every record must therefore hold something the seat cannot know or guess (the random cause id): with the
@@ -320,7 +320,7 @@ def test_no_event_hash_can_be_recomputed_from_public_facts_and_a_guess_of_its_se
     for seat in range(len(created["seats"])):
         token = created["seats"][seat]["token"]
         seen = {e["version"]: e for e in api.get(f"/v1/games/{created['id']}/events", token, limit=1000).json()["events"]}
-        for record in stored_records(trust_redis, trust_stack.key_prefix, created["id"]):
+        for record in stored_records(trust_redis, stack.key_prefix, created["id"]):
             hidden = hidden_fields(record, seat)
             if hidden:
                 truth = {name: record["data"][name] for name in hidden}

@@ -58,7 +58,7 @@ def audit_ok(api: Api, game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_many_clients_hammering_one_game_lose_and_duplicate_nothing(api, trust_stack, trust_redis, game_id):
+def test_many_clients_hammering_one_game_lose_and_duplicate_nothing(api, stack, trust_redis, game_id):
     game = GAMES[game_id]
     players = min(game.catalogue.max_players, 4)
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(players)])
@@ -89,7 +89,7 @@ def test_many_clients_hammering_one_game_lose_and_duplicate_nothing(api, trust_s
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(hammer, range(clients)))
     assert statuses[200] > 0
-    events = check_log(trust_redis, trust_stack.key_prefix, created["id"], answers)
+    events = check_log(trust_redis, stack.key_prefix, created["id"], answers)
     audit_ok(api, created["id"])
     record_figures("races_one_game", game=game_id, clients=clients, requests=sum(statuses.values()),
                    accepted=statuses[200], conflicts=statuses[409], refused=statuses[422], events=events)
@@ -113,22 +113,22 @@ def processes() -> Iterator[tuple[ProcessPoolExecutor, SyncManager]]:
         yield pool, manager
 
 
-def test_many_games_at_once_from_several_processes_all_verify(api, trust_stack, trust_redis, processes):
+def test_many_games_at_once_from_several_processes_all_verify(api, stack, trust_redis, processes):
     jobs = [(api.base, game_id, seed) for seed in range(SCALE) for game_id in GAME_IDS]
     pool, _ = processes
     played = list(pool.map(play_one, *zip(*jobs)))
     for game_id, version in played:
         resource = api.get(f"/v1/games/{game_id}").json()
         assert resource["status"] == "finished" and resource["version"] == version
-        records = stored_records(trust_redis, trust_stack.key_prefix, game_id)
+        records = stored_records(trust_redis, stack.key_prefix, game_id)
         assert [x["v"] for x in records] == list(range(1, version + 1))
         audit_ok(api, game_id)
     record_figures("races_many_games", processes=4, games=len(played), events=sum(v for _, v in played),
-                   commands=sum(len(batches(stored_records(trust_redis, trust_stack.key_prefix, g))) - 1 for g, _ in played))
+                   commands=sum(len(batches(stored_records(trust_redis, stack.key_prefix, g))) - 1 for g, _ in played))
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_the_same_idempotency_key_sent_by_many_clients_at_once_writes_once(api, trust_stack, trust_redis, game_id):
+def test_the_same_idempotency_key_sent_by_many_clients_at_once_writes_once(api, stack, trust_redis, game_id):
     game = GAMES[game_id]
     created = api.create(game_id, [{"name": f"Seat {i}"} for i in range(game.catalogue.min_players)])
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -156,7 +156,7 @@ def test_the_same_idempotency_key_sent_by_many_clients_at_once_writes_once(api, 
         # Sent again later, the key still answers the same and writes nothing.
         again = api.command(created["id"], tokens[seat], command, key=f"retry-{round_}")
         assert again.content == replies[0].content
-    records = stored_records(trust_redis, trust_stack.key_prefix, created["id"])
+    records = stored_records(trust_redis, stack.key_prefix, created["id"])
     assert len(batches(records)) == 1 + rounds
     record_figures("races_idempotency", game=game_id, rounds=rounds, duplicate_sends=rounds * 12)
 
@@ -171,14 +171,14 @@ def run_ai_job(env: dict[str, str], game_id: str, seat: int, version: int, barri
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_two_workers_running_the_same_ai_job_move_once(trust_stack, trust_redis, processes, game_id):
+def test_two_workers_running_the_same_ai_job_move_once(stack, trust_redis, processes, game_id):
     """The job carries an idempotency key bound to its version: whichever worker comes second finds it done."""
     from session_service.bootstrap import build_tables
     from tests.support.stack import RecordingScheduler
 
     game = GAMES[game_id]
-    env = {"REDIS_URL": trust_stack.effective_redis_url, "RQ_REDIS_URL": trust_stack.effective_redis_url,
-           "RULES_URL": trust_stack.rules_url, "KEY_PREFIX": f"{trust_stack.key_prefix}:race", "QUEUE_NAME": trust_stack.queue + "-race"}
+    env = {"REDIS_URL": stack.effective_redis_url, "RQ_REDIS_URL": stack.effective_redis_url,
+           "RULES_URL": stack.rules_url, "KEY_PREFIX": f"{stack.key_prefix}:race", "QUEUE_NAME": stack.queue + "-race"}
     # A game whose AI turns nobody has queued, under a prefix the stack's sweeper does not watch: only the
     # workers of this test run its AI turns.
     tables = build_tables({**env, "SCHEDULER": RecordingScheduler()})

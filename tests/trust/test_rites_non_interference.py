@@ -128,10 +128,10 @@ def test_kernel_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("rite", sorted(POSITIONS))
-def test_http_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_to_every_other_seat(api, trust_stack, trust_redis, rite):
+def test_http_twins_differing_in_a_card_sealed_before_the_glass_look_the_same_to_every_other_seat(api, stack, trust_redis, rite):
     here, there, observer, later = POSITIONS[rite]()
     source = api.create(GAME.id, [{"name": f"Seat {i}"} for i in range(here.players)])
-    pair = Twins(api, trust_redis, trust_stack.key_prefix, GAME, source, [here, there])
+    pair = Twins(api, trust_redis, stack.key_prefix, GAME, source, [here, there])
     token = pair.tokens[observer]
     a, b = pair.ids
 

