@@ -20,7 +20,7 @@ from session_service.config import from_env
 from session_service.http import api, lobby_api, refusals, table_api, webclient
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
-from session_service.storage import redis_clients
+from session_service.storage.stats import AiStats
 from session_service.use_cases.tables import Tables
 
 
@@ -71,7 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _readiness(tables: Tables) -> dict[str, bool]:
     try:
-        redis_ok = redis_clients.ping(tables.store.redis)
+        redis_ok = tables.store.ping()
     except (redis.RedisError, RedisClusterException):
         redis_ok = False
     return {"redis": redis_ok, "rules": tables.rules.ready()}
@@ -83,9 +83,11 @@ def _queue_gauges(tables: Tables, registry: Any) -> None:
     ai_seconds = Gauge("mythos_ai_move_seconds_total", "Time workers spent making AI moves", registry=registry)
     queue = getattr(tables.scheduler, "queue", None)
 
+    stats = AiStats(tables.store)
+
     def stat(field: str) -> float:
         try:
-            return float(tables.store.redis.hget(tables.store.key("stats", "ai"), field) or 0)
+            return stats.read(field)
         except redis.RedisError:
             return float("nan")
 

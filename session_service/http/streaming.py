@@ -26,6 +26,7 @@ from flask import Response, request
 
 from shared.wire.errors import ApiError
 from session_service.hub import Closed, Hub
+from session_service.storage.leases import StreamLeases
 from session_service.use_cases.live import Message
 from session_service.use_cases.watchers import Leases, Watchers
 
@@ -108,7 +109,7 @@ class Streams:
                            {"streams_per_process": self.per_process}, headers=retry)
         self._lease()
         keys = tuple(key for key, _, _ in caps)
-        counted = self.hub.store.open_streams(list(keys), self.process)
+        counted = self.counts.open(list(keys), self.process)
         with self._lock:
             self._open[keys[0]] += 1
         for (key, cap, per), counts in zip(caps, counted):
@@ -120,6 +121,7 @@ class Streams:
 
     def __post_init__(self) -> None:
         self.leases = Leases(self.hub.store, self.hub.recheck_s)  # other processes' leases, remembered a while
+        self.counts = StreamLeases(self.hub.store)
 
     def _alive(self, client: str, process: str) -> bool:
         """Does ``process`` hold a current lease? Known answers are kept for a keep-alive period, so admitting a
@@ -128,7 +130,7 @@ class Streams:
             return True
         alive = self.leases.alive([process])[process]
         if not alive:
-            self.hub.store.forget_streams(client, [process])
+            self.counts.forget(client, [process])
         return alive
 
     def release(self, keys: tuple[str, ...]) -> None:
@@ -138,7 +140,7 @@ class Streams:
                 del self._open[keys[0]]
         try:
             for key in keys:
-                self.hub.store.count_stream(key, self.process, -1)
+                self.counts.close(key, self.process)
         except redis.RedisError as exc:  # the count goes with the process's lease if it cannot be taken back now
             log.warning("could not uncount a closed stream: %s", exc)
 
@@ -149,7 +151,7 @@ class Streams:
             return
         ttl = max(1, int(3 * self.hub.recheck_s + 0.999))
         self._leasing = True
-        self.hub.store.renew_process(self.process, ttl)
+        self.counts.renew(self.process, ttl)
 
         def renew() -> None:
             while True:
@@ -157,7 +159,7 @@ class Streams:
                 if self.hub.closing:
                     return
                 try:
-                    self.hub.store.renew_process(self.process, ttl)
+                    self.counts.renew(self.process, ttl)
                 except redis.RedisError as exc:
                     log.warning("could not renew the stream lease: %s", exc)
 

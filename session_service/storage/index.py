@@ -117,6 +117,15 @@ class GameIndex:
             found = [p for p in found if p[0] < after[0] or p[1] < after[1]]
         return sorted(found, reverse=True)[:count]
 
+    def created_before(self, names: list[str], cutoff_ms: int, batch: int) -> list[str]:
+        """The ``batch`` oldest games of any of ``names`` created before ``cutoff_ms``, oldest first (one pipeline)."""
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for name in names:
+                for shard in range(self.store.shards):
+                    pipe.zrangebyscore(self.key(shard, name), "-inf", cutoff_ms, start=0, num=batch, withscores=True)
+            replies = pipe.execute()
+        return [game_id for _, game_id in sorted({(score, m.decode()) for reply in replies for m, score in reply})[:batch]]
+
     def move_private(self, name: str, position: Position) -> None:
         """A private table met in the public index ``name`` (written before they were apart): into its own."""
         self.enter(position[1], int(position[0]), [PRIVATE + name])

@@ -4,8 +4,12 @@ Keys of one game share the hash tag ``{game_id}`` so they land in one Redis Clus
 ``<prefix>:{id}:events`` (stream, entry id ``<version>-0``, field ``r`` = the record as JSON),
 ``<prefix>:{id}:meta`` (hash: type, seats, token hashes, seed, status, version, head hash …),
 ``<prefix>:{id}:snap`` (latest snapshot), ``<prefix>:{id}:cmds`` (idempotency field → answer), and what lives
-beside the log: the chat feeds, the rematch offer, the watchers' counts, the joins per client and the kept audit of
-an ended game (``GAME_PARTS``: deleted together).
+beside the log: the chat feeds, the kept audit of an ended game and the keys other adapters of ``storage/`` keep in
+the game's slot (the rematch offer, the watchers' counts, the joins per client): ``GAME_PARTS``, deleted together.
+
+What is not a game's log has an adapter of its own beside this one, owning its keys and scripts (``players``,
+``quotas``, ``rematch``, ``watchers``, ``leases``, ``stats``, ``claims``, ``index``): the use cases never hold a
+Redis client.
 
 What is not one game's is split into ``shards`` parts, ``<prefix>:{shard-K}:<part>``, a game belonging to shard
 ``crc32(id) % shards``: no key, and so no cluster slot, holds every game. The set of active games the sweeper
@@ -41,6 +45,8 @@ import orjson
 import redis
 from redis import exceptions as rx
 from redis.cluster import RedisCluster
+
+from session_service.storage import redis_clients
 
 log = logging.getLogger("mythos.store")
 
@@ -112,6 +118,10 @@ class EventStore:
     @property
     def cluster(self) -> bool:
         return isinstance(self.redis, RedisCluster)
+
+    def ping(self) -> bool:
+        """Can this store reach its Redis (on a cluster: any one node)?"""
+        return redis_clients.ping(self.redis)
 
     # -- keys -------------------------------------------------------------------------------------
     def key(self, game_id: str, part: str) -> str:
@@ -257,6 +267,10 @@ class EventStore:
         return int(self._append_feed(keys=keys, args=[orjson.dumps(record), keep, ttl_s, self.notice_channel,
                                                       topic(owner, part)]))
 
+    def feed_head(self, owner: str, counter: str) -> int:
+        """The number of the last record of ``owner``'s feeds numbered by ``counter`` (0: none yet)."""
+        return int(self.redis.get(self.key(owner, counter)) or 0)
+
     def feed(self, owner: str, part: str, after: int = 0, limit: int | None = None, newest: bool = False) -> list[dict[str, Any]]:
         """The feed's records after ``after``, oldest first (``newest``: the last ``limit`` of them)."""
         key = self.key(owner, part)
@@ -265,22 +279,6 @@ class EventStore:
         else:
             entries = self.redis.xrange(key, f"({after}-0" if after else "-", "+", count=limit)
         return [orjson.loads(fields[b"r"]) for _, fields in entries]
-
-    def count_watcher(self, game_id: str, process: str, delta: int) -> None:
-        """One more (``delta`` 1) or one less (-1) spectator stream of ``game_id`` on ``process``."""
-        key = self.key(game_id, "watchers")
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, process, delta).expire(key, 24 * 3600)
-            left = pipe.execute()[0]
-        if left <= 0:
-            self.redis.hdel(key, process)
-
-    def watcher_counts(self, game_ids: list[str]) -> list[dict[str, int]]:
-        """Each game's spectator streams per process (one pipelined round trip)."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hgetall(self.key(game_id, "watchers"))
-            return [{k.decode(): int(v) for k, v in raw.items()} for raw in pipe.execute()]
 
     def set_meta(self, game_id: str, **fields: str) -> None:
         self.redis.hset(self.key(game_id, "meta"), mapping=fields)
@@ -345,43 +343,6 @@ class EventStore:
     def idempotent_answer(self, game_id: str, field: str) -> str | None:
         raw = self.redis.hget(self.key(game_id, "cmds"), field)
         return None if raw is None else raw.decode()
-
-    # -- open streams per client, across processes -----------------------------------------------------
-    def open_streams(self, clients: list[str], process: str) -> list[dict[str, int]]:
-        """Count one more stream of each of ``clients`` (the client, its address) on ``process``; answers every
-        process's count for each (one round trip). The caller weighs them by whose lease is current, and takes its
-        own back past a cap."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            for client in clients:
-                key = f"{self.prefix}:streams:{client}"
-                pipe.hincrby(key, process, 1).expire(key, 24 * 3600).hgetall(key)
-            replies = pipe.execute()
-        return [{k.decode(): int(v) for k, v in counts.items()} for counts in replies[2::3]]
-
-    def leases(self, processes: list[str]) -> dict[str, bool]:
-        """Which of these processes hold a current lease (one round trip)."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            for process in processes:
-                pipe.exists(self._process_key(process))
-            return dict(zip(processes, map(bool, pipe.execute())))
-
-    def forget_streams(self, client: str, processes: list[str]) -> None:
-        """Drop the counts of processes whose lease ran out (they died without taking their streams back)."""
-        self.redis.hdel(f"{self.prefix}:streams:{client}", *processes)
-
-    def count_stream(self, client: str, process: str, delta: int) -> None:
-        key = f"{self.prefix}:streams:{client}"
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, process, delta).expire(key, 24 * 3600)
-            left = pipe.execute()[0]
-        if left <= 0:
-            self.redis.hdel(key, process)
-
-    def renew_process(self, process: str, ttl_s: int) -> None:
-        self.redis.set(self._process_key(process), "1", ex=ttl_s)
-
-    def _process_key(self, process: str) -> str:
-        return f"{self.prefix}:streamproc:{process}"
 
     # -- the active games the sweeper walks -------------------------------------------------------
     def active_key(self, game_id: str) -> str:

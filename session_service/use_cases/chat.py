@@ -108,8 +108,7 @@ class Chat:
     def topics(self, meta: Meta, seat: int | None, fresh: bool) -> dict[str, int]:
         """The chat feeds a game stream of this reader watches, each with the number to start after: a fresh stream
         replays the last ``REPLAY`` lines; a resumed one goes on from now (``GET /chat`` fills a gap)."""
-        head = self.store.redis.get(self.store.key(meta.id, "chatseq"))
-        start = int(head or 0)
+        start = self.store.feed_head(meta.id, "chatseq")
         if fresh:
             start = max(0, start - REPLAY)
         return {topic(meta.id, f"chat:{c}"): start for c in channels_for(seat, meta.over)}

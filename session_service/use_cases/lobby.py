@@ -31,6 +31,7 @@ import orjson
 
 from shared.kernel import RuleViolation
 from shared.kernel.table import SeatJoined, Status
+from session_service.storage.claims import CreateClaims
 from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
                                     InviteRequired, MissingToken, NotCreator, NotFound, NotInvited, VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
@@ -66,6 +67,7 @@ class Lobby:
         """``token_secret``: the server's key for tokens of retried requests (``config.token_secret``); a lobby
         without one (the worker's, which only ends idle tables) makes none."""
         self.tables, self.players, self.takeover_ai, self.token_secret = tables, players, takeover_ai, token_secret
+        self.claims = CreateClaims(tables.store)
 
     def _derived(self, secret: str, purpose: str) -> str:
         if self.token_secret is None:
@@ -79,10 +81,10 @@ class Lobby:
         if idempotency_key is None:
             return self._create(body, caller, new_game_id(), secrets.token_hex(16))
         store = self.tables.store
-        claim_key = f"{store.prefix}:{{create-{token_hash(caller.client)[:16]}}}:{token_hash(idempotency_key)[:32]}"
+        who, under = token_hash(caller.client), token_hash(idempotency_key)
         claim = {"digest": body_digest(body), "game_id": new_game_id(), "secret": secrets.token_hex(16)}
-        mine = bool(store.redis.set(claim_key, dumps(claim), nx=True, ex=CREATE_KEPT_S))
-        if not mine and (raw := store.redis.get(claim_key)) is not None:
+        mine, raw = self.claims.claim(who, under, orjson.dumps(claim), CREATE_KEPT_S)
+        if raw is not None:
             first = orjson.loads(raw)
             if first["digest"] != claim["digest"]:
                 raise IdempotencyKeyReused()
@@ -94,7 +96,7 @@ class Lobby:
             return self._create(body, caller, claim["game_id"], claim["secret"])
         except Exception:
             if mine and store.meta(claim["game_id"]) is None:  # refused before anything was written: the key is
-                store.redis.delete(claim_key)  # free again, for a corrected request
+                self.claims.release(who, under)  # free again, for a corrected request
             raise
 
     def _create(self, body: Mapping[str, Any], caller: Caller, game_id: str, secret: str) -> dict[str, Any]:

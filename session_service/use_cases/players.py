@@ -5,13 +5,8 @@ A player key is checked the way a seat token is: a seat the player holds keeps t
 constant-time comparison and no extra round trip. Only the lobby's own endpoints (make a table, join one, the
 player's list and stream) look the player up by its key.
 
-Keys (each player's own hash tag, so a Redis Cluster spreads them): ``<prefix>:{p_…}:player`` (hash: name,
-bot, created_at), ``<prefix>:{pk-<key hash>}:key`` (the player id; keys are never stored in the clear),
-``<prefix>:{p_…}:games`` (the player's tables, scored by creation time in ms), ``<prefix>:{p_…}:mutes`` (the
-players whose chat lines it does not want to read), ``<prefix>:{p_…}:notices`` (a feed of what its stream tells
-besides its tables' moves, rematch offers and answers: ``notify``; a day's worth, the newest 100) and ``<prefix>:{p_…}:live`` (the same,
-less the tables seen over: what the player's stream follows, so a run of tables that came and went, a stranger's
-invitations say, never pushes a table still in play out of its window).
+Its keys are ``storage/players.py``'s; its notices (``notify``: what its stream tells besides its tables' moves,
+rematch offers and answers; a day's worth, the newest 100) a feed of the event store's.
 """
 
 from __future__ import annotations
@@ -23,6 +18,7 @@ from typing import Any, TypeGuard
 
 from session_service.use_cases.errors import BadRequest, BadToken, PlayerNotFound, RateLimited
 from session_service.use_cases.meta import iso, now, token_hash
+from session_service.storage.players import PlayerRecords
 from session_service.storage.store import EventStore
 
 KEY_PREFIX = "pk_"  # a player key's first characters: a bearer token that starts so is looked up as a player
@@ -56,28 +52,20 @@ def seat_token(drawn: str) -> str:
 class Players:
     def __init__(self, store: EventStore):
         self.store = store
+        self.records = PlayerRecords(store)
         self._known: OrderedDict[str, Player] = OrderedDict()
-
-    def _key(self, player_id: str, part: str) -> str:
-        return f"{self.store.prefix}:{{{player_id}}}:{part}"
-
-    def _key_of(self, key: str) -> str:
-        return f"{self.store.prefix}:{{pk-{token_hash(key)[:40]}}}:key"
 
     def make(self, name: str, bot: bool) -> tuple[Player, str]:
         """A new player and its key (answered once: only its hash is kept)."""
         player = Player("p_" + secrets.token_urlsafe(12), name, bot, iso(now()))
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        self.store.redis.hset(self._key(player.id, "player"),
-                              mapping={"name": name, "bot": "1" if bot else "", "created_at": player.created_at})
-        self.store.redis.set(self._key_of(key), player.id)
+        self.records.put(player.id, token_hash(key), {"name": name, "bot": "1" if bot else "", "created_at": player.created_at})
         return player, key
 
     def get(self, player_id: str) -> Player | None:
-        raw = self.store.redis.hgetall(self._key(player_id, "player"))
-        if not raw:
+        fields = self.records.fields(player_id)
+        if fields is None:
             return None
-        fields = {k.decode(): v.decode() for k, v in raw.items()}
         return Player(player_id, fields["name"], bool(fields["bot"]), fields["created_at"])
 
     def by_key(self, key: str) -> Player:
@@ -85,8 +73,8 @@ class Players:
         digest = token_hash(key)
         if (known := self._known.get(digest)) is not None:
             return known
-        raw = self.store.redis.get(self._key_of(key)) if len(key) <= 128 else None
-        player = self.get(raw.decode()) if raw is not None else None
+        player_id = self.records.player_of(digest) if len(key) <= 128 else None
+        player = self.get(player_id) if player_id is not None else None
         if player is None:
             raise BadToken("that player key belongs to no player")
         self._known[digest] = player
@@ -100,7 +88,7 @@ class Players:
         self.store.append_feed(player_id, "notices", "noticeseq", notice, keep=NOTICES_KEPT, ttl_s=NOTICES_TTL_S)
 
     def notices_head(self, player_id: str) -> int:
-        return int(self.store.redis.get(self._key(player_id, "noticeseq")) or 0)
+        return self.store.feed_head(player_id, "noticeseq")
 
     def recent_notices(self, player_id: str, count: int) -> list[dict[str, Any]]:
         return self.store.feed(player_id, "notices", limit=count, newest=True)
@@ -112,41 +100,30 @@ class Players:
             raise BadRequest("you cannot mute yourself")
         if self.get(other) is None:
             raise PlayerNotFound()
-        key = self._key(player.id, "mutes")
-        if not self.store.redis.sismember(key, other) and self.store.redis.scard(key) >= MUTES:
+        if not self.records.mute(player.id, other, MUTES):
             raise RateLimited(f"you mute {MUTES} players already: unmute one first", {"quota": "mutes", "limit": MUTES})
-        self.store.redis.sadd(key, other)
 
     def unmute(self, player: Player, other: str) -> None:
-        self.store.redis.srem(self._key(player.id, "mutes"), other)
+        self.records.unmute(player.id, other)
 
     def muted(self, player_id: str) -> frozenset[str]:
-        return frozenset(m.decode() for m in self.store.redis.smembers(self._key(player_id, "mutes")))
+        return self.records.muted(player_id)
 
     # -- the player's tables ------------------------------------------------------------------------
     def remember_game(self, player_id: str, game_id: str, created_ms: int) -> None:
-        self.store.redis.zadd(self._key(player_id, "games"), {game_id: created_ms})
-        self.store.redis.zadd(self._key(player_id, "live"), {game_id: created_ms})
+        self.records.remember_game(player_id, game_id, created_ms)
 
     def live_ids(self, player_id: str, limit: int, offset: int = 0) -> list[str]:
         """The player's newest tables not yet seen over (``forget_over`` drops those seen over)."""
-        key = self._key(player_id, "live")
-        return [g.decode() for g in self.store.redis.zrevrange(key, offset, offset + limit - 1)]
+        return self.records.live_ids(player_id, limit, offset)
 
     def forget_over(self, player_id: str, game_ids: list[str]) -> None:
-        if game_ids:
-            self.store.redis.zrem(self._key(player_id, "live"), *game_ids)
+        self.records.forget_over(player_id, game_ids)
 
     def forget_game(self, player_id: str, game_id: str) -> None:
         """The player holds no seat at ``game_id`` any more (it left, or declined): off its lists and its stream."""
-        self.store.redis.zrem(self._key(player_id, "games"), game_id)
-        self.store.redis.zrem(self._key(player_id, "live"), game_id)
+        self.records.forget_game(player_id, game_id)
 
     def game_ids(self, player_id: str, limit: int, before: str | None = None) -> list[str]:
         """The player's tables, newest first; ``before``: a game id from the previous page."""
-        key = self._key(player_id, "games")
-        start = 0
-        if before is not None:
-            rank = self.store.redis.zrevrank(key, before)
-            start = 0 if rank is None else rank + 1
-        return [g.decode() for g in self.store.redis.zrevrange(key, start, start + limit - 1)]
+        return self.records.game_ids(player_id, limit, before)

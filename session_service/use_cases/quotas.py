@@ -36,13 +36,9 @@ later.) Filling a waiting table's open seats with AIs (the lobby's ``start``) so
 an all-AI table, counted against ``AI_TABLES_PER_CLIENT_PER_HOUR`` of the table's client (``admit_all_ai_start``):
 past it the ``start`` is refused like a create.
 
-Keys: ``<prefix>:quota:{<client digest>}:<part>``, one cluster slot per client, so one script checks and counts
-them all at once: ``open`` (sorted set of the client's game ids by creation ms, pruned of games that are over, given
-up or gone when it is full), ``seated`` (the same for the tables it joined), ``tables:<hour>``, ``ai_tables:<hour>``,
-``ai_cpu:<hour>`` (seconds), ``players:<hour>``, ``chat:<minute>``, ``reads:<minute>`` (counters that expire with their
-hour or minute; the chat's per writer, ``chat.py``). The joins of one table are counted with the table
-(``<prefix>:{id}:joins``, per client). The game's meta keeps the client's digest (``quota_client``) so the worker
-knows whom to bill, and whose turn it is (``scheduler.Gate``).
+The counters are ``storage/quotas.py``'s (one cluster slot per client; each check-and-count one script). The game's
+meta keeps the client's digest (``quota_client``) so the worker knows whom to bill, and whose turn it is
+(``scheduler.Gate``).
 """
 
 from __future__ import annotations
@@ -57,6 +53,7 @@ import orjson
 
 from session_service.use_cases.errors import RateLimited
 from session_service.use_cases.meta import Meta, OVER
+from session_service.storage.quotas import QuotaCounters
 from session_service.storage.store import EventStore
 
 HOUR_S = 3600
@@ -66,56 +63,7 @@ OPEN_RETRY_S = 60  # when a full ``open`` may have room: nobody knows when a gam
 MIN_MOVE_CHARGE_S = 0.005  # a server move's least cost: the rules service's decision and Redis' append, unseen here
 META_FIELD = "quota_client"
 
-ADMIT = """
-if redis.call("ZSCORE", KEYS[1], ARGV[5]) then return "ok" end  -- a retry of a table admitted already
-local function over(key, limit)
-  return tonumber(limit) > 0 and tonumber(redis.call("GET", key) or "0") >= tonumber(limit)
-end
-if tonumber(ARGV[1]) > 0 and redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then return "open_tables" end
-if over(KEYS[2], ARGV[2]) then return "tables_per_hour" end
-if ARGV[4] == "1" and over(KEYS[3], ARGV[3]) then return "ai_tables_per_hour" end
-redis.call("ZADD", KEYS[1], ARGV[6], ARGV[5])
-redis.call("EXPIRE", KEYS[1], ARGV[8])
-redis.call("INCR", KEYS[2])
-redis.call("EXPIRE", KEYS[2], ARGV[7])
-if ARGV[4] == "1" then
-  redis.call("INCR", KEYS[3])
-  redis.call("EXPIRE", KEYS[3], ARGV[7])
-end
-return "ok"
-"""
-
-READ = """
-local used = tonumber(redis.call("GET", KEYS[1]) or "0")
-if used >= tonumber(ARGV[1]) then return 0 end
-redis.call("INCRBY", KEYS[1], ARGV[2])
-redis.call("EXPIRE", KEYS[1], ARGV[3])
-return 1
-"""
 MINUTE_S = 60
-
-SEAT = """
-if redis.call("ZSCORE", KEYS[1], ARGV[2]) then return 1 end  -- a retried join of a table counted already
-if tonumber(ARGV[1]) > 0 and redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-redis.call("ZADD", KEYS[1], ARGV[3], ARGV[2])
-redis.call("EXPIRE", KEYS[1], ARGV[4])
-return 1
-"""
-
-JOIN = """
-local done = tonumber(redis.call("HGET", KEYS[1], ARGV[1]) or "0")
-if tonumber(ARGV[2]) > 0 and done >= tonumber(ARGV[2]) then return 0 end
-redis.call("HINCRBY", KEYS[1], ARGV[1], 1)
-return 1
-"""
-
-SPEND = """
-local used = tonumber(redis.call("GET", KEYS[1]) or "0")
-if used >= tonumber(ARGV[1]) then return 0 end
-redis.call("INCR", KEYS[1])
-redis.call("EXPIRE", KEYS[1], ARGV[2])
-return 1
-"""
 
 
 @dataclass(frozen=True)
@@ -152,14 +100,7 @@ class Limits:
 class Quotas:
     def __init__(self, store: EventStore, limits: Limits, clock: Any = time.time):
         self.store, self.limits, self.clock = store, limits, clock
-        self._admit = store.redis.register_script(ADMIT)
-        self._spend = store.redis.register_script(SPEND)
-        self._read = store.redis.register_script(READ)
-        self._seat = store.redis.register_script(SEAT)
-        self._join = store.redis.register_script(JOIN)
-
-    def key(self, digest: str, part: str) -> str:
-        return f"{self.store.prefix}:quota:{{{digest}}}:{part}"
+        self.counters = QuotaCounters(store)
 
     # -- opening a table ------------------------------------------------------------------------------
     def admit(self, game_id: str, body: Mapping[str, Any], who: str | None = None, digest: str | None = None) -> dict[str, str]:
@@ -172,33 +113,31 @@ class Quotas:
         digest = digest or client_digest(who or "")
         now = self.clock()
         hour = int(now // HOUR_S)
-        keys = [self.key(digest, "open"), self.key(digest, f"tables:{hour}"), self.key(digest, f"ai_tables:{hour}")]
         all_ai = bool(body.get("seats")) and all(s.get("ai") for s in body["seats"])
         if self.limits.open_tables > 0:
-            self._prune(keys[0], now, self.limits.open_tables)
-        args = [self.limits.open_tables, self.limits.tables_per_hour, self.limits.ai_tables_per_hour, int(all_ai),
-                game_id, int(now * 1000), HOUR_S + 60, self.limits.open_ttl_s]
-        verdict = self._admit(keys=keys, args=args)
-        verdict = verdict.decode() if isinstance(verdict, bytes) else verdict
+            self._prune(digest, "open", now, self.limits.open_tables)
+        verdict = self.counters.admit_table(
+            digest, hour, game_id, all_ai=all_ai, now_ms=int(now * 1000), open_tables=self.limits.open_tables,
+            tables_per_hour=self.limits.tables_per_hour, ai_tables_per_hour=self.limits.ai_tables_per_hour,
+            counter_ttl_s=HOUR_S + 60, open_ttl_s=self.limits.open_ttl_s)
         if verdict != "ok":
             retry = OPEN_RETRY_S if verdict == "open_tables" else max(1, HOUR_S - int(now) % HOUR_S)
             raise self.refusal(verdict, retry)
         return {META_FIELD: digest}
 
-    def _prune(self, key: str, now: float, limit: int) -> None:
+    def _prune(self, digest: str, part: str, now: float, limit: int) -> None:
         """Drop from a full set of tables (``open``, ``seated``) the games that are over, given up by their creator
         (``open`` only: for ``seated`` nothing says which seat was the client's, so a seat given back is dropped
         when it is given back), or gone (retention, or a create that failed)."""
-        held = self.store.redis.zrange(key, 0, OPEN_READ_MAX - 1, withscores=True)
+        held = self.counters.held(digest, part, OPEN_READ_MAX)
         if len(held) < limit:
             return
-        ids = [member.decode() for member, _ in held]
-        creators = key.endswith(":open")
-        ended = [game_id for (game_id, (_, score)), raw in zip(zip(ids, held), self.store.metas(ids))
+        ids = [game_id for game_id, _ in held]
+        creators = part == "open"
+        ended = [game_id for (game_id, score), raw in zip(held, self.store.metas(ids))
                  if (raw is None and score < now * 1000 - OPEN_GRACE_MS)
                  or (raw is not None and (raw["status"] in OVER or (creators and given_up(raw))))]
-        if ended:
-            self.store.redis.zrem(key, *ended)
+        self.counters.drop(digest, part, ended)
 
     def refusal(self, quota: str, retry_after_s: int) -> RateLimited:
         limit = self.limits.limit(quota)
@@ -219,21 +158,22 @@ class Quotas:
         if self.limits.seats <= 0:
             return
         now = self.clock()
-        key = self.key(client_digest(who), "seated")
-        self._prune(key, now, self.limits.seats)
-        if not self._seat(keys=[key], args=[self.limits.seats, game_id, int(now * 1000), self.limits.open_ttl_s]):
+        digest = client_digest(who)
+        self._prune(digest, "seated", now, self.limits.seats)
+        if not self.counters.seat(digest, game_id, limit=self.limits.seats, now_ms=int(now * 1000),
+                                  ttl_s=self.limits.open_ttl_s):
             raise self.refusal("seats", OPEN_RETRY_S)
 
     def admit_join(self, game_id: str, who: str) -> None:
         """Count one more join of ``game_id`` by the client ``who``, or refuse it: joining and leaving again and
         again would grow the table's log without end (kept in the game's slot, deleted with it)."""
-        if self.limits.joins_per_table > 0 and not self._join(keys=[self.store.key(game_id, "joins")],
-                                                               args=[client_digest(who), self.limits.joins_per_table]):
+        if self.limits.joins_per_table > 0 and not self.counters.join(game_id, client_digest(who),
+                                                                        self.limits.joins_per_table):
             raise self.refusal("joins_per_table", HOUR_S)
 
     def seat_given_back(self, game_id: str, who: str) -> None:
         """The client ``who`` holds no seat at ``game_id`` any more (it left, resigned, or its join was refused)."""
-        self.store.redis.zrem(self.key(client_digest(who), "seated"), game_id)
+        self.counters.drop(client_digest(who), "seated", [game_id])
 
     # -- chat ---------------------------------------------------------------------------------------------
     def admit_chat_line(self, writer: str, per_minute: int) -> None:
@@ -241,8 +181,7 @@ class Quotas:
         if per_minute <= 0:
             return
         now = self.clock()
-        key = self.key(client_digest(writer), f"chat:{int(now // 60)}")
-        if not self._spend(keys=[key], args=[per_minute, 120]):
+        if not self.counters.spend(client_digest(writer), f"chat:{int(now // 60)}", per_minute, 120):
             raise RateLimited(f"more than {per_minute} chat lines a minute; wait a moment",
                               {"quota": "chat_lines_per_minute", "limit": per_minute},
                               retry_after_s=max(1, 60 - int(now) % 60))
@@ -253,8 +192,8 @@ class Quotas:
         if self.limits.players_per_hour <= 0:
             return
         now = self.clock()
-        key = self.key(client_digest(who), f"players:{int(now // HOUR_S)}")
-        if not self._spend(keys=[key], args=[self.limits.players_per_hour, HOUR_S + 60]):
+        if not self.counters.spend(client_digest(who), f"players:{int(now // HOUR_S)}", self.limits.players_per_hour,
+                                   HOUR_S + 60):
             raise self.refusal("players_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
 
     # -- reading logs ------------------------------------------------------------------------------------
@@ -264,8 +203,8 @@ class Quotas:
         if self.limits.log_reads_per_minute <= 0 or events <= 0:
             return
         now = self.clock()
-        key = self.key(client_digest(who), f"reads:{int(now // MINUTE_S)}")
-        if not self._read(keys=[key], args=[self.limits.log_reads_per_minute, events, MINUTE_S + 60]):
+        if not self.counters.spend_up_to(client_digest(who), f"reads:{int(now // MINUTE_S)}",
+                                         self.limits.log_reads_per_minute, events, MINUTE_S + 60):
             raise self.refusal("log_reads_per_minute", max(1, MINUTE_S - int(now) % MINUTE_S))
 
     # -- all-AI tables made by start ----------------------------------------------------------------------
@@ -277,15 +216,15 @@ class Quotas:
         if not digest or self.limits.ai_tables_per_hour <= 0:
             return False
         now = self.clock()
-        if not self._spend(keys=[self.key(digest, f"ai_tables:{int(now // HOUR_S)}")],
-                           args=[self.limits.ai_tables_per_hour, HOUR_S + 60]):
+        if not self.counters.spend(digest, f"ai_tables:{int(now // HOUR_S)}", self.limits.ai_tables_per_hour,
+                                   HOUR_S + 60):
             raise self.refusal("ai_tables_per_hour", max(1, HOUR_S - int(now) % HOUR_S))
         return True
 
     def refund_all_ai_start(self, meta: Meta) -> None:
         digest = meta.extra.get(META_FIELD)
         if digest:
-            self.store.redis.decr(self.key(digest, f"ai_tables:{int(self.clock() // HOUR_S)}"))
+            self.counters.refund(digest, f"ai_tables:{int(self.clock() // HOUR_S)}")
 
     # -- the worker's moves ---------------------------------------------------------------------------
     def ai_cpu_left(self, meta: Meta) -> bool:
@@ -294,19 +233,14 @@ class Quotas:
         digest = meta.extra.get(META_FIELD)
         if not digest or self.limits.ai_cpu_seconds_per_hour <= 0:
             return True
-        used = self.store.redis.get(self.key(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}"))
-        return float(used or 0) < self.limits.ai_cpu_seconds_per_hour
+        return self.counters.used(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}") < self.limits.ai_cpu_seconds_per_hour
 
     def charge_ai(self, meta: Meta, seconds: float) -> None:
         """Bill ``seconds`` of the worker's CPU (at least ``MIN_MOVE_CHARGE_S``) to ``meta``'s client."""
         digest = meta.extra.get(META_FIELD)
         if not digest or self.limits.ai_cpu_seconds_per_hour <= 0:
             return
-        key = self.key(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}")
-        with self.store.redis.pipeline(transaction=False) as pipe:
-            pipe.incrbyfloat(key, max(seconds, MIN_MOVE_CHARGE_S))
-            pipe.expire(key, HOUR_S + 60)
-            pipe.execute()
+        self.counters.add(digest, f"ai_cpu:{int(self.clock() // HOUR_S)}", max(seconds, MIN_MOVE_CHARGE_S), HOUR_S + 60)
 
 
 def client_digest(who: str) -> str:

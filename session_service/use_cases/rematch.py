@@ -8,10 +8,10 @@ is carried over; no token is ever stored). An offer is dropped when one of them 
 ``REMATCH_OFFER_S``; a table may be offered ``REMATCH_OFFERS_PER_TABLE`` times, and the new table counts against the
 quotas of the client that opened the first one. (Lichess's rematch and boardgame.io's ``playAgain`` are the models.)
 
-None of it is in the finished game's hash-chained log: its audit does not change. The offer is one JSON value kept
-with the game (``<prefix>:{id}:rematch``, a day; deleted with the game), changed by compare-and-set so two answers
-at once never lose one; the players at the table (with a player key) read each offer and answer on their streams
-(``Players.notify``), and anyone at the table reads it at ``GET /v1/games/{id}/rematch``.
+None of it is in the finished game's hash-chained log: its audit does not change. The offer is kept with the game
+(``storage/rematch.py``), changed by compare-and-set so two answers at once never lose one; the players at the table
+(with a player key) read each offer and answer on their streams (``Players.notify``), and anyone at the table reads
+it at ``GET /v1/games/{id}/rematch``.
 """
 
 from __future__ import annotations
@@ -25,20 +25,14 @@ from typing import Any
 
 import orjson
 
+from session_service.storage.rematch import RematchOffers
 from session_service.use_cases.errors import NoRematch, NotFinished, NotFound, NotYourSeat, RateLimited
-from session_service.use_cases.meta import Meta, dumps, epoch_ms, iso, parse_iso
+from session_service.use_cases.meta import Meta, epoch_ms, iso, parse_iso
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import META_FIELD
 from session_service.use_cases.tables import Tables, new_game_id
 
 KEPT_S = 24 * 3600  # how long an offer (and the new table it made) is remembered
-SWAP = """
-if redis.call("EXISTS", KEYS[2]) == 0 then return -1 end
-local current = redis.call("GET", KEYS[1]) or ""
-if current ~= ARGV[1] then return 0 end
-redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3])
-return 1
-"""
 
 
 @dataclass(frozen=True)
@@ -57,12 +51,12 @@ class Rematches:
                  clock: Any = time.time):
         self.tables, self.players, self.limits, self.clock = tables, players, limits, clock
         self.store = tables.store
-        self._swap = self.store.redis.register_script(SWAP)
+        self.offers = RematchOffers(self.store)
 
     # -- reading --------------------------------------------------------------------------------------
     def current(self, meta: Meta) -> dict[str, Any] | None:
         """The table's rematch as the API shows it (None: none was offered)."""
-        raw = self.store.redis.get(self.store.key(meta.id, "rematch"))
+        raw = self.offers.read(meta.id)
         return self._shown(orjson.loads(raw)) if raw else None
 
     def _shown(self, offer: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,16 +117,15 @@ class Rematches:
             raise NotYourSeat("only the people seated at the table answer its rematch")
         return people
 
-    def _read(self, meta: Meta) -> tuple[str, dict[str, Any] | None]:
-        raw = self.store.redis.get(self.store.key(meta.id, "rematch"))
-        return (raw.decode(), orjson.loads(raw)) if raw else ("", None)
+    def _read(self, meta: Meta) -> tuple[bytes, dict[str, Any] | None]:
+        raw = self.offers.read(meta.id)
+        return (raw, orjson.loads(raw)) if raw else (b"", None)
 
-    def _swapped(self, meta: Meta, before: str, offer: dict[str, Any]) -> bool:
-        done = self._swap(keys=[self.store.key(meta.id, "rematch"), self.store.key(meta.id, "meta")],
-                          args=[before, dumps(offer), KEPT_S])
-        if done == -1:
+    def _swapped(self, meta: Meta, before: bytes, offer: dict[str, Any]) -> bool:
+        done = self.offers.swap(meta.id, before, orjson.dumps(offer), KEPT_S)
+        if done is None:
             raise NotFound()
-        return bool(done)
+        return done
 
     def _tell(self, meta: Meta, seat: int, answer: str, offer: dict[str, Any]) -> None:
         """Every player at the table reads the answer on its stream."""

@@ -38,6 +38,7 @@ from typing import Any
 import orjson
 
 from session_service.storage import index
+from session_service.storage.leases import Turns
 from session_service.use_cases.meta import Meta, parse_iso
 from session_service.use_cases.tables import Tables
 
@@ -73,8 +74,7 @@ def sweep(tables: Tables, policy: Policy, now: float | None = None, force: bool 
     ``failed`` and left as it was."""
     if not policy.deletes:
         return {}
-    store = tables.store
-    if not force and not store.redis.set(f"{store.prefix}:retention:lock", "1", nx=True, ex=max(1, int(policy.every_s))):
+    if not force and not Turns(tables.store).take("retention", int(policy.every_s)):
         return {}
     counts = {"exported": 0, "failed": 0}
     now = clock() if now is None else now
@@ -88,17 +88,10 @@ def sweep(tables: Tables, policy: Policy, now: float | None = None, force: bool 
 def _candidates(tables: Tables, statuses: tuple[str, ...], cutoff: float, batch: int) -> list[Meta]:
     """Games listed under ``statuses`` created before ``cutoff`` (oldest first, ``batch`` per index at most) whose
     meta says they still have one of those statuses and have not been written since ``cutoff``."""
-    store, found = tables.store, []
+    found = []
     names = [name for status in statuses for name in (f"status:{status}", f"{index.PRIVATE}status:{status}")]
-    with store.redis.pipeline(transaction=False) as pipe:
-        for name in names:
-            for shard in range(store.shards):
-                pipe.zrangebyscore(tables.index.key(shard, name), "-inf", int(cutoff * 1000), start=0, num=batch,
-                                   withscores=True)
-        replies = pipe.execute()
-    listed = sorted({(score, member.decode()) for reply in replies for member, score in reply})[:batch]
-    ids = [game_id for _, game_id in listed]
-    for game_id, raw in zip(ids, store.metas(ids)):
+    ids = tables.index.created_before(names, int(cutoff * 1000), batch)
+    for game_id, raw in zip(ids, tables.store.metas(ids)):
         if raw is None or raw["status"] not in statuses:
             continue  # gone, or moved on: the listing's read repair drops such entries
         meta = Meta.parse(game_id, raw)

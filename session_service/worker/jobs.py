@@ -25,6 +25,7 @@ from shared.wire import logs
 from session_service import bootstrap
 from session_service.config import from_env
 from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
+from session_service.storage.stats import AiStats
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
 from session_service.use_cases.lobby import Lobby
@@ -118,13 +119,7 @@ def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None
 def _count_ai(tables: Tables, seconds: float, late: bool) -> None:
     """The AI's figures for /metrics: moves chosen, the wall clock they took, and those that started too late to be
     due at their anchor plus their delay (``pacing.plan``)."""
-    stats = tables.store.key("stats", "ai")
-    with tables.store.redis.pipeline(transaction=False) as pipe:
-        pipe.hincrbyfloat(stats, "seconds", seconds)
-        pipe.hincrby(stats, "moves", 1)
-        if late:
-            pipe.hincrby(stats, "late", 1)
-        pipe.execute()
+    AiStats(tables.store).count_move(seconds, late)
 
 
 def publish(move: Move, tables: Tables | None = None) -> str:

@@ -1,5 +1,6 @@
-"""The store contract, run against fakeredis (fast), a real Redis (the truth) and a real three-primary Redis
-Cluster (what a scaled deployment runs): every backend passes the same tests."""
+"""The storage contracts, run against fakeredis (fast), a real Redis (the truth) and a real three-primary Redis
+Cluster (what a scaled deployment runs): every backend passes the same tests. The event store's and its listing
+index's are here; the other adapters' (``adapter_contracts.py``) run here too, to share one cluster."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from session_service.storage.index import GameIndex, names_for, status_names
 from session_service.storage.store import Charge, EventStore
 from shared.records import GENESIS, first_broken_link, make_records
 from shared.kernel import ev
+from tests.integration.adapter_contracts import CONTRACTS
+from tests.support.backends import OnFakeRedis, OnRealRedis, OnRedisCluster, on_every_backend
 
 
 def records(version, prev, n=2, cause="c"):
@@ -162,6 +165,18 @@ class StoreContract:
         assert index.window("status:active", None, 5) == []
         assert index.count("all") == index.count("game:toy") == 1
 
+    def test_the_oldest_games_of_several_indexes_are_read_together(self, store):
+        index = GameIndex(store)
+        for i in range(6):
+            index.enter(f"g{i}", 1000 + i, ["status:finished" if i % 2 else "status:aborted"])
+        assert index.created_before(["status:finished", "status:aborted"], 1005, 3) == ["g0", "g1", "g2"]
+        assert index.created_before(["status:finished"], 1004, 9) == ["g1", "g3"]
+
+    def test_a_feed_s_head_is_its_last_number(self, store):
+        assert store.feed_head("g1", "chatseq") == 0
+        for text in ("hi", "there"):
+            store.append_feed("g1", "chat:players", "chatseq", {"text": text}, keep=10)
+        assert store.feed_head("g1", "chatseq") == 2 and store.ping()
 
     # -- a write's rate count rides in its append (issue 32) ------------------------------------------------------
     def charge(self, store, limits=(5, 9)):
@@ -202,23 +217,18 @@ class StoreContract:
         assert store.append("g1", 2, records(2, first[-1]["hash"]), {}, head_hash=first[-1]["hash"]).status == "ok"
 
 
-class TestFakeRedisStore(StoreContract):
-    @pytest.fixture
-    def client(self, fake_redis):
-        return fake_redis
+class TestFakeRedisStore(StoreContract, OnFakeRedis):
+    pass
 
 
-class TestRealRedisStore(StoreContract):
-    @pytest.fixture
-    def client(self, real_redis):
-        return real_redis
+class TestRealRedisStore(StoreContract, OnRealRedis):
+    pass
 
 
-class TestRedisClusterStore(StoreContract):
-    @pytest.fixture
-    def client(self, cluster_redis):
-        return cluster_redis
-
+class TestRedisClusterStore(StoreContract, OnRedisCluster):
     def test_the_store_s_shards_spread_over_the_cluster_s_primaries(self, store, redis_cluster):
         primaries = {redis_cluster.primary_port(store.shard_key(shard, "active")) for shard in range(16)}
         assert len(primaries) == 3  # sixteen tags land on every primary of three (checked, not assumed)
+
+
+globals().update(on_every_backend(*CONTRACTS))
