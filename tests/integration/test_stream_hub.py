@@ -164,7 +164,7 @@ def test_the_per_client_cap_counts_across_processes_and_forgets_a_dead_process(s
     one.shutdown()
     one._renewer.join(10)  # a renewal under way when it shut down would otherwise set the lease again below
     assert not one._renewer.is_alive()
-    store.redis.delete(store._process_key(one.process))  # as its lease running out would
+    store.redis.delete(one.counts._process(one.process))  # as its lease running out would
     now[0] += 0.6  # what the others knew of its lease is kept for a keep-alive period (0.5 s), then asked again
     two.admit("token-a")
     two.admit("token-a")
