@@ -1,1 +1,1 @@
-"""The rules service: a stateless Flask app that sets games up, decides commands and lists legal ones."""
+"""The rules service: a Flask app (and a TCP hop) that sets games up, decides commands and lists legal ones."""

@@ -1,8 +1,9 @@
-"""The stateless rules service.
+"""The rules service: setups, decisions and legal commands on positions its callers send.
 
-It holds no game: each request brings the position (an encoded state, or the events that led to it), and
-the answer is events or a rule violation. Because it keeps nothing it scales by process count, and third
-parties can ask it "is this move legal here?" directly.
+It stores no game: each request brings the position (an encoded state, or the events that led to it), and the
+answer is events or a rule violation, so third parties can ask it "is this move legal here?" directly. The only
+thing it keeps is a cache it may lose (the hop's last positions, ``HOP_KEPT_POSITIONS``; a miss costs a resend),
+so any process answers any request and it scales by process count.
 
 Because the caller builds the position, nothing in it is trusted: a position is decoded only within
 ``POSITION_BOUNDS`` and must pass the game's ``invariant`` before any rule runs, and an answer longer than
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from flask import Flask, Response, current_app
@@ -30,13 +32,30 @@ from rules_service.decisions import answer_too_long, decision, game_at, guarded,
 # Every real position of every game holds under 330 values and no integer over 160 (random playouts at the
 # largest tables; tests/unit/test_position_bounds.py keeps each under a quarter of these bounds). Positions past
 # them are refused before they are built, so decoding, the invariant and the rules work on ~2,000 values at most.
-POSITION_BOUNDS = Bounds(items=int(os.environ.get("MAX_POSITION_ITEMS", "2048")),
-                         integer=int(os.environ.get("MAX_POSITION_INTEGER", "2048")))
+POSITION_BOUNDS = Bounds(items=2048, integer=2048)
 # The largest real answer is ~12 KB (Great Old One's legal commands at six seats); ten times that is the cap.
-MAX_ANSWER_BYTES = int(os.environ.get("MAX_ANSWER_BYTES", str(128 * 1024)))
+MAX_ANSWER_BYTES = 128 * 1024
 # The positions each rules process keeps for the internal hop's next decide (rules_service/hop.py): one per game
 # in play covers them all; a game past it is sent its state again. Rites positions are the largest, ~10 kB.
-HOP_KEPT_POSITIONS = int(os.environ.get("HOP_KEPT_POSITIONS", "2000"))
+HOP_KEPT_POSITIONS = 2000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The rules service's configuration, read from the environment once, by ``create_app`` (the defaults above)."""
+
+    position_bounds: Bounds = POSITION_BOUNDS
+    max_answer_bytes: int = MAX_ANSWER_BYTES
+    hop_kept_positions: int = HOP_KEPT_POSITIONS
+    cors_origins: str = "*"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        return cls(position_bounds=Bounds(items=int(env.get("MAX_POSITION_ITEMS", POSITION_BOUNDS.items)),
+                                          integer=int(env.get("MAX_POSITION_INTEGER", POSITION_BOUNDS.integer))),
+                   max_answer_bytes=int(env.get("MAX_ANSWER_BYTES", MAX_ANSWER_BYTES)),
+                   hop_kept_positions=int(env.get("HOP_KEPT_POSITIONS", HOP_KEPT_POSITIONS)),
+                   cors_origins=env.get("CORS_ORIGINS", "*"))
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="Set up games, decide commands, list legal commands")
 
@@ -96,17 +115,20 @@ def _capped(answer: dict[str, Any]) -> Response:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app of the environment's settings (``config``, a test's, overrides them by their capitalised names)."""
     app = Flask("rules_service")
-    app.config.update(POSITION_BOUNDS=POSITION_BOUNDS, MAX_ANSWER_BYTES=MAX_ANSWER_BYTES, HOP_KEPT_POSITIONS=HOP_KEPT_POSITIONS)
+    settings = Settings.from_env()
+    app.config.update(POSITION_BOUNDS=settings.position_bounds, MAX_ANSWER_BYTES=settings.max_answer_bytes,
+                      HOP_KEPT_POSITIONS=settings.hop_kept_positions, CORS_ORIGINS=settings.cors_origins)
     app.config.update(config or {})
     app.extensions["games"] = app.config.get("GAMES", GAMES)
     bounds, answer = app.config["POSITION_BOUNDS"], app.config["MAX_ANSWER_BYTES"]
-    api = make_api(app, "Mythos Tables rules service", "Stateless: setup, decide and legal commands for every game. "
+    api = make_api(app, "Mythos Tables rules service", "Setup, decide and legal commands for every game, on positions the caller sends. "
                    f"A position holds at most {bounds.items} values and no integer beyond ±{bounds.integer} (413 past "
                    f"them) and must pass the game's invariants (400); an answer longer than {answer} bytes is refused (413).")
     api.register_blueprint(blp)
     api.register_blueprint(ops_blueprint(lambda: {"games": bool(app.extensions["games"])}))
-    app.wsgi_app = Edge(app, cors=Cors.parse(app.config.get("CORS_ORIGINS", os.environ.get("CORS_ORIGINS", "*"))))  # type: ignore[method-assign]  # Flask's way
+    app.wsgi_app = Edge(app, cors=Cors.parse(app.config["CORS_ORIGINS"]))  # type: ignore[method-assign]  # Flask's way
     return app
 
 

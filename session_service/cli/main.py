@@ -45,11 +45,10 @@ def audit_file(path: str, commitment: str | None = None, head: str | None = None
 
 def rules_in_use() -> int:
     from session_service.bootstrap import build_tables
-    from session_service.config import from_env
+    from session_service.config import Settings
     from session_service.use_cases.upgrades import report
 
-    config = from_env()
-    tables = build_tables({**config, "SCHEDULER": None})
+    tables = build_tables(Settings.from_env(), {"SCHEDULER": None})
     return report(tables.store, tables.games)
 
 
@@ -58,15 +57,15 @@ def retention_now(rounds: int = 1000) -> int:
     Kubernetes base runs this as a CronJob, where the exports have a volume of their own: deploy/k8s/retention.yaml).
     1 when a game could not be exported (it is kept), or when the policy deletes nothing (no export directory)."""
     from session_service.bootstrap import build_tables
-    from session_service.config import from_env
+    from session_service.config import Settings
     from session_service.use_cases import retention
 
-    config = from_env()
-    policy = retention.Policy.from_config(config)
+    settings = Settings.from_env()
+    policy = settings.retention
     if not policy.deletes:
         print("retention is off: set RETENTION_DAYS above 0 and RETENTION_EXPORT_DIR", file=sys.stderr)
         return 1
-    tables = build_tables({**config, "SCHEDULER": None})
+    tables = build_tables(settings, {"SCHEDULER": None})
     total = {"exported": 0, "failed": 0}
     for _ in range(rounds):
         counts = retention.sweep(tables, policy, force=True)

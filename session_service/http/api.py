@@ -23,6 +23,7 @@ from session_service.use_cases.errors import BadToken
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.players import is_player_key
+from session_service.use_cases.resources import GameResource, SeatState
 from session_service.use_cases.tables import REPLICATED, Tables
 
 COMMAND_REQUEST = schemas.CommandRequest()
@@ -118,7 +119,7 @@ def get_catalog() -> dict[str, Any]:
 @blp.response(201, schemas.GameResource)
 @blp.doc(operationId="createGame", parameters=[IDEMPOTENCY])
 @documented_errors(401, 422)
-def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+def create_game(body: dict[str, Any]) -> tuple[GameResource, int, dict[str, str]]:
     """Open a table: named seats, AI seats, open seats for others to join, or (player key) your own."""
     resource = lobby().create(body, who(), checked_idempotency_key())
     return resource, 201, {"Location": url_for("games.get_game", game_id=resource["id"])}
@@ -139,7 +140,7 @@ def list_games(query: dict[str, Any]) -> dict[str, Any]:
 @blp.response(200, schemas.GameResource)
 @documented_errors(404)
 @blp.doc(operationId="getGame")
-def get_game(game_id: str) -> dict[str, Any]:
+def get_game(game_id: str) -> GameResource:
     """The table: status, seats, who the game waits on, outcome; the seed once it is over."""
     return tables().resource(game_id)
 
@@ -149,7 +150,7 @@ def get_game(game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.State)
 @blp.doc(operationId="getState", security=SEAT)
 @documented_errors(401, 403, 404)
-def get_state(query: dict[str, Any], game_id: str) -> dict[str, Any]:
+def get_state(query: dict[str, Any], game_id: str) -> SeatState:
     """What the caller's seat may know now (or at version `at`), and every command it may post."""
     meta, seat = caller(game_id, query.get("seat"))
     return tables().state(game_id, seat, query.get("at"), meta=meta, reader=clients.address_client())
@@ -251,7 +252,7 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """The game live: state, events, turn and end messages (SSE or NDJSON)."""
     meta, seat = caller(game_id)
     after = resume_point(query.get("after"))
-    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), live.MAX_KEEPALIVE_S)
+    keepalive = current_app.extensions["settings"].keepalive_s
     framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
     streams: Streams = current_app.extensions["streams"]
     token = bearer()

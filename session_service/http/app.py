@@ -16,7 +16,7 @@ from shared.wire import contract
 from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
-from session_service.config import from_env
+from session_service.config import Settings
 from session_service.http import api, lobby_api, refusals, table_api, webclient
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
@@ -26,18 +26,20 @@ from session_service.use_cases.tables import Tables
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app of the environment's settings; ``config`` (a test's) overrides them by name and may hold Flask's own
+    keys and the parts ``bootstrap`` takes (``REDIS``, ``RULES`` …)."""
     app = Flask("session_service")
-    app.config.update(from_env())
+    settings = app.extensions["settings"] = Settings.from_env(os.environ, **(config or {}))
     app.config.update(config or {})
-    service = bootstrap.build(app.config)
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_content_length
+    service = bootstrap.build(settings, config)
     tables = service.tables
     app.extensions["tables"] = tables
     app.extensions["players"] = service.players
     app.extensions["lobby"] = service.lobby
     app.extensions["chat"], app.extensions["rematches"] = service.chat, service.rematches
-    app.extensions["streams"] = Streams(service.hub, per_client=app.config.get("STREAMS_PER_CLIENT", 20),
-                                        per_address=app.config.get("STREAMS_PER_ADDRESS", 100),
-                                        per_process=app.config.get("STREAMS_PER_PROCESS", 10_000))
+    app.extensions["streams"] = Streams(service.hub, per_client=settings.streams_per_client,
+                                        per_address=settings.streams_per_address, per_process=settings.streams_per_process)
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
                     "audits. Web pages of other origins may call it (CORS: any origin by default, `CORS_ORIGINS`), "
                     "authenticated by their bearer token, never by cookies; preflights are answered.")
@@ -59,13 +61,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_.register_blueprint(table_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
-    limit = app.extensions["rate_limit"] = RateLimit(tables.store, app.config.get("RATE_LIMIT_PER_MINUTE", 0),
-                                                     app.config.get("RATE_LIMIT_PER_ADDRESS", 0))
-    app.wsgi_app = Edge(app, cors=Cors.parse(app.config.get("CORS_ORIGINS", "*")), json_only=True,  # type: ignore[method-assign]
-                        routes=[api.command_route(tables, limit, app.config["MAX_CONTENT_LENGTH"])],
+    limit = app.extensions["rate_limit"] = RateLimit(tables.store, settings.rate_limit_per_minute,
+                                                     settings.rate_limit_per_address)
+    app.wsgi_app = Edge(app, cors=Cors.parse(settings.cors_origins), json_only=True,  # type: ignore[method-assign]
+                        routes=[api.command_route(tables, limit, settings.max_content_length)],
                         admit=limit.admit, refusals=[refusals.answer])
-    if app.config.get("TRUSTED_PROXIES"):  # see session_service/http/clients.py; outermost, so the edge sees its address
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])  # type: ignore[method-assign]
+    if settings.trusted_proxies:  # see session_service/http/clients.py; outermost, so the edge sees its address
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     return app
 
 

@@ -15,7 +15,6 @@ from session_service.http import clients
 from session_service.http.api import IDEMPOTENCY, checked_idempotency_key, lobby
 from session_service.http.clients import bearer, who
 from session_service.use_cases.errors import MissingToken
-from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.player_live import PlayerStream
 from session_service.use_cases.players import Player, Players, is_player_key
@@ -167,7 +166,7 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
 def my_stream() -> Any:
     """One stream of the caller's tables: started, your turn, finished, invited (player key)."""
     player, _ = the_player()
-    keepalive = min(current_app.config.get("SSE_KEEPALIVE_S", 10), MAX_KEEPALIVE_S)
+    keepalive = current_app.extensions["settings"].keepalive_s
     streams: Streams = current_app.extensions["streams"]
     framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
     messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,

@@ -37,6 +37,7 @@ from session_service.use_cases.errors import (BadRequest, Finished, GameFull, Ga
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
 from session_service.use_cases.players import Player, Players, is_player_key, seat_token
 from session_service.use_cases.positions import Position
+from session_service.use_cases.resources import GameResource
 from session_service.use_cases.tables import Tables, body_digest, holds_invite, new_game_id
 
 CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
@@ -75,7 +76,7 @@ class Lobby:
         return derived(self.token_secret, secret, purpose)
 
     # -- opening ----------------------------------------------------------------------------------------
-    def create(self, body: Mapping[str, Any], caller: Caller, idempotency_key: str | None = None) -> dict[str, Any]:
+    def create(self, body: Mapping[str, Any], caller: Caller, idempotency_key: str | None = None) -> GameResource:
         """Open a table; with an ``Idempotency-Key`` a retry answers the same table (and a different body under
         that key is refused)."""
         if idempotency_key is None:
@@ -99,7 +100,7 @@ class Lobby:
                 self.claims.release(who, under)  # free again, for a corrected request
             raise
 
-    def _create(self, body: Mapping[str, Any], caller: Caller, game_id: str, secret: str) -> dict[str, Any]:
+    def _create(self, body: Mapping[str, Any], caller: Caller, game_id: str, secret: str) -> GameResource:
         seats, players = [], {}
         keys: dict[int, str] = {}
         for i, seat in enumerate(body["seats"]):

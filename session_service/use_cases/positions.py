@@ -28,6 +28,8 @@ from session_service.use_cases.meta import Meta
 from session_service.storage.store import EventStore
 
 log = logging.getLogger("mythos.positions")
+CACHE_SIZE = 2000  # positions a process keeps (STATE_CACHE_SIZE): one per game in play covers them all
+SNAPSHOT_EVERY = 50  # a snapshot of the table every this many versions (SNAPSHOT_EVERY), so a rebuild folds fewer
 
 
 @dataclass
@@ -44,7 +46,7 @@ class Position:
 class Positions:
     store: EventStore
     games: Mapping[str, Game]
-    size: int = 2000
+    size: int = CACHE_SIZE
     # version, head hash, table, and the rules process's name for the game's position there (or None)
     _cache: OrderedDict[str, tuple[int, str, Table, str | None]] = field(default_factory=OrderedDict)
     _metas: dict[str, Meta] = field(default_factory=dict)  # the meta this process last wrote or read, for those games

@@ -33,7 +33,8 @@ from session_service.use_cases.errors import (BadRequest, BadToken, Finished, Id
                                     RateLimited, VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX, seat_token
-from session_service.use_cases.positions import Position, Positions
+from session_service.use_cases.positions import CACHE_SIZE, SNAPSHOT_EVERY, Position, Positions
+from session_service.use_cases.resources import GameResource, SeatState, resource_of
 from session_service.use_cases.watchers import Leases, Watchers
 from session_service.storage.store import Appended, Charge, EventStore
 
@@ -64,8 +65,8 @@ class Tables:
     rules: Any
     games: Mapping[str, Game]
     scheduler: Scheduler = field(default_factory=Scheduler)
-    snapshot_every: int = 50
-    cache_size: int = 2000
+    snapshot_every: int = SNAPSHOT_EVERY
+    cache_size: int = CACHE_SIZE
     allow_client_seed: bool = False
     quotas: Any = None  # session_service/use_cases/quotas.py: what one client may open and make the worker play
     on_command: Callable[[str, str], None] = lambda game, result: None
@@ -80,7 +81,7 @@ class Tables:
                players: Mapping[int, str] | None = None, keys: Mapping[int, str] | None = None,
                game_id: str | None = None, token_for: Callable[[int], str] | None = None,
                client: str | None = None, holders: Mapping[int, str] | None = None,
-               quota_client: str | None = None) -> dict[str, Any]:
+               quota_client: str | None = None) -> GameResource:
         """Open a table: ``body`` as ``POST /v1/games`` takes it, its seats ``{name, ai}`` or ``{open: true}`` (the
         lobby resolves ``me``). A seat held by a person who is not a player gets a token, answered once here;
         ``players``: seat → player id (of a seat a player holds, or one kept open for them), ``keys``: seat →
@@ -164,30 +165,16 @@ class Tables:
             raise NotFound()
         return Meta.parse(game_id, raw)
 
-    def resource(self, game_id: str) -> dict[str, Any]:
+    def resource(self, game_id: str) -> GameResource:
         return self.resources_of([self.meta(game_id)])[0]
 
-    def resources_of(self, metas: Sequence[Meta]) -> list[dict[str, Any]]:
+    def resources_of(self, metas: Sequence[Meta]) -> list[GameResource]:
         """The game resources of ``metas``, with how many watch each (one round trip for them all)."""
         counts = self.watchers.counts([meta.id for meta in metas]) if metas else []
         return [self.resource_of(meta, watchers) for meta, watchers in zip(metas, counts)]
 
-    def resource_of(self, meta: Meta, watchers: int = 0) -> dict[str, Any]:
-        """The game resource (``watchers``: the spectator streams open on it, when the caller has counted them)."""
-        resource = {
-            "id": meta.id, "game": meta.game, "status": meta.status, "version": meta.version,
-            "visibility": meta.extra.get("visibility", "public"), "host": host_of(meta),
-            "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
-            "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
-            "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
-            "watchers": watchers,
-            "stuck": meta.stuck,
-        }
-        if meta.over:
-            resource["seed"] = meta.seed.hex()
-        if rematch_of := meta.extra.get("rematch_of"):
-            resource["rematch_of"] = rematch_of
-        return resource
+    def resource_of(self, meta: Meta, watchers: int = 0) -> GameResource:
+        return resource_of(meta, watchers)
 
     def page(self, status: str | None, game: str | None, cursor: str | None, limit: int,
              open_seats: int = 0) -> dict[str, Any]:
@@ -231,7 +218,7 @@ class Tables:
         return self.positions.at_head(meta or self.meta(game_id))
 
     def state(self, game_id: str, seat: int | None, at: int | None = None, meta: Meta | None = None,
-              reader: str | None = None) -> dict[str, Any]:
+              reader: str | None = None) -> SeatState:
         """The seat's view (``meta``: the game's meta when the caller has just read it, to save a round trip); at
         an earlier version ``at``, folded from the log (``reader``'s read budget pays for its ``at`` events)."""
         meta = meta or self.meta(game_id)
@@ -507,18 +494,6 @@ def cause_of(seat: int | None, kind: str, by: str) -> dict[str, Any]:
     """A batch's cause. Its id is random and 128 bits long: a record's hash covers its secret fields, and without
     something unguessable in it a seat could try each possible hidden card until the public hash matched."""
     return {"id": secrets.token_hex(16), "seat": seat, "type": kind, "by": by}
-
-
-def host_of(meta: Meta) -> dict[str, Any]:
-    """Who opened the table, by name (and player id, when a player did), and the seats it opened it with (those may
-    call it off): the lobby records them; a table opened before it did is hosted by its first seat held by a person."""
-    name = meta.extra.get("host_name") or next((s["name"] for s in meta.seats if s.get("name") and not s.get("ai")), "")
-    host: dict[str, Any] = {"name": name or "a guest"}
-    if creator := meta.extra.get("creator"):
-        host["player"] = creator
-    if "creator_seats" in meta.extra:
-        host["seats"] = orjson.loads(meta.extra["creator_seats"])
-    return host
 
 
 def holds_invite(meta: Meta, token: str) -> bool:

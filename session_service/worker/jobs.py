@@ -9,7 +9,6 @@ idempotency key bound to the version, so a retried or duplicated job can never a
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from shared.ai.levels import WALL_FACTOR
 from shared.kernel import seat_rng
 from shared.wire import logs
 from session_service import bootstrap
-from session_service.config import from_env
+from session_service.config import DEFAULTS, Settings
 from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
 from session_service.storage.stats import AiStats
 from session_service.use_cases import retention
@@ -36,8 +35,8 @@ from session_service.use_cases.tables import Tables
 from session_service.worker.pacing import Move, Publisher, plan
 
 log = logging.getLogger("mythos.jobs")
-SWEEP_EVERY_S = float(os.environ.get("SWEEP_EVERY_S", "20"))
-IDLE_TABLE_S = int(os.environ.get("IDLE_TABLE_S", str(7 * 86400)))  # see config.py
+SWEEP_EVERY_S = DEFAULTS.sweep_every_s  # the worker's own settings' once it reads them (worker_tables)
+IDLE_TABLE_S = DEFAULTS.idle_table_s
 STUCK = "stuck: nothing to play"
 """A job's outcome where the game waits on a seat that has nothing to play (``_stuck``)."""
 
@@ -233,11 +232,12 @@ _PACE = Pace()  # no publisher: a test's jobs publish as soon as they choose
 
 def worker_tables() -> Tables:
     """The worker process's one Tables, wired from the environment by the composition root on first use."""
+    global SWEEP_EVERY_S, IDLE_TABLE_S
     if _TABLES is None:
-        config = from_env()
-        service = bootstrap.build(config, serves_clients=False)
-        use_tables(service.tables, retention.Policy.from_config(config), service.lobby,
-                   Pace(config.get("AI_TIME_SCALE", 1.0), _PACE.publisher))
+        settings = Settings.from_env()
+        service = bootstrap.build(settings, serves_clients=False)
+        SWEEP_EVERY_S, IDLE_TABLE_S = settings.sweep_every_s, settings.idle_table_s
+        use_tables(service.tables, settings.retention, service.lobby, Pace(settings.ai_time_scale, _PACE.publisher))
     assert _TABLES is not None
     return _TABLES
 

@@ -14,7 +14,7 @@ from rq import Queue, SimpleWorker
 
 from shared.wire import logs
 from session_service import bootstrap
-from session_service.config import from_env
+from session_service.config import Settings
 from session_service.scheduler import RqScheduler
 from session_service.worker import jobs
 from session_service.worker.pacing import Publisher
@@ -37,7 +37,7 @@ def sweep_forever(stop: threading.Event) -> None:
 def start_publisher(queue: Queue) -> Publisher:
     """The thread that publishes the moves this worker (or another) chose, each at its due time (pacing.py), with
     a Tables of its own (the job's is not shared between threads)."""
-    own = bootstrap.build(from_env(), serves_clients=False).tables
+    own = bootstrap.build(Settings.from_env(), serves_clients=False).tables
     publisher = Publisher(queue.connection, f"{queue.name}:publish", lambda move: jobs.published(move, own))
     jobs.use_publisher(publisher)
     threading.Thread(target=publisher.run, args=(threading.Event(),), name="publisher", daemon=True).start()

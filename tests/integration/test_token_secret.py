@@ -21,7 +21,7 @@ import pytest
 
 from session_service.bootstrap import BadTokenSecret, build
 from session_service.cli.devstack import Stack
-from session_service.config import from_env
+from session_service.config import Settings
 from session_service.use_cases.players import seat_token
 from tests.support.stack import TEST_TOKEN_SECRET, make_session_app
 from tests.support.toy import GAME
@@ -108,8 +108,8 @@ def test_the_session_service_will_not_start_without_a_token_secret_of_its_own(fa
     config = {"REDIS": fake_redis, "KEY_PREFIX": prefix, "SCHEDULER": None, "RULES_URL": "http://127.0.0.1:1",
               "TOKEN_SECRET": secret}
     with pytest.raises(BadTokenSecret, match="TOKEN_SECRET"):
-        build(config)
-    assert build(config, serves_clients=False).lobby.token_secret is None  # the worker makes no tokens
+        build(Settings.from_config(config), config)
+    assert build(Settings.from_config(config), config, serves_clients=False).lobby.token_secret is None  # the worker makes no tokens
 
 
 def test_mythos_run_makes_its_token_secret_once_and_keeps_it(tmp_path, monkeypatch):
@@ -122,4 +122,4 @@ def test_mythos_run_makes_its_token_secret_once_and_keeps_it(tmp_path, monkeypat
     first = path.read_text()
     assert Stack(data_dir=tmp_path).env()["TOKEN_SECRET_FILE"] == env["TOKEN_SECRET_FILE"] and path.read_text() == first
     monkeypatch.setenv("TOKEN_SECRET_FILE", env["TOKEN_SECRET_FILE"])
-    assert from_env()["TOKEN_SECRET"] == first.strip() and len(first.strip()) == 64
+    assert Settings.from_env().token_secret == first.strip() and len(first.strip()) == 64

@@ -174,6 +174,7 @@ def run_ai_job(env: dict[str, str], game_id: str, seat: int, version: int, barri
 def test_two_workers_running_the_same_ai_job_move_once(stack, trust_redis, processes, game_id):
     """The job carries an idempotency key bound to its version: whichever worker comes second finds it done."""
     from session_service.bootstrap import build_tables
+    from session_service.config import Settings
     from tests.support.stack import RecordingScheduler
 
     game = GAMES[game_id]
@@ -181,7 +182,7 @@ def test_two_workers_running_the_same_ai_job_move_once(stack, trust_redis, proce
            "RULES_URL": stack.rules_url, "KEY_PREFIX": f"{stack.key_prefix}:race", "QUEUE_NAME": stack.queue + "-race"}
     # A game whose AI turns nobody has queued, under a prefix the stack's sweeper does not watch: only the
     # workers of this test run its AI turns.
-    tables = build_tables({**env, "SCHEDULER": RecordingScheduler()})
+    tables = build_tables(Settings.from_config(env), {"SCHEDULER": RecordingScheduler()})
     created = tables.create({"game": game_id, "seats": [{"name": f"Bot {i}", "ai": "random"} for i in range(game.catalogue.min_players)],
                              "options": {}, "turn_timeout_s": None})
     pool, manager = processes

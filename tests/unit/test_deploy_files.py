@@ -278,6 +278,7 @@ def test_only_the_session_service_holds_the_token_secret_and_the_base_s_placehol
     """The key of derived seat tokens (README, TOKEN_SECRET) is given to the session pods only, from a Secret whose
     placeholder the service refuses (an overlay must put a random one there); compose demands one."""
     from session_service.bootstrap import BadTokenSecret, token_secret
+    from session_service.config import Settings
 
     deployments = by_kind("Deployment")
     holders = {name for name, d in deployments.items()
@@ -287,7 +288,7 @@ def test_only_the_session_service_holds_the_token_secret_and_the_base_s_placehol
     ref = session_env["TOKEN_SECRET"]["valueFrom"]["secretKeyRef"]
     placeholder = by_kind("Secret")[ref["name"]]["stringData"][ref["key"]]
     with pytest.raises(BadTokenSecret):
-        token_secret({"TOKEN_SECRET": placeholder})
+        token_secret(Settings(token_secret=placeholder))
     assert "TOKEN_SECRET" not in by_kind("ConfigMap")["mythos"]["data"]
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
     assert services["session"]["environment"]["TOKEN_SECRET"].startswith("${TOKEN_SECRET:?")

@@ -7,24 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from session_service.cli.devstack import Stack
-from session_service.config import from_env
+from session_service.config import Settings
 from session_service.use_cases import retention
 
 
 def test_the_default_configuration_retires_games_after_thirty_days_into_var_exports(monkeypatch):
     for name in ("RETENTION_DAYS", "RETENTION_EXPORT_DIR"):
         monkeypatch.delenv(name, raising=False)
-    policy = retention.Policy.from_config(from_env())
+    policy = Settings.from_env().retention
     assert (policy.days, policy.export_dir, policy.deletes) == (30, Path("var/exports"), True)
-    assert retention.Policy.from_config({}).deletes  # a configuration that says nothing: the same defaults
+    assert Settings().retention.deletes and retention.Policy.from_config({}).deletes  # saying nothing: the same defaults
 
 
 def test_an_empty_export_directory_or_zero_days_deletes_nothing(monkeypatch):
     monkeypatch.setenv("RETENTION_EXPORT_DIR", "")
-    assert not retention.Policy.from_config(from_env()).deletes
+    assert not Settings.from_env().retention.deletes
     monkeypatch.setenv("RETENTION_EXPORT_DIR", "/somewhere")
     monkeypatch.setenv("RETENTION_DAYS", "0")
-    assert not retention.Policy.from_config(from_env()).deletes
+    assert not Settings.from_env().retention.deletes
 
 
 def test_mythos_run_exports_into_its_own_data_directory(tmp_path, monkeypatch):
