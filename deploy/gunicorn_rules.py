@@ -1,4 +1,4 @@
-"""gunicorn settings for the stateless rules service: CPU-bound, so processes rather than threads.
+"""gunicorn settings for the rules service (it stores no game): CPU-bound, so processes rather than threads.
 
 Beside its public HTTP API each worker serves the internal hop (rules_service/hop.py) on ``RULES_HOP_BIND``
 (127.0.0.1:8002 by default; empty: none): the master opens the socket once, before it forks, and every worker

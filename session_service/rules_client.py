@@ -1,6 +1,7 @@
-"""How the session service reaches the rules: over HTTP in deployment, in process for unit tests only.
+"""How the session service reaches the rules: the internal hop (``HopRules``, ``tcp://``: the default), the public
+HTTP API (``HttpRules``, ``http://``), or in process (``LocalRules``, for tests).
 
-Both clients answer the same way: events, or the kernel's own exceptions (RuleViolation, MalformedCommand,
+All three are the use cases' ``RulesPort`` and answer the same way: events, or the kernel's own exceptions (RuleViolation, MalformedCommand,
 GameOver), or ``service/unavailable`` when the rules service cannot be reached, so callers write nothing.
 """
 

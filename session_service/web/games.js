@@ -1,9 +1,8 @@
-// Each game's table layout, by game id: one module per game (game-<id>.js), built from the seat's view and the
-// catalogue's card data. A game without one gets a plain layout: its hand as cards by number and its public
-// numbers in words (never JSON).
+// Each game's table layout, by game id: one module per game (game-<id>.js; every game has one:
+// tests/unit/test_web_client_files.py), built from the seat's view and the catalogue's card data.
 
-import { el, human } from "./render.js";
-import { listWords, row, stat } from "./cards.js";
+import { el } from "./render.js";
+import { listWords } from "./cards.js";
 import { makeGame as pocketMadness } from "./game-pocket-madness.js";
 import { makeGame as arkhamRitual } from "./game-arkham-ritual.js";
 import { makeGame as riseOfCthulhu } from "./game-rise-of-cthulhu.js";
@@ -60,16 +59,5 @@ export function endWords(layout, outcome) {
 }
 
 export function layoutFor(game) {
-  return (LAYOUTS[game.id] || plain)(game);
-}
-
-function plain() {
-  const table = (ctx) => {
-    const v = ctx.view || {};
-    const hand = Array.isArray(v.hand) ? v.hand.map((c) => ({ key: `hand:${c}`, name: `Card ${c}`, value: c })) : [];
-    const facts = Object.entries(v).filter(([, x]) => typeof x === "number" || typeof x === "string").map(([k, x]) => stat(human(k), x));
-    return { board: el("div", { class: "board-info" }, facts), hand, handTitle: "Your hand", seat: () => [], stats: () => [], phase: "" };
-  };
-  const move = (c) => ({ on: c.card !== undefined ? `hand:${c.card}` : null, words: human(c.type) });
-  return { cardName: () => null, table, move, row };
+  return LAYOUTS[game.id](game);
 }

@@ -1,7 +1,7 @@
 """A posted command read at the wire: its shape checked by the game's command record before the kernel decides it.
 
 The kernel decides commands already read (``Game.checked_decide``: running, seat, turn, rules). Every door a
-posted command comes through reads it here, the same way: the rules service's ``/v1/decide`` (its lean path too),
+posted command comes through reads it here, the same way: the rules service's two doors (``/v1/decide`` and the hop),
 the session service's in-process rules client, and the audit's re-decision of a stored command. The game's command
 records (``shared.kernel.commands``) read it, and the catalogue's JSON Schemas come from the same records
 (``catalog.py``).

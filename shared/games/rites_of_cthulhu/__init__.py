@@ -1,6 +1,6 @@
 """Rites of Cthulhu (2-6 players): a series of mini-games ("rites") played for artifacts.
 
-Rulebook: /work/shared/rulebooks/rites-of-cthulhu.txt. Rulings: docs/rulings/rites-of-cthulhu.md.
+Rulebook: ``shared/rulebooks/rites-of-cthulhu.txt``; rulings: ``docs/rulings/rites-of-cthulhu.md``.
 The overarching game is ``rules.py`` (with ``power_plays.py`` and ``artifacts.py``) and ``views.py``; each rite
 is a ``Rite`` subpackage of the same shape in ``rites/`` (``rites/base.py`` says what a rite is).
 """
