@@ -18,7 +18,8 @@ import orjson
 
 from session_service.storage.index import GameIndex
 from session_service.storage.store import EventStore
-from session_service.use_cases.tables import Scheduler, Tables
+from session_service.use_cases.ports import Scheduler
+from session_service.use_cases.tables import Tables
 from shared.games import GAMES
 from shared.kernel import Event, fold
 

@@ -23,7 +23,8 @@ from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import Quotas
 from session_service.use_cases.rematch import Rematches
-from session_service.use_cases.tables import Scheduler, Tables
+from session_service.use_cases.ports import Scheduler
+from session_service.use_cases.tables import Tables
 
 
 MIN_TOKEN_SECRET = 32  # characters of TOKEN_SECRET at least (64 hex characters: `openssl rand -hex 32`)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 import ssl
 import struct
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -20,19 +20,11 @@ from shared.kernel.game import GameOver
 from shared.wire import logs
 from shared.wire.commands import MalformedCommand, decide_posted
 from session_service.use_cases.errors import BadRequest, Unavailable
+from session_service.use_cases.ports import Ruling, RulesPort
 
 
 FRAME = struct.Struct("!I")  # the hop's length prefix (rules_service/hop.py)
 UNKNOWN_POSITION = "position/unknown"  # the hop's answer to a kept position it no longer has
-
-
-class Ruling(NamedTuple):
-    """What a decide answers: the events, and the rules process's name for the game's position after them when it
-    keeps that position (the hop's ``kept``; None over HTTP and in process). The session sends the name back, in
-    place of the state, with the game's next decide while that position is still the game's head."""
-
-    events: list[Event]
-    kept: str | None = None
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; gunicorn's own answers are far shorter
 
 
@@ -298,7 +290,7 @@ def encoded(body: dict[str, Any]) -> bytes:
         raise BadRequest("the request holds a value too deeply nested (or too large) to pass on") from None
 
 
-def rules_client(url: str, timeout_s: float = 10.0) -> HopRules | HttpRules:
+def rules_client(url: str, timeout_s: float = 10.0) -> RulesPort:
     """The client ``RULES_URL`` names: ``tcp://host:port``, the internal hop; ``http(s)://…``, the public API."""
     return HopRules(url, timeout_s) if url.startswith("tcp://") else HttpRules(url, timeout_s)
 

@@ -32,7 +32,7 @@ from rq.serializers import JSONSerializer
 
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.quotas import META_FIELD
-from session_service.use_cases.tables import Scheduler
+from session_service.use_cases.ports import Scheduler
 
 log = logging.getLogger("mythos.jobs")
 AI_TURN = "session_service.worker.jobs.ai_turn"

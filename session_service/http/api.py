@@ -19,12 +19,12 @@ from session_service.http.clients import bearer, who
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import FRAMINGS, SSE, Streams, stream_response
 from session_service.use_cases import live
-from session_service.use_cases.errors import BadToken
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.meta import Meta
 from session_service.use_cases.players import is_player_key
 from session_service.use_cases.resources import GameResource, SeatState
-from session_service.use_cases.tables import REPLICATED, Tables
+from session_service.use_cases.tables import Tables
+from session_service.use_cases.writes import REPLICATED
 
 COMMAND_REQUEST = schemas.CommandRequest()
 COMMANDS = re.compile(r"/v1/games/([^/]+)/commands")  # what Flask's rule below matches for POST, as a pattern
@@ -197,25 +197,14 @@ def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
 
 def play(tables: Tables, limit: RateLimit, ex: Exchange, game_id: str, body: dict[str, Any], token: str | None,
          idempotency_key: str | None) -> tuple[dict[str, Any], dict[str, str]]:
-    """A command's answer and its headers. The meta this process knows of the game stands in for a read when it is
-    at the version the command expects (its append checks the log is still there); the write is counted by the
-    append, against the seat's token when it holds and the address (ratelimit.py)."""
-    known = tables.known_meta(game_id, body["expected_version"])
-    meta = known or tables.meta(game_id)
-    try:
-        seat = tables.seat_of(meta, token)
-    except BadToken:
-        if known is None:
-            raise
-        seat = None
-    if seat is None and token is not None and known is not None:
-        meta = tables.meta(game_id)  # a seat taken since this process last saw the game (by a seat token or a key)
-        seat = tables.seat_of(meta, token)
+    """A command's answer and its headers: played for the seat the use case finds (``Tables.commander``), and
+    counted by the append against the seat's token when it holds and the address (ratelimit.py)."""
+    meta, seat, unread = tables.commander(game_id, token, body["expected_version"])
     ex.fields["seat"] = seat
     charge = limit.for_client(ex, clients.client(meta, token, ex.address) if token is not None else
                               clients.address_client(ex.address))
     result = tables.command(game_id, commanding(seat), body["command"], body["expected_version"], idempotency_key,
-                            meta=meta, charge=charge, unread=meta is known)
+                            meta=meta, charge=charge, unread=unread)
     replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
     return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
 

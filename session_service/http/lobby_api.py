@@ -66,8 +66,8 @@ def seat_of_caller(game_id: str) -> tuple[Meta, int]:
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Make a player: a name and a key, shown once, that acts for every seat the player holds (at most
     PLAYERS_PER_CLIENT_PER_HOUR from one address)."""
-    if lobby().tables.quotas is not None:
-        lobby().tables.quotas.admit_player(clients.address_client())
+    if (quotas := lobby().tables.quotas) is not None:
+        quotas.admit_player(clients.address_client())
     player, key = players().make(body["name"], body["bot"])
     return {**player.to_json(), "key": key}
 

@@ -19,7 +19,9 @@ from session_service.use_cases.errors import BadRequest
 from session_service.hub import Hub
 from session_service.use_cases.meta import Meta, parse_iso
 from session_service.use_cases.players import Player
-from session_service.use_cases.tables import Tables, standing_of, view_of
+from session_service.use_cases.reads import view_of
+from session_service.use_cases.tables import Tables
+from session_service.use_cases.writes import standing_of
 
 
 @dataclass(frozen=True, slots=True)

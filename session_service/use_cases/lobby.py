@@ -38,7 +38,9 @@ from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_fi
 from session_service.use_cases.players import Player, Players, is_player_key, seat_token
 from session_service.use_cases.positions import Position
 from session_service.use_cases.resources import GameResource
-from session_service.use_cases.tables import Tables, body_digest, holds_invite, new_game_id
+from session_service.use_cases.reads import holds_invite
+from session_service.use_cases.tables import Tables, new_game_id
+from session_service.use_cases.writes import body_digest
 
 CREATE_KEPT_S = 24 * 3600  # how long a create's Idempotency-Key is remembered
 RETRIES = 8  # joins that lose their seat to another joiner, before the answer is "full"
@@ -238,7 +240,7 @@ class Lobby:
         try:
             return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
         except Exception as refused:
-            if counted:
+            if counted and self.tables.quotas is not None:  # counted only where there are quotas
                 self.tables.quotas.refund_all_ai_start(meta)
             if isinstance(refused, RuleViolation):
                 raise self._as_refusal(refused) from None

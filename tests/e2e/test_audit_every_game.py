@@ -16,7 +16,7 @@ from shared.games import GAMES
 from shared.kernel import EVERYONE, Event
 from shared.kernel.table import Seating
 from session_service.cli import main as cli
-from session_service.use_cases.tables import view_of
+from session_service.use_cases.reads import view_of
 from tests.support.client import ApiClient
 from tests.support.finished import FINISHED
 

@@ -8,7 +8,7 @@ from redis.client import Pipeline, Redis
 from redis.cluster import ClusterPipeline, RedisCluster
 
 from session_service.storage.index import status_names
-from session_service.use_cases.tables import created_ms
+from session_service.use_cases.writes import created_ms
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 

@@ -10,7 +10,7 @@ from session_service.worker import jobs
 from session_service.http.app import create_app
 from session_service.rules_client import LocalRules
 from session_service.use_cases.meta import Meta
-from session_service.use_cases.tables import Scheduler
+from session_service.use_cases.ports import Scheduler
 
 
 @dataclass

@@ -155,14 +155,14 @@ def test_a_token_is_compared_with_every_seat_in_constant_time(monkeypatch):
     from session_service.use_cases import meta as meta_module
     from session_service.use_cases.errors import BadToken
     from session_service.use_cases.meta import Meta, token_hash
-    from session_service.use_cases.tables import Tables
+    from session_service.use_cases.reads import TableReads
 
     calls, real = [], hmac.compare_digest
     monkeypatch.setattr(meta_module.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
     tokens = ["alpha", "beta", None, "gamma"]
     seats = [{"seat": i, "name": str(i), "ai": None if t else "random", "token_hash": token_hash(t) if t else None} for i, t in enumerate(tokens)]
     meta = Meta("g_x", "toy", "active", 1, seats, b"", "", {}, None, "toy/1", "", [0], None, None, "", "")
-    tables = Tables(store=None, rules=None, games={})
+    tables = TableReads()  # the read side alone: seat_of needs no store
     for token, seat in (("alpha", 0), ("beta", 1), ("gamma", 3)):
         calls.clear()
         assert tables.seat_of(meta, token) == seat

@@ -14,7 +14,8 @@ from shared.kernel import RuleViolation
 from shared.kernel.game import GameOver
 from shared.wire.commands import MalformedCommand
 from session_service.use_cases.errors import Unavailable
-from session_service.rules_client import HttpRules
+from session_service.rules_client import HopRules, HttpRules, LocalRules
+from session_service.use_cases.ports import RulesPort
 from tests.support.toy import GAME
 
 
@@ -199,3 +200,9 @@ def test_chunked_and_close_delimited_answers_are_read():
     for _ in range(2):
         assert [e.type for e in rules.decide(GAME, state(), {"type": "draw_card"}, 0, b"\x01").events] == ["card_drawn"]
     assert len(server.requests) == 2
+
+
+def test_the_three_rules_clients_are_the_use_cases_rules_port():
+    """``Tables.rules`` is a ``RulesPort`` (issue 43): the hop, the HTTP API and the in-process rules alike."""
+    for client in (HopRules("tcp://127.0.0.1:1"), HttpRules("http://127.0.0.1:1"), LocalRules()):
+        assert isinstance(client, RulesPort)
