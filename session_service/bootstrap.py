@@ -76,7 +76,7 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None) -> 
     """Tables wired from ``settings``: Redis store, rules client, RQ scheduler (unless ``parts`` gives others)."""
     parts = parts or {}
     client = parts.get("REDIS") or redis_clients.connect(settings.redis_url, pool_size=settings.redis_pool_size)
-    store = EventStore(client, settings.key_prefix, shards=settings.key_shards, replicas=settings.replicas,
+    store = EventStore(client, settings.key_prefix, shards=settings.key_shards, replicas=settings.replica_acks,
                        replica_wait_ms=settings.replica_wait_ms, retry_s=settings.append_retry_s)
     if "SCHEDULER" in parts:
         scheduler = parts["SCHEDULER"]

@@ -47,8 +47,8 @@ class Settings:
     # Shards of what is not one game's (the listing's indexes, the active set): fixed for a deployment's life.
     key_shards: int = 16
     # Replicas that must confirm an append before its answer says Mythos-Replicated: true (README: Durability);
-    # -1: 1 on a Redis Cluster, else 0.
-    replica_acks: int = -1
+    # the environment's default: 1 on a Redis Cluster.
+    replica_acks: int = 0
     replica_wait_ms: int = 50
     # How long an append whose Redis primary is lost is sent again: longer than a failover takes.
     append_retry_s: float = 10.0
@@ -100,14 +100,11 @@ class Settings:
     def queue_redis_url(self) -> str:
         return self.rq_redis_url or self.redis_url
 
-    @property
-    def replicas(self) -> int:
-        return self.replica_acks if self.replica_acks >= 0 else int(is_cluster(self.redis_url))
-
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **overrides: Any) -> Settings:
         """The settings of ``env`` (strings), then ``overrides`` (a test's or an embedding's, typed or strings)."""
-        named = {**env, "TOKEN_SECRET": read_token_secret(env), "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED", "")}
+        named = {"REPLICA_ACKS": "1" if is_cluster(env.get("REDIS_URL", ""), env) else "0", **env,
+                 "TOKEN_SECRET": read_token_secret(env), "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED", "")}
         return cls.from_config({**named, **overrides})
 
     @classmethod

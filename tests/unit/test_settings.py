@@ -42,4 +42,4 @@ def test_settings_parse_the_environments_strings_and_a_tests_typed_values():
     assert (settings.allow_client_seed, settings.key_shards, settings.chat.max_chars, settings.snapshot_every) == \
         (True, 4, 9, 7)
     assert Settings.from_env({}) == Settings() and not Settings().allow_client_seed
-    assert Settings(redis_url="redis+cluster://a:1").replicas == 1 and Settings().replicas == 0
+    assert Settings.from_env({"REDIS_URL": "redis+cluster://a:1"}).replica_acks == 1 and Settings().replica_acks == 0
