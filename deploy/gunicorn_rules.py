@@ -27,15 +27,28 @@ limit_request_line = 8190
 accesslog = os.environ.get("ACCESS_LOG") or None
 logconfig_dict = logs.gunicorn_logconfig()  # LOG_FORMAT=json: gunicorn's own lines as JSON too
 
+# gunicorn (25+) opens a control socket for `gunicornc`, by default at one path for every master of the user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): the rules and session masters of one host would share
+# it, the second silently taking it. Each service gets its own where one is asked for (RULES_CONTROL_SOCKET), none by default.
+if os.environ.get("RULES_CONTROL_SOCKET"):
+    control_socket = os.environ["RULES_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
+
 
 hop_bind = os.environ.get("RULES_HOP_BIND", "127.0.0.1:8002")
-_hop = {}  # the hop's listening socket, made by the master and inherited by each worker it forks
+_hop = {}  # the hop's listening socket and secret, made by the master and inherited by each worker it forks
 
 
 def when_ready(server):
     if hop_bind:
         from rules_service import hop
+        from shared.wire import keys
 
+        # Only holders of it may ask the hop anything (shared/wire/hop_frame.py): no hop starts without a good one.
+        _hop["secret"] = keys.checked("HOP_SECRET", keys.read_secret(os.environ, "HOP_SECRET"), "the rules service, "
+                                      "every session process and every worker", "Only a holder of it may use the rules "
+                                      "service's internal hop (docs/operations.md); RULES_HOP_BIND= (empty) runs none.")
         _hop["listener"] = hop.listen(hop_bind)
         server.log.info("internal hop listening at %s", hop_bind)
 
@@ -48,5 +61,5 @@ def post_worker_init(worker):
         from rules_service import hop
 
         config = worker.wsgi.config
-        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"],
+        hop.start(_hop["listener"], games, config["POSITION_BOUNDS"], config["MAX_ANSWER_BYTES"], _hop["secret"],
                   config["HOP_KEPT_POSITIONS"])

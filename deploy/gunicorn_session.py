@@ -34,6 +34,14 @@ limit_request_line = 8190
 accesslog = os.environ.get("ACCESS_LOG") or None
 logconfig_dict = logs.gunicorn_logconfig()  # LOG_FORMAT=json: gunicorn's own lines as JSON too
 
+# gunicorn (25+) opens a control socket for `gunicornc`, by default at one path for every master of the user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): the rules and session masters of one host would share
+# it, the second silently taking it. Each service gets its own where one is asked for (SESSION_CONTROL_SOCKET), none by default.
+if os.environ.get("SESSION_CONTROL_SOCKET"):
+    control_socket = os.environ["SESSION_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
+
 
 def post_worker_init(worker):
     """Log the service's own lines (one per request, one per closed stream, …) beside gunicorn's, and end every

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.games import GAMES
+from shared.wire import keys
 from session_service.config import Settings
 from session_service.hub import Hub
 from session_service.rules_client import rules_client
@@ -23,28 +24,25 @@ from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.players import Players
 from session_service.use_cases.quotas import Quotas
 from session_service.use_cases.rematch import Rematches
-from session_service.use_cases.ports import Scheduler
+from session_service.use_cases.ports import RulesPort, Scheduler
 from session_service.use_cases.tables import Tables
 
 
-MIN_TOKEN_SECRET = 32  # characters of TOKEN_SECRET at least (64 hex characters: `openssl rand -hex 32`)
-PLACEHOLDER = "change-me"  # what the Kubernetes base's Secret holds until an overlay replaces it
-
-
-class BadTokenSecret(RuntimeError):
-    """The session service will not start without a key of its own for the tokens it derives."""
+BadTokenSecret = keys.BadSecret  # the session service will not start without a key of its own (nor the hop's)
 
 
 def token_secret(settings: Settings) -> bytes:
-    """The server's key for seat tokens and invites of retried requests (``lobby.derived``): it must be set, long
-    enough, and not the deployment files' placeholder, since whoever holds it and a copy of Redis holds those seats."""
-    secret = settings.token_secret
-    if len(secret) < MIN_TOKEN_SECRET or secret.startswith(PLACEHOLDER):
-        raise BadTokenSecret(
-            f"TOKEN_SECRET (or a file named by TOKEN_SECRET_FILE) must hold at least {MIN_TOKEN_SECRET} random characters "
-            "(e.g. `openssl rand -hex 32`), the same in every session process: seat tokens and invites of retried "
-            "requests are derived with it, and Redis never holds it (README, Configuration)")
-    return secret.encode()
+    """The server's key for seat tokens and invites of retried requests (``lobby.derived``): it must be set, random,
+    and not the deployment files' placeholder, since whoever holds it and a copy of Redis holds those seats."""
+    return keys.checked("TOKEN_SECRET", settings.token_secret, "every session process", "Seat tokens and invites of "
+                        "retried requests are derived with it, and Redis never holds it (README, Configuration).")
+
+
+def hop_secret(settings: Settings) -> bytes:
+    """The key the session processes and workers prove to the rules service's internal hop (shared/wire/hop_frame.py)."""
+    return keys.checked("HOP_SECRET", settings.hop_secret, "the rules service, every session process and every "
+                        "worker", "Only a holder of it may ask the rules service's internal hop for a decision "
+                        "(docs/operations.md, The internal hop).")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +70,9 @@ def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_cli
                    rematches=Rematches(tables, players, settings.rematch))
 
 
-def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None) -> Tables:
-    """Tables wired from ``settings``: Redis store, rules client, RQ scheduler (unless ``parts`` gives others)."""
+def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, decides: bool = True) -> Tables:
+    """Tables wired from ``settings``: Redis store, rules client, RQ scheduler (unless ``parts`` gives others). A
+    process that never ``decides`` (retention, the rules-in-use report) is not given the hop's secret, nor asks for it."""
     parts = parts or {}
     client = parts.get("REDIS") or redis_clients.connect(settings.redis_url, pool_size=settings.redis_pool_size)
     store = EventStore(client, settings.key_prefix, shards=settings.key_shards, replicas=settings.replica_acks,
@@ -86,7 +85,7 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None) -> 
         scheduler = RqScheduler(queue, store, Gate(rq_client, queue.name, settings.ai_turns_at_once_per_client))
     return Tables(
         store=store,
-        rules=parts.get("RULES") or rules_client(settings.rules_url),
+        rules=parts.get("RULES") or _rules(settings, decides),
         games=parts.get("GAMES", GAMES),
         scheduler=scheduler or Scheduler(),
         snapshot_every=settings.snapshot_every,
@@ -94,3 +93,10 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None) -> 
         allow_client_seed=settings.allow_client_seed,
         quotas=Quotas(store, settings.quotas),
     )
+
+
+def _rules(settings: Settings, decides: bool) -> RulesPort:
+    """The rules client ``RULES_URL`` names; the internal hop's is given the hop's secret (``hop_secret``) where
+    the process decides (without it, the hop refuses its connections: nothing is decided)."""
+    url = settings.rules_url
+    return rules_client(url, secret=hop_secret(settings) if decides and url.startswith("tcp://") else b"")

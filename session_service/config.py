@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.wire import keys
 from session_service.storage.redis_clients import is_cluster
 from session_service.use_cases import retention
 from session_service.use_cases.chat import ChatLimits
@@ -25,14 +26,8 @@ LIMITS = ("quotas", "chat", "rematch", "retention")  # the fields parsed by the 
 
 
 def read_token_secret(env: Mapping[str, str]) -> str:
-    """``TOKEN_SECRET``, or the contents of the file ``TOKEN_SECRET_FILE`` names (without surrounding whitespace);
-    "" when neither is set."""
-    if env.get("TOKEN_SECRET"):
-        return env["TOKEN_SECRET"]
-    if env.get("TOKEN_SECRET_FILE"):
-        with open(env["TOKEN_SECRET_FILE"], encoding="utf-8") as handle:
-            return handle.read().strip()
-    return ""
+    """``TOKEN_SECRET``, or the contents of the file ``TOKEN_SECRET_FILE`` names; "" when neither is set."""
+    return keys.read_secret(env, "TOKEN_SECRET")
 
 
 @dataclass(frozen=True)
@@ -78,6 +73,9 @@ class Settings:
     # The key of derived seat tokens and invites (lobby.derived): never in Redis; checked by bootstrap.build.
     # Read from TOKEN_SECRET, or the file TOKEN_SECRET_FILE names.
     token_secret: str = ""
+    # The key the internal hop's clients prove (shared/wire/hop_frame.py), the rules service's too: never in Redis.
+    # Read from HOP_SECRET, or the file HOP_SECRET_FILE names; checked by bootstrap where the process decides.
+    hop_secret: str = ""
     max_content_length: int = 64 * 1024
     allow_client_seed: bool = False  # MYTHOS_ALLOW_CLIENT_SEED=1
     # The AI level that takes over a resigned seat (the game's first level when it has no such level).
@@ -104,7 +102,8 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] = os.environ, **overrides: Any) -> Settings:
         """The settings of ``env`` (strings), then ``overrides`` (a test's or an embedding's, typed or strings)."""
         named = {"REPLICA_ACKS": "1" if is_cluster(env.get("REDIS_URL", ""), env) else "0", **env,
-                 "TOKEN_SECRET": read_token_secret(env), "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED", "")}
+                 "TOKEN_SECRET": read_token_secret(env), "HOP_SECRET": keys.read_secret(env, "HOP_SECRET"),
+                 "ALLOW_CLIENT_SEED": env.get("MYTHOS_ALLOW_CLIENT_SEED", "")}
         return cls.from_config({**named, **overrides})
 
     @classmethod

@@ -7,9 +7,9 @@ GameOver), or ``service/unavailable`` when the rules service cannot be reached, 
 
 from __future__ import annotations
 
+import os
 import socket
 import ssl
-import struct
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,12 +19,11 @@ from shared.kernel import Event, Game, RuleViolation
 from shared.kernel.game import GameOver
 from shared.wire import logs
 from shared.wire.commands import MalformedCommand, decide_posted
+from shared.wire.hop_frame import FRAME, UNKNOWN_POSITION, client_proof, framed, proven, server_proof
 from session_service.use_cases.errors import BadRequest, Unavailable
 from session_service.use_cases.ports import Ruling, RulesPort
 
 
-FRAME = struct.Struct("!I")  # the hop's length prefix (rules_service/hop.py)
-UNKNOWN_POSITION = "position/unknown"  # the hop's answer to a kept position it no longer has
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; gunicorn's own answers are far shorter
 
 
@@ -115,16 +114,23 @@ class HttpRules:
 
 class HopRules:
     """The rules service over its internal hop (rules_service/hop.py): kept TCP connections, each message a 4-byte
-    length and an orjson document. A request is sent again only on a kept connection the server had closed before
-    any byte of an answer (decide and setup are pure), never after an answer."""
+    length and an orjson document, each connection opened with the hop's handshake (shared/wire/hop_frame.py). A
+    request is sent again only on a kept connection the server had closed before any byte of an answer (decide and
+    setup are pure), never after an answer.
 
-    def __init__(self, address: str, timeout_s: float = 10.0, pool_size: int = 64):
+    This client is one peer of the hop (``peer``, random): the positions a rules process keeps for it are its own.
+    The names it hands out carry its ``_mark``, so a name another peer was given (a game whose last command came
+    through another session process or worker) is not tried here: the state is sent at once."""
+
+    def __init__(self, address: str, secret: bytes, timeout_s: float = 10.0, pool_size: int = 64):
         parts = urlsplit(address)
         if parts.scheme != "tcp" or not parts.hostname or not parts.port:
             raise ValueError(f"the rules service's hop is tcp://host:port, not {address!r}")
-        self.base_url = address
+        self.base_url, self.secret = address, secret
         self.timeout_s, self.pool_size = timeout_s, pool_size
         self._address = (parts.hostname, parts.port)
+        self.peer = os.urandom(16).hex()  # never leaves the hop: the rules process binds kept names to it
+        self._mark = os.urandom(4).hex() + "/"  # before each kept name handed out, so ours are told from others'
         self._idle: list[_Framed] = []  # kept connections, newest last (list.pop and append are atomic)
 
     def setup(self, game: Game, players: int, options: dict[str, Any], entropy: bytes) -> tuple[dict[str, Any], list[Event]]:
@@ -139,15 +145,16 @@ class HopRules:
         process no longer has it (restarted, or the position fell out of what it keeps)."""
         request = {"op": "decide", **decide_fields(game, command, seat, entropy)}
         reply = None
-        if kept is not None and (connection := self._idle_to(kept.partition(".")[0])) is not None:
-            answer = self._roundtrip({**request, "kept": kept}, connection=connection)
+        name = kept[len(self._mark):] if kept is not None and kept.startswith(self._mark) else None
+        if name is not None and (connection := self._idle_to(name.partition(".")[0])) is not None:
+            answer = self._roundtrip({**request, "kept": name}, connection=connection)
             if answer is not None and not _unknown_position(*answer):
                 reply = answered(*answer)
         if reply is None:
             reply = self._call({**request, "state": game.codec.encode(state)})
         _same_rules(game, reply)
         kept = reply.get("kept")
-        return Ruling([Event.from_json(e) for e in reply["events"]], kept if isinstance(kept, str) else None)
+        return Ruling([Event.from_json(e) for e in reply["events"]], self._mark + kept if isinstance(kept, str) else None)
 
     def ready(self) -> bool:
         try:
@@ -167,8 +174,7 @@ class HopRules:
         rid = logs.request_id()  # lines the rules service logs for it carry the same request id
         if rid:
             request["request_id"] = rid
-        data = encoded(request)
-        frame = FRAME.pack(len(data)) + data
+        frame = framed(encoded(request))
         timeout_s = self.timeout_s if timeout_s is None else timeout_s
         try:
             connection, raw = self._exchange(frame, timeout_s, connection)
@@ -208,12 +214,32 @@ class HopRules:
                 return connection, connection.exchange(frame, timeout_s)
             except _Closed:  # the server had closed it while it was kept
                 connection.close()
-        connection = _Framed(self._address, timeout_s)
+        connection = self._open(timeout_s)
         try:
             return connection, connection.exchange(frame, timeout_s)
         except _Closed:
             connection.close()
             raise ConnectionError("the rules service closed the connection without answering") from None
+
+    def _open(self, timeout_s: float) -> _Framed:
+        """A new connection, past the handshake: the rules process's challenge, our hello, its proof checked."""
+        connection = _Framed(self._address, timeout_s)
+        try:
+            challenge = orjson.loads(connection.receive())["challenge"]
+            nonce = os.urandom(16).hex()
+            hello = {"op": "hello", "peer": self.peer, "nonce": nonce,
+                     "proof": client_proof(self.secret, challenge, self.peer, nonce)}
+            try:
+                answer = orjson.loads(connection.exchange(framed(orjson.dumps(hello)), timeout_s))
+            except _Closed:  # refused (a wrong secret), or gone: either way not a connection to send again on
+                raise ConnectionError("the rules service's hop closed the connection during the handshake") from None
+            if answer.get("status") != 200 or not proven(server_proof(self.secret, challenge, self.peer, nonce),
+                                                         answer.get("body", {}).get("proof")):
+                raise ConnectionError("the rules service's hop refused our hello, or did not prove the hop's secret")
+        except BaseException:
+            connection.close()
+            raise
+        return connection
 
     def _keep(self, connection: _Framed) -> None:
         if len(self._idle) < self.pool_size:
@@ -240,20 +266,32 @@ class _Framed:
                 raise _Closed() from None
             if not head:
                 raise _Closed()
-            while len(head) < FRAME.size:
-                head += self._more()
-            (size,) = FRAME.unpack_from(head)
-            parts, have = [head[FRAME.size:]], len(head) - FRAME.size
-            while have < size:
-                part = self._more()
-                parts.append(part)
-                have += len(part)
-            if have != size:
-                raise ValueError("the rules service answered more than one frame")
-            return b"".join(parts)
+            return self._rest_of(head)
         except BaseException:
             self.close()
             raise
+
+    def receive(self) -> bytes:
+        """The next frame the server sends unasked (the handshake's challenge)."""
+        try:
+            return self._rest_of(self._more())
+        except BaseException:
+            self.close()
+            raise
+
+    def _rest_of(self, head: bytes) -> bytes:
+        """The frame whose first bytes are ``head``, read whole."""
+        while len(head) < FRAME.size:
+            head += self._more()
+        (size,) = FRAME.unpack_from(head)
+        parts, have = [head[FRAME.size:]], len(head) - FRAME.size
+        while have < size:
+            part = self._more()
+            parts.append(part)
+            have += len(part)
+        if have != size:
+            raise ValueError("the rules service answered more than one frame")
+        return b"".join(parts)
 
     def _more(self) -> bytes:
         chunk = self.sock.recv(65536)
@@ -290,9 +328,10 @@ def encoded(body: dict[str, Any]) -> bytes:
         raise BadRequest("the request holds a value too deeply nested (or too large) to pass on") from None
 
 
-def rules_client(url: str, timeout_s: float = 10.0) -> RulesPort:
-    """The client ``RULES_URL`` names: ``tcp://host:port``, the internal hop; ``http(s)://…``, the public API."""
-    return HopRules(url, timeout_s) if url.startswith("tcp://") else HttpRules(url, timeout_s)
+def rules_client(url: str, timeout_s: float = 10.0, secret: bytes = b"") -> RulesPort:
+    """The client ``RULES_URL`` names: ``tcp://host:port``, the internal hop (``secret``: the hop's); ``http(s)://…``,
+    the public API."""
+    return HopRules(url, secret, timeout_s) if url.startswith("tcp://") else HttpRules(url, timeout_s)
 
 class _Closed(ConnectionError):
     """The connection ended before any byte of an answer: the request may be sent again on another."""

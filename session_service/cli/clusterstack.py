@@ -55,7 +55,8 @@ class ScaledStack(Stack):
         return [f"rules{i}" for i in range(self.rules_processes)]
 
     def env(self) -> dict[str, str]:
-        return {**super().env(), "REDIS_URL": self.cluster.url if self.cluster else "",
+        return {**super().env(), "SERVE_METRICS": os.environ.get("SERVE_METRICS", "1"),  # the balancer closes /metrics
+                "REDIS_URL": self.cluster.url if self.cluster else "",
                 "RQ_REDIS_URL": self.effective_redis_url, "TRUSTED_PROXIES": "1", **self.extra_env}  # HAProxy
 
     def start(self) -> ScaledStack:

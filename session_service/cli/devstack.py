@@ -110,6 +110,11 @@ class Stack:
             # The key of derived seat tokens (README, Configuration), made once in the data directory: it survives a
             # restart, so a retried create or join still answers the tokens its first attempt did.
             **({} if os.environ.get("TOKEN_SECRET") else {"TOKEN_SECRET_FILE": str(self.token_secret_file())}),
+            # The internal hop's key, made the same way: the rules service, the session service and the worker prove it.
+            **({} if os.environ.get("HOP_SECRET") else {"HOP_SECRET_FILE": str(self.secret_file("hop-secret"))}),
+            # /metrics is the operator's: the API's port of `mythos run` is its only door, so it serves none unless the
+            # environment says SERVE_METRICS=1 (docs/operations.md, "What to watch on /metrics").
+            "SERVE_METRICS": "0",
             # Retention is on (RETENTION_DAYS' default): a game over for that long is exported here, then leaves Redis.
             "RETENTION_EXPORT_DIR": str((self.data_dir / "exports").resolve()),
             **os.environ,
@@ -123,8 +128,11 @@ class Stack:
         }
 
     def token_secret_file(self) -> Path:
-        """``<data dir>/token-secret``, made the first time (64 random hex characters, readable by this user only)."""
-        path = (self.data_dir / "token-secret").resolve()
+        return self.secret_file("token-secret")
+
+    def secret_file(self, name: str) -> Path:
+        """``<data dir>/<name>``, made the first time (64 random hex characters, readable by this user only)."""
+        path = (self.data_dir / name).resolve()
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             try:

@@ -48,7 +48,7 @@ def rules_in_use() -> int:
     from session_service.config import Settings
     from session_service.use_cases.upgrades import report
 
-    tables = build_tables(Settings.from_env(), {"SCHEDULER": None})
+    tables = build_tables(Settings.from_env(), {"SCHEDULER": None}, decides=False)
     return report(tables.store, tables.games)
 
 
@@ -65,7 +65,7 @@ def retention_now(rounds: int = 1000) -> int:
     if not policy.deletes:
         print("retention is off: set RETENTION_DAYS above 0 and RETENTION_EXPORT_DIR", file=sys.stderr)
         return 1
-    tables = build_tables(settings, {"SCHEDULER": None})
+    tables = build_tables(settings, {"SCHEDULER": None}, decides=False)
     total = {"exported": 0, "failed": 0}
     for _ in range(rounds):
         counts = retention.sweep(tables, policy, force=True)

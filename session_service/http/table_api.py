@@ -14,9 +14,9 @@ from session_service.http.api import caller
 from session_service.http.clients import bearer
 from session_service.http.lobby_api import PLAYER, players, the_player
 from session_service.use_cases.chat import Chat
-from session_service.use_cases.errors import MissingToken
+from session_service.use_cases.errors import BadRequest, MissingToken
 from session_service.use_cases.meta import Meta
-from session_service.use_cases.players import Player, is_player_key
+from session_service.use_cases.players import Player, is_player_key, seat_mute
 from session_service.use_cases.rematch import Rematches
 
 blp = Blueprint("table", __name__, url_prefix="/v1", description="Around the table: chat, mutes, rematches")
@@ -53,7 +53,8 @@ def seated(game_id: str) -> tuple[Meta, int]:
 @documented_errors(401, 403, 404)
 def read_chat(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The table's chat after a line, oldest first: the players' channel for everyone who may watch; the
-    spectators' for those who watch (the seats read it once the game is over: 403 `chat/not_your_channel` before).
+    spectators' while the game is on for spectators with their player key (a player holding no seat here; 401
+    without one, 403 `chat/not_your_channel` for a seat), and for everyone who may watch once it is over.
     Lines of players the caller muted are left out. Chat is no part of the game's log: the audit does not see it."""
     meta, seat, player = reader(game_id)
     return chat().read(meta, seat, player, query["channel"], query["after"], query["limit"])
@@ -67,10 +68,11 @@ def read_chat(query: dict[str, Any], game_id: str) -> dict[str, Any]:
 def write_chat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Say something at the table: a seat to the players' channel; a player who watches (player key) to the
     spectators'. Plain text of at most CHAT_MAX_CHARS characters, CHAT_LINES_PER_MINUTE lines a minute per player
-    (or seat token): 429 `request/rate_limited` past it. The line reaches the game's live streams as a `chat` message."""
+    (or seat token) and CHAT_LINES_PER_ADDRESS a minute per address: 429 `request/rate_limited` past either. The line
+    reaches the game's live streams as a `chat` message."""
     meta, seat, player = reader(game_id)
     writer = f"player:{player.id}" if player is not None else clients.client(meta)
-    return chat().post(meta, seat, player, writer, body.get("channel"), body["text"])
+    return chat().post(meta, seat, player, writer, body.get("channel"), body["text"], clients.address_client())
 
 
 @blp.route("/players/<player_id>/mute", methods=["POST"])
@@ -82,6 +84,38 @@ def mute(player_id: str) -> dict[str, Any]:
     me, _ = the_player()
     players().mute(me, player_id)
     return {"player": player_id, "muted": True}
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/mute", methods=["POST"])
+@blp.response(200, schemas.MutedSeat)
+@blp.doc(operationId="muteSeat", security=PLAYER)
+@documented_errors(400, 401, 403, 404, 429)
+def mute_seat(game_id: str, seat: int) -> dict[str, Any]:
+    """Read no more chat lines of that seat of the table (player key), whoever holds it: a seat held by a token has
+    no player to mute. On the streams and in `GET /chat`; counted among your mutes."""
+    me, _ = the_player()
+    meta, mine, _ = reader(game_id)
+    checked_seat(meta, seat, mine)
+    players().mute_seat(me, game_id, seat)
+    return {"game": game_id, "seat": seat, "muted": True}
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/unmute", methods=["POST"])
+@blp.response(200, schemas.MutedSeat)
+@blp.doc(operationId="unmuteSeat", security=PLAYER)
+@documented_errors(401)
+def unmute_seat(game_id: str, seat: int) -> dict[str, Any]:
+    """Read that seat's chat lines again (player key)."""
+    me, _ = the_player()
+    players().unmute(me, seat_mute(game_id, seat))
+    return {"game": game_id, "seat": seat, "muted": False}
+
+
+def checked_seat(meta: Meta, seat: int, mine: int | None) -> None:
+    if not 0 <= seat < len(meta.seats):
+        raise BadRequest(f"this table has seats 0 to {len(meta.seats) - 1}", {"seats": len(meta.seats)})
+    if seat == mine:
+        raise BadRequest("you cannot mute your own seat")
 
 
 @blp.route("/players/<player_id>/unmute", methods=["POST"])

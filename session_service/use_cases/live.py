@@ -74,7 +74,7 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
 
 def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, keepalive_s: float, hub: Hub,
           meta: Meta, chat: ChatFollow | None) -> Iterator[Message]:
-    topics = chat.chat.topics(meta, seat, fresh=after is None) if chat is not None else {}
+    topics = chat.chat.topics(meta, seat, chat.player, fresh=after is None) if chat is not None else {}
     if chat is not None and chat.after is not None:
         topics = dict.fromkeys(topics, chat.after)
     if after is None:
@@ -98,7 +98,7 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
                 continue
             if chat is not None:
                 said = [r for topic, part in batches if topic != game_id for r in part]
-                for line in chat.chat.lines(said, chat.player):
+                for line in chat.chat.lines(said, chat.player, game_id):
                     yield Message("chat", line)
             records = [r for topic, part in batches if topic == game_id for r in part]
             if not records:

@@ -49,6 +49,11 @@ def seat_token(drawn: str) -> str:
     return "s" + drawn if drawn.startswith(KEY_PREFIX) else drawn
 
 
+
+def seat_mute(game_id: str, seat: int) -> str:
+    """How a muted seat is kept among a player's mutes (player ids start ``p_``: no clash)."""
+    return f"seat:{game_id}:{seat}"
+
 class Players:
     def __init__(self, store: EventStore):
         self.store = store
@@ -100,10 +105,19 @@ class Players:
             raise BadRequest("you cannot mute yourself")
         if self.get(other) is None:
             raise PlayerNotFound()
-        if not self.records.mute(player.id, other, MUTES):
+        self._add_mute(player, other)
+
+    def mute_seat(self, player: Player, game_id: str, seat: int) -> None:
+        """``player`` reads no more chat lines of that seat of that table, whoever holds it (a seat held by a token
+        has no player to mute). Counted among the ``MUTES``."""
+        self._add_mute(player, seat_mute(game_id, seat))
+
+    def _add_mute(self, player: Player, muted: str) -> None:
+        if not self.records.mute(player.id, muted, MUTES):
             raise RateLimited(f"you mute {MUTES} players already: unmute one first", {"quota": "mutes", "limit": MUTES})
 
     def unmute(self, player: Player, other: str) -> None:
+        """``other``: a player's id, or a ``seat_mute``."""
         self.records.unmute(player.id, other)
 
     def muted(self, player_id: str) -> frozenset[str]:

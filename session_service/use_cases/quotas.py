@@ -176,14 +176,15 @@ class Quotas:
         self.counters.drop(client_digest(who), "seated", [game_id])
 
     # -- chat ---------------------------------------------------------------------------------------------
-    def admit_chat_line(self, writer: str, per_minute: int) -> None:
-        """Count one more chat line by ``writer`` (a player, or a seat token's client) this minute, or refuse it."""
+    def admit_chat_line(self, writer: str, per_minute: int, quota: str = "chat_lines_per_minute") -> None:
+        """Count one more chat line by ``writer`` (a player, or a seat token's client; or, for the ``quota``
+        ``chat_lines_per_address``, the address all of them write from) this minute, or refuse it."""
         if per_minute <= 0:
             return
         now = self.clock()
-        if not self.counters.spend(client_digest(writer), f"chat:{int(now // 60)}", per_minute, 120):
+        if not self.counters.spend(client_digest(writer), f"{quota}:{int(now // 60)}", per_minute, 120):
             raise RateLimited(f"more than {per_minute} chat lines a minute; wait a moment",
-                              {"quota": "chat_lines_per_minute", "limit": per_minute},
+                              {"quota": quota, "limit": per_minute},
                               retry_after_s=max(1, 60 - int(now) % 60))
 
     # -- making a player --------------------------------------------------------------------------------

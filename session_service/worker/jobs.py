@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -75,10 +75,10 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
             return "over quota"  # its client's worker CPU for this hour is spent: the sweeper tries again later
         started, wall = time.thread_time(), time.perf_counter()
         move, late = _choose(tables, meta, seat, by)
+        if move is not None:
+            move = replace(move, chose_s=time.perf_counter() - wall, late=late)
         if move is not None and _PACE.publisher is not None:
             _PACE.publisher.add(move)  # first: the search used the time up to the due time, less the margin
-        if by == "ai":
-            _count_ai(tables, time.perf_counter() - wall, late)
         if tables.quotas is not None:
             tables.quotas.charge_ai(meta, time.thread_time() - started)
     finally:
@@ -115,21 +115,26 @@ def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None
     return None if command is None else Move(meta.id, seat, version, by, command.to_wire(), timing.due), timing.late
 
 
-def _count_ai(tables: Tables, seconds: float, late: bool) -> None:
-    """The AI's figures for /metrics: moves chosen, the wall clock they took, and those that started too late to be
-    due at their anchor plus their delay (``pacing.plan``)."""
-    AiStats(tables.store).count_move(seconds, late)
+def _count_ai(tables: Tables, move: Move) -> None:
+    """The AI's figures for /metrics, once its move is on the table (or the table moved past it): moves chosen, the
+    wall clock they took, and those that started too late to be due at their anchor plus their delay
+    (``pacing.plan``). Nothing of a seat's decision reaches the metrics before it reaches the table."""
+    AiStats(tables.store).count_move(move.chose_s, move.late)
 
 
 def publish(move: Move, tables: Tables | None = None) -> str:
-    """Apply a chosen move at its version, through the path a client's command takes (stale if the game moved)."""
+    """Apply a chosen move at its version, through the path a client's command takes (stale if the game moved);
+    then count an AI move's figures (``_count_ai``)."""
     tables = tables or worker_tables()
     try:
         tables.command(move.game_id, move.seat, move.command, expected_version=move.version,
                        idempotency_key=str(move.version), by=move.by)
+        outcome = "played"
     except (VersionConflict, Finished, NotFound):
-        return "stale"
-    return "played"
+        outcome = "stale"
+    if move.by == "ai":
+        _count_ai(tables, move)
+    return outcome
 
 
 def _stuck(tables: Tables, meta: Meta, seat: int | None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -21,6 +22,17 @@ from session_service.worker.pacing import Publisher
 
 
 log = logging.getLogger("mythos.worker")
+# How long the AI's search (pure Python, on the main thread) holds the GIL before the publisher's thread may take it.
+# At Python's 5 ms each of a publication's ~30 round trips to Redis and the rules waited up to 5 ms for the search:
+# one client's `hard` tables delayed another's moves from 0.16 to 0.60 s (issue 41, L5); 0.5 ms cuts that tenfold
+# (30 round trips beside a busy thread: 553 → 103 ms) for a search that is billed in CPU time anyway.
+SWITCH_INTERVAL_S = 0.0005
+
+
+def configure_process() -> None:
+    """What the worker process sets before it works: its log lines, and the GIL's switch interval."""
+    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
 
 
 def sweep_forever(stop: threading.Event) -> None:
@@ -46,7 +58,7 @@ def start_publisher(queue: Queue) -> Publisher:
 
 def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
-    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
+    configure_process()
     tables = jobs.worker_tables()
     assert isinstance(tables.scheduler, RqScheduler)  # bootstrap gives a worker RQ's scheduler
     queue = tables.scheduler.queue

@@ -67,6 +67,10 @@ class Move:
     by: str
     command: dict[str, Any]
     due: float
+    # The AI's figures of its choice (wall seconds, started late), counted for /metrics once it is published: counted
+    # at the choice, a poll of /metrics told a forced move from a free one before either reached the table.
+    chose_s: float = 0.0
+    late: bool = False
 
     def encoded(self) -> bytes:
         return orjson.dumps(asdict(self), option=orjson.OPT_SORT_KEYS)

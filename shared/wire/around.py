@@ -11,7 +11,8 @@ CHANNEL = validate.OneOf(CHANNELS)
 class ChatQuery(Schema):
     channel = fields.String(load_default="players", validate=CHANNEL, metadata={
         "description": "players (the seats write; everyone who may watch reads) or spectators (those who watch "
-                       "write; the seats read it once the game is over)"})
+                       "write and, with their player key, read while the game is on; everyone who may watch reads it "
+                       "once the game is over)"})
     after = fields.Integer(load_default=0, validate=validate.Range(0, 2**53), metadata={
         "description": "only lines after this id (the page's `next`)"})
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 200))
@@ -45,6 +46,12 @@ class ChatRequest(Schema):
 
 class Muted(Schema):
     player = fields.String(required=True)
+    muted = fields.Boolean(required=True)
+
+
+class MutedSeat(Schema):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
     muted = fields.Boolean(required=True)
 
 

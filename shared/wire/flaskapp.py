@@ -164,12 +164,14 @@ def make_api(app: Flask, title: str, description: str) -> Api:
 
 
 def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
-    """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text).
+    """/healthz (process up), /readyz (dependencies reachable), /metrics (Prometheus text; not with
+    ``SERVE_METRICS=0``, which ``mythos run`` sets unless told otherwise: there the API's port is the only door).
 
     Started by ``mythos run``, both answer its run's nonce (``MYTHOS_RUN_ID``) as ``Mythos-Run``: the launcher
     waits for its own processes, never for another server that answers on the port (session_service/cli/devstack.py)."""
     blp = Blueprint("operations", __name__, description="Health, readiness and metrics")
     run = {"Mythos-Run": os.environ["MYTHOS_RUN_ID"]} if os.environ.get("MYTHOS_RUN_ID") else {}
+    serve_metrics = os.environ.get("SERVE_METRICS", "1") != "0"
 
     @blp.route("/healthz")
     @blp.response(200, schemas.Health)
@@ -187,6 +189,9 @@ def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
         checks = readiness()
         ok = all(checks.values())
         return {"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503, run
+
+    if not serve_metrics:
+        return blp
 
     @blp.route("/metrics")
     @blp.doc(operationId="metrics",

@@ -32,6 +32,7 @@ from shared.kernel import RuleViolation, entropy_for, fold
 from shared.kernel.game import GameOver
 from shared.wire.commands import MalformedCommand
 from tests.support.properties import random_playout
+from tests.support.stack import TEST_HOP_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,8 +45,8 @@ def rules_service(tmp_path_factory):
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_rules.py"), "--bind", f"127.0.0.1:{http_port}",
          "rules_service.app:create_app()"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, "RULES_HOP_BIND": f"127.0.0.1:{hop_port}", "RULES_WORKERS": "1"})
-    hop = HopRules(f"tcp://127.0.0.1:{hop_port}")
+        env={**os.environ, "RULES_HOP_BIND": f"127.0.0.1:{hop_port}", "RULES_WORKERS": "1", "HOP_SECRET": TEST_HOP_SECRET})
+    hop = HopRules(f"tcp://127.0.0.1:{hop_port}", TEST_HOP_SECRET.encode())
     deadline = time.monotonic() + 60
     while not hop.ready():
         assert process.poll() is None and time.monotonic() < deadline, f"the rules service did not start: {log.name}"

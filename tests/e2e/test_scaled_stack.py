@@ -7,6 +7,7 @@ acknowledged command. Long versions of the same run in ``make soak`` (tests/soak
 from __future__ import annotations
 
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -15,7 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from session_service.cli.clusterstack import ScaledStack
+from session_service.rules_client import decide_fields
 from shared.games import GAMES
+from shared.kernel import fold
+from shared.wire import keys
+from tests.support import hop_peer
 from tests.support.properties import random_playout
 from tests.support.scaled import (Player, healed, human_game, running_scaled_stack, store_of, until_ack_after,
                                   verified)
@@ -148,3 +153,34 @@ def test_an_answer_says_whether_a_replica_has_the_command_and_those_that_say_so_
     record_figures("scaled", fault="Redis primary killed while its replica lagged (SIGSTOP)",
                    confirmed_acks_lost=0, unconfirmed_events=len(unconfirmed),
                    unconfirmed_events_lost=sum(logged.get(e["version"]) != e["hash"] for e in unconfirmed))
+
+
+def test_the_balancer_s_hop_frontend_answers_no_one_without_the_secret_nor_a_kept_name_from_another_peer(stack):
+    """Issue 41, M1, through HAProxy's hop frontend: a connection that has not proved the hop's secret gets one
+    refusal and is closed; a name one peer was given, sent by another peer on a connection to the same rules
+    process, is answered exactly as a name nobody was given, with nothing of the position in it."""
+    secret = keys.read_secret(stack.env(), "HOP_SECRET").encode()
+    game = GAMES["pocket-madness"]
+    state = fold(game, game.start(2, {}, b"seed")[1])
+    command = game.decider.legal_commands(state, sorted(game.decider.to_act(state))[0])[0]
+    decide = {"op": "decide", **decide_fields(game, command.to_wire(), sorted(game.decider.to_act(state))[0], b"e")}
+    for port in (stack.hop_port, *stack.hop_ports.values()):  # the balancer's frontend, and each process's own
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as stranger:
+            hop_peer.read(stranger)  # the challenge, from whichever rules process the balancer chose
+            hop_peer.send(stranger, {**decide, "state": game.codec.encode(state)})
+            assert hop_peer.read(stranger)["body"]["error"]["code"] == "hop/unauthenticated"
+            assert stranger.recv(10) == b""
+    with hop_peer.connected(stack.hop_port, secret, peer="1" * 32) as mine:
+        hop_peer.send(mine, {**decide, "state": game.codec.encode(state)})
+        name = hop_peer.read(mine)["body"]["kept"]
+    for _ in range(20):  # the balancer spreads connections: one to the same rules process soon comes
+        with hop_peer.connected(stack.hop_port, secret, peer="2" * 32) as other:
+            hop_peer.send(other, {**decide, "state": game.codec.encode(state)})
+            if hop_peer.read(other)["body"]["kept"].partition(".")[0] != name.partition(".")[0]:
+                continue
+            hop_peer.send(other, {**decide, "kept": name}, {**decide, "kept": name.partition(".")[0] + "." + "0" * 32})
+            stolen, never_given = hop_peer.read(other), hop_peer.read(other)
+            break
+    else:
+        raise AssertionError("no connection through the balancer reached the rules process that keeps the name")
+    assert stolen == never_given and stolen["status"] == 404 and stolen["body"]["error"]["code"] == "position/unknown"

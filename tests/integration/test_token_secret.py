@@ -103,12 +103,15 @@ def test_no_seat_token_or_invite_can_be_rebuilt_from_what_redis_holds(real_redis
     assert rebuilt(dump, server_keys=[TEST_TOKEN_SECRET.encode()]) >= handed_out
 
 
-@pytest.mark.parametrize("secret", ["", "short", "change-me-to-64-random-hex-characters-from-openssl-rand-hex-32"])
+@pytest.mark.parametrize("secret", ["", "short", "change-me-to-64-random-hex-characters-from-openssl-rand-hex-32",
+                                    " " * 40, "a" * 64, "0123456789abcdef" * 2, "password" * 5])
 def test_the_session_service_will_not_start_without_a_token_secret_of_its_own(fake_redis, prefix, secret):
+    """Issue 41: 40 spaces were accepted. Too little randomness is refused too, with how to make a good one."""
     config = {"REDIS": fake_redis, "KEY_PREFIX": prefix, "SCHEDULER": None, "RULES_URL": "http://127.0.0.1:1",
               "TOKEN_SECRET": secret}
-    with pytest.raises(BadTokenSecret, match="TOKEN_SECRET"):
+    with pytest.raises(BadTokenSecret, match="TOKEN_SECRET") as refused:
         build(Settings.from_config(config), config)
+    assert "openssl rand -hex 32" in str(refused.value)
     assert build(Settings.from_config(config), config, serves_clients=False).lobby.token_secret is None  # the worker makes no tokens
 
 
@@ -123,3 +126,17 @@ def test_mythos_run_makes_its_token_secret_once_and_keeps_it(tmp_path, monkeypat
     assert Stack(data_dir=tmp_path).env()["TOKEN_SECRET_FILE"] == env["TOKEN_SECRET_FILE"] and path.read_text() == first
     monkeypatch.setenv("TOKEN_SECRET_FILE", env["TOKEN_SECRET_FILE"])
     assert Settings.from_env().token_secret == first.strip() and len(first.strip()) == 64
+
+
+def test_a_random_secret_of_every_usual_shape_is_accepted():
+    """The check refuses what is plainly not random, never what the usual tools print (seeded: the same draws each run)."""
+    import base64
+    import random
+
+    from session_service.bootstrap import token_secret
+
+    draws = random.Random(41)
+    for _ in range(500):
+        raw = draws.randbytes(32)
+        for made in (raw.hex(), raw[:16].hex(), base64.urlsafe_b64encode(raw).decode().rstrip("="), base64.b64encode(raw).decode()):
+            assert token_secret(Settings(token_secret=made)) == made.encode(), made

@@ -33,7 +33,8 @@ class RecordingScheduler(Scheduler):
         return played
 
 
-TEST_TOKEN_SECRET = "test-token-secret-" + "0" * 46  # the server's key of derived tokens (bootstrap.token_secret)
+TEST_TOKEN_SECRET = "5f0c8e2a9b7d41c3a6e8f1b2d4c7a9e03b5d8f1a2c4e6b8d0f3a5c7e9b1d2f4a"  # of derived tokens (bootstrap.token_secret)
+TEST_HOP_SECRET = "c41e9a7f3b2d8e6a0f5c1b9d7e3a2f8c6b4d0e9a1f7c3b5e8d2a6f0c9b4e1d7a"  # the internal hop's (shared/wire/hop_frame.py)
 # Tests open many tables from one address; the quota tests ask for quotas (tests/integration/test_quotas.py).
 NO_QUOTAS = {"OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0,
              "AI_CPU_SECONDS_PER_CLIENT_PER_HOUR": 0, "PLAYERS_PER_CLIENT_PER_HOUR": 0, "SEATS_PER_CLIENT": 0,

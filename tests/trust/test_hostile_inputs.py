@@ -9,6 +9,7 @@ itself is asked of every game."""
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 import requests
@@ -341,3 +342,22 @@ def test_the_body_limit_is_the_configured_one(real_redis, prefix):
     big = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a" * 60}] * 16})
     assert (big.status_code, big.json["error"]["code"]) == (413, "request/too_large")
     assert GameIndex(EventStore(real_redis, prefix)).count() == 1
+
+
+@pytest.mark.parametrize("codings, status, code", [
+    ("xchunked", 400, "request/malformed"),  # no length at all (RFC 9112 6.3): HAProxy answers it 400 too
+    ("gzip, xchunked", 400, "request/malformed"),
+    ("xchunked, chunked", 501, "request/unsupported_transfer_coding"),  # a length, after a coding nobody knows
+])
+def test_an_unknown_transfer_coding_sent_to_gunicorn_is_the_client_s_error(stack, codings, status, code):
+    """Issue 41, L4: gunicorn answered `Transfer-Encoding: xchunked` 501 with `service/internal`, a server failure."""
+    for port in (stack.port, stack.rules_port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(f"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         f"Transfer-Encoding: {codings}\r\n\r\n".encode())
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.split(b" ")[1] == str(status).encode(), (port, head)
+        assert json.loads(body)["error"]["code"] == code

@@ -160,3 +160,74 @@ def test_retention_deletes_a_game_s_chat_with_it(app, client, fake_redis, prefix
     assert fake_redis.keys(f"{prefix}:{{{game_id}}}:chat*")
     app.extensions["tables"].store.delete_game(game_id)
     assert fake_redis.keys(f"{prefix}:{{{game_id}}}:*") == []
+
+
+def test_while_the_game_is_on_the_spectators_channel_is_for_spectators_who_say_who_they_are(client):
+    """Issue 41, L1: a seat read the spectators' channel by leaving out its credential (public table) or presenting
+    its private table's invite code as the bearer. Now only a player key that holds no seat reads it during play,
+    on ``GET /chat`` and on the streams; anyone who may watch reads it once the game is over."""
+    ada, bo, cy = player(client, "Ada"), player(client, "Bo"), player(client, "Cy")
+    game_id = table(client, ada, bo)
+    assert say(client, game_id, cy["key"], "Bo is bluffing").status_code == 201
+    anonymous = client.get(f"/v1/games/{game_id}/chat?channel=spectators")
+    assert anonymous.status_code == 401 and anonymous.json["error"]["code"] == "auth/missing_token"
+    assert "player key" in anonymous.json["error"]["message"]
+    assert lines(client, game_id, cy["key"], "spectators") == [("Cy", "Bo is bluffing")]
+    stream = Stream(client, game_id)  # anonymous: the players' channel only
+    try:
+        say(client, game_id, cy["key"], "still bluffing")
+        say(client, game_id, ada["key"], "hello")
+        assert [m["data"]["text"] for m in stream.until("chat") if m["type"] == "chat"] == ["hello"]
+    finally:
+        stream.close()
+    private = client.post("/v1/games", json={"game": "toy", "seats": [{"me": True}, {"open": True}], "visibility": "private"},
+                          headers=auth(ada["key"])).json
+    joined = client.post(f"/v1/games/{private['id']}/join", json={"invite": private["invite"]}, headers=auth(bo["key"]))
+    assert joined.status_code == 200, joined.json
+    with_invite = client.get(f"/v1/games/{private['id']}/chat?channel=spectators", headers=auth(private["invite"]))
+    assert with_invite.status_code == 401 and with_invite.json["error"]["code"] == "auth/missing_token"
+    assert lines(client, private["id"], private["invite"]) == []  # the players' channel stays readable with it
+    assert client.post(f"/v1/games/{game_id}/resign", headers=auth(bo["key"])).status_code == 200
+    assert lines(client, game_id, None, "spectators") == [("Cy", "Bo is bluffing"), ("Cy", "still bluffing")]
+
+
+def test_chat_is_limited_per_address_whoever_writes_from_it(fake_redis, prefix):
+    """Issue 41, L2: one address's thirty players each wrote their own allowance, and pushed a channel's kept lines
+    out in a minute and a half. Every writer of one address now shares CHAT_LINES_PER_ADDRESS a minute."""
+    client = toy_app(fake_redis, prefix, CHAT_LINES_PER_MINUTE=3, CHAT_LINES_PER_ADDRESS=5).test_client()
+    ada, bo = player(client, "Ada"), player(client, "Bo")
+    game_id = table(client, ada, bo)
+    watchers = [player(client, f"Watcher {i}") for i in range(3)]
+    answers = [say(client, game_id, w["key"], f"line {n}").status_code for n in range(2) for w in watchers]
+    assert answers == [201] * 5 + [429]
+    refused = say(client, game_id, ada["key"], "mine")
+    assert refused.status_code == 429 and refused.json["error"]["details"] == {"quota": "chat_lines_per_address", "limit": 5}
+    elsewhere = client.post(f"/v1/games/{game_id}/chat", json={"text": "from elsewhere"}, headers=auth(bo["key"]),
+                            environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert elsewhere.status_code == 201, "another address has its own allowance"
+    assert len(lines(client, game_id, watchers[0]["key"], "spectators")) == 5
+
+
+def test_a_seat_held_by_a_token_can_be_muted_by_naming_the_seat(client):
+    """Issue 41, L3: mute named players only, so a seat held by a token (no player key) could not be muted. Mute
+    may name a seat of the table: its lines leave the muter's GET /chat and streams, whoever holds it."""
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game = client.post("/v1/games", json={"game": "toy", "seats": [{"me": True}, {"open": True}]}, headers=auth(ada["key"])).json
+    bo = client.post(f"/v1/games/{game['id']}/join", json={"name": "Bo"}).json  # a token, no player key
+    say(client, game["id"], bo["token"], "you will lose")
+    path = f"/v1/games/{game['id']}/seats"
+    assert client.post(f"{path}/1/mute", headers=auth(ada["key"])).json == {"game": game["id"], "seat": 1, "muted": True}
+    stream = Stream(client, game["id"], ada["key"])
+    try:
+        say(client, game["id"], bo["token"], "still here")
+        say(client, game["id"], ada["key"], "hm")
+        assert [m["data"]["text"] for m in stream.until("chat") if m["type"] == "chat"] == ["hm"]
+    finally:
+        stream.close()
+    assert lines(client, game["id"], ada["key"]) == [("Ada", "hm")]
+    assert lines(client, game["id"], cy["key"]) == [("Bo", "you will lose"), ("Bo", "still here"), ("Ada", "hm")]
+    for refused, status in ((f"{path}/0/mute", 400), (f"{path}/2/mute", 400), ("/v1/games/g_none/seats/1/mute", 404)):
+        assert client.post(refused, headers=auth(ada["key"])).status_code == status, refused
+    assert client.post(f"{path}/1/mute", headers=auth(bo["token"])).json["error"]["code"] == "auth/missing_token"
+    assert client.post(f"{path}/1/unmute", headers=auth(ada["key"])).json["muted"] is False
+    assert len(lines(client, game["id"], ada["key"])) == 3

@@ -293,3 +293,152 @@ def test_only_the_session_service_holds_the_token_secret_and_the_base_s_placehol
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
     assert services["session"]["environment"]["TOKEN_SECRET"].startswith("${TOKEN_SECRET:?")
     assert "TOKEN_SECRET" not in services["worker"]["environment"]
+
+
+def test_the_rules_service_the_session_pods_and_the_workers_hold_the_hop_s_secret_and_nothing_else_does():
+    """Issue 41, M1: the hop answers only holders of HOP_SECRET; the base's placeholder is refused and compose
+    demands one (for every service of its app anchor: rules, session, workers)."""
+    from session_service.bootstrap import hop_secret
+    from session_service.config import Settings
+    from shared.wire.keys import BadSecret
+
+    deployments = by_kind("Deployment")
+    holders = {name for name, d in deployments.items()
+               for e in d["spec"]["template"]["spec"]["containers"][0].get("env", []) if e["name"] == "HOP_SECRET"}
+    assert holders == {"rules", "session", "worker"}
+    refs = {str(e["valueFrom"]["secretKeyRef"]) for d in deployments.values()
+            for e in d["spec"]["template"]["spec"]["containers"][0].get("env", []) if e["name"] == "HOP_SECRET"}
+    assert refs == {str({"name": "mythos-hop", "key": "HOP_SECRET"})}
+    with pytest.raises(BadSecret):
+        hop_secret(Settings(hop_secret=by_kind("Secret")["mythos-hop"]["stringData"]["HOP_SECRET"]))
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    for name in ("rules", "session", "worker"):
+        assert services[name]["environment"]["HOP_SECRET"].startswith("${HOP_SECRET:?"), name
+    assert "HOP_SECRET" not in services["balancer"].get("environment", {})
+
+
+def test_mythos_run_serves_no_metrics_on_its_public_port_unless_asked(tmp_path, monkeypatch):
+    """Issue 41, L6: `mythos run`'s API port (its only door: no balancer closes /metrics there) served /metrics to
+    anyone. Its processes now run with SERVE_METRICS=0 unless the environment says 1; every other deployment
+    scrapes each process's own address, so the services' default stays on."""
+    from rules_service.app import create_app
+    from session_service.cli.clusterstack import ScaledStack
+    from session_service.cli.devstack import Stack
+
+    monkeypatch.delenv("SERVE_METRICS", raising=False)
+    assert Stack(data_dir=tmp_path).env()["SERVE_METRICS"] == "0"
+    assert ScaledStack(data_dir=tmp_path).env()["SERVE_METRICS"] == "1"
+    assert create_app().test_client().get("/metrics").status_code == 200
+    for value, status in (("0", 404), ("1", 200)):
+        monkeypatch.setenv("SERVE_METRICS", value)
+        assert Stack(data_dir=tmp_path).env()["SERVE_METRICS"] == value
+        answer = create_app().test_client().get("/metrics")
+        assert answer.status_code == status
+        assert status == 200 or answer.json["error"]["code"] == "request/not_found"
+
+
+def test_each_gunicorn_master_has_its_own_control_socket_or_none(tmp_path, monkeypatch):
+    """Issue 41: the rules and session masters of one host both listened on the default control socket
+    (~/.gunicorn/gunicorn.ctl), the second silently taking it. Neither opens one unless told its own path."""
+    from session_service.cli.devstack import free_port
+
+    for service, setting in (("rules", "RULES_CONTROL_SOCKET"), ("session", "SESSION_CONTROL_SOCKET")):
+        monkeypatch.delenv(setting, raising=False)
+        namespace: dict[str, Any] = {}
+        exec((DEPLOY / f"gunicorn_{service}.py").read_text(), namespace)
+        assert namespace.get("control_socket_disable") is True and "control_socket" not in namespace, service
+        monkeypatch.setenv(setting, str(tmp_path / f"{service}.ctl"))
+        namespace = {}
+        exec((DEPLOY / f"gunicorn_{service}.py").read_text(), namespace)
+        assert namespace["control_socket"] == str(tmp_path / f"{service}.ctl") and not namespace.get("control_socket_disable")
+    # A real master started as the stacks start it opens none where gunicorn's default would put one.
+    runtime, port = tmp_path / "runtime", free_port()
+    runtime.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_CONTROL_SOCKET")}
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_rules.py"), "--bind",
+                                f"127.0.0.1:{port}", "rules_service.app:create_app()"], cwd=DEPLOY.parent,
+                               env={**env, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(tmp_path), "RULES_HOP_BIND": "",
+                                    "RULES_WORKERS": "1"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not _answers(f"http://127.0.0.1:{port}/healthz"):
+            assert process.poll() is None and time.monotonic() < deadline, "the rules service did not start"
+            time.sleep(0.1)
+        assert list(runtime.iterdir()) == [] and not (tmp_path / ".gunicorn").exists()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def _answers(url: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+def _pod_names() -> dict[str, dict[str, str]]:
+    """Every pod the base runs, by its app.kubernetes.io/name, with its template's labels."""
+    pods = {}
+    for doc in rendered():
+        spec = doc.get("spec", {})
+        spec = spec.get("jobTemplate", {}).get("spec", spec)
+        labels = spec.get("template", {}).get("metadata", {}).get("labels")
+        if "template" in spec:
+            assert labels and "app.kubernetes.io/name" in labels, f"{doc['kind']}/{doc['metadata']['name']} has no name label"
+            pods[labels["app.kubernetes.io/name"]] = labels
+    return pods
+
+
+def _may_reach(target: str, port: int) -> set[str]:
+    """The pods (by name; ``*`` for any pod of any namespace) the NetworkPolicies let reach ``target`` on ``port``,
+    as Kubernetes reads them: a pod no policy selects takes anything; one that is selected, only what a rule admits."""
+    pods = _pod_names()
+    selecting = [p for p in by_kind("NetworkPolicy").values()
+                 if p["spec"]["podSelector"]["matchLabels"].items() <= pods[target].items()]
+    if not selecting:
+        return {"*"}
+    admitted: set[str] = set()
+    for policy in selecting:
+        assert policy["spec"]["policyTypes"] == ["Ingress"]
+        for rule in policy["spec"].get("ingress", []):
+            if not any(p["port"] == port for p in rule["ports"]):
+                continue
+            for peer in rule["from"]:
+                if "namespaceSelector" in peer:
+                    assert peer == {"namespaceSelector": {}}
+                    admitted.add("*")
+                else:
+                    admitted |= {name for name, labels in pods.items()
+                                 if peer["podSelector"]["matchLabels"].items() <= labels.items()}
+    return admitted
+
+
+def test_only_the_session_and_worker_pods_reach_the_hop_and_only_the_services_reach_redis():
+    """Issue 41, M1: any pod of the cluster reached the hop (0.0.0.0:8002 behind a ClusterIP) and Redis. The
+    NetworkPolicies (validated against the Kubernetes schema with the rest of the base, above) admit only these."""
+    assert _may_reach("rules", 8002) == {"session", "worker"}
+    assert _may_reach("rules", 8001) == {"*"}  # the stateless HTTP API: probes, Prometheus
+    clients = {"session", "worker", "retention"}
+    assert _may_reach("redis-cluster", 6379) == clients | {"redis-cluster-init", "redis-cluster"}
+    assert _may_reach("redis-cluster", 16379) == {"redis-cluster"}
+    assert _may_reach("redis-queue", 6379) == clients
+    assert _may_reach("session", 8000) == {"*"}  # the public API, behind the Ingress
+    for name in ("rules", "redis-cluster", "redis-queue"):
+        ports = {p["containerPort"] for d in rendered() for c in _containers(d)
+                 if d.get("spec", {}).get("template", {}).get("metadata", {}).get("labels", {}).get("app.kubernetes.io/name") == name
+                 for p in c.get("ports", [])}
+        assert ports and all(_may_reach(name, port) != {"*"} or port == 8001 for port in ports), name
+
+
+def test_compose_keeps_redis_on_a_network_of_the_services_that_use_it():
+    """Issue 41: every container shared one network, so the balancer and the rules service reached Redis too."""
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    on = {name: set(s.get("networks", [])) for name, s in compose["services"].items()}
+    assert {name for name, nets in on.items() if "data" in nets} == {
+        "session", "worker", "redis-queue", "redis-cluster-init", *(f"redis-{i}" for i in range(6))}
+    assert {name for name, nets in on.items() if "internal" in nets} == {"session", "worker", "rules", "balancer"}
+    assert compose["networks"]["data"] == {"internal": True}

@@ -112,3 +112,47 @@ def test_the_search_is_cut_at_its_wall_budget():
     cpu[0] = 0.9
     assert used() == pytest.approx(0.9)  # a search with its core: the CPU decides
     assert default() == pytest.approx(max(0.9, 0.5 / WALL_FACTOR))  # the level's own cap: WALL_FACTOR × think
+
+
+def test_nothing_of_an_ai_move_reaches_the_metrics_before_the_move_reaches_the_table(fake_redis, prefix):
+    """Issue 41, L6: the worker counted each AI move's choice time in the stats /metrics serves as soon as it was
+    chosen, ~150 ms before its due time: polling /metrics told forced moves from free ones ahead of the table. The
+    figures are now counted when the move is published."""
+    app, scheduler = make_session_app(fake_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
+    tables = app.extensions["tables"]
+    stats = tables.store.key("stats", "ai")
+    held: list[Move] = []
+
+    class Hold:
+        def add(self, move: Move) -> None:
+            held.append(move)
+
+    jobs.use_tables(tables, pace=jobs.Pace(1.0, Hold()))  # type: ignore[arg-type]
+    seats = [{"name": "M", "ai": "medium"}, {"name": "N", "ai": "medium"}]
+    game = app.test_client().post("/v1/games", json={"game": "toy", "seats": seats, "seed": SEED}).json
+    scheduler.run_ai()
+    assert len(held) == 1 and held[0].chose_s > 0
+    assert fake_redis.hgetall(stats) == {}, "chosen, not yet on the table: nothing in the metrics"
+    version = tables.meta(game["id"]).version
+    assert jobs.publish(held[0], tables) == "played" and tables.meta(game["id"]).version > version
+    figures = fake_redis.hgetall(stats)
+    assert int(figures[b"moves"]) == 1 and float(figures[b"seconds"]) == pytest.approx(held[0].chose_s)
+    assert Move.decoded(held[0].encoded()) == held[0], "the figures travel with the move to the publisher"
+
+
+def test_the_worker_lets_its_publisher_take_the_gil_within_half_a_millisecond(monkeypatch):
+    """Issue 41, L5: the AI's search holds the GIL on the worker's main thread; at Python's 5 ms switch interval the
+    publisher's thread waited up to 5 ms at each of a publication's round trips, and another client's moves came
+    0.60 s apart instead of 0.16 under one client's `hard` tables (measured again in make soak:
+    tests/soak/test_ai_fairness.py)."""
+    import sys
+
+    from session_service.worker import main
+
+    monkeypatch.setattr(main.logs, "configure", lambda *args, **kw: None)
+    before = sys.getswitchinterval()
+    try:
+        main.configure_process()
+        assert sys.getswitchinterval() <= 0.001
+    finally:
+        sys.setswitchinterval(before)
