@@ -204,5 +204,5 @@ def test_chunked_and_close_delimited_answers_are_read():
 
 def test_the_three_rules_clients_are_the_use_cases_rules_port():
     """``Tables.rules`` is a ``RulesPort`` (issue 43): the hop, the HTTP API and the in-process rules alike."""
-    for client in (HopRules("tcp://127.0.0.1:1"), HttpRules("http://127.0.0.1:1"), LocalRules()):
+    for client in (HopRules("tcp://127.0.0.1:1", b"s" * 32), HttpRules("http://127.0.0.1:1"), LocalRules()):
         assert isinstance(client, RulesPort)
