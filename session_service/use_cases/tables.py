@@ -17,7 +17,7 @@ from typing import Any
 
 from shared.kernel import Event, Game, RuleViolation, entropy_for
 from shared.kernel.entropy import commitment
-from shared.kernel.table import Seating, Table, table_batch
+from shared.kernel.table import OpenTable, Seating, Table, table_batch
 from shared.records import GENESIS, make_records
 from session_service.storage import index
 from session_service.storage.store import Charge, EventStore
@@ -40,7 +40,7 @@ class Opening:
     game: Game
     game_id: str
     seed: bytes
-    command: dict[str, Any]
+    command: OpenTable
     seating: Seating
     events: list[Event]
     table: Table
@@ -95,8 +95,8 @@ class Tables(TableWrites):
         seed = self._seed(body.get("seed"))
         seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
                   "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
-        command = {"type": "open_table", "game_id": game_id, "seats": seats, "options": body.get("options") or {},
-                   "visibility": body.get("visibility", "public")}
+        command = OpenTable(game_id=game_id, seats=tuple(seats), options=body.get("options") or {},
+                            visibility=body.get("visibility", "public"))
         seating = self.positions.seating(game.id)
         events = table_batch(seating, None, command, None, self._setup(game, seed))
         table = seating.fold(None, events)
@@ -114,7 +114,7 @@ class Tables(TableWrites):
                                                                 opening.tokens)
         moment = now()
         records = make_records(opening.events, version=0, prev_hash=GENESIS, cause=cause_of(None, "open_table", "server"),
-                               command=command, at=iso(moment), rules_version=game.rules_version)
+                               command=command.to_record(), at=iso(moment), rules_version=game.rules_version)
         admitted = self.quotas.admit(game_id, body, client, quota_client) if self.quotas else {}  # refused: nothing written
         extra = {**extra, **admitted}
         held = [{"seat": i, "token_hash": h} for i, h in opening.holders.items()]
@@ -126,7 +126,7 @@ class Tables(TableWrites):
                             seats_of(table, held, {**tokens, **keys})),
         }
         # Listed before it is written: a listing shows only games whose meta exists (session_service/storage/index.py).
-        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command["visibility"] == "private"))
+        self.index.enter(game_id, epoch_ms(moment), index.names_for(game.id, meta["status"], command.visibility == "private"))
         if self.store.create(game_id, meta, records).status == "ok":
             created = self.meta(game_id)
             self.positions.remember(game_id, len(records), records[-1]["hash"], table, created)

@@ -19,6 +19,10 @@ A game package builds one ``Game`` (its ``GAME``, the registry entry) from three
 - ``view(state, viewer) -> dict``: built from what ``viewer`` (seat, ``None``, or ``EVERYONE``) may know.
 - ``outcome(state) -> Outcome | None``: the end as a value, its ``reason`` a member of ``reasons``, the game's
   ``StrEnum`` of the ways it ends (the wire carries the member's value).
+- ``winners_among(state, standing) -> seats``: at the end (``outcome`` is not ``None``), who wins by the game's
+  own end rule when only the seats in ``standing`` may (the others resigned: the table never lets a resigned seat
+  win). Each game ranks by its own rule (fewest Madness, the holder of The Great Old One losing, a consumed seat
+  losing), which no score the kernel could read says; a seat outside ``standing`` is never among them.
 - ``invariant(state)``: raises ``AssertionError`` when the state breaks a conservation law (cards, tokens).
 - ``state_types``: every class the state codec may build; ``facts``: the game's event types
   (``shared.kernel.facts``), one typed record each.
@@ -135,6 +139,7 @@ class Decider:
     to_act: Callable[[Any], frozenset[int]]
     view: Callable[[Any, Any], dict[str, Any]]
     outcome: Callable[[Any], Outcome | None]
+    winners_among: Callable[[Any, frozenset[int]], tuple[int, ...]]
     invariant: Callable[[Any], None]
     state_types: tuple[type, ...]
     reasons: type[StrEnum]

@@ -11,13 +11,15 @@ same log and the same hash chain, so the audit re-decides it like any command:
 - ``table_seat_left`` (a seat gives itself back while the table waits: it opens again) and
   ``table_seat_declined`` (a player a seat was kept for turns it down: the seat opens for anyone).
 - ``table_seat_resigned``: the seat concedes; the table's AI plays it from then on and it can never win; with one
-  seat left that has not resigned, that seat wins.
+  seat left that has not resigned, that seat wins; else, at the game's end, the game's own rule names the winners
+  among the seats still standing (``Decider.winners_among``).
 - ``table_aborted`` (before the first move) and ``table_abandoned`` (no waited seat acted for too long).
 - ``table_ended`` closes every finished game's log with its outcome, so an export cut short shows.
 
 Every table fact's type starts with ``table_``, a prefix no game's event type may use.
 
-``Seating`` decides the table's commands and folds its facts; the game's commands are decided by the game
+``Seating`` decides the table's commands (typed records, ``OpenTable`` … ``Abandon``, matched as a game's are) and
+folds its facts; the game's commands are decided by the game
 (in production, by the rules service) on ``table.game``. Randomness for the game is drawn from its own count
 of game events (``Table.game_events``): the seats' comings and goings never shift a deal.
 """
@@ -25,9 +27,9 @@ of game events (``Table.game_events``): the seats' comings and goings never shif
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
@@ -186,65 +188,173 @@ class Table:
 TABLE_TYPES = (Table, Seat)  # Status is a StrEnum: the codec stores it as its string
 
 
+# -- commands -------------------------------------------------------------------------------------------
+
+
+class TableCommand:
+    """Base of the table's typed commands: one frozen record per command, as the games' are (``commands.py``), kept
+    in its batch's record as ``to_record()`` and read back by ``read_table_command`` (the audit re-decides them)."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+
+    def __init_subclass__(cls, type: str | None = None, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if type is not None:  # dataclass(slots=True) builds the class again without the keyword: keep the first's
+            cls.type = type
+
+    def to_record(self) -> dict[str, Any]:
+        """The command as its batch's record keeps it: ``{"type": ..., **fields}``, tuples as lists."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable(TableCommand, type="open_table"):
+    """The first record of a table; ``seats`` are ``{"name", "ai", "player", "open"}``, options are the game's."""
+
+    game_id: str
+    seats: tuple[Mapping[str, Any], ...]
+    options: Mapping[str, Any]
+    visibility: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join(TableCommand, type="join"):
+    """Take open ``seat``: a person (``player`` when they hold a player id), or an AI when ``ai`` names its level."""
+
+    seat: int
+    name: str
+    player: str | None = None
+    ai: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(TableCommand, type="leave"):
+    """The acting seat's holder gives it back while the table waits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(TableCommand, type="decline"):
+    """``player`` turns down the open ``seat`` kept for it."""
+
+    seat: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start(TableCommand, type="start"):
+    """The creator starts early: the table's AI at level ``ai`` takes every open seat."""
+
+    ai: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(TableCommand, type="resign"):
+    """The acting seat concedes; the table's AI at level ``ai`` plays it from then on."""
+
+    ai: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abort(TableCommand, type="abort"):
+    """Call the table off before its first move (by the acting seat, or the server: no seat)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(TableCommand, type="abandon"):
+    """End a table no waited seat acted on for ``idle_s`` seconds."""
+
+    idle_s: int
+
+
+_TABLE_COMMAND_TYPES: dict[str, type[TableCommand]] = {
+    kind.type: kind for kind in (OpenTable, Join, Leave, Decline, Start, Resign, Abort, Abandon)
+}
+TABLE_COMMANDS = frozenset(_TABLE_COMMAND_TYPES)  # no game's command type may be one of these
+
+
+def read_table_command(raw: Mapping[str, Any]) -> TableCommand:
+    """A recorded table command as its record (``ValueError`` for a type that is not one, ``TypeError`` for a field
+    it does not have or lacks)."""
+    kind = _TABLE_COMMAND_TYPES.get(raw.get("type", ""))
+    if kind is None:
+        raise ValueError(f"not a table command: {raw.get('type')!r}")
+    values = {name: tuple(value) if isinstance(value, list) else value for name, value in raw.items() if name != "type"}
+    return kind(**values)
+
+
 # -- the rules of the table -------------------------------------------------------------------------------
 
 
 class Seating:
-    """The table's rules around ``game``: deciding the table's commands, folding every event, the outcome."""
+    """The table's rules around ``game``, a Decider over ``Table``: ``decide`` the table's commands, ``evolve``
+    every event (the table's and the game's), the outcome."""
 
     def __init__(self, game: Game):
         self.game = game
         self.codec = StateCodec(game.decider.state_types + TABLE_TYPES)
 
     # -- deciding ------------------------------------------------------------------------------------
-    def open(self, game_id: str, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any], visibility: str) -> list[Event]:
-        """The first record of a table. Options are checked and resolved by the game; seats are
-        ``{"name", "ai", "player", "open"}``. The setup follows when no seat is open (``setup_due``)."""
-        self.game.check_players(len(seats))
-        resolved = self.game.resolve_options(options)
+    def decide(self, table: Table | None, command: TableCommand, seat: int | None) -> list[Event]:
+        """The events of one table command from ``seat`` (``None``: the server or the lobby), before any setup
+        it makes due (``setup_due``); raises ``RuleViolation``."""
+        if table is None:
+            assert isinstance(command, OpenTable), "only open_table starts a table"
+            return self._open(command)
+        match command:
+            case OpenTable():
+                raise AssertionError("the table is open already")
+            case Join(seat=taken, name=name, player=player, ai=ai):
+                self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: no seat is open")
+                require(0 <= taken < table.players and table.seats[taken].name is None, "rules/seat_taken",
+                        "that seat is not open", open_seats=table.open_seats)
+                require(player is None or all(s.player != player or s.name is None for s in table.seats),
+                        "rules/already_seated", "you already hold a seat at this table")
+                return [SeatJoined(seat=taken, name=name, player=player, ai=ai).event()]
+            case Leave():  # an invitation the seat answered is spent: it opens for anyone
+                assert seat is not None
+                self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: resign instead")
+                require(table.seats[seat].name is not None and table.seats[seat].ai is None, "rules/seat_not_held",
+                        "nobody holds that seat")
+                return [SeatLeft(seat=seat).event()]
+            case Decline(seat=kept, player=player):
+                self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: its seats are taken")
+                require(0 <= kept < table.players and table.seats[kept].name is None and table.seats[kept].player == player,
+                        "rules/not_invited", "no open seat here is kept for you")
+                return [SeatDeclined(seat=kept).event()]
+            case Start(ai=ai):
+                self._require_status(table, Status.WAITING, "rules/game_started", "the game has started already")
+                return [SeatJoined(seat=i, name=f"AI {i + 1}", player=None, ai=ai).event() for i in table.open_seats]
+            case Resign(ai=ai):
+                assert seat is not None
+                return self._resign(table, seat, ai)
+            case Abort():
+                if table.status in (Status.FINISHED, Status.ABORTED):
+                    raise GameOver()
+                require(not table.moved, "rules/already_moved",
+                        "a table can be aborted only before its first move; resign instead")
+                return [TableAborted(seat=seat).event()]
+            case Abandon(idle_s=idle_s):
+                self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
+                ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
+                return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
+        raise TypeError(f"not a table command: {command!r}")
+
+    def _open(self, command: OpenTable) -> list[Event]:
+        """Options are checked and resolved by the game; a seat marked open has no name yet."""
+        self.game.check_players(len(command.seats))
+        resolved = self.game.resolve_options(command.options)
         listed = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": s.get("player"),
-                   "open": bool(s.get("open"))} for s in seats]
-        return [TableOpened(game_id=game_id, game=self.game.id, options=resolved, seats=listed, visibility=visibility).event()]
+                   "open": bool(s.get("open"))} for s in command.seats]
+        return [TableOpened(game_id=command.game_id, game=self.game.id, options=resolved, seats=listed,
+                            visibility=command.visibility).event()]
 
-    def join(self, table: Table, seat: int, name: str, player: str | None = None, ai: str | None = None) -> list[Event]:
-        """Take open ``seat`` (a person, or an AI when ``ai`` names its level)."""
-        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: no seat is open")
-        require(0 <= seat < table.players and table.seats[seat].name is None, "rules/seat_taken", "that seat is not open",
-                open_seats=table.open_seats)
-        require(player is None or all(s.player != player or s.name is None for s in table.seats), "rules/already_seated",
-                "you already hold a seat at this table")
-        return [SeatJoined(seat=seat, name=name, player=player, ai=ai).event()]
-
-    def leave(self, table: Table, seat: int) -> list[Event]:
-        """``seat``'s holder gives it back while the table waits: it opens again, for anyone (an invitation it
-        answered is spent)."""
-        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: resign instead")
-        require(table.seats[seat].name is not None and table.seats[seat].ai is None, "rules/seat_not_held",
-                "nobody holds that seat")
-        return [SeatLeft(seat=seat).event()]
-
-    def decline(self, table: Table, seat: int, player: str) -> list[Event]:
-        """``player`` turns down the open seat kept for it: the seat stays open, now for anyone."""
-        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started: its seats are taken")
-        require(0 <= seat < table.players and table.seats[seat].name is None and table.seats[seat].player == player,
-                "rules/not_invited", "no open seat here is kept for you")
-        return [SeatDeclined(seat=seat).event()]
-
-    def start(self, table: Table, ai: str) -> list[Event]:
-        """The creator starts early: every open seat is taken by the table's AI at level ``ai``."""
-        self._require_status(table, Status.WAITING, "rules/game_started", "the game has started already")
-        return [SeatJoined(seat=i, name=f"AI {i + 1}", player=None, ai=ai).event() for i in table.open_seats]
-
-    def setup_due(self, table: Table) -> bool:
-        """Is the table full and its game not yet set up? Then the game's setup is the next part of the batch."""
-        return table.status == Status.WAITING and not table.open_seats
-
-    def started(self, setup: Sequence[Event]) -> list[Event]:
-        """The game's setup events as the table records them: followed by ``table_started``."""
-        return [*setup, TableStarted().event()]
-
-    def resign(self, table: Table, seat: int, ai: str) -> list[Event]:
-        """``seat`` concedes: the AI plays it from now on; with one other seat left standing, that seat wins."""
+    def _resign(self, table: Table, seat: int, ai: str) -> list[Event]:
+        """With one other seat left standing, that seat wins at once."""
         self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be resigned")
         require(not table.seats[seat].resigned, "rules/already_resigned", "this seat has resigned already")
         events = [SeatResigned(seat=seat, ai=ai).event()]
@@ -254,19 +364,13 @@ class Seating:
             events.append(TableEnded(outcome=ending.to_json()).event())
         return events
 
-    def abort(self, table: Table, seat: int | None) -> list[Event]:
-        """Call the table off: before its first move, by any seat (or by the server for a table that never filled)."""
-        if table.status in (Status.FINISHED, Status.ABORTED):
-            raise GameOver()
-        require(not table.moved, "rules/already_moved",
-                "a table can be aborted only before its first move; resign instead")
-        return [TableAborted(seat=seat).event()]
+    def setup_due(self, table: Table) -> bool:
+        """Is the table full and its game not yet set up? Then the game's setup is the next part of the batch."""
+        return table.status == Status.WAITING and not table.open_seats
 
-    def abandon(self, table: Table, idle_s: int) -> list[Event]:
-        """End a table nobody the game waits on has acted on for ``idle_s`` seconds: no winner."""
-        self._require_status(table, Status.ACTIVE, "rules/not_running", "only a game in play can be abandoned")
-        ending = Outcome(TableEnd.ABANDONED, (), None, {"idle_s": idle_s})
-        return [TableAbandoned(idle_s=idle_s).event(), TableEnded(outcome=ending.to_json()).event()]
+    def started(self, setup: Sequence[Event]) -> list[Event]:
+        """The game's setup events as the table records them: followed by ``table_started``."""
+        return [*setup, TableStarted().event()]
 
     def played(self, table: Table, events: Sequence[Event], state: Any = None) -> tuple[list[Event], Table]:
         """A game command's events as the table records them (followed by ``table_ended`` when they end the game),
@@ -344,7 +448,8 @@ class Seating:
 
     # -- reading -------------------------------------------------------------------------------------
     def outcome(self, table: Table) -> Outcome | None:
-        """The table's ending if it gave one, else the game's, with resigned seats taken out of the winners."""
+        """The table's ending if it gave one, else the game's; when seats resigned, the winners are those the game's
+        own end rule names among the seats still standing (``Decider.winners_among``): a resigned seat never wins."""
         if table.ended is not None:
             raw = orjson.loads(table.ended)
             return Outcome(self.reason(raw["reason"]), tuple(raw["winners"]),
@@ -354,7 +459,9 @@ class Seating:
         final = self.game.decider.outcome(table.game)
         if final is None or not table.resigned:
             return final
-        return without_resigned(final, table.resigned)
+        standing = frozenset(range(table.players)) - table.resigned
+        winners = tuple(sorted(standing.intersection(self.game.decider.winners_among(table.game, standing))))
+        return replace(final, winners=winners, details={**final.details, "resigned": sorted(table.resigned)})
 
     def reason(self, value: str) -> StrEnum:
         """The table's or the game's reason for an ending recorded as ``value`` (``ValueError`` if neither gives it)."""
@@ -374,55 +481,17 @@ class Seating:
         return self.game.decider.to_act(table.game)
 
 
-TABLE_COMMANDS = frozenset({"open_table", "join", "leave", "decline", "start", "resign", "abort", "abandon"})
-
-
-def table_batch(seating: Seating, table: Table | None, command: Mapping[str, Any], seat: int | None,
+def table_batch(seating: Seating, table: Table | None, command: TableCommand | Mapping[str, Any], seat: int | None,
                 setup: Callable[[int, Mapping[str, Any]], Sequence[Event]]) -> list[Event]:
-    """The events one table command writes, as the session service decides them and the audit re-decides
-    them. ``command`` is what the record keeps (below); ``setup(players, options)`` gives the game's setup
-    events (the rules service in production, the game itself in the audit), drawn from the game's entropy 0.
-
-    ``open_table {game_id, seats, options, visibility}`` · ``join {seat, name, player, ai}`` · ``leave`` (by
-    ``seat``) · ``decline {seat, player}`` · ``start {ai}`` ·
-    ``resign {ai}`` (by ``seat``) · ``abort`` (by ``seat``, or the server) · ``abandon {idle_s}``."""
-    kind = command["type"]
-    if kind == "open_table":
-        events = seating.open(command["game_id"], command["seats"], command["options"], command["visibility"])
-    else:
-        assert table is not None, "only open_table starts a table"
-        if kind == "join":
-            events = seating.join(table, command["seat"], command["name"], command.get("player"), command.get("ai"))
-        elif kind == "leave":
-            assert seat is not None
-            return seating.leave(table, seat)
-        elif kind == "decline":
-            return seating.decline(table, command["seat"], command["player"])
-        elif kind == "start":
-            events = seating.start(table, command["ai"])
-        elif kind == "resign":
-            assert seat is not None
-            return seating.resign(table, seat, command["ai"])
-        elif kind == "abort":
-            return seating.abort(table, seat)
-        elif kind == "abandon":
-            return seating.abandon(table, command["idle_s"])
-        else:
-            raise ValueError(f"not a table command: {kind!r}")
-    after = seating.fold(table, events)
-    if seating.setup_due(after):
-        events += seating.started(setup(after.players, after.options))
+    """The events one table command writes, as the session service decides them and the audit re-decides them:
+    the command's (``Seating.decide``), then the game's setup and ``table_started`` when they fill the table.
+    ``command`` is a record, or its recorded form (``to_record()``), which is read first; ``setup(players,
+    options)`` gives the game's setup events (the rules service in production, the game itself in the audit),
+    drawn from the game's entropy 0."""
+    typed = command if isinstance(command, TableCommand) else read_table_command(command)
+    events = seating.decide(table, typed, seat)
+    if isinstance(typed, (OpenTable, Join, Start)):
+        after = seating.fold(table, events)
+        if seating.setup_due(after):
+            events += seating.started(setup(after.players, after.options))
     return events
-
-
-def without_resigned(final: Outcome, resigned: frozenset[int]) -> Outcome:
-    """A resigned seat can never win: it leaves the winners; if that leaves none and the game keeps scores, the
-    best-scoring seats that did not resign win; else nobody does."""
-    winners = tuple(s for s in final.winners if s not in resigned)
-    if not winners and final.scores is not None:
-        standing = [s for s in range(len(final.scores)) if s not in resigned]
-        if standing:
-            best = max(final.scores[s] for s in standing)
-            winners = tuple(s for s in standing if final.scores[s] == best)
-    return replace(final, winners=winners, details={**final.details, "resigned": sorted(resigned)})
-

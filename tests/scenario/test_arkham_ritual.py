@@ -15,6 +15,7 @@ from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.rules import dummies_for
 from shared.games.arkham_ritual.state import Drawing, Finished, Offered, Passing, Peeking
 from tests.support.scenario import ENTROPY, decide, given, given_state, offered
+from tests.support.resignation import resigned_and_played_out
 
 # Card ids (cards.py): artifact type t is 3t, 3t+1 sane and 3t+2 cursed.
 CANDELABRA, CANDELABRA_2, CANDELABRA_CURSED = 0, 1, 2
@@ -747,3 +748,12 @@ def test_an_orb_discarded_when_the_deck_is_empty_does_nothing_and_the_round_ends
     _, events = play_state(state, (0, DRAW), (0, to(1)), (1, TAKE))
     assert not of_type(events, "top_card_seen")
     assert one(events, "round_ended").data["cause"] == "deck_empty"
+
+
+def test_seats_consumed_by_the_ritual_never_win_when_the_survivor_resigned():
+    """Resignation (docs/rulings/arkham-ritual.md): seat 0 resigns before the first move and the table's AI plays it
+    to the end (seed 1003), where Sanity stands 3, 0, 0, 0. The only survivor resigned; the other seats are consumed
+    and lose (8, End of a Game): nobody wins, rather than the three consumed seats."""
+    seating, table = resigned_and_played_out(GAME, 4, [0], seed=1003)
+    assert table.game.sanity == (3, 0, 0, 0) and GAME.decider.outcome(table.game).winners == (0,)
+    assert seating.outcome(table).winners == ()

@@ -13,6 +13,7 @@ from shared.games.great_old_one.state import Opening
 from shared.kernel import EVERYONE, RuleViolation, entropy_for, ev, fold, redact
 from shared.kernel.game import GameOver
 from tests.support.scenario import given, offered, timeout_choice
+from tests.support.resignation import resigned_and_played_out
 
 
 def to_act(state):
@@ -738,3 +739,14 @@ def test_every_ruling_names_tests_that_exist():
                "tests/e2e/test_game_acceptance.py"]
     defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", (root / path).read_text())}
     assert named and named <= defined, sorted(named - defined)
+
+
+def test_a_resigned_winners_victory_never_goes_to_the_holder_of_the_great_old_one():
+    """Resignation (docs/rulings/great-old-one.md): seat 0 resigns before the first move and the table's AI plays it
+    to the end (seed 1018). Seat 0 wins on 8 points; seat 2 holds The Great Old One without its Cultist, so it loses
+    whatever its 10 points: among the seats still standing, seat 1 (6 points) wins."""
+    seating, table = resigned_and_played_out(GAME, 3, [0], seed=1018)
+    final = GAME.decider.outcome(table.game)
+    assert final.winners == (0,) and final.scores == (8, 6, 10) and final.details["great_old_one"] == 2
+    assert not table.game.areas[2].cultist
+    assert seating.outcome(table).winners == (1,)

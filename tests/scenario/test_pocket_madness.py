@@ -12,6 +12,7 @@ from shared.games.pocket_madness.cards import FULL_DECK
 from shared.games.pocket_madness.state import Designating, Playing, hand_cards
 from shared.kernel import EVERYONE, ev, fold, redact
 from tests.support.scenario import ENTROPY, given_state, offered, play_moves
+from tests.support.resignation import resigned_and_played_out
 
 R, ARKHAM, LOMAR, INNS, VALLEY, DUNWICH, UNDER = 6, 7, 8, 9, 10, 11, 12
 CTHULHU, AZATHOTH, SHUB, DAGON, NYARL, SHOGGOTH, GUG = 6, 7, 8, 9, 10, 11, 12
@@ -853,3 +854,12 @@ def test_every_ruling_names_tests_that_exist():
     sources = [root / "tests/scenario/test_pocket_madness.py", root / "tests/property/test_pocket_madness_properties.py"]
     defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", path.read_text())}
     assert named and named <= defined, sorted(named - defined)
+
+
+def test_a_resigned_winners_victory_goes_to_the_fewest_madness_among_the_seats_still_standing():
+    """Resignation (docs/rulings/pocket-madness.md): seat 0 resigns before the first move and the table's AI plays
+    it to the end (seed 1011), where Madness stands 8, 10, 9. Seat 0 has the fewest but resigned: the fewest among
+    the seats still standing win, seat 2 with 9, not seat 1, the maddest (the table gave it the highest score)."""
+    seating, table = resigned_and_played_out(GAME, 3, [0], seed=1011)
+    assert table.game.madness == (8, 10, 9) and GAME.decider.outcome(table.game).winners == (0,)
+    assert seating.outcome(table).winners == (2,) and seating.outcome(table).details["resigned"] == [0]

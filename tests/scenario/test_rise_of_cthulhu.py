@@ -20,6 +20,7 @@ from shared.games.rise_of_cthulhu.cards import (
 from shared.games.rise_of_cthulhu.state import Awakening, Location, RiseOfCthulhuState, Side, facing, location, position
 from shared.kernel import EVERYONE, ev, fold, redact
 from tests.support.scenario import ENTROPY, given, given_state, offered
+from tests.support.resignation import resigned_and_played_out
 
 ARKHAM, DUNWICH, INNSMOUTH, KINGSPORT = LOCATIONS
 
@@ -953,3 +954,14 @@ def test_a_location_reads_as_the_dataclass_would_print_it():
     for place in places:
         assert repr(place) == generated(place)
     assert repr(tuple(places)) == "(" + ", ".join(generated(p) for p in places) + ")"
+
+
+def test_a_resignation_ends_the_two_seat_game_for_the_other_seat_at_once():
+    """Resignation (docs/rulings/rise-of-cthulhu.md): a table of two ends at the first resignation, the other seat
+    winning, before the rulebook's comparison of Locations could be made; with both seats standing the game's own
+    comparison names the winner."""
+    seating, table = resigned_and_played_out(GAME, 2, [0], seed=1000)
+    assert GAME.decider.outcome(table.game) is None and seating.outcome(table).winners == (1,)
+    assert str(seating.outcome(table).reason) == "resignation"
+    _, ended = resigned_and_played_out(GAME, 2, [], seed=1000)
+    assert GAME.decider.winners_among(ended.game, frozenset({0, 1})) == GAME.decider.outcome(ended.game).winners

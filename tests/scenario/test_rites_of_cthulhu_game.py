@@ -15,6 +15,7 @@ from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
 from shared.kernel import redact
 from tests.support.rites_positions import position
 from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
+from tests.support.resignation import resigned_and_played_out
 
 E = entity
 HANDS4 = {
@@ -528,3 +529,13 @@ def test_every_ruling_names_tests_that_exist():
                root / "tests/trust/test_rites_non_interference.py"]
     defined = {name for path in sources for name in re.findall(r"def (test_[a-z0-9_]+)", path.read_text())}
     assert named and named <= defined, sorted(named - defined)
+
+
+def test_a_resigned_winners_victory_goes_to_the_most_elder_sign_points_among_the_seats_still_standing():
+    """Resignation (docs/rulings/rites-of-cthulhu.md): seat 0 resigns before the first move and the table's AI plays
+    it through every rite (seed 1004), ending on 8, 1 and 4 Elder Sign points. Seat 0 has the most but resigned: the
+    most among the seats still standing wins (Winning the Game), seat 2 with 4."""
+    seating, table = resigned_and_played_out(GAME, 3, [0], seed=1004)
+    final = GAME.decider.outcome(table.game)
+    assert final.scores == (8, 1, 4) and final.winners == (0,)
+    assert seating.outcome(table).winners == (2,)

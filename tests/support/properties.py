@@ -252,4 +252,7 @@ def check_game_properties(game: Game, players: int, seed: int, options: dict[str
     assert decoded == play.state, f"{game.id}: the state does not survive the snapshot codec"
     for final in (game.decider.outcome(play.state), game.decider.outcome(decoded)):
         assert final is not None and type(final.reason) is game.decider.reasons, f"{game.id}: {final} has no typed reason"
+    everyone = frozenset(range(players))
+    assert tuple(sorted(game.decider.winners_among(play.state, everyone))) == tuple(sorted(final.winners)), \
+        f"{game.id}: winners_among with every seat standing is not the outcome's winners"
     return play

@@ -14,7 +14,7 @@ from shared.games.arkham_ritual.events import FACTS
 from shared.games.arkham_ritual.narration import NARRATOR
 from shared.games.arkham_ritual.shapes import SHAPES
 from shared.games.arkham_ritual.policy import playout_value
-from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.arkham_ritual.state import STATE_TYPES, GameEnd
 from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
@@ -45,7 +45,7 @@ GAME = Game(
     rules_version="arkham-ritual/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=GameEnd, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=GameEnd, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         narrator=NARRATOR, shapes=SHAPES,

@@ -163,6 +163,16 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
+def winners_among(state: State, standing: frozenset[int]) -> tuple[int, ...]:
+    """8: the seats of ``standing`` with no Sanity left are consumed and lose, the others win; the competitive
+    variant crowns the most Sanity among them."""
+    survivors = [s for s in sorted(standing) if state.sanity[s] > 0]
+    if state.competitive and survivors:
+        most = max(state.sanity[s] for s in survivors)
+        survivors = [s for s in survivors if state.sanity[s] == most]
+    return tuple(survivors)
+
+
 # -- decide -------------------------------------------------------------------------------------------------
 
 
@@ -380,11 +390,8 @@ def _resolve_great_old_one(decision: Decision, holder: int) -> None:
 
 def _end_game(decision: Decision) -> None:
     """8: players with no Sanity lose, the others win; the competitive variant crowns the most Sanity."""
-    sanity = decision.state.sanity
-    winners = [s for s, left in enumerate(sanity) if left > 0]
-    if decision.state.competitive:
-        winners = [s for s in winners if sanity[s] == max(sanity)]
-    decision.emit(GameEnded(reason=GameEnd.SANITY_LOST, winners=winners))
+    state = decision.state
+    decision.emit(GameEnded(reason=GameEnd.SANITY_LOST, winners=list(winners_among(state, frozenset(range(state.players))))))
 
 
 # -- evolve -------------------------------------------------------------------------------------------------

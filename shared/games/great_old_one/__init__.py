@@ -14,7 +14,7 @@ from shared.games.great_old_one.events import FACTS
 from shared.games.great_old_one.narration import NARRATOR
 from shared.games.great_old_one.shapes import SHAPES
 from shared.games.great_old_one.policy import playout_value
-from shared.games.great_old_one.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.great_old_one.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.great_old_one.state import STATE_TYPES
 from shared.games.great_old_one.views import invariant, resample, resample_unrevealable, view
 
@@ -25,7 +25,7 @@ GAME = Game(
     rules_version="great-old-one/3",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
         out_of_turn=frozenset({"play_sign"}),
     ),
     catalogue=Catalogue(

@@ -471,12 +471,28 @@ def outcome(state: State) -> Outcome | None:
     if not isinstance(state.phase, Over):
         return None
     scores = tuple(score(a) for a in state.areas)
-    holder = next((s for s in range(state.players) if GREAT_OLD_ONE in state.hands[s]), None)
+    holder = _holder(state)
     details: dict[str, Any] = {"end": state.phase.reason.value, "great_old_one": holder,
                                "pairs": [len(a.pairs) for a in state.areas]}
+    winners = winners_among(state, frozenset(range(state.players)))
     if holder is not None and state.areas[holder].cultist:
-        return Outcome(Reason.GREAT_OLD_ONE_WITH_CULTIST, (holder,), scores, details)
-    contenders = [s for s in range(state.players) if s != holder]
-    best = max((scores[s], len(state.areas[s].pairs)) for s in contenders)
-    winners = tuple(s for s in contenders if (scores[s], len(state.areas[s].pairs)) == best)
+        return Outcome(Reason.GREAT_OLD_ONE_WITH_CULTIST, winners, scores, details)
     return Outcome(Reason.GREAT_OLD_ONE_IN_HAND if holder is not None else Reason.SCORE, winners, scores, details)
+
+
+def winners_among(state: State, standing: frozenset[int]) -> tuple[int, ...]:
+    """How To Win among ``standing``: the holder of The Great Old One wins if its Cultist is in play, else loses;
+    the others compare points, then pairs (so do the seats standing when a holder who would have won resigned)."""
+    holder = _holder(state)
+    if holder is not None and holder in standing and state.areas[holder].cultist:
+        return (holder,)
+    contenders = [s for s in sorted(standing) if s != holder]
+    if not contenders:
+        return ()
+    ranks = {s: (score(state.areas[s]), len(state.areas[s].pairs)) for s in contenders}
+    best = max(ranks.values())
+    return tuple(s for s in contenders if ranks[s] == best)
+
+
+def _holder(state: State) -> int | None:
+    return next((s for s in range(state.players) if GREAT_OLD_ONE in state.hands[s]), None)

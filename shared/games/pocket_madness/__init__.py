@@ -12,7 +12,7 @@ from shared.games.pocket_madness.commands import COMMANDS
 from shared.games.pocket_madness.events import FACTS
 from shared.games.pocket_madness.narration import NARRATOR
 from shared.games.pocket_madness.shapes import SHAPES
-from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
 
@@ -21,7 +21,7 @@ GAME = Game(
     rules_version="pocket-madness/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         narrator=NARRATOR, shapes=SHAPES,

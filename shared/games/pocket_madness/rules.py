@@ -128,13 +128,18 @@ def outcome(state: State) -> Outcome | None:
     """At a round's end with a player at 10+ Madness: the fewest Madness tokens win; ties share the victory."""
     if not _game_over(state):
         return None
-    least = min(state.madness)
     return Outcome(
         reason=Reason.MADNESS,
-        winners=tuple(s for s, m in enumerate(state.madness) if m == least),
+        winners=winners_among(state, frozenset(range(state.players))),
         scores=tuple(state.madness),
         details={"madness": list(state.madness), "lower_is_better": True, "rounds": state.round},
     )
+
+
+def winners_among(state: State, standing: frozenset[int]) -> tuple[int, ...]:
+    """The fewest Madness tokens among ``standing`` win; ties share the victory."""
+    least = min(state.madness[s] for s in standing)
+    return tuple(s for s in sorted(standing) if state.madness[s] == least)
 
 
 # -- decide -------------------------------------------------------------------------------------------------

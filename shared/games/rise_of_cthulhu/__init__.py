@@ -15,7 +15,7 @@ from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
 from shared.games.rise_of_cthulhu.narration import NARRATOR
 from shared.games.rise_of_cthulhu.shapes import SHAPES
-from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
@@ -24,7 +24,7 @@ GAME = Game(
     rules_version="rise-of-cthulhu/2",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA,
                         narrator=NARRATOR, shapes=SHAPES),

@@ -399,3 +399,11 @@ def outcome(state: RiseOfCthulhuState) -> Outcome | None:
         if values[0] != values[1]:
             return Outcome(reason, (0 if values[0] > values[1] else 1,), scores, details)
     return Outcome(Reason.TIE, (), scores, details)
+
+
+def winners_among(state: RiseOfCthulhuState, standing: frozenset[int]) -> tuple[int, ...]:
+    """How to win between the two seats; a seat standing alone (the other resigned) has nobody to lose to."""
+    if len(standing) < state.players:
+        return tuple(sorted(standing))
+    final = outcome(state)
+    return () if final is None else final.winners

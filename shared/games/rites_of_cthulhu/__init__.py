@@ -26,6 +26,7 @@ from shared.games.rites_of_cthulhu.rules import (
     setup,
     timeout_command,
     to_act,
+    winners_among,
 )
 from shared.games.rites_of_cthulhu.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.views import invariant, resample, resample_unrevealable, view
@@ -35,7 +36,7 @@ GAME = Game(
     rules_version="rites-of-cthulhu/8",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=Reason,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=Reason,
         state_types=tuple(dict.fromkeys((*STATE_TYPES, *(t for rite in RITES.values() for t in rite.state_types)))),
         facts=FACTS, out_of_turn=OUT_OF_TURN, timeout_command=timeout_command,
     ),

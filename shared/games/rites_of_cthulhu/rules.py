@@ -406,6 +406,12 @@ def outcome(state: RitesState) -> Outcome | None:
     if not isinstance(state.stage, Finished):
         return None
     scores = tuple(artifacts.points(state, s) for s in range(state.players))
-    top = max(scores)
-    return Outcome(reason=Reason.MOST_ELDER_SIGN_POINTS, winners=tuple(s for s, v in enumerate(scores) if v == top),
+    return Outcome(reason=Reason.MOST_ELDER_SIGN_POINTS, winners=winners_among(state, frozenset(range(state.players))),
                    scores=scores)
+
+
+def winners_among(state: RitesState, standing: frozenset[int]) -> tuple[int, ...]:
+    """Winning the Game: the most Elder Sign points on won artifacts among ``standing``; ties share the victory."""
+    points = {s: artifacts.points(state, s) for s in sorted(standing)}
+    top = max(points.values())
+    return tuple(s for s, v in points.items() if v == top)

@@ -14,7 +14,7 @@ from shared.games.toy.commands import COMMANDS
 from shared.games.toy.events import FACTS
 from shared.games.toy.narration import NARRATOR
 from shared.games.toy.shapes import SHAPES
-from shared.games.toy.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act
+from shared.games.toy.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.toy.state import STATE_TYPES
 from shared.games.toy.views import invariant, resample, view
 
@@ -23,7 +23,7 @@ GAME = Game(
     rules_version="toy/1",
     decider=Decider(
         setup=setup, decide=decide, evolve=evolve, legal_commands=legal_commands, to_act=to_act, view=view,
-        outcome=outcome, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
+        outcome=outcome, winners_among=winners_among, invariant=invariant, reasons=Reason, state_types=STATE_TYPES, facts=FACTS,
     ),
     catalogue=Catalogue(
         narrator=NARRATOR, shapes=SHAPES,

@@ -89,4 +89,10 @@ def outcome(state: ToyState) -> Outcome | None:
         return None
     best = max(state.points)
     reason = Reason.STUCK if stuck and best < TARGET else Reason.TARGET_REACHED
-    return Outcome(reason, tuple(s for s, p in enumerate(state.points) if p == best), tuple(state.points))
+    return Outcome(reason, winners_among(state, frozenset(range(state.players))), tuple(state.points))
+
+
+def winners_among(state: ToyState, standing: frozenset[int]) -> tuple[int, ...]:
+    """Rule 4 among ``standing``: the most points win; ties share."""
+    best = max(state.points[s] for s in standing)
+    return tuple(s for s in sorted(standing) if state.points[s] == best)
