@@ -9,7 +9,7 @@ Which 22 of the 28 are used is decided by the options: the default set and one c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 SANE = "sane"
 CURSED = "cursed"
@@ -126,27 +126,27 @@ def cards_in_play(choices: dict[str, str]) -> tuple[int, ...]:
 
 
 def key(card: int) -> str:
-    return BY_ID[card]["key"]
+    return cast(str, BY_ID[card]["key"])
 
 
 def is_sane(card: int) -> bool:
-    return BY_ID[card]["colour"] == SANE
+    return bool(BY_ID[card]["colour"] == SANE)
 
 
 def is_artifact(card: int) -> bool:
-    return BY_ID[card]["kind"] == ARTIFACT
+    return bool(BY_ID[card]["kind"] == ARTIFACT)
 
 
 def artifact_type(card: int) -> str | None:
-    return BY_ID[card]["artifact"]
+    return cast('str | None', BY_ID[card]["artifact"])
 
 
 def is_great_old_one(card: int) -> bool:
-    return BY_ID[card]["kind"] == GREAT_OLD_ONE
+    return bool(BY_ID[card]["kind"] == GREAT_OLD_ONE)
 
 
 def name(card: int) -> str:
-    return BY_ID[card]["name"]
+    return cast(str, BY_ID[card]["name"])
 
 
 CARD_DATA: dict[str, Any] = {

@@ -87,7 +87,7 @@ def held_cards(r: Round) -> list[int]:
 def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Event]:
     """3: 7 Sanity each, the 22 cards chosen by the options; then the first round (5, 5-1)."""
     chosen = C.cards_in_play({group: options.get(group, keys[0]) for group, keys in C.GROUPS.items()})
-    decision = Decision(None, evolve, entropy)
+    decision: Decision[Any] = Decision(None, evolve, entropy)
     decision.emit(GameStarted(players=players, dummies=dummies_for(players), cards=list(chosen),
                               doom_track=bool(options.get("doom_track", False)),
                               competitive=bool(options.get("competitive", False)), sanity=C.START_SANITY))
@@ -95,7 +95,7 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
     return decision.events
 
 
-def _start_round(decision: Decision) -> None:
+def _start_round(decision: Decision[State]) -> None:
     """5: shuffle all 22 cards, deal one to each player (Dummies face up), the rest is the Deck; 5-1: Active Player."""
     state: State = decision.state
     number = 1 if state.round is None else state.round.number + 1
@@ -232,14 +232,14 @@ def _check_target(state: State, to: int | None, seat: int) -> int:
     return to
 
 
-def _take(decision: Decision, seat: int) -> None:
+def _take(decision: Decision[State], seat: int) -> None:
     """6-2-1: discard your card face up, take the passed card, then resolve the discarded Event (10-2)."""
     state: State = decision.state
     discarded = held_card(current(state), seat)
     assert isinstance(state.phase, Offered)
     decision.emit(CardTaken(seat=seat, card=state.phase.card, discarded=discarded),
                   secret={"card": others(state.players, seat)})
-    deck = decision.state.round.deck
+    deck = current(decision.state).deck
     match C.key(discarded):
         case C.ELDER_SIGN:
             _end_round(decision, RoundEnd.ELDER_SIGN)
@@ -272,7 +272,7 @@ def _great_old_one_holder(state: State) -> int | None:
     return next((i for i, card in enumerate(held) if card is not None and C.is_great_old_one(card)), None)
 
 
-def _change_sanity(decision: Decision, seat: int, change: int, cause: str) -> None:
+def _change_sanity(decision: Decision[State], seat: int, change: int, cause: str) -> None:
     """Q5: Sanity stays between 0 and 7; only a real change is recorded."""
     before = decision.state.sanity[seat]
     after = max(0, min(C.MAX_SANITY, before + change))
@@ -280,7 +280,7 @@ def _change_sanity(decision: Decision, seat: int, change: int, cause: str) -> No
         decision.emit(SanityChanged(seat=seat, change=after - before, sanity=after, cause=cause))
 
 
-def _end_turn(decision: Decision) -> None:
+def _end_turn(decision: Decision[State]) -> None:
     """6-3: the round ends when the Deck is empty; otherwise the Deck goes clockwise to the next hand on the table."""
     state: State = decision.state
     r = current(state)
@@ -292,10 +292,17 @@ def _end_turn(decision: Decision) -> None:
     decision.emit(DeckPassed(seat=active, to=next((s for s in clockwise if s in r.on_table), clockwise[0])))
 
 
-def _end_round(decision: Decision, cause: RoundEnd, goo_holder: int | None = None) -> None:
+def _revealed(hands: tuple[int | None, ...]) -> list[int]:
+    """7: the cards revealed at a round's end, when every hand (a seat's, a Dummy's) holds one."""
+    held = [c for c in hands if c is not None]
+    assert len(held) == len(hands), "every hand holds a card when a round ends"
+    return held
+
+
+def _end_round(decision: Decision[State], cause: RoundEnd, goo_holder: int | None = None) -> None:
     """7 (or 10-4): reveal, judge or resolve the Great Old One, then 8: the game ends or a new round starts."""
-    r = decision.state.round
-    decision.emit(RoundEnded(round=r.number, cause=cause, cards=list(r.hands), dummy_cards=list(r.dummies)))
+    r = current(decision.state)
+    decision.emit(RoundEnded(round=r.number, cause=cause, cards=_revealed(r.hands), dummy_cards=_revealed(r.dummies)))
     if goo_holder is None:
         _judge(decision)
     else:
@@ -328,7 +335,7 @@ def normal_loss(state: State, failed: int) -> int:
     return state.doom if state.doom_track else failed
 
 
-def _judge(decision: Decision) -> None:
+def _judge(decision: Decision[State]) -> None:
     """7-1 to 7-3 with Investigator and Wary Student (10-3)."""
     state: State = decision.state
     survived = survivors(state)
@@ -344,7 +351,7 @@ def _judge(decision: Decision) -> None:
             _change_sanity(decision, seat, 1, C.INVESTIGATOR)
 
 
-def _resolve_great_old_one(decision: Decision, holder: int) -> None:
+def _resolve_great_old_one(decision: Decision[State], holder: int) -> None:
     """10-4: skip the normal end of round; the Great Old One's effect replaces it (characters have no effect)."""
     state: State = decision.state
     r = current(state)
@@ -388,7 +395,7 @@ def _resolve_great_old_one(decision: Decision, holder: int) -> None:
             raise AssertionError(f"{goo} is not a Great Old One")
 
 
-def _end_game(decision: Decision) -> None:
+def _end_game(decision: Decision[State]) -> None:
     """8: players with no Sanity lose, the others win; the competitive variant crowns the most Sanity."""
     state = decision.state
     decision.emit(GameEnded(reason=GameEnd.SANITY_LOST, winners=list(winners_among(state, frozenset(range(state.players))))))

@@ -49,13 +49,13 @@ class Reason(StrEnum):
 
 def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Event]:
     """Deal round 1 and draw its start player at random (recorded as a fact; its own stream of the entropy)."""
-    decision = Decision(None, evolve, entropy)
+    decision: Decision[Any] = Decision(None, evolve, entropy)
     _deal(decision, players, 1, None)
     decision.emit(FirstPlayerChosen(seat=rng(entropy + b"first").randrange(players), chooser=None))
     return decision.events
 
 
-def _deal(decision: Decision, players: int, round_no: int, chooser: int | None) -> None:
+def _deal(decision: Decision[State], players: int, round_no: int, chooser: int | None) -> None:
     """Setup 3-6: shuffle, deal 2 each, set 17 aside unseen, turn the rest face up, shuffle both together."""
     cards = list(FULL_DECK)
     decision.rng.shuffle(cards)
@@ -164,7 +164,7 @@ def decide(state: State, command: Command, seat: int, entropy: bytes) -> Decided
     return decision.decided()
 
 
-def _decide_turn(decision: Decision, command: Command, seat: int) -> None:
+def _decide_turn(decision: Decision[State], command: Command, seat: int) -> None:
     state: State = decision.state
     turn = in_play(state).turn
     require(not isinstance(command, POWER_COMMANDS), "rules/no_power_in_progress",
@@ -188,7 +188,7 @@ def _decide_turn(decision: Decision, command: Command, seat: int) -> None:
             raise TypeError(f"pocket madness: no rule for {command!r}")
 
 
-def _draw(decision: Decision, turn: Turn, count: int, seat: int) -> None:
+def _draw(decision: Decision[State], turn: Turn, count: int, seat: int) -> None:
     """Persevere in Your Investigations (A Player's Turn, a/)."""
     state: State = decision.state
     require(turn.action is None, "rules/action_already_taken", "You have already taken your action this turn.")
@@ -204,7 +204,7 @@ def _draw(decision: Decision, turn: Turn, count: int, seat: int) -> None:
     _after_deck_change(decision, seat)
 
 
-def _meld_set(decision: Decision, loc: int, count: int, seat: int) -> None:
+def _meld_set(decision: Decision[State], loc: int, count: int, seat: int) -> None:
     """Open a Portal (A Player's Turn, b/)."""
     state: State = decision.state
     _check_can_meld(state, seat, Action.SETS)
@@ -217,7 +217,7 @@ def _meld_set(decision: Decision, loc: int, count: int, seat: int) -> None:
     _after_cards_played(decision, seat)
 
 
-def _meld_run(decision: Decision, seat: int) -> None:
+def _meld_run(decision: Decision[State], seat: int) -> None:
     """Publish Your Research (A Player's Turn, c/)."""
     state: State = decision.state
     _check_can_meld(state, seat, Action.RUNS)
@@ -241,7 +241,7 @@ def _check_can_meld(state: State, seat: int, kind: Action) -> None:
     require(not turn.closed, "rules/melding_is_over", "You sealed a portal after melding: your action is over.")
 
 
-def _seal(decision: Decision, portal: int, seat: int) -> None:
+def _seal(decision: Decision[State], portal: int, seat: int) -> None:
     state: State = decision.state
     require(not in_play(state).turn.sealed, "rules/one_seal_per_turn", "You may seal only one Portal per turn.")
     require(state.cards.portals[slot(portal)] == seat, "rules/portal_not_yours",
@@ -257,7 +257,7 @@ def _seal(decision: Decision, portal: int, seat: int) -> None:
                 decision.emit(CardDiscarded(seat=victim, card=decision.rng.choice(cards)))
     elif portal == GUG:
         decision.emit(TurnPassed(seat=seat))
-    if decision.state.phase.pending is None:
+    if in_play(decision.state).pending is None:
         _maybe_end_turn(decision)
 
 
@@ -281,7 +281,7 @@ def _unsealable_reason(state: State, portal: int, seat: int) -> tuple[str, str]:
     return no_effect, "You hold no card to give."
 
 
-def _decide_power(decision: Decision, command: Command, seat: int) -> None:
+def _decide_power(decision: Decision[State], command: Command, seat: int) -> None:
     state: State = decision.state
     power = pending_power(state)
     expected = {
@@ -300,7 +300,8 @@ def _decide_power(decision: Decision, command: Command, seat: int) -> None:
             if not hand_size(decision.state, seat):
                 _end_round(decision, RoundEnd.HAND_EMPTIED, seat)
                 return
-            if decision.state.phase.pending.given >= MAX_GIFTS:
+            gifts = in_play(decision.state).pending
+            if gifts is not None and gifts.given >= MAX_GIFTS:
                 decision.emit(PowerResolved(seat=seat, portal=CTHULHU))
         case StopGiving():
             require(power.given > 0, "rules/give_at_least_one", "Cthulhu distributes 1 or 2 cards: give at least one.")
@@ -332,16 +333,16 @@ def _decide_power(decision: Decision, command: Command, seat: int) -> None:
         _maybe_end_turn(decision)
 
 
-def _after_deck_change(decision: Decision, seat: int) -> None:
+def _after_deck_change(decision: Decision[State], seat: int) -> None:
     """The deck is empty: every player, the one who took the last card included and last, gets one last turn."""
     state: State = decision.state
     if deck_empty(state) and in_play(state).last_turns is None:
         decision.emit(DeckExhausted(last_turns=[(seat + k) % state.players for k in range(1, state.players + 1)]))
-    if decision.state.phase.pending is None:
+    if in_play(decision.state).pending is None:
         _maybe_end_turn(decision)
 
 
-def _after_cards_played(decision: Decision, seat: int) -> None:
+def _after_cards_played(decision: Decision[State], seat: int) -> None:
     """A player who has played all her cards ends the round immediately."""
     if not hand_size(decision.state, seat):
         _end_round(decision, RoundEnd.HAND_EMPTIED, seat)
@@ -349,7 +350,7 @@ def _after_cards_played(decision: Decision, seat: int) -> None:
         _maybe_end_turn(decision)
 
 
-def _maybe_end_turn(decision: Decision) -> None:
+def _maybe_end_turn(decision: Decision[State]) -> None:
     """End the turn by itself once nothing is left to do (decided on public facts only)."""
     state: State = decision.state
     if isinstance(state.phase, Playing) and state.phase.pending is None:
@@ -358,7 +359,7 @@ def _maybe_end_turn(decision: Decision) -> None:
             _end_turn(decision)
 
 
-def _end_turn(decision: Decision) -> None:
+def _end_turn(decision: Decision[State]) -> None:
     state: State = decision.state
     playing = in_play(state)
     seat = playing.turn.seat
@@ -373,7 +374,7 @@ def _end_turn(decision: Decision) -> None:
         _end_round(decision, RoundEnd.DECK_EXHAUSTED, None)
 
 
-def _end_round(decision: Decision, reason: RoundEnd, ender: int | None) -> None:
+def _end_round(decision: Decision[State], reason: RoundEnd, ender: int | None) -> None:
     """End of the round, its scoring recorded as public facts.
 
     Deck empty: every hand is laid down (public) and each player takes 1 Madness per different Location in it.

@@ -8,7 +8,7 @@ keeps one of the effect keys the rules implement. See ``docs/rulings/rise-of-cth
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 LOCATIONS: tuple[str, ...] = ("arkham", "dunwich", "innsmouth", "kingsport")
 """The four Locations in letter order: A for Arkham, D for Dunwich, I for Innsmouth, K for Kingsport."""
@@ -197,11 +197,11 @@ CARD_DATA: dict[str, Any] = {
 
 
 def number(card: str) -> int:
-    return CULTISTS[card]["number"]
+    return cast(int, CULTISTS[card]["number"])
 
 
 def colour(card: str) -> str:
-    return CULTISTS[card]["colour"]
+    return cast(str, CULTISTS[card]["colour"])
 
 
 def kind(card: str) -> str:

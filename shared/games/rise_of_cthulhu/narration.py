@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.kernel.narration import Narrator, Text, Voice, named, plural, say
+from shared.kernel.narration import Line, Narrator, Text, Voice, named, plural, say
 
 from shared.games.rise_of_cthulhu import cards as C
 from shared.games.rise_of_cthulhu.events import (ArtifactDrawn, ArtifactPlayed, CardDrawn, CardsDealt, CultistCrossed,
@@ -67,7 +67,7 @@ def _drew(data: Data, voice: Voice) -> Text:
     return say("{seat} drew a card from the Cultist Deck", seat=voice.seat(data["seat"]))
 
 
-def _secret_draw(deck: str):
+def _secret_draw(deck: str) -> Line:
     def line(data: Data, voice: Voice) -> Text:
         if "card" in data:
             return say("{seat} drew the " + deck + " {card}", seat=voice.seat(data["seat"]), card=card(data["card"]))

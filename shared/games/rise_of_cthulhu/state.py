@@ -87,7 +87,7 @@ def location(state: RiseOfCthulhuState, name: str) -> Location:
 
 
 def side_points(side: Side) -> int:
-    return sum(cards.number(c) for c in side.cultists) + sum(MONSTERS[m].get("points", 0) for m in side.monsters)
+    return sum(cards.number(c) for c in side.cultists) + sum(int(MONSTERS[m].get("points", 0)) for m in side.monsters)
 
 
 def facing(loc: Location) -> int | None:

@@ -50,7 +50,7 @@ def points(state: RitesState, seat: int) -> int:
     return sum(ARTIFACTS[a]["elder_sign"] for a in state.captured[seat])
 
 
-def excavate(d: Decision, seat: int | None = None) -> None:
+def excavate(d: Decision[RitesState], seat: int | None = None) -> None:
     """Excavate a Coveted Artifact (drawn at random from the deck) and apply its power if it acts at once."""
     deck = d.state.artifact_deck
     if not deck:
@@ -61,7 +61,7 @@ def excavate(d: Decision, seat: int | None = None) -> None:
         immediate(d, artifact)
 
 
-def immediate(d: Decision, artifact: int) -> None:
+def immediate(d: Decision[RitesState], artifact: int) -> None:
     """An "all cultists" power taking effect."""
     state: RitesState = d.state
     table = state.table
@@ -139,7 +139,7 @@ def legal(state: RitesState, seat: int) -> list[Command]:
     return [c for a in _invocable(state, seat) for c in _options(state, a, seat)]
 
 
-def decide(d: Decision, command: InvokeArtifact, seat: int) -> None:
+def decide(d: Decision[RitesState], command: InvokeArtifact, seat: int) -> None:
     state: RitesState = d.state
     artifact = command.artifact
     invocable = _invocable(state, seat)

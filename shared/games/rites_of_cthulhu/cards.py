@@ -14,6 +14,7 @@ through the hooks the rites share (``state.Modifiers`` and the table helpers in 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 CULTS = ("green", "blue", "yellow", "gray")
 RANKS = 14
@@ -53,7 +54,7 @@ _ENTITY_NAMES: tuple[tuple[tuple[str, str], ...], ...] = (
     ),
 )
 
-ENTITIES: tuple[dict, ...] = tuple(
+ENTITIES: tuple[dict[str, Any], ...] = tuple(
     {"id": c * RANKS + r, "name": name, "cult": CULTS[c], "cult_name": CULT_NAMES[c], "rank": r,
      "forbidden_book": r == FORBIDDEN_BOOK, "source": "project" if source == _RR else source,
      **({"basis": "rulebook rank"} if source == _RR else {})}
@@ -61,7 +62,7 @@ ENTITIES: tuple[dict, ...] = tuple(
     for r, (name, source) in enumerate(names)
 )
 
-ENTITY_BY_NAME = {e["name"]: e["id"] for e in ENTITIES}
+ENTITY_BY_NAME: dict[str, int] = {e["name"]: e["id"] for e in ENTITIES}
 
 
 def entity(name: str) -> int:
@@ -118,7 +119,7 @@ class Power(StrEnum):
     PEEK_HAND = "peek_hand"
 
 
-ARTIFACTS: tuple[dict, ...] = tuple(
+ARTIFACTS: tuple[dict[str, Any], ...] = tuple(
     {"id": i, "name": name, "elder_sign": value, "symbol": symbol, "timing": timing, "power": power,
      "text": text, "source": "project"}
     for i, (name, value, symbol, timing, power, text) in enumerate((

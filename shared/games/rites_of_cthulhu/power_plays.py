@@ -87,7 +87,7 @@ def legal(state: RitesState, seat: int) -> list[Command]:
     return out
 
 
-def decide(d: Decision, command: PowerPlayCommand, seat: int) -> None:
+def decide(d: Decision[RitesState], command: PowerPlayCommand, seat: int) -> None:
     """Show and discard the cards, then draw replacements and steal where the power-play says so; the game fails
     the rite (Become the Grand Cultist) or excavates the new artifact."""
     state: RitesState = d.state

@@ -123,7 +123,7 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
     return d.events
 
 
-def _deal(d: Decision) -> None:
+def _deal(d: Decision[RitesState]) -> None:
     """The Grand Cultist shuffles the whole entities deck and deals 5 cards to each cultist."""
     order = list(range(DECK_SIZE))
     d.rng.shuffle(order)
@@ -250,7 +250,7 @@ def decide(state: RitesState, command: Command, seat: int, entropy: bytes) -> De
     return d.decided()
 
 
-def _decide_in_rite(d: Decision, rite: Rite, command: Command, seat: int) -> None:
+def _decide_in_rite(d: Decision[RitesState], rite: Rite, command: Command, seat: int) -> None:
     """A rite's own move, once no forced trade waits for its answer."""
     if command.type not in rite.commands:
         raise RuleViolation("rules/not_in_this_rite", f"{rite.title} has no {command.type} move.")
@@ -258,7 +258,7 @@ def _decide_in_rite(d: Decision, rite: Rite, command: Command, seat: int) -> Non
     rite.decide(d, command, seat)
 
 
-def _choose(d: Decision, rite_id: str) -> None:
+def _choose(d: Decision[RitesState], rite_id: str) -> None:
     """Performing rites: the rite is picked, the deal adjusted, the Coveted Artifact excavated, its power applied."""
     d.emit(RiteChosen(rite=rite_id))
     RITES[rite_id].begin(d)
@@ -267,7 +267,7 @@ def _choose(d: Decision, rite_id: str) -> None:
     _settle(d)
 
 
-def _settle(d: Decision) -> None:
+def _settle(d: Decision[RitesState]) -> None:
     """After every command: the rite's own follow-ups, then the end of the rite if it is over. Not while a forced
     card is unanswered: the receiver "trades it for any card from her hand", one action that must end first (a
     cultist who forced her last card has not emptied her hand, a gate waits for her)."""
@@ -295,7 +295,7 @@ def _settle(d: Decision) -> None:
     _after_rite(d, passes=True)
 
 
-def _after_rite(d: Decision, passes: bool) -> None:
+def _after_rite(d: Decision[RitesState], passes: bool) -> None:
     """The Grand Cultist passes left; the next rite is dealt, or the game ends after the last one."""
     state: RitesState = d.state
     if passes:

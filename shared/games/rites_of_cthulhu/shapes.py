@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.kernel.shapes import (
     SEAT, Shapes, array, boolean, by_seat, const, integer, obj, one_of, seats, string,
 )
@@ -28,7 +30,7 @@ ARTIFACT = integer("an artifact by its id (the catalogue's card_data names it)",
 RITE_ID = string("a rite by its id", enum=RITES)
 
 
-def rite_view(rite_id: str) -> dict:
+def rite_view(rite_id: str) -> dict[str, Any]:
     """The view of the rite under way: its id, title and whether it has begun, then the rite's own fields."""
     own = RITE_VIEWS[rite_id]
     return obj(own["description"], {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shared.kernel.narration import Narrator, Text, Voice, named, say
+from shared.kernel.narration import Line, Narrator, Text, Voice, named, say
 
 from shared.games.toy.events import CardDealt, CardDrawn, CardPlayed, GameStarted
 
@@ -16,7 +16,7 @@ def card(value: int) -> dict[str, Any]:
     return named("card", value, str(value))
 
 
-def _received(verb: str):
+def _received(verb: str) -> Line:
     def line(data: Mapping[str, Any], voice: Voice) -> Text:
         seat = voice.seat(data["seat"])
         if "card" in data:

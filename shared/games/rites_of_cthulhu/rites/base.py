@@ -37,7 +37,7 @@ from shared.kernel.narration import Narrator
 from shared.kernel.events import Viewer
 
 from shared.games.rites_of_cthulhu.rites.table import draw
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import Performing, RitesState, Tabletop
 
 
 class RiteEnd(StrEnum):
@@ -68,12 +68,14 @@ class RiteResult:
     may_trade_artifact: bool = False
 
 
-def here(d: Decision) -> tuple[Tabletop, Any]:
+def here(d: Decision[RitesState]) -> tuple[Tabletop, Any]:
     """The table and the current rite's own state in the position the decision ``d`` has reached."""
-    return d.state.table, d.state.stage.rite
+    stage = d.state.stage
+    assert isinstance(stage, Performing), "a rite decides only while it is performed"
+    return d.state.table, stage.rite
 
 
-def _nothing(d: Decision) -> None:
+def _nothing(d: Decision[RitesState]) -> None:
     """No deal adjustment, no move the rite makes by itself."""
 
 
@@ -115,7 +117,7 @@ class Rite:
     initial: Callable[[Tabletop], Any]
     to_act: Callable[[Tabletop, Any], frozenset[int]]
     legal_commands: Callable[[Tabletop, Any, int], list[Command]]
-    decide: Callable[[Decision, Command, int], None]
+    decide: Callable[[Decision[RitesState], Command, int], None]
     evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]]
     result: Callable[[Tabletop, Any], RiteResult | None]
     view: Callable[[Tabletop, Any, Viewer], dict[str, Any]]
@@ -123,8 +125,8 @@ class Rite:
     resample: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]]
     timeout_command: Callable[[Tabletop, Any, int, random.Random], Command]
     resample_unrevealable: Callable[[Tabletop, Any, int, random.Random, frozenset[int]], tuple[Tabletop, Any]] | None = None
-    begin: Callable[[Decision], None] = _nothing
-    settle: Callable[[Decision], None] = _nothing
+    begin: Callable[[Decision[RitesState]], None] = _nothing
+    settle: Callable[[Decision[RitesState]], None] = _nothing
     keeps_in_hand: Callable[[Tabletop, Any], frozenset[int]] = _keeps_nothing
     """Cards that may not leave a hand now except by being played (Cthulhu in the first gate of Cthulhu Rises): no
     artifact sets them aside or forces them, and a forced trade is not answered with them unless nothing else is
@@ -136,7 +138,7 @@ class Rite:
     """Cards whose place choosing this rite makes public (the Dunwich twins, handed over from hands)."""
     narrator: Narrator = field(default_factory=Narrator)
     """The rite's own events in words (its ``narration.py``, beside its views)."""
-    replacement_draw: Callable[[Decision, int, int], int] = draw
+    replacement_draw: Callable[[Decision[RitesState], int, int], int] = draw
     """How cards come into a hand outside the rite's own moves (a power-play's replacements, the Lamp, the Drug):
     ``(d, seat, count) -> drawn``, from the pile, fewer if it runs short; The Dunwich Horror reshuffles its
     discards when the pile runs out, as its own draws do."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.kernel.narration import Narrator, Text, Voice, clauses, named, plural, say
+from shared.kernel.narration import Line, Narrator, Text, Voice, clauses, named, plural, say
 
 from shared.games.rites_of_cthulhu.cards import ARTIFACTS, ENTITIES
 from shared.games.rites_of_cthulhu.rites.shedding import DrewUnableToPlay, TurnPassed
@@ -43,7 +43,7 @@ def grave(index: int) -> int:
     return index + 1
 
 
-def _hand_cards(verb: str, unseen: str):
+def _hand_cards(verb: str, unseen: str) -> Line:
     """Cards from or into a hand, named only to the seats that saw them."""
 
     def line(data: Data, voice: Voice) -> Text:

@@ -17,7 +17,7 @@ from typing import Any
 from shared.kernel import Decision, Fact, replace, replace_at, sees
 from shared.kernel.events import Viewer
 
-from shared.games.rites_of_cthulhu.state import Tabletop, Trade
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop, Trade
 
 NOBODY = -1
 """The knower of a face-down card nobody looked at."""
@@ -207,7 +207,7 @@ def secret_cards(table: Tabletop, seat: int) -> dict[str, list[int]] | None:
     return None if audience is None else {"cards": audience}
 
 
-def draw(d: Decision, seat: int, count: int) -> int:
+def draw(d: Decision[RitesState], seat: int, count: int) -> int:
     """Draw ``count`` cards (fewer if the pile runs short) from the top of the pile into ``seat``'s hand; how many."""
     table = d.state.table
     cards = list(table.pile[:count])
@@ -216,7 +216,7 @@ def draw(d: Decision, seat: int, count: int) -> int:
     return len(cards)
 
 
-def set_aside_from_hand(d: Decision, seat: int, cards: Sequence[int], face_down: bool = False) -> None:
+def set_aside_from_hand(d: Decision[RitesState], seat: int, cards: Sequence[int], face_down: bool = False) -> None:
     """Take cards out of the rite from a hand: shown to all, or face down (only the seat sees which)."""
     if face_down:
         d.emit(HandCardsSetAsideFaceDown(seat=seat, cards=list(cards)), secret_cards(d.state.table, seat))
@@ -224,19 +224,19 @@ def set_aside_from_hand(d: Decision, seat: int, cards: Sequence[int], face_down:
         d.emit(HandCardsSetAside(seat=seat, cards=list(cards)))
 
 
-def set_aside_from_pile(d: Decision, count: int) -> None:
+def set_aside_from_pile(d: Decision[RitesState], count: int) -> None:
     """Take the top ``count`` pile cards out of the rite unseen (nobody looks at them)."""
     d.emit(PileCardsSetAside(cards=list(d.state.table.pile[:count])), {"cards": []})
 
 
-def force_card(d: Decision, giver: int, receiver: int, card: int) -> None:
+def force_card(d: Decision[RitesState], giver: int, receiver: int, card: int) -> None:
     """Slide ``card`` face down to ``receiver``, who must trade a card back without looking (``return_card``). From
     a hand played face up everyone sees which card left it."""
     secret = None if d.state.table.mods.open_hands else {"card": [giver]}
     d.emit(CardForced(giver=giver, receiver=receiver, card=card), secret)
 
 
-def return_card(d: Decision, card: int) -> None:
+def return_card(d: Decision[RitesState], card: int) -> None:
     """The receiver of a forced trade gives ``card`` back and picks up the forced card."""
     table = d.state.table
     trade = table.trade

@@ -32,14 +32,14 @@ from shared.games.rites_of_cthulhu.rites.table import (
     turn_order,
     without,
 )
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
 def initial(table: Tabletop) -> CthulhuRisesState:
     return CthulhuRisesState(taken=((),) * table.players)
 
 
-def begin(d: Decision) -> None:
+def begin(d: Decision[RitesState]) -> None:
     """The Deal: set aside, unseen, the cards that keep the deck divisible by the number of cultists."""
     count = DISCARDS[d.state.players]
     if count:
@@ -128,7 +128,7 @@ def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list
     return [PlayCard(card=c) for c in _playable(table, state, seat)]
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     if state.forcing is not None:
         if isinstance(command, DeclineTrade):
@@ -149,7 +149,7 @@ def decide(d: Decision, command: Command, seat: int) -> None:
     _play(d, seat, command.card)
 
 
-def _play(d: Decision, seat: int, card: int) -> None:
+def _play(d: Decision[RitesState], seat: int, card: int) -> None:
     table, state = here(d)
     require(card in table.hands[seat], "rules/card_not_in_hand", "That card is not in your hand.")
     for (code, message), options in _narrowing(table, state, seat):
@@ -162,7 +162,7 @@ def _play(d: Decision, seat: int, card: int) -> None:
         _summon(d, table, state, card)
 
 
-def _summon(d: Decision, table: Tabletop, state: CthulhuRisesState, card: int) -> None:
+def _summon(d: Decision[RitesState], table: Tabletop, state: CthulhuRisesState, card: int) -> None:
     """A spell to summon Cthulhu: he comes to the center of the gate from a hand or from his captor."""
     if card == CTHULHU or state.center or any(c == CTHULHU for _, c in state.gate):
         return
@@ -177,7 +177,7 @@ def _summon(d: Decision, table: Tabletop, state: CthulhuRisesState, card: int) -
         d.emit(SummoningFailed())
 
 
-def settle(d: Decision) -> None:
+def settle(d: Decision[RitesState]) -> None:
     """Closing a gate: once every cultist holding cards has played on it."""
     table, state = here(d)
     if not state.gate or next_to_play(table, state) is not None:

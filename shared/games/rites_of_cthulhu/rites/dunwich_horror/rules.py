@@ -56,7 +56,7 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import (
     Turn,
 )
 from shared.games.rites_of_cthulhu.rites.table import draw, first_in_order, next_seat, opener, remove_cards, without
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
 def pair_makes(cards: Iterable[int], target: int) -> bool:
@@ -88,7 +88,7 @@ def initial(table: Tabletop) -> DunwichState:
     return DunwichState(phase=Building(), captured=((),) * table.players)
 
 
-def begin(d: Decision) -> None:
+def begin(d: Decision[RitesState]) -> None:
     """The Deal: take out the twins (holders hand them over in view of the table), wall each in with 4 face-down
     pile cards.
 
@@ -175,7 +175,7 @@ def timeout_command(table: Tabletop, state: DunwichState, seat: int, rng: random
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     phase = state.phase
     if isinstance(command, (Knock, PassKnock)):
@@ -227,7 +227,7 @@ def decide(d: Decision, command: Command, seat: int) -> None:
             raise TypeError(f"the dunwich horror: no rule for {command!r}")
 
 
-def _claim(d: Decision, seat: int, command: Knock | PassKnock) -> None:
+def _claim(d: Decision[RitesState], seat: int, command: Knock | PassKnock) -> None:
     """The knock race: the first valid claim applied wins. The window is open to the cultists the rite waits on (not
     the revealer, not one who passed), so a later knock is refused by the kernel's turn check: the game no longer
     waits on anyone for it."""
@@ -258,7 +258,7 @@ def _pair(table: Tabletop, seat: int, cards: tuple[int, ...]) -> list[int]:
     return list(cards)
 
 
-def _end_turn(d: Decision, seat: int) -> None:
+def _end_turn(d: Decision[RitesState], seat: int) -> None:
     """The end of a turn: free the twins if no wall is left, else refill to 5 and pass the turn on."""
     state = here(d)[1]
     if all(c is None for c in state.walls):
@@ -268,11 +268,11 @@ def _end_turn(d: Decision, seat: int) -> None:
     d.emit(DunwichTurnBegan(seat=next_seat(d.state.table, seat)))
 
 
-def _refill(d: Decision, seat: int) -> None:
+def _refill(d: Decision[RitesState], seat: int) -> None:
     _draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
 
 
-def _draw(d: Decision, seat: int, count: int) -> int:
+def _draw(d: Decision[RitesState], seat: int, count: int) -> int:
     """Draw ``count`` cards, reshuffling the discards into a fresh pile whenever the pile runs out; how many."""
     drawn = 0
     while drawn < count:
@@ -295,7 +295,7 @@ def drawable(table: Tabletop, state: DunwichState) -> int:
     return len(table.pile) + len(state.discards)
 
 
-def _reshuffle(d: Decision) -> None:
+def _reshuffle(d: Decision[RitesState]) -> None:
     order = list(here(d)[1].discards)
     d.rng.shuffle(order)
     d.emit(DunwichDiscardsReshuffled(count=len(order), order=order), {"order": []})

@@ -24,7 +24,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
 def fits_ridge(ridge: tuple[int, ...], card: int) -> bool:
@@ -80,7 +80,7 @@ def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: rand
     return end_or_at_random(legal_commands(table, state, seat), rng)
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     plays = _plays(table, state, seat)
     if isinstance(command, DrawCard):

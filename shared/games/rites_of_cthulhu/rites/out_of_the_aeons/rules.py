@@ -46,7 +46,7 @@ from shared.games.rites_of_cthulhu.rites.table import (
     sealed_from_hand,
     turn_order,
 )
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 EMPTY_HAND = "empty_hand"
 """Why a cultist sits a round out (``bid_passed``)."""
@@ -72,7 +72,7 @@ def initial(table: Tabletop) -> AeonsState:
     return AeonsState(phase=Dealing(), captured=((),) * table.players)
 
 
-def begin(d: Decision) -> None:
+def begin(d: Decision[RitesState]) -> None:
     """The Deal: the yellow sub-deck, every other card dealt evenly, the remainders set aside unseen."""
     table = d.state.table
     pool = [c for hand in table.hands for c in hand] + list(table.pile)
@@ -120,7 +120,7 @@ def timeout_command(table: Tabletop, state: AeonsState, seat: int, rng: random.R
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     phase = state.phase
     if not isinstance(command, Bid):
@@ -141,7 +141,7 @@ def decide(d: Decision, command: Command, seat: int) -> None:
         _resolve(d)
 
 
-def settle(d: Decision) -> None:
+def settle(d: Decision[RitesState]) -> None:
     """The first yellow card is turned over once the rite is performed (after the Coveted Artifact is revealed and
     invoked: Game Turn Order 3-5); a cultist whose hand a power-play emptied before she bid sits the round out (the
     reveal may follow), and a bidding nobody can join (power-plays emptied every hand before it opened) is resolved
@@ -162,7 +162,7 @@ def _bidders(table: Tabletop) -> list[int]:
     return [s for s in range(table.players) if table.hands[s]]
 
 
-def _resolve(d: Decision) -> None:
+def _resolve(d: Decision[RitesState]) -> None:
     """All have bid: one public reveal; the highest elder sign takes the card, a tie for the highest discards it."""
     table, state = here(d)
     bids = sorted(state.bids)
@@ -178,7 +178,7 @@ def _resolve(d: Decision) -> None:
     _next_round(d)
 
 
-def _next_round(d: Decision) -> None:
+def _next_round(d: Decision[RitesState]) -> None:
     """Turn over the next yellow card, or end the rite when the sub-deck or every hand is empty."""
     table, state = here(d)
     bidders = _bidders(table)

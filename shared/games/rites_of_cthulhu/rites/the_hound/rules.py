@@ -70,7 +70,7 @@ from shared.games.rites_of_cthulhu.rites.the_hound.state import (
     Placed,
     Placing,
 )
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 CHOICES = {CallHenchman: Choice.HENCHMAN, PsychOut: Choice.DUMMY, NoHenchman: Choice.NOTHING}
 
@@ -117,7 +117,7 @@ def initial(table: Tabletop) -> HoundState:
     return HoundState(phase=Laying())
 
 
-def begin(d: Decision) -> None:
+def begin(d: Decision[RitesState]) -> None:
     """The Deal: players + 1 graves face down from the pile; the Grand Cultist's privilege comes first."""
     graves = list(d.state.table.pile[: d.state.players + 1])
     d.emit(GraveyardLaid(count=len(graves), graves=graves), {"graves": []})
@@ -174,7 +174,7 @@ def timeout_command(table: Tabletop, state: HoundState, seat: int, rng: random.R
 # -- decide --------------------------------------------------------------------------------------------------------
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     phase = state.phase
     if isinstance(command, (PeekGrave, DeclinePeek)):
@@ -226,7 +226,7 @@ def decide(d: Decision, command: Command, seat: int) -> None:
         raise TypeError(f"the hound: no rule for {command!r}")
 
 
-def _seal(d: Decision, command: CallHenchman | PsychOut | NoHenchman, seat: int) -> None:
+def _seal(d: Decision[RitesState], command: CallHenchman | PsychOut | NoHenchman, seat: int) -> None:
     """A digging partner seals her henchman, a dummy, or nothing; the second seal reveals both."""
     table, state = here(d)
     phase = state.phase
@@ -247,7 +247,7 @@ def _seal(d: Decision, command: CallHenchman | PsychOut | NoHenchman, seat: int)
         _resolve(d)
 
 
-def _peek(d: Decision, seat: int, grave: int, card: int, privilege: bool) -> None:
+def _peek(d: Decision[RitesState], seat: int, grave: int, card: int, privilege: bool) -> None:
     d.emit(GravePeeked(seat=seat, grave=grave, card=card, privilege=privilege), {"card": [seat]})
 
 
@@ -258,7 +258,7 @@ def _grave(state: HoundState, index: int) -> Grave:
     return grave
 
 
-def _resolve(d: Decision) -> None:
+def _resolve(d: Decision[RitesState]) -> None:
     """Reveal the henchmen together, psych-outs first; the higher total loots, then the higher ghoul."""
     table, state = here(d)
     phase = state.phase
@@ -303,7 +303,7 @@ def _resolve(d: Decision) -> None:
         d.emit(HoundTurnBegan(seat=next_seat(table, phase.seat)))
 
 
-def _refill(d: Decision, seat: int) -> None:
+def _refill(d: Decision[RitesState], seat: int) -> None:
     """Additional Rules: hands are kept at 5 at all times (while the pile lasts; the Hound never reshuffles)."""
     draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
 

@@ -28,7 +28,7 @@ from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.cards import TREE_SIZE
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import GrowTree, PlantTree
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import CardPlayedToTree
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import TreeState
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
 def fits(tree: tuple[int, ...], card: int) -> bool:
@@ -77,7 +77,7 @@ def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Ra
     return end_or_at_random(legal_commands(table, state, seat), rng)
 
 
-def decide(d: Decision, command: Command, seat: int) -> None:
+def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     plays = _plays(table, state, seat)
     if isinstance(command, DrawCard):
