@@ -8,7 +8,7 @@ import random
 import pytest
 
 from shared.games.rites_of_cthulhu import GAME
-from shared.games.rites_of_cthulhu.cards import cult, entity
+from shared.games.rites_of_cthulhu.cards import DECK_SIZE, cult, entity
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.cards import BOOK_OF_AZATHOTH
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import score
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import Bidding, Privilege
@@ -46,9 +46,12 @@ def names(cards):
 
 
 def start(hands=BIDS, sub_deck=SUB_DECK, remainders=REMAINDERS, players=4, grand_cultist=BRIAN, extra=()):
-    """A game whose Out of the Aeons has just been dealt exactly so (the deal's own shuffle replaced)."""
+    """A game whose Out of the Aeons has just been dealt exactly so (the deal's own shuffle replaced); a card named
+    nowhere is among the remainders, so every card is somewhere (the invariant ``given`` checks)."""
     hands = {s: names(h) for s, h in hands.items()}
     deck = [c for s in range(players) for c in hands.get(s, [])]
+    named = {*deck, *names(sub_deck), *names(remainders)}
+    remainders = [*remainders, *(c for c in range(DECK_SIZE) if c not in named)]
     begin = [ev("aeons_cards_regathered", hand_size=len(hands[grand_cultist]), remainder_count=len(remainders),
                 sub_deck=names(sub_deck), deck=deck, remainders=names(remainders),
                 secret={"sub_deck": [], "deck": [], "remainders": []})]

@@ -52,7 +52,7 @@ class Given:
     game: Game
     state: Any
 
-    def played(self, *moves: tuple[int, dict[str, Any]], entropy: bytes = ENTROPY) -> Given:
+    def played(self, *moves: tuple[int, dict[str, Any] | Command], entropy: bytes = ENTROPY) -> Given:
         """The position once ``(seat, command)`` moves have been played on this one."""
         state, _ = play_moves(self.game, self.state, *moves, entropy=entropy)
         return Given(self.game, state)
@@ -103,21 +103,41 @@ class When:
 
 
 def given(game: Game, *events: Event, state: Any = None) -> Given:
-    """The position after ``events`` (folded onto ``state``, ``None`` meaning before setup)."""
-    return Given(game, fold(game, events, state))
+    """The position after ``events`` (folded onto ``state``, ``None`` meaning before setup), which must keep the
+    game's invariant: a scenario built on a position the rules could never reach proves nothing."""
+    folded = fold(game, events, state)
+    game.decider.invariant(folded)
+    return Given(game, folded)
 
 
 def given_state(game: Game, state: Any) -> Given:
+    """The position ``state`` as a test built it: a few cards, not a whole deck, may be all a scenario needs, so
+    no invariant is asked of it (``given`` asks it of a position folded from events)."""
     return Given(game, state)
 
 
-def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any]], entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
+def play_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any] | Command], entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
     """Apply ``(seat, command)`` moves in order through the kernel's checks; the final state and every event."""
     events: list[Event] = []
     for seat, command in moves:
         new, state = decide(game, state, command, seat, entropy)
         events += new
     return state, events
+
+
+def play_from(game: Game, events: list[Event], *moves: tuple[int, dict[str, Any] | Command],
+              entropy: bytes = ENTROPY) -> tuple[Any, list[Event]]:
+    """Fold ``events`` (``given``: the invariant checked), then play ``moves`` (``play_moves``), the invariant
+    checked after them: the final state and the moves' events."""
+    state, produced = play_moves(game, given(game, *events).state, *moves, entropy=entropy)
+    game.decider.invariant(state)
+    return state, produced
+
+
+def after_moves(game: Game, state: Any, *moves: tuple[int, dict[str, Any] | Command], entropy: bytes = ENTROPY) -> Any:
+    """The position once ``moves`` have been played on ``state``: to go on from, or to read a view or the legal
+    commands of (what happened is said with ``when(...).then(...)``)."""
+    return play_moves(game, state, *moves, entropy=entropy)[0]
 
 
 # -- showing a difference ------------------------------------------------------------------------------
