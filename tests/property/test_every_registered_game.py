@@ -8,6 +8,7 @@ for a registered game that has no line yet.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,9 +16,11 @@ import pytest
 
 from shared.games import GAMES
 from shared.games.toy import GAME as TOY
+from shared.kernel import RuleViolation, entropy_for
+from shared.kernel.game import NOT_YOUR_TURN
 from shared.wire.catalog import catalog
 from tests.support.budgets import BUDGETS, property_runs
-from tests.support.properties import check_game_properties
+from tests.support.properties import check_game_properties, random_playout
 
 ROOT = Path(__file__).resolve().parents[2]
 # A registered game with no line in the table, else the template game (unregistered, with no line): either way the
@@ -116,3 +119,33 @@ def test_no_game_command_or_event_takes_a_name_the_table_uses(game_id):
     game = GAMES[game_id]
     assert not set(game.catalogue.commands) & TABLE_COMMANDS
     assert not [kind.TYPE for kind in game.decider.facts if kind.TYPE.startswith("table_")]
+
+
+def _unreachable(*args):
+    raise AssertionError("the game's decide was reached: the kernel let a seat it does not wait on play")
+
+
+@pytest.mark.parametrize("game_id", [*sorted(GAMES), TOY.id])
+def test_the_kernel_refuses_an_ordinary_command_from_a_seat_the_game_does_not_wait_on(game_id):
+    """One turn check, in the kernel: at positions of a random playout, each ordinary command a waited seat may post
+    (a type the game does not list as out of turn) is refused from every other seat with ``rules/not_your_turn``
+    before the game's ``decide`` runs (here it fails if reached); and such a seat is never offered one."""
+    game = GAMES.get(game_id, TOY)
+    blind = dataclasses.replace(game, decider=dataclasses.replace(game.decider, decide=_unreachable))
+    players = game.catalogue.max_players
+    play = random_playout(game, players, seed=43, keep_states=True)
+    refused = 0
+    for index, state in enumerate(play.states[::3]):
+        rules = game.decider
+        if rules.outcome(state) is not None:
+            continue
+        waited = rules.to_act(state)
+        ordinary = [c for s in sorted(waited) for c in rules.legal_commands(state, s) if c.type not in rules.out_of_turn]
+        for seat in sorted(set(range(players)) - waited):
+            assert all(c.type in rules.out_of_turn for c in rules.legal_commands(state, seat)), (game_id, seat)
+            for command in ordinary[:3]:
+                with pytest.raises(RuleViolation) as info:
+                    blind.checked_decide(state, command, seat, entropy_for(b"turn", index))
+                assert info.value.code == NOT_YOUR_TURN and info.value.details == {"to_act": sorted(waited)}
+                refused += 1
+    assert refused >= 5, f"{game_id}: only {refused} commands from seats not waited on were tried"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import threading
 import time
@@ -104,7 +105,7 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
     assert resource["status"] == "active", "five games ended before the rules service was frozen"
     try:
         version = resource["version"]
-        until(lambda: r.zcard(f"{stack.queue}:publish") == 0 and stalled(api, game["id"], version), "a move held", 30)
+        until(lambda: move_held(stack, r, api, game["id"], version), "the publisher holding the move", 30)
         stack.kill("worker")
         injected("worker killed (SIGKILL) mid AI turn")
     finally:
@@ -124,10 +125,14 @@ def ai_turn_failed(stack, games: list[dict[str, Any]]) -> bool:
                for line in lines for game in games)
 
 
-def stalled(api: Api, game_id: str, version: int) -> bool:
-    """Has the game stayed at ``version`` for a moment (its next move held by a publisher that cannot apply it)?"""
-    time.sleep(0.5)
-    return bool(api.get(f"/v1/games/{game_id}").json()["version"] == version)
+def move_held(stack, r: redis.Redis, api: Api, game_id: str, version: int) -> bool:
+    """Is the move at ``version`` held by the worker's publisher? Its job chose it and handed it over (the job's
+    line says ``chosen``), the publisher has taken it off its queue, and the game is still at ``version``: the
+    publisher is waiting on the frozen rules service. Each part is seen, none is assumed after a pause."""
+    chosen = re.compile(rf"job ai_turn chosen\b.* game_id={re.escape(game_id)}\b.* version={version}\b")
+    lines = (Path(stack.log_dir) / "worker.log").read_text(errors="replace").splitlines()
+    return (any(chosen.search(line) for line in lines) and r.zcard(f"{stack.queue}:publish") == 0
+            and api.get(f"/v1/games/{game_id}").json()["version"] == version)
 
 
 def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stack):
