@@ -14,7 +14,7 @@ from shared.games.arkham_ritual import GAME
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.rules import dummies_for
 from shared.games.arkham_ritual.state import Drawing, Finished, Offered, Passing, Peeking
-from tests.support.scenario import ENTROPY, decide, given, given_state, offered
+from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_from, play_moves
 from tests.support.resignation import resigned_and_played_out
 
 # Card ids (cards.py): artifact type t is 3t, 3t+1 sane and 3t+2 cursed.
@@ -63,17 +63,6 @@ def table(hands, top=(), dummies=None, active=0, sanity=None, doom=None, **optio
         events.append(ev("doom_advanced", spot=doom))
     events.append(ev("active_player_chosen", seat=active, rule="random"))
     return events
-
-
-def play(events, *moves):
-    """Fold ``events``, then apply each (seat, command); the final state and the events the moves produced."""
-    state = fold(GAME, events)
-    produced = []
-    for seat, command in moves:
-        new, state = decide(GAME, state, command, seat, ENTROPY)
-        produced += new
-        GAME.decider.invariant(state)
-    return state, produced
 
 
 def everyone_passes(active, order):
@@ -175,19 +164,19 @@ def test_the_first_active_player_is_chosen_at_random_and_recorded():
 
 
 def test_later_rounds_start_with_the_lowest_sanity_player():
-    state, events = play(table(FIVE_UNIQUE, sanity=[6, 7, 7, 7, 5], active=2), *everyone_passes(2, [3, 4, 0, 1]))
+    state, events = play_from(GAME, table(FIVE_UNIQUE, sanity=[6, 7, 7, 7, 5], active=2), *everyone_passes(2, [3, 4, 0, 1]))
     chosen = one(events, "active_player_chosen")
     assert chosen.data == {"seat": 4, "rule": "lowest_sanity"}
     assert state.round.number == 2 and state.round.active == 4
 
 
 def test_a_tie_for_lowest_sanity_goes_to_the_closest_clockwise_from_the_last_active_player():
-    state, _ = play(table(FIVE_UNIQUE, sanity=[7, 4, 7, 4, 7], active=2), *everyone_passes(2, [3, 4, 0, 1]))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, sanity=[7, 4, 7, 4, 7], active=2), *everyone_passes(2, [3, 4, 0, 1]))
     assert state.round.active == 3
 
 
 def test_the_last_active_player_comes_last_in_a_tie_for_lowest_sanity():
-    state, _ = play(table(FIVE_UNIQUE, sanity=[7, 7, 4, 4, 7], active=2), *everyone_passes(2, [3, 4, 0, 1]))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, sanity=[7, 7, 4, 4, 7], active=2), *everyone_passes(2, [3, 4, 0, 1]))
     assert state.round.active == 3
 
 
@@ -208,7 +197,7 @@ def test_dummy_players_cards_are_dealt_face_up():
 
 
 def test_a_dummy_player_may_never_receive_a_card():
-    state, _ = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL]), (0, DRAW))
+    state, _ = play_from(GAME, table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL]), (0, DRAW))
     given_state(GAME, state).when(0, to(3)).refused("rules/dummy_players_never_receive_cards")
     given_state(GAME, state).when(0, to(4)).refused("rules/dummy_players_never_receive_cards")
     assert {c["to"] for c in offered(GAME, state, 0)} == {1, 2}
@@ -216,7 +205,7 @@ def test_a_dummy_player_may_never_receive_a_card():
 
 def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
     # nobody is left with a hand on the table: the Deck goes to the left, to seat 0, never to a Dummy
-    state, events = play(table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL], active=2),
+    state, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER], dummies=[FLUTE, IDOL], active=2),
                          (2, DRAW), (2, to(0)), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 2, "to": 0}
     assert len(state.sanity) == 3 and GAME.decider.to_act(state) == {0}
@@ -225,21 +214,21 @@ def test_a_dummy_player_never_becomes_the_active_player_and_has_no_sanity():
 def test_dummy_players_count_as_players_when_judging_and_counting():
     # seat 0's sane Candelabra clashes with a Dummy's cursed Candelabra; the Dummy fails too and is counted
     events = table([CANDELABRA, KEY, DAGGER], dummies=[CANDELABRA_CURSED, FLUTE])
-    state, produced = play(events, *everyone_passes(0, [1, 2]))
+    state, produced = play_from(GAME, events, *everyone_passes(0, [1, 2]))
     assert one(produced, "ritual_judged").data == {"survived": [False, True, True, False, True], "failed": 2, "loss": 2}
     assert losses(produced) == {0: -2}
 
 
 def test_a_cultist_held_by_a_dummy_player_inverts_the_survival_rules():
     events = table([KEY, CANDELABRA_CURSED, FLUTE], dummies=[CULTIST, DAGGER_CURSED])
-    _, produced = play(events, *everyone_passes(0, [1, 2]))
+    _, produced = play_from(GAME, events, *everyone_passes(0, [1, 2]))
     assert one(produced, "ritual_judged").data == {"survived": [False, True, False, False, True], "failed": 3, "loss": 3}
     assert losses(produced) == {0: -3, 2: -3}
 
 
 def test_a_mad_professor_held_by_a_dummy_player_makes_non_artifact_holders_fail():
     events = table([KEY, ELDER_SIGN, FLUTE], dummies=[MAD_PROFESSOR, DAGGER], cultist_or_mad_professor="mad_professor")
-    _, produced = play(events, *everyone_passes(0, [1, 2]))
+    _, produced = play_from(GAME, events, *everyone_passes(0, [1, 2]))
     assert one(produced, "ritual_judged").data == {"survived": [True, False, True, False, True], "failed": 2, "loss": 2}
     assert losses(produced) == {1: -2}
 
@@ -263,7 +252,7 @@ def test_the_active_player_must_draw_before_passing():
 
 
 def test_faq_q1_the_active_player_may_not_keep_the_card():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW))
     given_state(GAME, state).when(0, TAKE).refused("rules/active_player_may_not_keep_the_card")
     given_state(GAME, state).when(0, to(0)).refused("rules/must_pass_to_a_hand_on_the_table")
     given_state(GAME, state).when(0, NOBODY).refused("rules/no_such_player")
@@ -275,13 +264,13 @@ def test_at_the_start_of_each_turn_every_follower_places_a_hand_on_the_table():
     first = fold(GAME, table(FIVE_UNIQUE, active=2))
     assert isinstance(first.phase, Drawing)
     assert all(GAME.decider.view(first, s)["hands_on_table"] == [0, 1, 3, 4] for s in (*range(5), None))
-    state, _ = play(table(FIVE_UNIQUE, active=2), (2, DRAW), (2, to(3)), (3, TAKE))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, active=2), (2, DRAW), (2, to(3)), (3, TAKE))
     assert isinstance(state.phase, Drawing) and state.round.active == 4
     assert GAME.decider.view(state, 1)["hands_on_table"] == [0, 1, 2, 3]
 
 
 def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW))
     assert offered(GAME, state, 0) == [to(1), to(2), to(3), to(4)]
     assert GAME.decider.view(state, 2)["hands_on_table"] == [1, 2, 3, 4]
     passed = given_state(GAME, state).when(0, to(3)).then_types("card_passed")[0]
@@ -289,20 +278,20 @@ def test_the_active_player_may_pass_the_card_face_down_to_any_follower():
 
 
 def test_only_the_player_who_must_decide_may_act():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     given_state(GAME, state).when(1, TAKE).refused("rules/not_your_turn")
     given_state(GAME, state).when(0, to(1)).refused("rules/not_your_turn")
     assert GAME.decider.to_act(state) == {3}
 
 
 def test_a_follower_who_receives_the_card_takes_their_hand_off_the_table_and_may_take_or_pass():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(3)))
     assert GAME.decider.view(state, 1)["hands_on_table"] == [1, 2, 4]
     assert offered(GAME, state, 3) == [TAKE, to(1), to(2), to(4)]
 
 
 def test_a_follower_may_pass_only_to_a_player_with_a_hand_on_the_table():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(3)), (3, to(1)))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(3)), (3, to(1)))
     given_state(GAME, state).when(1, to(3)).refused("rules/must_pass_to_a_hand_on_the_table")
     given_state(GAME, state).when(1, to(0)).refused("rules/must_pass_to_a_hand_on_the_table")
     given_state(GAME, state).when(1, NOBODY).refused("rules/must_pass_to_a_hand_on_the_table")
@@ -310,7 +299,7 @@ def test_a_follower_may_pass_only_to_a_player_with_a_hand_on_the_table():
 
 
 def test_taking_the_card_discards_the_held_card_face_up_and_the_taker_does_not_see_the_new_one():
-    state, events = play(table(FIVE_UNIQUE, top=[KEY_CURSED]), (0, DRAW), (0, to(2)), (2, TAKE))
+    state, events = play_from(GAME, table(FIVE_UNIQUE, top=[KEY_CURSED]), (0, DRAW), (0, to(2)), (2, TAKE))
     taken = one(events, "card_taken")
     assert taken.data == {"seat": 2, "card": KEY_CURSED, "discarded": DAGGER}
     assert "card" not in redact(taken, 2) and redact(taken, 4)["card"] == KEY_CURSED
@@ -322,7 +311,7 @@ def test_taking_the_card_discards_the_held_card_face_up_and_the_taker_does_not_s
 def test_if_every_follower_passes_the_card_is_discarded_without_effect_and_the_round_ends():
     # the dropped card is a Gate while a Great Old One is held: nothing awakens, the round is judged normally
     events = table([KEY, CANDELABRA, CTHULHU, FLUTE, IDOL], top=[GATE])
-    state, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    state, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     assert one(produced, "card_unclaimed").data == {"seat": 4, "card": GATE}
     assert one(produced, "round_ended").data["cause"] == "all_passed"
     assert not of_type(produced, "great_old_one_awakened")
@@ -330,25 +319,25 @@ def test_if_every_follower_passes_the_card_is_discarded_without_effect_and_the_r
 
 
 def test_the_last_follower_may_pass_to_nobody_only_when_no_hand_is_left_on_the_table():
-    state, _ = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, to(2)), (2, to(3)), (3, to(4)))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, to(2)), (2, to(3)), (3, to(4)))
     assert offered(GAME, state, 4) == [TAKE, NOBODY]
 
 
 def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_the_table():
     # Player A (seat 0) is Active; Player B (seat 1) took the card, so his hand is off the table; Player C has hers on
-    state, events = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, TAKE))
+    state, events = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data == {"seat": 0, "to": 2}
     assert state.round.active == 2 and isinstance(state.phase, Drawing)
     assert GAME.decider.view(state, 0)["hands_on_table"] == [0, 1, 3, 4]  # 6-1: the new turn's Followers
 
 
 def test_the_deck_skips_players_whose_hand_is_off_the_table():
-    state, events = play(table(FIVE_UNIQUE), (0, DRAW), (0, to(2)), (2, to(1)), (1, TAKE))
+    state, events = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(2)), (2, to(1)), (1, TAKE))
     assert one(events, "deck_passed").data["to"] == 3
 
 
 def test_with_no_hand_left_on_the_table_the_deck_goes_to_the_players_left():
-    state, events = play(table(FIVE_UNIQUE, active=3), (3, DRAW), (3, to(0)), (0, to(1)), (1, to(2)), (2, to(4)), (4, TAKE))
+    state, events = play_from(GAME, table(FIVE_UNIQUE, active=3), (3, DRAW), (3, to(0)), (0, to(1)), (1, to(2)), (2, to(4)), (4, TAKE))
     assert one(events, "deck_passed").data == {"seat": 3, "to": 4}
 
 
@@ -356,20 +345,12 @@ def test_the_round_ends_when_no_cards_are_left_in_the_deck():
     state = given(GAME, *table(FIVE_UNIQUE, top=[KEY_2])).state
     rest = state.round.deck[1:]
     state = replace(state, round=replace(state.round, deck=(KEY_2,), discards=rest))
-    _, events = play_state(state, (0, DRAW), (0, to(1)), (1, TAKE))
+    _, events = play_moves(GAME, state, (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "round_ended").data["cause"] == "deck_empty"
 
 
-def play_state(state, *moves):
-    produced = []
-    for seat, command in moves:
-        new, state = decide(GAME, state, command, seat, ENTROPY)
-        produced += new
-    return state, produced
-
-
 def test_a_new_round_shuffles_all_22_cards_again():
-    state, _ = play(table(FIVE_UNIQUE, top=[DAGGER_2], dummies=None), *everyone_passes(0, [1, 2, 3, 4]))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, top=[DAGGER_2], dummies=None), *everyone_passes(0, [1, 2, 3, 4]))
     assert state.round.number == 2 and state.round.discards == () and state.round.removed == ()
     GAME.decider.invariant(state)
 
@@ -379,7 +360,7 @@ def test_a_new_round_shuffles_all_22_cards_again():
 
 def test_example_2_cursed_cards_and_shared_artifacts_do_not_survive():
     # A Silver Key, B Candelabra (sane), C Ritual Dagger, D cursed Bone Flute, E cursed Candelabra
-    state, events = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
+    state, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["survived"] == [True, False, True, False, False]
     assert state.last_result.cards == (KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED)
     # "they lose their sanity" (B, D and E: three non-survivors, 7-3); A and C keep theirs
@@ -389,54 +370,54 @@ def test_example_2_cursed_cards_and_shared_artifacts_do_not_survive():
 
 def test_example_3_with_the_cultist_only_a_unique_cursed_card_survives():
     # A Silver Key, B Candelabra, C Cultist (all sane), D cursed Bone Flute, E cursed Candelabra
-    state, events = play(table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
+    state, events = play_from(GAME, table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["survived"] == [False, False, False, True, False]
 
 
 def test_example_4_every_non_survivor_loses_one_marker_per_non_survivor():
-    state, events = play(table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
+    state, events = play_from(GAME, table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["failed"] == 4
     assert losses(events) == {0: -4, 1: -4, 2: -4, 4: -4}
     assert state.sanity == (3, 3, 3, 7, 3)
 
 
 def test_the_round_end_reveals_every_card_to_everyone():
-    _, events = play(table(FIVE_UNIQUE), *everyone_passes(0, [1, 2, 3, 4]))
+    _, events = play_from(GAME, table(FIVE_UNIQUE), *everyone_passes(0, [1, 2, 3, 4]))
     ended = one(events, "round_ended")
     assert not ended.secret and ended.data["cards"] == FIVE_UNIQUE
 
 
 def test_sane_event_and_character_cards_survive_and_the_two_gates_are_not_the_same_card():
-    _, events = play(table([GATE, GATE_2, ELDER_SIGN, INVESTIGATOR, KEY]), *everyone_passes(0, [1, 2, 3, 4]))
+    _, events = play_from(GAME, table([GATE, GATE_2, ELDER_SIGN, INVESTIGATOR, KEY]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["survived"] == [True, True, True, True, True]
     assert losses(events) == {}
 
 
 def test_with_the_cultist_a_great_old_one_survives_and_the_cultist_never_does():
-    _, events = play(table([CTHULHU, CULTIST, KEY_CURSED, KEY, GATE]), *everyone_passes(0, [1, 2, 3, 4]))
+    _, events = play_from(GAME, table([CTHULHU, CULTIST, KEY_CURSED, KEY, GATE]), *everyone_passes(0, [1, 2, 3, 4]))
     assert one(events, "ritual_judged").data["survived"] == [True, False, False, False, False]
 
 
 def test_investigator_gains_one_sanity_if_they_survived():
-    _, events = play(table([INVESTIGATOR, KEY, CANDELABRA, DAGGER, FLUTE_CURSED], sanity=[5, 7, 7, 7, 7]),
+    _, events = play_from(GAME, table([INVESTIGATOR, KEY, CANDELABRA, DAGGER, FLUTE_CURSED], sanity=[5, 7, 7, 7, 7]),
                      *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(events) == {0: 1, 4: -1}
 
 
 def test_investigator_gains_nothing_if_they_did_not_survive():
-    _, events = play(table([INVESTIGATOR, KEY, CULTIST, DAGGER, FLUTE_CURSED], sanity=[5, 7, 7, 7, 7]),
+    _, events = play_from(GAME, table([INVESTIGATOR, KEY, CULTIST, DAGGER, FLUTE_CURSED], sanity=[5, 7, 7, 7, 7]),
                      *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(events)[0] == -4
 
 
 def test_faq_q5_sanity_never_exceeds_seven():
-    _, events = play(table([INVESTIGATOR, KEY, CANDELABRA, DAGGER, FLUTE_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
+    _, events = play_from(GAME, table([INVESTIGATOR, KEY, CANDELABRA, DAGGER, FLUTE_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
     assert 0 not in losses(events)
 
 
 def test_wary_student_never_survives_but_only_ever_loses_one_sanity():
     events = table([WARY_STUDENT, KEY, CANDELABRA, FLUTE_CURSED, CANDELABRA_CURSED], investigator_or_wary_student="wary_student")
-    state, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    state, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     judged = one(produced, "ritual_judged").data
     assert judged["survived"] == [False, True, False, False, False] and judged["loss"] == 4
     assert losses(produced) == {0: -1, 2: -4, 3: -4, 4: -4}
@@ -444,13 +425,13 @@ def test_wary_student_never_survives_but_only_ever_loses_one_sanity():
 
 def test_mad_professor_makes_everyone_holding_a_non_artifact_fail_including_its_holder():
     events = table([MAD_PROFESSOR, KEY, GATE, ELDER_SIGN, CANDELABRA], cultist_or_mad_professor="mad_professor")
-    _, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    _, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     assert one(produced, "ritual_judged").data["survived"] == [False, True, False, False, True]
 
 
 def test_mad_professor_keeps_the_normal_survival_rules():
     events = table([MAD_PROFESSOR, KEY, KEY_CURSED, FLUTE_CURSED, CANDELABRA], cultist_or_mad_professor="mad_professor")
-    _, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    _, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     assert one(produced, "ritual_judged").data["survived"] == [False, False, False, False, True]
 
 
@@ -458,39 +439,39 @@ def test_mad_professor_keeps_the_normal_survival_rules():
 
 
 def test_discarding_the_elder_sign_ends_the_round_immediately():
-    state, events = play(table([KEY, ELDER_SIGN, DAGGER, FLUTE, IDOL], top=[CANDELABRA_CURSED]), (0, DRAW), (0, to(1)), (1, TAKE))
+    state, events = play_from(GAME, table([KEY, ELDER_SIGN, DAGGER, FLUTE, IDOL], top=[CANDELABRA_CURSED]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "round_ended").data["cause"] == "elder_sign"
     assert state.round.number == 2
 
 
 def test_faq_q2_after_the_elder_sign_you_compare_the_card_you_were_given():
-    _, events = play(table([KEY, ELDER_SIGN, DAGGER, FLUTE, IDOL], top=[CANDELABRA_CURSED]), (0, DRAW), (0, to(1)), (1, TAKE))
+    _, events = play_from(GAME, table([KEY, ELDER_SIGN, DAGGER, FLUTE, IDOL], top=[CANDELABRA_CURSED]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "round_ended").data["cards"][1] == CANDELABRA_CURSED
     assert one(events, "ritual_judged").data["survived"] == [True, False, True, True, True]
 
 
 def test_discarding_a_gate_when_nobody_holds_a_great_old_one_does_nothing():
-    state, events = play(table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
+    state, events = play_from(GAME, table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert [e.type for e in events][-2:] == ["gate_found_no_great_old_one", "deck_passed"]
     assert state.round.number == 1
     assert GAME.decider.view(state, 3)["cleared_of_great_old_one"] == [0, 1, 2, 3, 4]
 
 
 def test_discarding_a_gate_awakens_a_great_old_one_held_by_another_player():
-    state, events = play(table([KEY, GATE, CTHULHU, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
+    state, events = play_from(GAME, table([KEY, GATE, CTHULHU, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "round_ended").data["cause"] == "great_old_one"
     assert one(events, "great_old_one_awakened").data == {"card": CTHULHU, "holder": 2, "dummy": None}
     assert not of_type(events, "ritual_judged")
 
 
 def test_faq_q4_taking_cthulhu_while_discarding_a_gate_awakens_it():
-    _, events = play(table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CTHULHU]), (0, DRAW), (0, to(1)), (1, TAKE))
+    _, events = play_from(GAME, table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CTHULHU]), (0, DRAW), (0, to(1)), (1, TAKE))
     assert one(events, "great_old_one_awakened").data["holder"] == 1
     assert losses(events) == {0: -4, 2: -4, 3: -4, 4: -4}
 
 
 def test_magical_orb_shows_only_the_discarder_the_top_card():
-    state, events = play(table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
+    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
                          (0, DRAW), (0, to(1)), (1, TAKE))
     seen = one(events, "top_card_seen")
     assert seen.data["card"] == CTHULHU and "card" not in redact(seen, 0) and redact(seen, 1)["card"] == CTHULHU
@@ -501,15 +482,15 @@ def test_magical_orb_shows_only_the_discarder_the_top_card():
 
 
 def test_magical_orb_may_return_the_card_to_the_top_of_the_deck():
-    state, events = play(table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
+    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
                          (0, DRAW), (0, to(1)), (1, TAKE), (1, RETURN))
     assert state.round.deck[0] == CTHULHU and state.round.active == 2
-    state, events = play_state(state, (2, DRAW))
+    state, events = play_moves(GAME, state, (2, DRAW))
     assert one(events, "card_drawn").data["card"] == CTHULHU
 
 
 def test_magical_orb_may_remove_the_card_from_the_game_face_down():
-    state, events = play(table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU, IDOL_2]),
+    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU, IDOL_2]),
                          (0, DRAW), (0, to(1)), (1, TAKE), (1, REMOVE))
     removed = one(events, "top_card_removed")
     assert "card" not in redact(removed, 0) and redact(removed, 1)["card"] == CTHULHU
@@ -518,10 +499,10 @@ def test_magical_orb_may_remove_the_card_from_the_game_face_down():
 
 
 def test_the_card_seen_with_the_orb_is_known_to_its_viewer_when_it_comes_back_to_them():
-    state, _ = play(table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED]),
+    state, _ = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED]),
                     (0, DRAW), (0, to(1)), (1, TAKE), (1, RETURN), (2, DRAW), (2, to(1)))
     assert GAME.decider.view(state, 1)["passed_card"]["card"] == KEY_CURSED
-    state, _ = play_state(state, (1, TAKE))
+    state, _ = play_moves(GAME, state, (1, TAKE))
     assert GAME.decider.view(state, 1)["remembered"]["own_card"] == KEY_CURSED
     assert GAME.decider.view(state, 2)["remembered"]["own_card"] is None
 
@@ -529,12 +510,12 @@ def test_the_card_seen_with_the_orb_is_known_to_its_viewer_when_it_comes_back_to
 def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven():
     events = table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE], sanity=[7, 6, 7, 7, 7],
                    event_card="shining_trapezohedron")
-    state, produced = play(events, (0, DRAW), (0, to(1)), (1, TAKE))
+    state, produced = play_from(GAME, events, (0, DRAW), (0, to(1)), (1, TAKE))
     seen = one(produced, "top_card_seen")
     assert seen.data["sane"] is True and "card" not in redact(seen, 3)
     assert losses(produced) == {1: 1} and state.sanity[1] == 7
     assert GAME.decider.view(state, 3)["deck_top_colour"] == "sane"
-    state, produced = play(table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE],
+    state, produced = play_from(GAME, table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE],
                                  event_card="shining_trapezohedron"), (0, DRAW), (0, to(1)), (1, TAKE))
     assert losses(produced) == {} and state.sanity[1] == 7
 
@@ -542,14 +523,14 @@ def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven()
 def test_shining_trapezohedron_loses_one_sanity_on_a_cursed_top_card():
     events = table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED],
                    event_card="shining_trapezohedron")
-    state, produced = play(events, (0, DRAW), (0, to(1)), (1, TAKE))
+    state, produced = play_from(GAME, events, (0, DRAW), (0, to(1)), (1, TAKE))
     assert losses(produced) == {1: -1} and state.round.deck[0] == KEY_CURSED
 
 
 def test_shining_trapezohedron_loss_may_end_the_game_immediately():
     events = table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED], sanity=[7, 1, 7, 7, 7],
                    event_card="shining_trapezohedron")
-    state, produced = play(events, (0, DRAW), (0, to(1)), (1, TAKE))
+    state, produced = play_from(GAME, events, (0, DRAW), (0, to(1)), (1, TAKE))
     assert not of_type(produced, "round_ended")
     assert one(produced, "game_ended").data["winners"] == [0, 2, 3, 4]
     assert GAME.decider.outcome(state).winners == (0, 2, 3, 4)
@@ -562,7 +543,7 @@ def gate_opens(hands, sanity=None, dummies=None, **options):
     """Seat 1 holds a Gate; seat 0 passes it a sane Candelabra, which it takes: the Gate is discarded."""
     hands = list(hands)
     hands[1] = GATE
-    return play(table(hands, top=[CANDELABRA], sanity=sanity, dummies=dummies, **options), (0, DRAW), (0, to(1)), (1, TAKE))
+    return play_from(GAME, table(hands, top=[CANDELABRA], sanity=sanity, dummies=dummies, **options), (0, DRAW), (0, to(1)), (1, TAKE))
 
 
 def test_cthulhu_makes_every_other_player_lose_the_number_of_players_minus_one():
@@ -651,7 +632,7 @@ def test_hastur_artifact_holders_lose_the_normal_amount_plus_the_number_of_curse
 
 
 def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins():
-    state, events = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6]),
+    state, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6]),
                          *everyone_passes(0, [1, 2, 3, 4]))
     assert isinstance(state.phase, Finished)
     assert GAME.decider.outcome(state).winners == (0, 1, 2, 4)
@@ -660,7 +641,7 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():
-    state, _ = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6], competitive=True),
+    state, _ = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6], competitive=True),
                     *everyone_passes(0, [1, 2, 3, 4]))
     assert GAME.decider.outcome(state).winners == (0, 2)
 
@@ -679,7 +660,7 @@ def test_competitive_variant_nobody_wins_if_every_player_is_consumed():
 
 
 def test_doom_track_non_survivors_lose_the_current_spot_and_it_advances_after_each_round():
-    state, events = play(table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED], doom_track=True),
+    state, events = play_from(GAME, table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED], doom_track=True),
                          *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(events) == {0: -1, 1: -1, 2: -1, 4: -1}
     assert one(events, "doom_advanced").data == {"spot": 2} and state.doom == 2
@@ -687,7 +668,7 @@ def test_doom_track_non_survivors_lose_the_current_spot_and_it_advances_after_ea
 
 
 def test_doom_track_spot_three_costs_three_markers():
-    _, events = play(table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], doom_track=True, doom=3),
+    _, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], doom_track=True, doom=3),
                      *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(events) == {3: -3}
 
@@ -703,13 +684,13 @@ def test_doom_track_sets_the_normal_amount_in_great_old_one_effects():
 def test_doom_track_wary_student_still_loses_only_one():
     events = table([WARY_STUDENT, KEY, CANDELABRA, FLUTE_CURSED, IDOL], doom_track=True, doom=3,
                    investigator_or_wary_student="wary_student")
-    _, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    _, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     assert losses(produced) == {0: -1, 3: -3}
 
 
 def test_the_doom_track_does_not_advance_when_the_round_ends_the_game():
     events = table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], doom_track=True, sanity=[7, 7, 7, 1, 7])
-    state, produced = play(events, *everyone_passes(0, [1, 2, 3, 4]))
+    state, produced = play_from(GAME, events, *everyone_passes(0, [1, 2, 3, 4]))
     assert isinstance(state.phase, Finished) and not of_type(produced, "doom_advanced")
 
 
@@ -717,7 +698,7 @@ def test_the_doom_track_does_not_advance_when_the_round_ends_the_game():
 
 
 def test_faq_q3_a_player_can_never_look_at_their_own_card():
-    state, _ = play(table(FIVE_UNIQUE, top=[KEY_2]), (0, DRAW), (0, to(1)), (1, TAKE))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, top=[KEY_2]), (0, DRAW), (0, to(1)), (1, TAKE))
     for seat in range(5):
         v = GAME.decider.view(state, seat)
         assert v["cards"][seat] is None and v["remembered"]["own_card"] is None
@@ -725,7 +706,7 @@ def test_faq_q3_a_player_can_never_look_at_their_own_card():
 
 
 def test_rule_violations_never_name_a_hidden_card():
-    state, _ = play(table(FIVE_UNIQUE, top=[CTHULHU]), (0, DRAW), (0, to(3)))
+    state, _ = play_from(GAME, table(FIVE_UNIQUE, top=[CTHULHU]), (0, DRAW), (0, to(3)))
     for seat, command in [(1, TAKE), (3, to(0)), (3, to(3)), (3, NOBODY), (3, DRAW), (0, to(1))]:
         try:
             decide(GAME, state, command, seat, ENTROPY)
@@ -745,7 +726,7 @@ def test_unknown_commands_and_bad_shapes_are_refused():
 def test_an_orb_discarded_when_the_deck_is_empty_does_nothing_and_the_round_ends():
     state = given(GAME, *table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA])).state
     state = replace(state, round=replace(state.round, deck=(CANDELABRA,), discards=state.round.deck[1:]))
-    _, events = play_state(state, (0, DRAW), (0, to(1)), (1, TAKE))
+    _, events = play_moves(GAME, state, (0, DRAW), (0, to(1)), (1, TAKE))
     assert not of_type(events, "top_card_seen")
     assert one(events, "round_ended").data["cause"] == "deck_empty"
 

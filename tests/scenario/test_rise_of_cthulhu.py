@@ -117,7 +117,7 @@ def draw(source="deck"):
     return {"type": "draw_card", "source": source}
 
 
-def play(card, where, recall=False):
+def play_cultist(card, where, recall=False):
     return {"type": "play_cultist", "card": card, "location": where, "recall_hunter": recall}
 
 
@@ -248,15 +248,15 @@ def test_a_turn_may_be_two_draws():
 
 def test_a_turn_may_be_two_plays():
     state = table(hands=(["green-1", "green-2"], []))
-    state = act(state, 0, play("green-1", ARKHAM))
-    state = act(state, 0, play("green-2", DUNWICH))
+    state = act(state, 0, play_cultist("green-1", ARKHAM))
+    state = act(state, 0, play_cultist("green-2", DUNWICH))
     assert state.current == 1 and state.hands[0] == ()
 
 
 def test_draw_one_and_play_one_may_be_done_in_either_order():
     start = table(hands=(["green-1"], []), deck_top=["blue-2"])
-    draw_first = act(act(start, 0, draw()), 0, play("green-1", ARKHAM))
-    play_first = act(act(start, 0, play("green-1", ARKHAM)), 0, draw())
+    draw_first = act(act(start, 0, draw()), 0, play_cultist("green-1", ARKHAM))
+    play_first = act(act(start, 0, play_cultist("green-1", ARKHAM)), 0, draw())
     assert draw_first.current == play_first.current == 1
     assert draw_first.hands == play_first.hands and draw_first.locations == play_first.locations
 
@@ -265,7 +265,7 @@ def test_faq_after_the_first_action_a_player_may_draw_or_play_another():
     state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, draw())
     kinds = {c["type"] for c in offered(GAME, state, 0)}
     assert {"draw_card", "play_cultist", "play_to_valley"} <= kinds
-    state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, play("green-1", ARKHAM))
+    state = act(table(hands=(["green-1", "red-9"], []), deck_top=["blue-2"]), 0, play_cultist("green-1", ARKHAM))
     assert {"draw_card", "play_cultist"} <= {c["type"] for c in offered(GAME, state, 0)}
 
 
@@ -288,24 +288,24 @@ def test_an_empty_valley_cannot_be_drawn_from():
 
 
 def test_a_cultist_is_played_on_the_players_own_side_of_a_location():
-    state = act(table(hands=([], ["purple-5"]), current=1), 1, play("purple-5", INNSMOUTH))
+    state = act(table(hands=([], ["purple-5"]), current=1), 1, play_cultist("purple-5", INNSMOUTH))
     assert location(state, INNSMOUTH).sides[1].cultists == ("purple-5",)
     assert location(state, INNSMOUTH).sides[0].cultists == ()
 
 
 def test_only_a_card_in_your_hand_can_be_played():
-    when(table(hands=(["green-1"], ["green-2"])), 0, play("green-2", ARKHAM)).refused("rules/card_not_in_hand")
+    when(table(hands=(["green-1"], ["green-2"])), 0, play_cultist("green-2", ARKHAM)).refused("rules/card_not_in_hand")
 
 
 def test_monsters_and_artifacts_cannot_be_played_as_cultists():
     state = table(hands=(["shoggoth", "silver-key"], []))
-    when(state, 0, play("shoggoth", ARKHAM)).refused("rules/not_a_cultist")
+    when(state, 0, play_cultist("shoggoth", ARKHAM)).refused("rules/not_a_cultist")
     when(state, 0, valley("silver-key", ARKHAM)).refused("rules/not_a_cultist")
 
 
 def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
     state = table(hands=(["green-1"], []), old_ones={DUNWICH: "yog-sothoth"})
-    when(state, 0, play("green-1", DUNWICH)).refused("rules/old_one_location")
+    when(state, 0, play_cultist("green-1", DUNWICH)).refused("rules/old_one_location")
     assert all(c.get("location") != DUNWICH for c in offered(GAME, state, 0) if c["type"] == "play_cultist")
 
 
@@ -315,14 +315,14 @@ def test_cultists_cannot_be_played_on_a_location_with_an_old_one():
 def test_a_location_faces_the_player_with_the_most_points():
     state = table(hands=(["red-9"], []), sides={ARKHAM: (["green-3", "blue-4"], ["red-8"])})
     assert facing(location(state, ARKHAM)) == 1
-    state = act(state, 0, play("red-9", ARKHAM))
+    state = act(state, 0, play_cultist("red-9", ARKHAM))
     assert facing(location(state, ARKHAM)) == 0
     assert GAME.decider.view(state, 1)["locations"][0]["facing"] == 0
 
 
 def test_a_location_with_tied_points_returns_to_neutral():
     state = table(hands=(["red-1"], []), sides={ARKHAM: (["green-3", "blue-4"], ["red-8"])})
-    state = act(state, 0, play("red-1", ARKHAM))
+    state = act(state, 0, play_cultist("red-1", ARKHAM))
     assert facing(location(state, ARKHAM)) is None
 
 
@@ -398,7 +398,7 @@ def test_the_dark_hunter_at_an_empty_location_destroys_nothing():
 
 def test_no_cultist_or_monster_can_be_played_where_the_dark_hunter_stands():
     state = table(hands=(["green-1", "shoggoth"], []), hunter=ARKHAM)
-    when(state, 0, play("green-1", ARKHAM)).refused("rules/dark_hunter_blocks_location")
+    when(state, 0, play_cultist("green-1", ARKHAM)).refused("rules/dark_hunter_blocks_location")
     when(state, 0, monster("shoggoth", ARKHAM)).refused("rules/dark_hunter_blocks_location")
     assert all(c.get("location") != ARKHAM for c in offered(GAME, state, 0))
 
@@ -618,21 +618,21 @@ def test_points_in_play_count_staying_monsters():
 
 def test_three_of_a_colour_at_a_location_may_send_the_dark_hunter_back():
     state = table(hands=(["green-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    assert play("green-9", ARKHAM, recall=True) in offered(GAME, state, 0)
-    assert act(state, 0, play("green-9", ARKHAM, recall=True)).hunter is None
-    assert act(state, 0, play("green-9", ARKHAM)).hunter == KINGSPORT  # "may"
+    assert play_cultist("green-9", ARKHAM, recall=True) in offered(GAME, state, 0)
+    assert act(state, 0, play_cultist("green-9", ARKHAM, recall=True)).hunter is None
+    assert act(state, 0, play_cultist("green-9", ARKHAM)).hunter == KINGSPORT  # "may"
 
 
 def test_sending_the_dark_hunter_back_needs_three_of_a_colour():
     state = table(hands=(["green-9", "red-9"], []), hunter=KINGSPORT, sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(state, 0, play("red-9", ARKHAM, recall=True)).refused("rules/no_colour_set")
+    when(state, 0, play_cultist("red-9", ARKHAM, recall=True)).refused("rules/no_colour_set")
     home = table(hands=(["green-9"], []), sides={ARKHAM: (["green-1", "green-5"], [])})
-    when(home, 0, play("green-9", ARKHAM, recall=True)).refused("rules/dark_hunter_already_home")
+    when(home, 0, play_cultist("green-9", ARKHAM, recall=True)).refused("rules/dark_hunter_already_home")
 
 
 def test_three_of_a_number_at_a_location_must_draw_a_monster():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=["dhole", "ghoul"])
-    drawn = when(state, 0, play("red-7", DUNWICH)).then(
+    drawn = when(state, 0, play_cultist("red-7", DUNWICH)).then(
         ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
         ev("monster_drawn", seat=0, card="dhole", secret={"card": [0]})).events[1]
     assert redact(drawn, 1) == {"seat": 0}
@@ -640,7 +640,7 @@ def test_three_of_a_number_at_a_location_must_draw_a_monster():
 
 def test_three_of_a_colour_in_sequence_must_draw_an_artifact():
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=["lamp-of-alhazred"])
-    when(state, 0, play("blue-3", DUNWICH)).then(
+    when(state, 0, play_cultist("blue-3", DUNWICH)).then(
         ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True),
         ev("artifact_drawn", seat=0, card="lamp-of-alhazred", secret={"card": [0]}))
 
@@ -648,7 +648,7 @@ def test_three_of_a_colour_in_sequence_must_draw_an_artifact():
 def test_a_sequence_also_counts_as_three_of_a_colour():
     state = table(hands=(["blue-10"], []), hunter=ARKHAM, sides={DUNWICH: (["blue-8", "blue-9"], [])})
     # 8, 9, 10 of one colour: the colour set recalls the Dark Hunter as asked, and draws an Artifact.
-    legal_when(state, 0, play("blue-10", DUNWICH, recall=True)).then(
+    legal_when(state, 0, play_cultist("blue-10", DUNWICH, recall=True)).then(
         ev("cultist_played", seat=0, card="blue-10", location=DUNWICH, action=True),
         ev("hunter_moved", to=None, by="colour_set"),
         ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
@@ -656,28 +656,28 @@ def test_a_sequence_also_counts_as_three_of_a_colour():
 
 def test_a_sequence_must_include_the_played_card():
     state = table(hands=(["blue-9"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    when(state, 0, play("blue-9", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-9", location=DUNWICH, action=True))
+    when(state, 0, play_cultist("blue-9", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-9", location=DUNWICH, action=True))
 
 
 def test_faq_playing_a_fourth_card_of_a_colour_or_number_triggers_the_set_ability_again():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7", "yellow-7"], [])})
-    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
+    when(state, 0, play_cultist("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True),
                                                 ev("monster_drawn", seat=0, card="byakhee", secret={"card": [0]}))
     state = table(hands=(["blue-5"], []), sides={DUNWICH: (["blue-2", "blue-3", "blue-4"], [])})
-    when(state, 0, play("blue-5", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-5", location=DUNWICH, action=True),
+    when(state, 0, play_cultist("blue-5", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-5", location=DUNWICH, action=True),
                                                  ev("artifact_drawn", seat=0, card="elder-sign", secret={"card": [0]}))
 
 
 def test_faq_once_the_monster_or_artifact_deck_runs_out_no_more_can_be_drawn():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7", "blue-7"], [])}, monster_deck=[])
-    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
+    when(state, 0, play_cultist("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
     state = table(hands=(["blue-3"], []), sides={DUNWICH: (["blue-2", "blue-4"], [])}, artifact_deck=[])
-    when(state, 0, play("blue-3", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True))
+    when(state, 0, play_cultist("blue-3", DUNWICH)).then(ev("cultist_played", seat=0, card="blue-3", location=DUNWICH, action=True))
 
 
 def test_set_abilities_count_only_the_players_own_side_of_one_location():
     state = table(hands=(["red-7"], []), sides={DUNWICH: (["green-7"], ["blue-7"]), ARKHAM: (["yellow-7"], [])})
-    when(state, 0, play("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
+    when(state, 0, play_cultist("red-7", DUNWICH)).then(ev("cultist_played", seat=0, card="red-7", location=DUNWICH, action=True))
 
 
 def test_valley_plays_never_trigger_set_abilities():
@@ -704,8 +704,8 @@ def test_monsters_and_artifacts_are_played_only_in_your_own_turn():
 
 def test_the_turn_ends_with_its_last_action_so_free_plays_come_before_it():
     state = table(hands=(["shoggoth", "red-1", "red-2"], []))
-    assert monster("shoggoth", ARKHAM) in offered(GAME, act(state, 0, play("red-1", ARKHAM)), 0)
-    after = act(act(state, 0, play("red-1", ARKHAM)), 0, play("red-2", DUNWICH))
+    assert monster("shoggoth", ARKHAM) in offered(GAME, act(state, 0, play_cultist("red-1", ARKHAM)), 0)
+    after = act(act(state, 0, play_cultist("red-1", ARKHAM)), 0, play_cultist("red-2", DUNWICH))
     assert after.current == 1
     when(after, 0, monster("shoggoth", ARKHAM)).refused("rules/not_your_turn")
 
@@ -858,7 +858,7 @@ def test_ruling_turns_without_a_cultist_deck_draw_keep_the_choice_to_play_two_ca
         seat = turn % 2
         assert state.current == seat and not GAME.decider.view(state, seat)["must_draw_from_deck"]
         card = state.hands[seat][0]
-        state = act(state, seat, play(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
+        state = act(state, seat, play_cultist(card, LOCATIONS[CULTISTS[card]["number"] % 4]))
         second = [c for c in offered(GAME, state, seat) if c["type"] == "play_cultist"]
         assert second, f"turn {turn + 1}: Play 2 cards is a rulebook choice"
         state = act(state, seat, second[0])
@@ -887,7 +887,7 @@ def test_ruling_a_different_choice_is_no_loop():
     for seat, hunter_to in ((0, DUNWICH), (1, ARKHAM), (0, KINGSPORT), (1, DUNWICH)):
         state = act(act(state, seat, draw("valley")), seat, valley("red-4", hunter_to))
         assert not state.must_draw
-    assert play("green-1", INNSMOUTH) in offered(GAME, act(state, 0, draw("valley")), 0)
+    assert play_cultist("green-1", INNSMOUTH) in offered(GAME, act(state, 0, draw("valley")), 0)
 
 
 def test_ruling_the_cultist_deck_cannot_run_out_before_the_third_old_one_wakes():
@@ -906,11 +906,11 @@ def test_the_view_shows_the_viewers_hand_and_only_counts_of_the_opponents():
 
 def test_rule_violation_messages_never_name_hidden_cards():
     state = table(hands=(["red-1"], ["blue-2"]))
-    violation = when(state, 0, play("blue-2", ARKHAM)).refused("rules/card_not_in_hand")
+    violation = when(state, 0, play_cultist("blue-2", ARKHAM)).refused("rules/card_not_in_hand")
     assert "blue" not in violation.message
 
 
-@pytest.mark.parametrize("command", [draw("deck"), play("red-1", ARKHAM), artifact("necronomicon")])
+@pytest.mark.parametrize("command", [draw("deck"), play_cultist("red-1", ARKHAM), artifact("necronomicon")])
 def test_a_seat_that_is_not_to_act_is_refused(command):
     state = table(hands=(["red-1"], ["necronomicon"]))
     when(state, 1, command).refused("rules/not_your_turn")
@@ -927,7 +927,7 @@ def test_a_fixed_deal_replays_from_events():
     g = given(GAME, *events)
     GAME.decider.invariant(g.state)
     first = sorted(CULTISTS)[0]
-    after = g.when(0, play(first, ARKHAM)).after
+    after = g.when(0, play_cultist(first, ARKHAM)).after
     assert location(after, ARKHAM).sides[0].cultists == (first,)
     assert g.when(0, draw()).events[0].data["card"] == deck[0]
     assert ENTROPY == bytes(32)

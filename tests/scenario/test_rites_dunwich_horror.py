@@ -38,11 +38,6 @@ def start(hands=EXAMPLE_HANDS, pile=(*EXAMPLE_WALLS, *LUCY_DRAWS), players=3, gr
                                  fill_pile=fill_pile)).state
 
 
-def play(state, *moves):
-    """Apply (seat, command) moves in order; the final state and every event."""
-    return play_moves(GAME, state, *moves)
-
-
 def pair(a, b):
     return sorted([E(a), E(b)])
 
@@ -80,20 +75,20 @@ def types(events):
 
 def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_derby():
     state = start()
-    state, events = play(state, (LUCY, reveal("Nug", "Asenath Waite", 0)))  # 10 - 3 = 7, Wilbur's elder sign
+    state, events = play_moves(GAME, state, (LUCY, reveal("Nug", "Asenath Waite", 0)))  # 10 - 3 = 7, Wilbur's elder sign
     assert events[0].data["card"] == E("Robert Harrison Blake")
-    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))  # 3 + 1 = 4
+    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))  # 3 + 1 = 4
     assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"),)
     # Able to capture only one wall card per turn, Lucy ends her turn, draws back to 5; play passes to Mark.
     assert sorted(hand(state, LUCY)) == sorted([E("Randolph Carter")] + [E(c) for c in LUCY_DRAWS])
     assert rite(state).phase == Turn(MARK)
-    state, events = play(state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
+    state, events = play_moves(GAME, state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
     assert events[0].data["card"] == E("Edward Pickman Derby")
     assert offered(GAME, state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
-    state, _ = play(state, (MARK, CALL_KNOCK))
+    state, _ = play_moves(GAME, state, (MARK, CALL_KNOCK))
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
     assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)  # Lucy could claim it too
-    after, events = play(state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
+    after, events = play_moves(GAME, state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
     claimed = next(e for e in events if e.type == "wall_claimed")
     assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
                             "revealer": MARK, "arrival": 1, "order": [REGGIE]}
@@ -128,7 +123,7 @@ def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_th
     assert GAME.decider.to_act(state) == {MARK}
     given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).refused("rules/replacements_pending")
     given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).refused("rules/not_your_turn")
-    state, events = play(state, (MARK, {"type": "draw_card"}))
+    state, events = play_moves(GAME, state, (MARK, {"type": "draw_card"}))
     assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
     assert rite(state).phase == Turn()
     assert GAME.decider.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
@@ -184,9 +179,9 @@ def test_a_pair_may_be_listed_in_either_order():
 
 
 def test_hands_are_drawn_back_to_five_only_at_the_end_of_a_turn():
-    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
+    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
     assert len(hand(state, LUCY)) == 3
-    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
+    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     assert len(hand(state, LUCY)) == 5
     assert types(events)[:3] == ["wall_captured", "cards_drawn", "dunwich_turn_began"]
 
@@ -197,13 +192,13 @@ def test_a_wall_card_may_only_be_captured_after_it_has_been_revealed():
 
 
 def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
-    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))  # Blake, 4
+    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))  # Blake, 4
     given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).refused(
         "rules/pair_does_not_match")  # 3 and 3: sum 6, difference 0
 
 
 def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothing_else():
-    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
+    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
     assert isinstance(rite(state).phase, Revealed)
     legal = offered(GAME, state, LUCY)
     # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
@@ -217,7 +212,7 @@ def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothi
 
 
 def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
-    state, events = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
+    state, events = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
                          (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     assert rite(state).phase == Turn(MARK)
     assert offered(GAME, state, LUCY) == []
@@ -228,7 +223,7 @@ def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
 
 
 def marks_knock():
-    state, _ = play(start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
+    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
                     (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
                     (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)), (MARK, CALL_KNOCK))
     return state
@@ -245,11 +240,11 @@ def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_cl
 
 def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
     state = marks_knock()
-    state, events = play(state, (REGGIE, PASS))
+    state, events = play_moves(GAME, state, (REGGIE, PASS))
     assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
     assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
     given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/not_your_turn")  # he passed
-    state, events = play(state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
+    state, events = play_moves(GAME, state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
     claimed = events[0]
     assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
     assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"), E("Edward Pickman Derby"))
@@ -262,13 +257,13 @@ def test_an_invalid_knock_is_refused_and_the_window_stays_open():
 
 
 def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():
-    state, events = play(marks_knock(), (REGGIE, knock("Nasht", "Lobon")))
+    state, events = play_moves(GAME, marks_knock(), (REGGIE, knock("Nasht", "Lobon")))
     assert len(hand(state, REGGIE)) == 3 and len(hand(state, MARK)) == 5
     assert [e.data["seat"] for e in events if e.type == "cards_drawn"] == [MARK]
 
 
 def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_card_stays_face_up():
-    state, events = play(marks_knock(), (REGGIE, PASS), (LUCY, PASS))
+    state, events = play_moves(GAME, marks_knock(), (REGGIE, PASS), (LUCY, PASS))
     assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
     assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
     assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
@@ -276,7 +271,7 @@ def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_car
     given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
     assert capture("Nasht", "Lobon", 4) in offered(GAME, state, REGGIE)
-    state, events = play(state, (REGGIE, capture("Nasht", "Lobon", 4)))
+    state, events = play_moves(GAME, state, (REGGIE, capture("Nasht", "Lobon", 4)))
     assert rite(state).captured[REGGIE] == (E("Edward Pickman Derby"),)
 
 
@@ -295,7 +290,7 @@ def test_no_turn_move_is_made_while_the_claim_window_is_open():
 
 def test_a_cultist_may_forego_the_turn_to_discard_two_cards_and_draw_two():
     state = start()
-    state, events = play(state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
+    state, events = play_moves(GAME, state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
     assert types(events)[:3] == ["two_cards_discarded", "cards_drawn", "dunwich_turn_began"]
     assert sorted(hand(state, LUCY)) == sorted(E(c) for c in ["Nug", "Asenath Waite", "Abdul Reis el Drogman",
                                                               "Pharaoh Nitocris", "Kamog"])
@@ -307,7 +302,7 @@ def test_when_the_pile_runs_out_the_discards_are_reshuffled_into_a_fresh_pile():
     # Only the walls and one card are left in the pile; everything else is out of the rite.
     state = start(pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
     assert len(state.table.pile) == 1
-    state, events = play(state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
+    state, events = play_moves(GAME, state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
     assert types(events)[:4] == ["two_cards_discarded", "cards_drawn", "dunwich_discards_reshuffled", "cards_drawn"]
     reshuffle = events[2]
     assert sorted(reshuffle.data["order"]) == pair("Zadok Allen", "Randolph Carter")
@@ -322,7 +317,7 @@ def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
         (E("Nug"),), *state.table.hands[1:]), set_aside=state.table.set_aside + state.table.hands[0][1:])
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=r))
     assert offered(GAME, state, LUCY) == [{"type": "end_turn"}]
-    state, _ = play(state, (LUCY, {"type": "end_turn"}))
+    state, _ = play_moves(GAME, state, (LUCY, {"type": "end_turn"}))
     assert len(hand(state, LUCY)) == 5
     given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).refused("rules/must_act")
 
@@ -343,7 +338,7 @@ def with_walls_captured(state, captured, left):
 def test_when_every_wall_card_is_captured_the_twins_are_free_and_the_most_points_wins():
     # Lucy holds Blake (4) + Kaman-Thah (9) ... Reggie the rest; Lucy's capture of the last wall ends the rite.
     state = with_walls_captured(start(), {LUCY: [1], MARK: [2, 3], REGGIE: [4, 5, 6, 7]}, left=0)
-    state, events = play(state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
+    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
     freed = next(e for e in events if e.type == "twins_freed")
     # Lucy 4 + 9 = 13; Mark 5 + 1 = 6; Reggie 2 + 1 + 6 + 7 = 16.
     assert freed.data["points"] == [13, 6, 16]
@@ -371,10 +366,10 @@ def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
     """Rulings: the timer plays pass_knock for a claimant who said nothing (even one holding a valid pair) and
     call_knock for a revealer who produced no second pair."""
     state = start()
-    state, _ = play(state, (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
+    state, _ = play_moves(GAME, state, (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
                     (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
     assert [timeout_choice(GAME, state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
-    state, _ = play(state, (MARK, CALL_KNOCK))
+    state, _ = play_moves(GAME, state, (MARK, CALL_KNOCK))
     assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)
     assert {str(timeout_choice(GAME, state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
 
@@ -392,6 +387,6 @@ def test_a_power_plays_replacement_draw_reshuffles_the_discards_when_the_pile_ru
         state.stage, rite=dataclasses.replace(rite(state), discards=discards)))
     GAME.decider.invariant(state)
     assert len(state.table.pile) == 1
-    state, events = play(state, (LUCY, {"type": "excavate_artifact", "cult": "green"}))
+    state, events = play_moves(GAME, state, (LUCY, {"type": "excavate_artifact", "cult": "green"}))
     assert "dunwich_discards_reshuffled" in types(events)
     assert len(hand(state, LUCY)) == 5 and state.table.pile

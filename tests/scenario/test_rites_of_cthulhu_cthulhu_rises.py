@@ -15,11 +15,6 @@ E = entity
 CHUCK, NATALIE, MARK, LINDI = range(4)
 
 
-def play(state, *moves):
-    """Apply (seat, command) moves in order; the final state and every event."""
-    return play_moves(GAME, state, *moves)
-
-
 def card(name):
     return {"type": "play_card", "card": E(name)}
 
@@ -44,8 +39,8 @@ def example(hands=EXAMPLE_HANDS, artifacts=()):
 
 
 def gates_one_and_two(state):
-    return play(
-        state,
+    return play_moves(
+        GAME, state,
         (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
         (LINDI, card("Robert Harrison Blake")),
         (CHUCK, {"type": "decline_trade"}),
@@ -58,7 +53,7 @@ def gates_one_and_two(state):
 
 def test_play_example_gates_one_and_two_as_printed():
     state = example()
-    after_one, events = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
+    after_one, events = play_moves(GAME, state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
                              (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")))
     closed = [e for e in events if e.type == "gate_closed"]
     assert closed[0].data["seat"] == CHUCK  # Nasht, the highest card of the dominant cult (yellow)
@@ -76,12 +71,12 @@ def test_play_example_gates_one_and_two_as_printed():
 
 def test_play_example_gate_three_goes_to_lobon_not_wilcox_as_the_example_says():
     state, _ = gates_one_and_two(example())
-    after_lead, events = play(state, (LINDI, card("Lobon")))
+    after_lead, events = play_moves(GAME, state, (LINDI, card("Lobon")))
     summoned = [e for e in events if e.type == "cthulhu_summoned"]
     assert summoned and summoned[0].data == {"seat": NATALIE, "source": "hand"}
     assert rite(after_lead).center and CTHULHU not in after_lead.table.hands[NATALIE]
     assert len(after_lead.table.hands[NATALIE]) == 4  # she refills after her next play (ruling)
-    state, events = play(after_lead, (CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")),
+    state, events = play_moves(GAME, after_lead, (CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")),
                          (MARK, card("Francis Wayland Thurston")))
     assert len(state.table.hands[NATALIE]) == 5
     closed = [e for e in events if e.type == "gate_closed"][0]
@@ -96,13 +91,13 @@ def test_play_example_gate_four_overthrow_is_chucks_not_marks():
     hands = dict(EXAMPLE_HANDS)
     hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Bukrog", "Dagon"]
     state, _ = gates_one_and_two(example(hands, artifacts=[7]))
-    state, _ = play(state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
+    state, _ = play_moves(GAME, state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
                     (MARK, card("Francis Wayland Thurston")))
     assert rite(state).captor == CHUCK
-    state, _ = play(state, (CHUCK, {"type": "decline_trade"}))
-    state, events = play(state, (CHUCK, card("Dagon")))
+    state, _ = play_moves(GAME, state, (CHUCK, {"type": "decline_trade"}))
+    state, events = play_moves(GAME, state, (CHUCK, card("Dagon")))
     assert [e.data for e in events if e.type == "cthulhu_summoned"] == [{"seat": CHUCK, "source": "captured"}]
-    state, events = play(state, (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
+    state, events = play_moves(GAME, state, (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                          (LINDI, card("Edward Pickman Derby")))
     closed = [e for e in events if e.type == "gate_closed"][0]
     assert closed.data["seat"] == CHUCK and closed.data["overthrow"]
@@ -113,7 +108,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
     hands = dict(EXAMPLE_HANDS)
     hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Bukrog", "Dagon"]
     state, _ = gates_one_and_two(example(hands, artifacts=[7]))
-    state, _ = play(state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
+    state, _ = play_moves(GAME, state, (LINDI, card("Lobon")), (CHUCK, card("Bukrog")), (NATALIE, card("George Gammell Angell")),
                     (MARK, card("Francis Wayland Thurston")), (CHUCK, {"type": "decline_trade"}),
                     (CHUCK, card("Dagon")), (NATALIE, card("Mother Hydra")), (MARK, card("Deep One")),
                     (LINDI, card("Edward Pickman Derby")))
@@ -127,7 +122,7 @@ def test_the_overthrow_winner_may_trade_a_coveted_artifact_for_any_artifact_of_t
 
 
 def test_a_cultist_must_follow_the_dominant_cult():
-    state, _ = play(example(), (CHUCK, card("Nasht")))
+    state, _ = play_moves(GAME, example(), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Lavinia Whateley")).refused("rules/must_follow_dominant_cult")
 
 
@@ -137,7 +132,7 @@ def test_rule_example_1_shoggoth_is_the_highest_card_of_the_lead_color():
              2: ["Randolph Carter", "Lavinia Whateley", "Old Whateley", "Walter Gilman", "Pharaoh Khafra"],
              3: ["Shoggoth", "Nephren-Ka", "Enoch Bowen", "Abdul Reis el Drogman", "Pharaoh Nitocris"]}
     state = given(GAME, *position(4, 0, hands, rite="cthulhu_rises")).state
-    state, events = play(state, (0, card("Kamog")), (1, card("Yog-Sothoth")), (2, card("Randolph Carter")),
+    state, events = play_moves(GAME, state, (0, card("Kamog")), (1, card("Yog-Sothoth")), (2, card("Randolph Carter")),
                          (3, card("Shoggoth")))
     assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
 
@@ -148,7 +143,7 @@ def test_rule_example_2_any_grand_cult_card_trumps_the_dominant_cult():
              2: ["Asenath Waite", "Walter Gilman", "Shoggoth", "Nephren-Ka", "Pharaoh Khafra"],
              3: ["Robert Olmstead", "Deep One", "Ephraim Waite", "Brown Jenkin", "Enoch Bowen"]}
     state = given(GAME, *position(4, 0, hands, rite="cthulhu_rises")).state
-    state, events = play(state, (0, card("Yog-Sothoth")), (1, card("Randolph Carter")), (2, card("Asenath Waite")),
+    state, events = play_moves(GAME, state, (0, card("Yog-Sothoth")), (1, card("Randolph Carter")), (2, card("Asenath Waite")),
                          (3, card("Robert Olmstead")))
     assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
 
@@ -161,7 +156,7 @@ def test_cthulhu_stays_in_hand_during_the_first_gate():
     hands = dict(EXAMPLE_HANDS)
     hands[CHUCK] = ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"]
     hands[NATALIE] = ["Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Mother Hydra", "Umr At-Tawil"]
-    state, _ = play(example(hands), (CHUCK, card("Nasht")))
+    state, _ = play_moves(GAME, example(hands), (CHUCK, card("Nasht")))
     given_state(GAME, state).when(NATALIE, card("Cthulhu")).refused("rules/no_summoning_in_first_gate")
     assert card("Cthulhu") not in offered(GAME, state, NATALIE)
 
@@ -172,9 +167,9 @@ def test_a_summoning_spell_with_cthulhu_still_in_the_pile_fails():
              NATALIE: ["Walter Gilman", "Lavinia Whateley", "Umr At-Tawil", "George Gammell Angell", "Mother Hydra"],
              MARK: EXAMPLE_HANDS[MARK], LINDI: EXAMPLE_HANDS[LINDI]}
     state = example(hands)
-    state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
+    state, _ = play_moves(GAME, state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")), (CHUCK, {"type": "decline_trade"}))
-    state, events = play(state, (CHUCK, card("Henry Anthony Wilcox")))
+    state, events = play_moves(GAME, state, (CHUCK, card("Henry Anthony Wilcox")))
     assert [e.type for e in events if e.type in ("summoning_failed", "cthulhu_summoned")] == ["summoning_failed"]
 
 
@@ -182,13 +177,13 @@ def test_a_winner_not_eligible_to_summon_leaves_cthulhu_at_the_center():
     hands = {0: ["Nasht", "Kamog", "Yeb", "Hastur", "Nug"], 1: ["Cthulhu", "Lobon", "Dhole", "Keziah Mason", "Walter Gilman"],
              2: ["Kaman-Thah", "Deep One", "Nightgaunt", "Shoggoth", "Ephraim Waite"]}
     state = given(GAME, *position(3, 0, hands, rite="cthulhu_rises", begin=[])).state
-    state, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Nightgaunt")),
+    state, _ = play_moves(GAME, state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Nightgaunt")),
                     (0, {"type": "decline_trade"}))
     # Gate 2: seat 0 leads gray; seat 1 has gray, so she follows; seat 2 plays gray too; all off-trump.
-    state, _ = play(state, (0, card("Kamog")), (1, card("Keziah Mason")), (2, card("Shoggoth")))
-    state, _ = play(state, (2, {"type": "decline_trade"}))
+    state, _ = play_moves(GAME, state, (0, card("Kamog")), (1, card("Keziah Mason")), (2, card("Shoggoth")))
+    state, _ = play_moves(GAME, state, (2, {"type": "decline_trade"}))
     # Gate 3: seat 2 leads yellow; seat 0 has none and plays gray; seat 1 has no yellow and plays Cthulhu.
-    state, events = play(state, (2, card("Kaman-Thah")), (0, card("Yeb")), (1, card("Cthulhu")))
+    state, events = play_moves(GAME, state, (2, card("Kaman-Thah")), (0, card("Yeb")), (1, card("Cthulhu")))
     closed = [e for e in events if e.type == "gate_closed"][0]
     assert closed.data["seat"] == 1 and closed.data["cthulhu"] == "center"
     assert rite(state).center and CTHULHU not in rite(state).taken[1]
@@ -196,7 +191,7 @@ def test_a_winner_not_eligible_to_summon_leaves_cthulhu_at_the_center():
 
 def test_capture_and_close_in_the_same_gate_is_not_an_overthrow():
     state, _ = gates_one_and_two(example())
-    state, events = play(state, (LINDI, card("Lobon")), (CHUCK, card("Henry Anthony Wilcox")),
+    state, events = play_moves(GAME, state, (LINDI, card("Lobon")), (CHUCK, card("Henry Anthony Wilcox")),
                          (NATALIE, card("George Gammell Angell")), (MARK, card("Francis Wayland Thurston")))
     closed = [e for e in events if e.type == "gate_closed"][0]
     assert closed.data["cthulhu"] == "captured" and not closed.data["overthrow"]
@@ -219,7 +214,7 @@ def test_holding_cthulhu_when_the_last_gate_closes_wins_the_rite():
                            "stage": Performing("cthulhu_rises", rite(state).__class__(
                                taken=((), ()), captor=1, captured_at=2, gate_number=3, leader=0, eligible=frozenset({0, 1})), True)})
     # fill_pile=False: the set-aside pile holds the rest of the deck
-    after, events = play(state, (0, card("Nasht")), (1, card("Walter Gilman")))
+    after, events = play_moves(GAME, state, (0, card("Nasht")), (1, card("Walter Gilman")))
     won = [e for e in events if e.type == "rite_won"]
     assert won and won[0].data == {"seat": 1, "reason": "holds_cthulhu"} and after.captured[1] == (7,)
 
@@ -230,7 +225,7 @@ def test_a_silent_closer_forces_no_card_and_a_silent_cultist_plays_a_legal_card_
     state = example()
     plays = {str(timeout_choice(GAME, state, CHUCK, random.Random(seed))) for seed in range(30)}
     assert len(plays) > 1 and all("play_card" in p for p in plays)
-    state, _ = play(state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
+    state, _ = play_moves(GAME, state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra")),
                     (LINDI, card("Robert Harrison Blake")))
     assert rite(state).forcing == CHUCK and len(offered(GAME, state, CHUCK)) > 1
     assert [timeout_choice(GAME, state, CHUCK, random.Random(seed)) for seed in range(20)] == [{"type": "decline_trade"}] * 20
@@ -245,12 +240,12 @@ def test_cthulhu_as_the_only_green_card_does_not_oblige_a_cultist_to_follow_gree
              MARK: ["Pharaoh Khafra", "Pnakotic Fragments", "Walter Gilman", "Dhole", "Hastur"],
              LINDI: ["Robert Harrison Blake", "Zadok Allen", "Nug", "Edward Pickman Derby", "Nightgaunt"]}
     state = given(GAME, *position(4, CHUCK, hands, rite="cthulhu_rises")).state
-    state, _ = play(state, (CHUCK, card("Dagon")))
+    state, _ = play_moves(GAME, state, (CHUCK, card("Dagon")))
     legal = offered(GAME, state, NATALIE)
     assert legal and card("Cthulhu") not in legal
     for command in legal:
         decide(GAME, state, command, NATALIE, ENTROPY)
-    after, _ = play(state, (NATALIE, card("Nasht")))
+    after, _ = play_moves(GAME, state, (NATALIE, card("Nasht")))
     assert (NATALIE, E("Nasht")) in rite(after).gate
 
 
@@ -293,14 +288,14 @@ def test_after_a_failed_summoning_a_hand_may_hold_cthulhu_only_through_cards_dra
     hands = {CHUCK: ["Nasht", "Zkauba the Wizard", "Klarkash-Ton", "Henry Anthony Wilcox", "Dagon"],
              NATALIE: ["Walter Gilman", "Lavinia Whateley", "Umr At-Tawil", "George Gammell Angell", "Mother Hydra"],
              MARK: EXAMPLE_HANDS[MARK], LINDI: EXAMPLE_HANDS[LINDI]}
-    state, _ = play(example(hands), (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
+    state, _ = play_moves(GAME, example(hands), (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
                     (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")),
                     (CHUCK, {"type": "decline_trade"}))
-    state, events = play(state, (CHUCK, card("Henry Anthony Wilcox")))
+    state, events = play_moves(GAME, state, (CHUCK, card("Henry Anthony Wilcox")))
     assert "summoning_failed" in [e.type for e in events]
     worlds = 2000
     assert where_cthulhu_lies(state, LINDI, worlds, seed=5) == {"pile": worlds}
-    state, _ = play(state, (NATALIE, card("George Gammell Angell")))  # she draws one card since the spell
+    state, _ = play_moves(GAME, state, (NATALIE, card("George Gammell Angell")))  # she draws one card since the spell
     places = where_cthulhu_lies(state, LINDI, worlds, seed=6)
     pile = len(state.table.pile)
     assert places[MARK] == places[CHUCK] == 0
@@ -314,7 +309,7 @@ def test_a_cultist_no_longer_knows_where_her_traded_card_is_once_it_leaves_that_
     (they did: the knowledge outlived the unseen move)."""
     state, _ = gates_one_and_two(example(artifacts=[11]))
     assert E("Wilbur Whateley") in state.table.hands[CHUCK]
-    state, _ = play(state, (CHUCK, {"type": "invoke_artifact", "artifact": 11, "card": E("Wilbur Whateley"),
+    state, _ = play_moves(GAME, state, (CHUCK, {"type": "invoke_artifact", "artifact": 11, "card": E("Wilbur Whateley"),
                                     "seat": MARK, "target": None}))
     rand, places = random.Random(3), Counter()
     for _ in range(300):

@@ -26,11 +26,6 @@ HANDS4 = {
 }
 
 
-def play(state, *moves):
-    """Apply (seat, command) moves in order; the final state and every event."""
-    return play_moves(GAME, state, *moves)
-
-
 def choosing(hands=HANDS4, players=4, gc=0, deck=None, **kw):
     state = given(GAME, *position(players, gc, hands, rite=None, **kw)).state
     if deck is not None:
@@ -41,7 +36,7 @@ def choosing(hands=HANDS4, players=4, gc=0, deck=None, **kw):
 
 def begin(rite="cthulhu_rises", artifact=None, **kw):
     state = choosing(deck=None if artifact is None else [artifact], **kw)
-    state, events = play(state, (kw.get("gc", 0), {"type": "choose_rite", "rite": rite}))
+    state, events = play_moves(GAME, state, (kw.get("gc", 0), {"type": "choose_rite", "rite": rite}))
     # the rest of the artifacts back in the deck, so excavations stay possible
     state = dataclasses.replace(state, artifact_deck=tuple(sorted(state.artifact_deck + state.thrown_out)), thrown_out=())
     return state, events
@@ -97,7 +92,7 @@ def test_the_winner_takes_the_coveted_pile_and_the_grand_cultist_passes_left():
     hands = {0: ["Hastur", "Yeb"], 1: ["Asenath Waite", "Kamog"]}
     state = given(GAME, *position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[9, 4],
                                   fill_pile=False)).state
-    state, events = play(state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
+    state, events = play_moves(GAME, state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
     assert state.captured[0] == (9, 4) and state.coveted == ()
     assert state.grand_cultist == 1 and isinstance(state.stage, Choosing) and state.played == ("tree_on_the_hill",)
     assert all(len(h) == 5 for h in state.table.hands)
@@ -107,7 +102,7 @@ def test_the_game_ends_after_the_last_rite_and_the_most_points_win():
     hands = {0: ["Hastur", "Yeb"], 1: ["Asenath Waite", "Kamog"]}
     state = given(GAME, *position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[3], fill_pile=False,
                                   rites_total=1)).state
-    state, _ = play(state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
     assert isinstance(state.stage, Finished)
     outcome = GAME.decider.outcome(state)
     assert outcome.winners == (0,) and outcome.scores == (4.0, 0.0)
@@ -176,7 +171,7 @@ def test_a_silent_grand_cultist_chooses_a_rite_at_random():
 
 def test_a_silent_receiver_of_a_forced_card_gives_back_a_card_at_random():
     state, _ = begin(artifact=11)
-    state, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}))
+    state, _ = play_moves(GAME, state, (0, {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}))
     choices = [timeout_choice(GAME, state, 2, random.Random(seed)) for seed in TIMER_SEEDS]
     assert {c["type"] for c in choices} == {"return_card"} and len({c["card"] for c in choices}) > 1
 
@@ -197,7 +192,7 @@ def test_resample_never_hands_back_the_real_state_and_moves_the_hidden_hands():
 
 def test_excavate_a_new_artifact_discards_the_pair_draws_two_and_adds_a_coveted_artifact():
     state, _ = begin(artifact=7)
-    state, events = play(state, (2, {"type": "excavate_artifact", "cult": "green"}))
+    state, events = play_moves(GAME, state, (2, {"type": "excavate_artifact", "cult": "green"}))
     assert len(state.coveted) == 2 and len(state.table.hands[2]) == 5
     assert {E("Pnakotic Fragments"), E("Zadok Allen")} <= set(state.table.set_aside)
 
@@ -208,7 +203,7 @@ def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands)
     assert {"type": "become_grand_cultist", "cult": "green"} in offered(GAME, state, 3)
-    state, events = play(state, (3, {"type": "become_grand_cultist", "cult": "green"}))
+    state, events = play_moves(GAME, state, (3, {"type": "become_grand_cultist", "cult": "green"}))
     assert state.grand_cultist == 3 and isinstance(state.stage, Choosing)
     assert state.played == ("cthulhu_rises",) and 7 in state.thrown_out and state.captured == ((),) * 4
     assert "grand_cultist_passed" not in [e.type for e in events]
@@ -219,7 +214,7 @@ def test_become_the_grand_cultist_in_the_final_rite_ends_the_game():
     hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Pnakotic Fragments"]
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands, rites_total=1)
-    state, _ = play(state, (3, {"type": "become_grand_cultist", "cult": "green"}))
+    state, _ = play_moves(GAME, state, (3, {"type": "become_grand_cultist", "cult": "green"}))
     assert isinstance(state.stage, Finished) and 7 in state.thrown_out
 
 
@@ -231,16 +226,16 @@ def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
     hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Yeb"]
     hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Nug"]
     state = choosing(hands=hands, deck=[7, 8])
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     # seat 3 holds Dagon but no forbidden book: give the triple to seat 2 instead
     assert not [c for c in offered(GAME, state, 2) if c["type"] == "steal_artifact"]
     hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"]
     hands[3] = ["Robert Harrison Blake", "Yeb", "Lobon", "Edward Pickman Derby", "Nug"]
     hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Dagon"]
     state = choosing(hands={**hands, 2: hands[2][:4] + ["Dagon"], 1: hands[1][:4] + ["Mother Hydra"]}, deck=[7, 8])
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     coveted = state.coveted[0]
-    state, events = play(state, (2, {"type": "steal_artifact", "cult": "green", "artifact": coveted}))
+    state, events = play_moves(GAME, state, (2, {"type": "steal_artifact", "cult": "green", "artifact": coveted}))
     assert state.captured[2] == (coveted,) and len(state.coveted) == 1 and state.coveted[0] != coveted
     assert len(state.table.hands[2]) == 5
 
@@ -267,7 +262,7 @@ def test_artifact_data_has_thirteen_project_cards_with_a_symbol_and_a_timing():
 
 def test_the_shining_trapezohedron_reverses_turn_order():
     state, _ = begin(artifact=0)
-    state, _ = play(state, (0, card("Nasht")))
+    state, _ = play_moves(GAME, state, (0, card("Nasht")))
     assert state.stage.rite.gate[-1][0] == 0 and GAME.decider.to_act(state) >= {3}
     assert offered(GAME, state, 3)[0]["type"] == "play_card"
 
@@ -290,14 +285,14 @@ def test_the_glass_from_leng_shows_the_opened_hands_in_its_event():
     assert hands_opened(events, 1) == hands_opened(events, None) == [{"hands": hands}]
     state, _ = begin(artifact=7)
     state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a not in (1, 7)))
-    after, events = play(state, (2, {"type": "excavate_artifact", "cult": "green"}))
+    after, events = play_moves(GAME, state, (2, {"type": "excavate_artifact", "cult": "green"}))
     assert hands_opened(events, 3) == [{"hands": [sorted(h) for h in after.table.hands]}]
 
 
 def test_the_mirror_of_nitocris_shows_the_peeked_hand_in_the_invokers_view_only():
     state, _ = begin(artifact=12)
     peeked = sorted(state.table.hands[3])
-    after, _ = play(state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
+    after, _ = play_moves(GAME, state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
     assert GAME.decider.view(after, 1)["table"]["peeked"] == [{"seat": 3, "cards": peeked}]
     assert GAME.decider.view(after, 2)["table"]["peeked"] == [] and GAME.decider.view(after, None)["table"]["peeked"] == []
 
@@ -306,7 +301,7 @@ def test_a_seats_view_shows_it_the_cards_it_set_aside_face_down_and_nobody_else(
     """Issue 27, item 7: the Lamp of Alhazred's card is set aside face down, "only that seat sees which": its own
     event shows it, so its view does too (and the Plutonian Drug's whole hand); other views show only a count."""
     state, _ = begin(artifact=7)
-    after, _ = play(state, (0, {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None,
+    after, _ = play_moves(GAME, state, (0, {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None,
                                 "target": None}))
     assert GAME.decider.view(after, 0)["table"]["set_aside_face_down_seen"] == [E("Kamog")]
     assert GAME.decider.view(after, 1)["table"]["set_aside_face_down_seen"] == []
@@ -314,7 +309,7 @@ def test_a_seats_view_shows_it_the_cards_it_set_aside_face_down_and_nobody_else(
     assert GAME.decider.view(after, 1)["table"]["set_aside_face_down"] == 1
     state, _ = begin(artifact=8)
     hand = sorted(state.table.hands[2])
-    after, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
+    after, _ = play_moves(GAME, state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
     assert GAME.decider.view(after, 2)["table"]["set_aside_face_down_seen"] == hand
     assert GAME.decider.view(after, 3)["table"]["set_aside_face_down_seen"] == []
 
@@ -323,7 +318,7 @@ def test_after_a_forced_trade_each_of_the_two_sees_where_the_card_it_gave_went()
     """Issue 27, item 7: once a forced card is answered, the giver knows her card is in the receiver's hand and the
     receiver knows hers is in the giver's (their own events say so): their views show it; nobody else's does."""
     state, _ = begin(artifact=SCROLL)
-    state, _ = play(state, (0, scroll("Kamog", 2)), (2, {"type": "return_card", "card": E("Yeb")}))
+    state, _ = play_moves(GAME, state, (0, scroll("Kamog", 2)), (2, {"type": "return_card", "card": E("Yeb")}))
     assert GAME.decider.view(state, 0)["table"]["traded"] == [{"card": E("Kamog"), "seat": 2}]
     assert GAME.decider.view(state, 2)["table"]["traded"] == [{"card": E("Yeb"), "seat": 0}]
     assert GAME.decider.view(state, 1)["table"]["traded"] == [] and GAME.decider.view(state, None)["table"]["traded"] == []
@@ -337,7 +332,7 @@ def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by
     mirror = {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 0, "target": None}
     for seat in range(4):
         assert any(c["type"] == "invoke_artifact" and c["artifact"] == 12 for c in offered(GAME, state, seat))
-    after, _ = play(state, (2, mirror))
+    after, _ = play_moves(GAME, state, (2, mirror))
     for seat in range(4):
         assert not [c for c in offered(GAME, after, seat) if c["type"] == "invoke_artifact"]
     given_state(GAME, after).when(1, mirror).refused("rules/artifact_not_invocable")
@@ -346,7 +341,7 @@ def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by
 
 def test_the_black_stone_makes_the_lowest_card_win():
     state, _ = begin(artifact=2)
-    state, events = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
+    state, events = play_moves(GAME, state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
                          (3, card("Robert Harrison Blake")))
     assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
 
@@ -360,11 +355,11 @@ def test_the_star_stone_of_mnar_forbids_power_plays():
 def test_the_tiara_excavates_another_coveted_artifact():
     state, _ = begin(artifact=None)
     state = choosing(deck=[4, 9])
-    state, events = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, events = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     assert set(state.coveted) == {4, 9} or state.coveted == (9,)
     state = choosing(deck=[4])
     state = dataclasses.replace(state, artifact_deck=(4, 9), thrown_out=tuple(a for a in state.thrown_out if a != 9))
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     assert 4 in state.coveted or 9 in state.coveted
 
 
@@ -378,7 +373,7 @@ def test_the_bas_relief_gives_the_first_turn_to_the_poorest_cultist():
     state = choosing(deck=[6])
     state = dataclasses.replace(state, captured=((3,), (8,), (), (10,)),
                                 thrown_out=tuple(a for a in state.thrown_out if a not in (3, 8, 10)))
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     assert state.table.mods.opener == 2
 
 
@@ -386,7 +381,7 @@ def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     state, _ = begin(artifact=7)
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
     assert cmd in offered(GAME, state, 0)
-    after, events = play(state, (0, cmd))
+    after, events = play_moves(GAME, state, (0, cmd))
     assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
     assert redact(events[1], 1).get("cards") is None  # set aside face down
     again = {"type": "invoke_artifact", "artifact": 7, "card": E("Yeb"), "seat": None, "target": None}
@@ -395,36 +390,36 @@ def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
 
 def test_the_plutonian_drug_replaces_the_whole_hand():
     state, _ = begin(artifact=8)
-    after, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
+    after, _ = play_moves(GAME, state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
     assert not set(after.table.hands[2]) & set(state.table.hands[2]) and len(after.table.hands[2]) == 5
 
 
 def test_the_jade_amulet_takes_an_artifact_from_another_cache():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((), (3,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 3))
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    state, _ = play(state, (2, {"type": "invoke_artifact", "artifact": 9, "card": None, "seat": 1, "target": 3}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (2, {"type": "invoke_artifact", "artifact": 9, "card": None, "seat": 1, "target": 3}))
     assert state.captured[2] == (3,) and state.captured[1] == ()
 
 
 def test_the_crystallizer_replaces_another_coveted_artifact():
     state = choosing(deck=[10, 8, 1])
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     state = dataclasses.replace(state, coveted=(10, 8), artifact_deck=(1,), revealed=(10, 8),
                                 thrown_out=tuple(a for a in range(13) if a not in (10, 8, 1)))
-    state, _ = play(state, (3, {"type": "invoke_artifact", "artifact": 10, "card": None, "seat": None, "target": 8}))
+    state, _ = play_moves(GAME, state, (3, {"type": "invoke_artifact", "artifact": 10, "card": None, "seat": None, "target": 8}))
     assert 8 in state.thrown_out and set(state.coveted) == {10, 1} and state.table.mods.open_hands
 
 
 def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, _ = begin(artifact=11)
     cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
-    state, events = play(state, (0, cmd))
+    state, events = play_moves(GAME, state, (0, cmd))
     assert state.table.trade is not None and 2 in GAME.decider.to_act(state)
     assert [c["type"] for c in offered(GAME, state, 2)].count("return_card") == 5
     given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
     given_state(GAME, state).when(2, card("Nasht")).refused("rules/trade_pending")
-    state, _ = play(state, (2, {"type": "return_card", "card": E("Yeb")}))
+    state, _ = play_moves(GAME, state, (2, {"type": "return_card", "card": E("Yeb")}))
     assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
 
 
@@ -441,10 +436,10 @@ def test_forcing_your_last_card_with_the_scroll_of_tyog_does_not_win_before_the_
     rite is checked once it is answered, and the forcing cultist holds the returned card."""
     hands = {0: ["Kamog"], 1: ["Hastur", "Yeb", "Nug"]}
     state = given(GAME, *position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)).state
-    state, events = play(state, (0, scroll("Kamog", 1)))
+    state, events = play_moves(GAME, state, (0, scroll("Kamog", 1)))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == ()
     assert GAME.decider.to_act(state) == {1} and GAME.decider.outcome(state) is None
-    state, events = play(state, (1, {"type": "return_card", "card": E("Yeb")}))
+    state, events = play_moves(GAME, state, (1, {"type": "return_card", "card": E("Yeb")}))
     assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == (E("Yeb"),)
 
 
@@ -452,13 +447,13 @@ def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_un
     """Cthulhu Rises: a cultist who forces her only card while the gate waits on her gets a card back and plays it."""
     hands = {0: ["Nasht", "Kamog"], 1: ["Walter Gilman"]}
     state = given(GAME, *position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)).state
-    state, _ = play(state, (0, card("Nasht")))
-    state, events = play(state, (1, scroll("Walter Gilman", 0)))
+    state, _ = play_moves(GAME, state, (0, card("Nasht")))
+    state, events = play_moves(GAME, state, (1, scroll("Walter Gilman", 0)))
     assert "gate_closed" not in [e.type for e in events] and GAME.decider.to_act(state) == {0}
-    state, events = play(state, (0, {"type": "return_card", "card": E("Kamog")}))
+    state, events = play_moves(GAME, state, (0, {"type": "return_card", "card": E("Kamog")}))
     assert "gate_closed" not in [e.type for e in events]
     assert offered(GAME, state, 1) == [card("Kamog")]
-    state, events = play(state, (1, card("Kamog")))
+    state, events = play_moves(GAME, state, (1, card("Kamog")))
     closed = [e.data for e in events if e.type == "gate_closed"]
     assert closed and sorted(closed[0]["cards"]) == sorted([E("Nasht"), E("Kamog")])
 
@@ -475,21 +470,21 @@ def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invok
         legal = offered(GAME, state, natalie)
         assert command not in legal and any(c["type"] == "invoke_artifact" for c in legal) == (artifact != 8)
         given_state(GAME, state).when(natalie, command).refused("rules/invalid_artifact_target")
-        after, _ = play(state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
+        after, _ = play_moves(GAME, state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
                         (3, card("Robert Harrison Blake")), (0, {"type": "decline_trade"}))
         assert after.stage.rite.gate_number == 2 and command in offered(GAME, after, natalie)
 
 
 def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate():
     state, _ = begin(artifact=SCROLL)
-    state, _ = play(state, (0, scroll("Kamog", 1)))
+    state, _ = play_moves(GAME, state, (0, scroll("Kamog", 1)))
     assert {"type": "return_card", "card": CTHULHU} not in offered(GAME, state, 1)
     given_state(GAME, state).when(1, {"type": "return_card", "card": CTHULHU}).refused("rules/card_must_stay_in_hand")
 
 
 def test_the_mirror_of_nitocris_shows_one_hand_to_the_invoker_only():
     state, _ = begin(artifact=12)
-    state, events = play(state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
+    state, events = play_moves(GAME, state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
     known = events[-1]
     assert sorted(redact(known, 1)["cards"]) == sorted(state.table.hands[3]) and "cards" not in redact(known, 2)
 
@@ -497,11 +492,11 @@ def test_the_mirror_of_nitocris_shows_one_hand_to_the_invoker_only():
 def test_the_owner_invokes_a_captured_artifact_a_second_time_in_a_later_rite_only_once():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((7,), (), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 7))
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
     assert cmd in offered(GAME, state, 0)
     assert not [c for c in offered(GAME, state, 1) if c.get("artifact") == 7]
-    state, _ = play(state, (0, cmd))
+    state, _ = play_moves(GAME, state, (0, cmd))
     assert 7 in state.second_used and 7 in state.captured[0]
     assert not [c for c in offered(GAME, state, 0) if c.get("artifact") == 7]
 
@@ -509,12 +504,12 @@ def test_the_owner_invokes_a_captured_artifact_a_second_time_in_a_later_rite_onl
 def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((), (0,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 0))
-    state, _ = play(state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     cmd = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
     assert cmd in offered(GAME, state, 1)
-    moved, _ = play(state, (0, card("Nasht")))
+    moved, _ = play_moves(GAME, state, (0, card("Nasht")))
     assert cmd not in offered(GAME, moved, 1)
-    after, _ = play(state, (1, cmd))
+    after, _ = play_moves(GAME, state, (1, cmd))
     assert after.table.mods.direction == -1
 
 

@@ -61,11 +61,6 @@ def start(hands=BIDS, sub_deck=SUB_DECK, remainders=REMAINDERS, players=4, grand
     return given(GAME, *position(players, grand_cultist, {}, rite=RITE, begin=begin)).state
 
 
-def play(state, *moves):
-    """Apply (seat, command) moves in order; the final state and every event."""
-    return play_moves(GAME, state, *moves)
-
-
 def bid(card):
     return {"type": "bid", "card": E(card)}
 
@@ -84,7 +79,7 @@ def round_of(number, order=(JANE, MARK, LUCY, BRIAN)):
 def test_play_example_brian_takes_pharaoh_khafra_with_yeb():
     state = start()
     assert rite(state).revealed == E("Pharaoh Khafra")
-    state, events = play(state, *round_of(0))
+    state, events = play_moves(GAME, state, *round_of(0))
     revealed = next(e for e in events if e.type == "bids_revealed")
     assert dict(map(tuple, revealed.data["bids"])) == {
         JANE: E("T'yog, High Priest of Shub-Niggurath"), MARK: E("Lobon"), LUCY: E("Barnabas Marsh"), BRIAN: E("Yeb")}
@@ -98,7 +93,7 @@ def test_play_example_ten_rounds_leave_four_yellow_cards_and_lucy_wins_with_the_
     state = start()
     events = []
     for number in range(10):
-        state, new = play(state, *round_of(number))
+        state, new = play_moves(GAME, state, *round_of(number))
         events += new
     ended = next(e for e in events if e.type == "aeons_ended")
     assert ended.data["unrevealed"] == 4  # four cards left in the sub-deck are discarded
@@ -153,16 +148,16 @@ def test_the_re_deal_shows_nobody_the_sub_deck_order_the_remainders_or_another_h
 
 
 def test_bids_are_sealed_until_every_cultist_has_bid_then_revealed_together():
-    state, events = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
+    state, events = play_moves(GAME, start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
     sealed = events[-1]
     assert sealed.type == "bid_sealed" and redact(sealed, MARK) == {"seat": JANE}
     assert rite(state).phase == Bidding(frozenset({BRIAN, MARK, LUCY}))  # Jane may still power-play
     view = GAME.decider.view(state, MARK)["rite"]
     assert view["bids_sealed"] == [JANE] and "bids" not in view
     assert GAME.decider.view(state, JANE)["rite"]["bids"] == {str(JANE): E("T'yog, High Priest of Shub-Niggurath")}
-    state, events = play(state, (MARK, bid("Lobon")), (LUCY, bid("Barnabas Marsh")))
+    state, events = play_moves(GAME, state, (MARK, bid("Lobon")), (LUCY, bid("Barnabas Marsh")))
     assert "bids_revealed" not in [e.type for e in events]
-    state, events = play(state, (BRIAN, bid("Yeb")))
+    state, events = play_moves(GAME, state, (BRIAN, bid("Yeb")))
     assert [e.type for e in events][:2] == ["bid_sealed", "bids_revealed"]
     assert not events[1].secret  # one public reveal
 
@@ -172,33 +167,33 @@ def test_a_bid_sealed_before_the_glass_from_leng_opens_the_hands_stays_sealed():
     reveal, though the others' hands (and their bids from then on) are face up."""
     state = start()
     state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a != 1))
-    state, _ = play(state, (BRIAN, KEEP), (MARK, bid("Lobon")))
-    state, events = play(state, (JANE, {"type": "excavate_artifact", "cult": "green"}))
+    state, _ = play_moves(GAME, state, (BRIAN, KEEP), (MARK, bid("Lobon")))
+    state, events = play_moves(GAME, state, (JANE, {"type": "excavate_artifact", "cult": "green"}))
     assert state.table.mods.open_hands
     for seat in (BRIAN, JANE, LUCY, None):
         assert "bids" not in GAME.decider.view(state, seat)["rite"]
     assert GAME.decider.view(state, MARK)["rite"]["bids"] == {str(MARK): E("Lobon")}
-    state, events = play(state, (LUCY, bid("Barnabas Marsh")))
+    state, events = play_moves(GAME, state, (LUCY, bid("Barnabas Marsh")))
     assert GAME.decider.view(state, BRIAN)["rite"]["bids"] == {str(LUCY): E("Barnabas Marsh")}  # sealed from an open hand
     twin = GAME.ai.resample(state, BRIAN, random.Random(1))
     assert GAME.decider.view(twin, BRIAN) == GAME.decider.view(state, BRIAN)
 
 
 def test_a_cultist_bids_one_card_of_her_own_hand_once_a_round():
-    state, _ = play(start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
+    state, _ = play_moves(GAME, start(), (BRIAN, KEEP), (JANE, bid("T'yog, High Priest of Shub-Niggurath")))
     given_state(GAME, state).when(JANE, bid("Zadok Allen")).refused("rules/not_your_turn")  # she has bid
     given_state(GAME, state).when(MARK, bid("Yeb")).refused("rules/card_not_in_hand")
     assert [c["card"] for c in offered(GAME, state, MARK) if c["type"] == "bid"] == sorted(names(BIDS[MARK]))
 
 
 def test_the_highest_elder_sign_takes_the_card_whatever_the_ties_below_it():
-    state, events = play(start(), (BRIAN, KEEP), (JANE, bid("Yog-Sothoth")), (MARK, bid("Francis Wayland Thurston")),
+    state, events = play_moves(GAME, start(), (BRIAN, KEEP), (JANE, bid("Yog-Sothoth")), (MARK, bid("Francis Wayland Thurston")),
                          (LUCY, bid("George Gammell Angell")), (BRIAN, bid("Ephraim Waite")))  # 13 over 5, 6, 6
     assert next(e for e in events if e.type == "yellow_card_won").data["seat"] == JANE
 
 
 def test_a_tie_for_the_highest_bid_discards_the_card():
-    state, events = play(start(), (BRIAN, KEEP), (JANE, bid("Dhole")), (MARK, bid("Nug")),
+    state, events = play_moves(GAME, start(), (BRIAN, KEEP), (JANE, bid("Dhole")), (MARK, bid("Nug")),
                          (LUCY, bid("Ghatanothoa")), (BRIAN, bid("Old Whateley")))  # 11 and 11
     tied = next(e for e in events if e.type == "yellow_card_tied")
     assert tied.data == {"card": E("Pharaoh Khafra"), "seats": [BRIAN, LUCY]}
@@ -208,7 +203,7 @@ def test_a_tie_for_the_highest_bid_discards_the_card():
 
 def test_under_the_rank_inverting_artifact_the_lowest_bid_wins():
     state = start(extra=[ev("ranks_inverted")])
-    state, events = play(state, (BRIAN, KEEP), (JANE, bid("Zadok Allen")), (MARK, bid("Lobon")),
+    state, events = play_moves(GAME, state, (BRIAN, KEEP), (JANE, bid("Zadok Allen")), (MARK, bid("Lobon")),
                          (LUCY, bid("Barnabas Marsh")), (BRIAN, bid("Yeb")))
     assert next(e for e in events if e.type == "yellow_card_won").data["seat"] == JANE
 
@@ -221,19 +216,19 @@ def test_the_grand_cultist_may_discard_one_revealed_card_before_the_bidding_once
     assert isinstance(rite(state).phase, Privilege) and offered(GAME, state, BRIAN) == [DISCARD, KEEP]
     given_state(GAME, state).when(BRIAN, bid("Yeb")).refused("rules/not_bidding")
     given_state(GAME, state).when(JANE, DISCARD).refused("rules/not_your_turn")
-    bidding, _ = play(state, (BRIAN, KEEP))
+    bidding, _ = play_moves(GAME, state, (BRIAN, KEEP))
     given_state(GAME, bidding).when(JANE, DISCARD).refused("rules/no_discard_privilege")
-    state, events = play(state, (BRIAN, DISCARD))
+    state, events = play_moves(GAME, state, (BRIAN, DISCARD))
     assert [e.type for e in events] == ["revealed_card_discarded", "yellow_card_revealed"]
     assert E("Pharaoh Khafra") in rite(state).discards and rite(state).revealed == E("Kaman-Thah")
     assert rite(state).phase == Bidding(frozenset({BRIAN, JANE, MARK, LUCY}))  # used: no question next time
-    state, _ = play(state, *round_of(0)[1:])
+    state, _ = play_moves(GAME, state, *round_of(0)[1:])
     assert isinstance(rite(state).phase, Bidding)
     given_state(GAME, state).when(BRIAN, DISCARD).refused("rules/no_discard_privilege")
 
 
 def test_keeping_the_revealed_card_keeps_the_privilege_for_a_later_round():
-    state, _ = play(start(), *round_of(0))
+    state, _ = play_moves(GAME, start(), *round_of(0))
     assert isinstance(rite(state).phase, Privilege) and not rite(state).privilege_used
 
 
@@ -250,7 +245,7 @@ def test_the_rite_ends_when_the_last_yellow_card_is_taken_even_with_cards_in_han
     hands = {0: ["Dagon", "Yeb"], 1: ["Lobon", "Nug"]}
     yellows = [c for c in SUB_DECK if c != "Nasht"]
     state = start(hands, sub_deck=["Nasht"], remainders=yellows + ["Umr At-Tawil"], players=2, grand_cultist=0)
-    state, events = play(state, (0, KEEP), (0, bid("Dagon")), (1, bid("Lobon")))
+    state, events = play_moves(GAME, state, (0, KEEP), (0, bid("Dagon")), (1, bid("Lobon")))
     assert next(e for e in events if e.type == "aeons_ended").data == {"unrevealed": 0, "points": [10, 0]}
     assert next(e for e in events if e.type == "rite_won").data["seat"] == 0
 
@@ -258,7 +253,7 @@ def test_the_rite_ends_when_the_last_yellow_card_is_taken_even_with_cards_in_han
 def test_the_rite_ends_when_every_hand_is_empty():
     hands = {0: ["Dagon"], 1: ["Lobon"]}
     state = start(hands, remainders=REMAINDERS + ["Nug", "Yeb"], players=2, grand_cultist=0)
-    state, events = play(state, (0, KEEP), (0, bid("Dagon")), (1, bid("Lobon")))
+    state, events = play_moves(GAME, state, (0, KEEP), (0, bid("Dagon")), (1, bid("Lobon")))
     assert next(e for e in events if e.type == "aeons_ended").data["unrevealed"] == 13
 
 
@@ -266,7 +261,7 @@ def test_power_plays_draw_no_replacements_in_this_rite():
     hands = {0: ["Pnakotic Fragments", "Zadok Allen", "Dagon"], 1: ["Lobon", "Nug", "Yeb"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
     assert {"type": "excavate_artifact", "cult": "green"} in offered(GAME, state, 0)
-    state, events = play(state, (0, {"type": "excavate_artifact", "cult": "green"}))
+    state, events = play_moves(GAME, state, (0, {"type": "excavate_artifact", "cult": "green"}))
     assert "cards_drawn" not in [e.type for e in events]
     assert state.table.hands[0] == (E("Dagon"),)
 
@@ -274,16 +269,16 @@ def test_power_plays_draw_no_replacements_in_this_rite():
 def test_a_cultist_whose_hand_a_power_play_empties_sits_the_round_out():
     hands = {0: ["Pnakotic Fragments", "Zadok Allen"], 1: ["Lobon", "Nug"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
-    state, _ = play(state, (0, KEEP), (1, bid("Lobon")))
-    state, events = play(state, (0, {"type": "excavate_artifact", "cult": "green"}))
+    state, _ = play_moves(GAME, state, (0, KEEP), (1, bid("Lobon")))
+    state, events = play_moves(GAME, state, (0, {"type": "excavate_artifact", "cult": "green"}))
     types = [e.type for e in events]
     assert types.index("bid_passed") < types.index("bids_revealed")
     assert next(e for e in events if e.type == "yellow_card_won").data["seat"] == 1
     # Seat 0 has no card left: the next yellow card is turned over and seat 1 bids alone.
     assert rite(state).revealed == E("Kaman-Thah")
-    state, _ = play(state, (0, KEEP))
+    state, _ = play_moves(GAME, state, (0, KEEP))
     assert rite(state).phase == Bidding(frozenset({1}))
-    state, events = play(state, (1, bid("Nug")))
+    state, events = play_moves(GAME, state, (1, bid("Nug")))
     assert next(e for e in events if e.type == "yellow_card_won").data["seat"] == 1
     assert next(e for e in events if e.type == "aeons_ended").data["points"] == [0, 15]  # both hands are empty now
 
@@ -293,7 +288,7 @@ def test_a_silent_grand_cultist_keeps_the_revealed_card_and_a_silent_bidder_bids
     sealed, so the timer seals one card of the hand at random."""
     state = start()
     assert [timeout_choice(GAME, state, BRIAN, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
-    state, _ = play(state, (BRIAN, KEEP))
+    state, _ = play_moves(GAME, state, (BRIAN, KEEP))
     bids = [timeout_choice(GAME, state, JANE, random.Random(seed)) for seed in range(30)]
     assert all(b in offered(GAME, state, JANE) and b["type"] == "bid" for b in bids)
     assert len({b["card"] for b in bids}) > 1
@@ -315,13 +310,13 @@ def test_the_receiver_of_a_forced_card_may_not_power_play_away_the_cards_she_mus
     hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen"]}  # seat 1: a green 0 and 1
     extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
-    state, _ = play(state, (0, scroll("Lobon", 1)))
+    state, _ = play_moves(GAME, state, (0, scroll("Lobon", 1)))
     assert GAME.decider.to_act(state) == {1}
     legal = offered(GAME, state, 1)
     assert EXCAVATE_GREEN not in legal and {c["type"] for c in legal} == {"return_card"}
     given_state(GAME, state).when(1, EXCAVATE_GREEN).refused("rules/trade_needs_a_card")
     assert timeout_choice(GAME, state, 1, random.Random(0)) in legal
-    state, _ = play(state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
+    state, _ = play_moves(GAME, state, (1, {"type": "return_card", "card": E("Pnakotic Fragments")}))
     assert state.table.trade is None and sorted(state.table.hands[1]) == sorted([E("Zadok Allen"), E("Lobon")])
 
 
@@ -329,9 +324,9 @@ def test_a_receiver_who_keeps_a_card_to_answer_with_may_still_power_play():
     hands = {0: ["Lobon", "Nug", "Yeb"], 1: ["Pnakotic Fragments", "Zadok Allen", "Kamog"]}
     extra = [ev("artifact_excavated", artifact=SCROLL, seat=None)]
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0, extra=extra)
-    state, _ = play(state, (0, scroll("Lobon", 1)))
+    state, _ = play_moves(GAME, state, (0, scroll("Lobon", 1)))
     assert EXCAVATE_GREEN in offered(GAME, state, 1)
-    state, _ = play(state, (1, EXCAVATE_GREEN))
+    state, _ = play_moves(GAME, state, (1, EXCAVATE_GREEN))
     assert state.table.hands[1] == (E("Kamog"),) and offered(GAME, state, 1)[0] == {"type": "return_card",
                                                                                           "card": E("Kamog")}
 
@@ -343,13 +338,13 @@ def test_the_owner_may_invoke_a_before_artifact_again_until_the_first_move_thoug
     state = given(GAME, *position(4, 0, {}, rite=None)).state
     state = dataclasses.replace(state, captured=((), (0,), (), ()), artifact_deck=(7,),
                                 thrown_out=tuple(a for a in range(13) if a not in (0, 7)))
-    state, events = play(state, (0, {"type": "choose_rite", "rite": RITE}))
+    state, events = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": RITE}))
     assert [e.type for e in events][-1] == "yellow_card_revealed"
     reverse = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
     assert reverse in offered(GAME, state, 1)
-    after, _ = play(state, (1, reverse))
+    after, _ = play_moves(GAME, state, (1, reverse))
     assert after.table.mods.direction == -1 and 0 in after.second_used
-    moved, _ = play(state, (0, KEEP))
+    moved, _ = play_moves(GAME, state, (0, KEEP))
     assert reverse not in offered(GAME, moved, 1)
     given_state(GAME, moved).when(1, reverse).refused("rules/artifact_not_invocable")
 
@@ -361,9 +356,9 @@ def test_when_power_plays_empty_every_hand_before_the_bidding_the_rite_ends_inst
     discarded and the rite ends."""
     hands = {0: ["Pnakotic Fragments", "Zadok Allen"], 1: ["Liber Ivonis", "Swami Chandraputra"]}
     state = start(hands, remainders=REMAINDERS, players=2, grand_cultist=0)
-    state, _ = play(state, (0, EXCAVATE_GREEN), (1, {"type": "excavate_artifact", "cult": "blue"}))
+    state, _ = play_moves(GAME, state, (0, EXCAVATE_GREEN), (1, {"type": "excavate_artifact", "cult": "blue"}))
     assert state.table.hands == ((), ()) and GAME.decider.to_act(state) == {0}
-    state, events = play(state, (0, KEEP))
+    state, events = play_moves(GAME, state, (0, KEEP))
     types = [e.type for e in events]
     assert "aeons_ended" in types and types.index("yellow_card_tied") < types.index("aeons_ended")
     assert isinstance(state.stage, Choosing) and GAME.decider.to_act(state) == {state.grand_cultist}

@@ -38,11 +38,6 @@ def start(hands=EXAMPLE_HANDS, graves=EXAMPLE_GRAVES, pile=(), players=4, grand_
     return given(GAME, *position(players, grand_cultist, hands, top, rite=RITE, begin=begin, fill_pile=fill_pile)).state
 
 
-def play(state, *moves):
-    """Apply (seat, command) moves in order; the final state and every event."""
-    return play_moves(GAME, state, *moves)
-
-
 def place(card, grave):
     return {"type": "place_ghoul", "card": E(card), "grave": grave}
 
@@ -80,27 +75,27 @@ def types(events):
 
 
 def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_on_his_ghoul():
-    state, _ = play(start(), (MARY, DECLINE))
-    state, events = play(state, (MARY, place("Robert Olmstead", 0)))
+    state, _ = play_moves(GAME, start(), (MARY, DECLINE))
+    state, events = play_moves(GAME, state, (MARY, place("Robert Olmstead", 0)))
     assert types(events) == ["ghoul_placed", "cards_drawn", "grave_peeked"]  # she draws at once, then peeks
     assert of(events, "grave_peeked").data["card"] == E("Randolph Carter")
-    state, events = play(state, (MARY, move(1)))  # a low card: she moves her ghoul, without peeking
+    state, events = play_moves(GAME, state, (MARY, move(1)))  # a low card: she moves her ghoul, without peeking
     assert "grave_peeked" not in types(events) and rite(state).phase == Placing(JARED)
-    state, events = play(state, (JARED, place("Lobon", 1)))
+    state, events = play_moves(GAME, state, (JARED, place("Lobon", 1)))
     assert of(events, "grave_peeked").data == {"seat": JARED, "grave": 1, "card": E("Dhole"), "privilege": False}
-    state, events = play(state, (JARED, KEEP))
+    state, events = play_moves(GAME, state, (JARED, KEEP))
     assert of(events, "grave_dug_up").data == {"grave": 1, "card": E("Dhole"), "partners": [MARY, JARED], "turn": JARED}
-    state, events = play(state, (JARED, henchman("Mother Hydra")), (MARY, henchman("Deep One")))
+    state, events = play_moves(GAME, state, (JARED, henchman("Mother Hydra")), (MARY, henchman("Deep One")))
     assert of(events, "grave_looted").data == {"seat": JARED, "grave": 1, "card": E("Dhole"),
                                                "totals": [[MARY, 11], [JARED, 20]]}  # 2 + 9 and 8 + 12
     assert rite(state).graves[1].looted_by == JARED
     assert rite(state).phase == Placing(SUZY)
-    state, events = play(state, (SUZY, place("Nightgaunt", 2)))
+    state, events = play_moves(GAME, state, (SUZY, place("Nightgaunt", 2)))
     assert of(events, "grave_peeked").data["card"] == E("Yog-Sothoth")
-    state, _ = play(state, (SUZY, KEEP))
+    state, _ = play_moves(GAME, state, (SUZY, KEEP))
     assert rite(state).phase == Placing(FELIX)
-    state, _ = play(state, (FELIX, place("Hastur", 2)), (FELIX, KEEP))
-    state, events = play(state, (FELIX, henchman("Yeb")), (SUZY, henchman("Nyarlathotep")))
+    state, _ = play_moves(GAME, state, (FELIX, place("Hastur", 2)), (FELIX, KEEP))
+    state, events = play_moves(GAME, state, (FELIX, henchman("Yeb")), (SUZY, henchman("Nyarlathotep")))
     # 12 + 9 = 21 against 8 + 13 = 21: the higher ghoul, Hastur (12), loots.
     assert of(events, "grave_looted").data == {"seat": FELIX, "grave": 2, "card": E("Yog-Sothoth"),
                                                "totals": [[SUZY, 21], [FELIX, 21]]}
@@ -123,7 +118,7 @@ def test_the_graveyard_is_one_face_down_grave_more_than_there_are_cultists(playe
 def test_the_grand_cultist_may_peek_at_any_one_grave_before_her_first_turn():
     state = start()
     assert offered(GAME, state, MARY)[:5] == [{"type": "peek_grave", "grave": g} for g in range(5)]
-    state, events = play(state, (MARY, {"type": "peek_grave", "grave": 3}))
+    state, events = play_moves(GAME, state, (MARY, {"type": "peek_grave", "grave": 3}))
     assert types(events) == ["grave_peeked", "hound_turn_began"]
     assert redact(events[0], MARY)["card"] == E("Shoggoth") and "card" not in redact(events[0], JARED)
     assert rite(state).phase == Placing(MARY)  # then she takes the first turn
@@ -133,7 +128,7 @@ def test_the_grand_cultist_may_peek_at_any_one_grave_before_her_first_turn():
 
 
 def test_a_peek_is_knowledge_of_the_peeking_seat_only():
-    state, events = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
+    state, events = play_moves(GAME, start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     peek = of(events, "grave_peeked")
     assert peek.secret == {"card": (MARY,)}
     assert GAME.decider.view(state, MARY)["rite"]["graves"][0]["card"] == E("Randolph Carter")
@@ -143,7 +138,7 @@ def test_a_peek_is_knowledge_of_the_peeking_seat_only():
 
 
 def test_a_placed_ghoul_is_replaced_from_the_pile_at_once():
-    state, _ = play(start(pile=["Dagon"]), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
+    state, _ = play_moves(GAME, start(pile=["Dagon"]), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     assert E("Dagon") in state.table.hands[MARY] and len(state.table.hands[MARY]) == 5
 
 
@@ -151,10 +146,10 @@ def test_a_placed_ghoul_is_replaced_from_the_pile_at_once():
 
 
 def test_after_peeking_a_cultist_leaves_her_ghoul_or_moves_it_once_without_a_peek():
-    state, _ = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
+    state, _ = play_moves(GAME, start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)))
     assert rite(state).phase == Placed(MARY, 0)
     assert offered(GAME, state, MARY) == [KEEP] + [move(g) for g in (1, 2, 3, 4)]
-    state, events = play(state, (MARY, move(3)))
+    state, events = play_moves(GAME, state, (MARY, move(3)))
     assert types(events) == ["ghoul_moved", "hound_turn_began"]
     assert rite(state).graves[3].ghouls == ((MARY, E("Robert Olmstead")),) and not rite(state).graves[0].ghouls
     given_state(GAME, state).when(MARY, move(4)).refused("rules/not_your_turn")
@@ -162,22 +157,22 @@ def test_after_peeking_a_cultist_leaves_her_ghoul_or_moves_it_once_without_a_pee
 
 
 def test_leaving_a_ghoul_alone_at_a_grave_ends_the_turn():
-    state, events = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP))
+    state, events = play_moves(GAME, start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP))
     assert types(events)[-2:] == ["ghoul_kept", "hound_turn_began"] and rite(state).phase == Placing(JARED)
 
 
 def test_a_cultist_sends_only_one_ghoul_to_a_grave():
-    state, _ = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP),
+    state, _ = play_moves(GAME, start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP),
                     (JARED, place("Lobon", 1)), (JARED, KEEP), (SUZY, place("Nightgaunt", 2)), (SUZY, KEEP),
                     (FELIX, place("Hastur", 3)), (FELIX, KEEP))
     given_state(GAME, state).when(MARY, place("Deep One", 0)).refused("rules/one_ghoul_per_grave")
     assert place("Deep One", 0) not in offered(GAME, state, MARY)
-    state, _ = play(state, (MARY, place("Deep One", 4)))
+    state, _ = play_moves(GAME, state, (MARY, place("Deep One", 4)))
     given_state(GAME, state).when(MARY, move(0)).refused("rules/one_ghoul_per_grave")
 
 
 def test_moving_a_ghoul_to_a_grave_with_another_ghoul_makes_digging_partners():
-    state, events = play(start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP),
+    state, events = play_moves(GAME, start(), (MARY, DECLINE), (MARY, place("Robert Olmstead", 0)), (MARY, KEEP),
                          (JARED, place("Lobon", 1)), (JARED, move(0)))
     assert of(events, "grave_dug_up").data == {"grave": 0, "card": E("Randolph Carter"), "partners": [MARY, JARED],
                                                "turn": JARED}
@@ -190,7 +185,7 @@ def test_moving_a_ghoul_to_a_grave_with_another_ghoul_makes_digging_partners():
 
 def dig_at_one(hands=EXAMPLE_HANDS, **kw):
     """Mary's ghoul waits at grave 1 (moved there); Jared joins her and digs."""
-    state, _ = play(start(hands, **kw), (MARY, DECLINE), (MARY, place(hands[MARY][0], 0)), (MARY, move(1)),
+    state, _ = play_moves(GAME, start(hands, **kw), (MARY, DECLINE), (MARY, place(hands[MARY][0], 0)), (MARY, move(1)),
                     (JARED, place(hands[JARED][0], 1)), (JARED, KEEP))
     assert isinstance(rite(state).phase, Digging)
     return state
@@ -207,13 +202,13 @@ def test_a_henchman_must_be_of_the_same_cult_as_the_ghoul():
 
 
 def test_henchmen_are_sealed_then_revealed_together():
-    state, events = play(dig_at_one(), (JARED, henchman("Mother Hydra")))
+    state, events = play_moves(GAME, dig_at_one(), (JARED, henchman("Mother Hydra")))
     sealed = events[0]
     assert redact(sealed, MARY) == {"seat": JARED, "grave": 1}
     assert GAME.decider.to_act(state) == {MARY}
     assert GAME.decider.view(state, MARY)["rite"]["dig"] == {"grave": 1, "sealed": [JARED]}
     assert GAME.decider.view(state, JARED)["rite"]["dig"]["choices"] == {str(JARED): {"choice": "henchman", "card": E("Mother Hydra")}}
-    state, events = play(state, (MARY, henchman("Deep One")))
+    state, events = play_moves(GAME, state, (MARY, henchman("Deep One")))
     assert of(events, "henchmen_revealed").data["shown"] == [
         {"seat": MARY, "shown": "henchman", "card": E("Deep One")},
         {"seat": JARED, "shown": "henchman", "card": E("Mother Hydra")}]
@@ -224,7 +219,7 @@ def test_a_henchman_sealed_before_the_glass_from_leng_opens_the_hands_stays_seal
     hands = {**EXAMPLE_HANDS, SUZY: ["Nightgaunt", "Nyarlathotep", "Liber Ivonis", "Swami Chandraputra", "Barnabas Marsh"]}
     state = dig_at_one(hands)
     state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a != 1))
-    state, _ = play(state, (JARED, henchman("Mother Hydra")), (SUZY, {"type": "excavate_artifact", "cult": "blue"}))
+    state, _ = play_moves(GAME, state, (JARED, henchman("Mother Hydra")), (SUZY, {"type": "excavate_artifact", "cult": "blue"}))
     assert state.table.mods.open_hands
     for seat in (MARY, SUZY, None):
         assert "cards" not in GAME.decider.view(state, seat)["rite"]["dig"]
@@ -234,7 +229,7 @@ def test_a_henchman_sealed_before_the_glass_from_leng_opens_the_hands_stays_seal
 def test_a_psych_out_discards_the_partners_henchman_and_the_dummy_goes_back_to_hand():
     state = dig_at_one()
     # Mary (ghoul 2) presents Kamog face down; Jared (ghoul 8) reveals Mother Hydra, which is discarded.
-    state, events = play(state, (MARY, dummy("Kamog")), (JARED, henchman("Mother Hydra")))
+    state, events = play_moves(GAME, state, (MARY, dummy("Kamog")), (JARED, henchman("Mother Hydra")))
     assert of(events, "henchmen_revealed").data["shown"] == [
         {"seat": MARY, "shown": "face_down"}, {"seat": JARED, "shown": "henchman", "card": E("Mother Hydra")}]
     assert of(events, "henchman_psyched_out").data == {"seat": JARED, "card": E("Mother Hydra")}
@@ -246,14 +241,14 @@ def test_a_psych_out_discards_the_partners_henchman_and_the_dummy_goes_back_to_h
 
 def test_when_both_partners_psych_out_both_dummies_are_discarded():
     state = dig_at_one()
-    state, events = play(state, (MARY, dummy("Kamog")), (JARED, dummy("Asenath Waite")))
+    state, events = play_moves(GAME, state, (MARY, dummy("Kamog")), (JARED, dummy("Asenath Waite")))
     assert of(events, "dummies_discarded").data["cards"] == [E("Kamog"), E("Asenath Waite")]
     assert E("Kamog") in rite(state).discards and E("Asenath Waite") in rite(state).discards
     assert of(events, "grave_looted").data["seat"] == JARED
 
 
 def test_a_dummy_against_no_henchman_just_goes_back_to_hand():
-    state, events = play(dig_at_one(), (MARY, dummy("Kamog")), (JARED, NOTHING))
+    state, events = play_moves(GAME, dig_at_one(), (MARY, dummy("Kamog")), (JARED, NOTHING))
     assert "henchman_psyched_out" not in types(events) and E("Kamog") in state.table.hands[MARY]
 
 
@@ -264,7 +259,7 @@ def test_a_forbidden_book_doubles_the_other_card():
     assert strength(E("The Book of Azathoth"), E("The Necronomicon")) == 0
     hands = {**EXAMPLE_HANDS, MARY: ["The Book of Azathoth", "Nyarlathotep", "Kamog", "Zkauba the Wizard", "Deep One"],
              SUZY: ["Nightgaunt", "Robert Olmstead", "Klarkash-Ton", "Edward Pickman Derby", "Barnabas Marsh"]}
-    state, events = play(dig_at_one(hands), (MARY, henchman("Nyarlathotep")), (JARED, henchman("Mother Hydra")))
+    state, events = play_moves(GAME, dig_at_one(hands), (MARY, henchman("Nyarlathotep")), (JARED, henchman("Mother Hydra")))
     assert of(events, "grave_looted").data == {"seat": MARY, "grave": 1, "card": E("Dhole"),
                                                "totals": [[MARY, 26], [JARED, 20]]}
 
@@ -273,26 +268,26 @@ def test_a_tie_in_totals_and_ghouls_discards_everything_and_leaves_the_grave_fac
     hands = {**EXAMPLE_HANDS, MARY: ["Nightgaunt", "Walter Gilman", "Kamog", "Zkauba the Wizard", "Deep One"],
              SUZY: ["Robert Olmstead", "Nyarlathotep", "Klarkash-Ton", "Edward Pickman Derby", "Barnabas Marsh"]}
     state = dig_at_one(hands)  # Nightgaunt (8) against Lobon (8)
-    state, events = play(state, (MARY, NOTHING), (JARED, NOTHING))
+    state, events = play_moves(GAME, state, (MARY, NOTHING), (JARED, NOTHING))
     assert of(events, "dig_tied").data == {"grave": 1, "card": E("Dhole"), "totals": [[MARY, 8], [JARED, 8]]}
     grave = rite(state).graves[1]
     assert grave.face_up and grave.looted_by is None and not grave.ghouls
     assert E("Nightgaunt") in rite(state).discards and E("Lobon") in rite(state).discards
     # A face-up grave needs no peek, and still needs digging partners.
-    state, events = play(state, (SUZY, place("Robert Olmstead", 1)))
+    state, events = play_moves(GAME, state, (SUZY, place("Robert Olmstead", 1)))
     assert types(events) == ["ghoul_placed", "cards_drawn"]
-    state, events = play(state, (SUZY, KEEP))
+    state, events = play_moves(GAME, state, (SUZY, KEEP))
     assert rite(state).phase == Placing(FELIX)
 
 
 def test_partners_draw_back_to_five_after_the_dig():
-    state, _ = play(dig_at_one(), (MARY, henchman("Deep One")), (JARED, henchman("Mother Hydra")))
+    state, _ = play_moves(GAME, dig_at_one(), (MARY, henchman("Deep One")), (JARED, henchman("Mother Hydra")))
     assert len(state.table.hands[MARY]) == 5 and len(state.table.hands[JARED]) == 5
 
 
 def test_under_the_rank_inverting_artifact_the_lower_total_loots():
     state = dig_at_one(extra=[ev("ranks_inverted")])
-    state, events = play(state, (MARY, henchman("Deep One")), (JARED, henchman("Mother Hydra")))
+    state, events = play_moves(GAME, state, (MARY, henchman("Deep One")), (JARED, henchman("Mother Hydra")))
     assert of(events, "grave_looted").data["seat"] == MARY  # 11 under 20
 
 
@@ -310,7 +305,7 @@ def with_looted(state, looted):
 def test_when_the_last_grave_is_looted_the_most_looted_points_wins():
     # Suzy holds Randolph Carter (3) and Shoggoth (8), Felix Yog-Sothoth (13) and Nug (10): Jared's Dhole decides.
     state = with_looted(start(), {0: SUZY, 3: SUZY, 2: FELIX, 4: FELIX})
-    state, events = play(state, (MARY, DECLINE), (MARY, place("Robert Olmstead", 1)), (MARY, KEEP),
+    state, events = play_moves(GAME, state, (MARY, DECLINE), (MARY, place("Robert Olmstead", 1)), (MARY, KEEP),
                          (JARED, place("Lobon", 1)), (JARED, KEEP), (JARED, henchman("Mother Hydra")),
                          (MARY, henchman("Deep One")))
     assert of(events, "graveyard_emptied").data["points"] == [0, 9, 11, 23]
@@ -320,7 +315,7 @@ def test_when_the_last_grave_is_looted_the_most_looted_points_wins():
 def test_a_cultist_whose_ghouls_wait_at_every_grave_left_passes_her_turn():
     hands = {0: ["Robert Olmstead", "Deep One", "Kamog"], 1: ["Lobon", "Nug", "Yeb"]}
     state = start(hands, graves=["Dhole", "Shoggoth", "Hastur"], players=2, grand_cultist=0)
-    state, _ = play(state, (0, DECLINE))
+    state, _ = play_moves(GAME, state, (0, DECLINE))
     r = rite(state)
     graves = (dataclasses.replace(r.graves[0], face_up=True, looted_by=1),
               dataclasses.replace(r.graves[1], ghouls=((0, E("Robert Olmstead")),)),
@@ -331,10 +326,10 @@ def test_a_cultist_whose_ghouls_wait_at_every_grave_left_passes_her_turn():
         state.stage, rite=dataclasses.replace(r, graves=graves)))
     assert offered(GAME, state, 0) == [{"type": "pass_turn"}]
     given_state(GAME, state).when(0, place("Kamog", 1)).refused("rules/one_ghoul_per_grave")
-    state, events = play(state, (0, {"type": "pass_turn"}))
+    state, events = play_moves(GAME, state, (0, {"type": "pass_turn"}))
     assert types(events) == ["turn_passed_without_ghoul", "hound_turn_began"] and rite(state).phase == Placing(1)
     given_state(GAME, start()).when(MARY, DECLINE).then_types("peek_declined", "hound_turn_began")
-    state, _ = play(start(), (MARY, DECLINE))
+    state, _ = play_moves(GAME, start(), (MARY, DECLINE))
     given_state(GAME, state).when(MARY, {"type": "pass_turn"}).refused("rules/must_place_ghoul")
 
 
@@ -343,11 +338,11 @@ def test_when_nobody_can_send_a_ghoul_any_more_the_rite_ends_with_the_graves_lef
     hands = {0: ["Robert Olmstead", "Deep One"], 1: [], 2: []}
     state = start(hands, graves=["Dhole", "Nug", "Yeb", "Shoggoth"], players=3, grand_cultist=0, fill_pile=False)
     state = with_looted(state, {0: 2, 1: 1})  # seat 2 holds Dhole (9), seat 1 Nug (10)
-    state, _ = play(state, (0, DECLINE), (0, place("Robert Olmstead", 2)), (0, KEEP))
+    state, _ = play_moves(GAME, state, (0, DECLINE), (0, place("Robert Olmstead", 2)), (0, KEEP))
     assert offered(GAME, state, 1) == [{"type": "pass_turn"}]
-    state, _ = play(state, (1, {"type": "pass_turn"}), (2, {"type": "pass_turn"}), (0, place("Deep One", 3)))
+    state, _ = play_moves(GAME, state, (1, {"type": "pass_turn"}), (2, {"type": "pass_turn"}), (0, place("Deep One", 3)))
     assert offered(GAME, state, 0) == [KEEP]  # no other grave for her ghoul
-    state, events = play(state, (0, KEEP))
+    state, events = play_moves(GAME, state, (0, KEEP))
     assert of(events, "rite_won").data == {"seat": 1, "reason": "no_ghouls_left"}
 
 
@@ -356,10 +351,10 @@ def test_a_silent_cultist_declines_the_peek_leaves_her_ghoul_and_seals_a_henchma
     sealed henchman choice are compulsory, and the timer picks among the legal ones at random."""
     state = start()
     assert [timeout_choice(GAME, state, MARY, random.Random(seed)) for seed in range(20)] == [DECLINE] * 20
-    state, _ = play(state, (MARY, DECLINE))
+    state, _ = play_moves(GAME, state, (MARY, DECLINE))
     placements = {str(timeout_choice(GAME, state, MARY, random.Random(seed))) for seed in range(30)}
     assert len(placements) > 1 and all("place_ghoul" in p for p in placements)
-    state, _ = play(state, (MARY, place("Robert Olmstead", 0)))
+    state, _ = play_moves(GAME, state, (MARY, place("Robert Olmstead", 0)))
     assert len(offered(GAME, state, MARY)) > 1
     assert [timeout_choice(GAME, state, MARY, random.Random(seed)) for seed in range(20)] == [KEEP] * 20
     state = dig_at_one()
