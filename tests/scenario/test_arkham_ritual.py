@@ -14,7 +14,7 @@ from shared.games.arkham_ritual import GAME
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.rules import dummies_for
 from shared.games.arkham_ritual.state import Drawing, Finished, Offered, Passing, Peeking
-from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_from, play_moves
+from tests.support.scenario import ENTROPY, decide, first_difference, given, given_state, offered, play_from, play_moves
 from tests.support.resignation import resigned_and_played_out
 
 # Card ids (cards.py): artifact type t is 3t, 3t+1 sane and 3t+2 cursed.
@@ -324,9 +324,11 @@ def test_the_last_follower_may_pass_to_nobody_only_when_no_hand_is_left_on_the_t
 
 
 def test_example_1_the_deck_passes_to_the_first_player_clockwise_with_a_hand_on_the_table():
-    # Player A (seat 0) is Active; Player B (seat 1) took the card, so his hand is off the table; Player C has hers on
-    state, events = play_from(GAME, table(FIVE_UNIQUE), (0, DRAW), (0, to(1)), (1, TAKE))
-    assert one(events, "deck_passed").data == {"seat": 0, "to": 2}
+    # Player A (seat 0) is Active; Player B (seat 1) takes the card, so his hand is off the table; Player C has hers on
+    taken = given(GAME, *table(FIVE_UNIQUE)).played((0, DRAW), (0, to(1))).when(1, TAKE)
+    taken.then(ev("card_taken", seat=1, card=CANDELABRA_2, discarded=CANDELABRA, secret={"card": [0, 2, 3, 4]}),
+               ev("deck_passed", seat=0, to=2))
+    state = taken.after
     assert state.round.active == 2 and isinstance(state.phase, Drawing)
     assert GAME.decider.view(state, 0)["hands_on_table"] == [0, 1, 3, 4]  # 6-1: the new turn's Followers
 
@@ -358,27 +360,57 @@ def test_a_new_round_shuffles_all_22_cards_again():
 # -- 7. End of a round --------------------------------------------------------------------------------------
 
 
+def last_pass(hands):
+    """An Example's deal once the drawn card (the Deck's top, the second Candelabra) has gone round to Player E, who
+    passes it to nobody: the round ends."""
+    moves = everyone_passes(0, [1, 2, 3, 4])
+    return given(GAME, *table(hands)).played(*moves[:-1]).when(*moves[-1])
+
+
+def round_two(first):
+    """The second round's deal after every Example's first (a fixed entropy: the same shuffle each time)."""
+    hands = [FLUTE_2, CULTIST, ORB, DAGGER, CANDELABRA]
+    deck = [INVESTIGATOR, FLUTE_CURSED, CANDELABRA_CURSED, KEY, FLUTE, KEY_CURSED, DAGGER_2, KEY_2, GATE_2,
+            IDOL_CURSED, CTHULHU, ELDER_SIGN, GATE, DAGGER_CURSED, CANDELABRA_2, IDOL_2, IDOL]
+    return [ev("round_started", round=2),
+            *(ev("hand_dealt", seat=s, card=c, secret={"card": [o for o in range(5) if o != s]}) for s, c in enumerate(hands)),
+            ev("deck_formed", size=17, cards=deck, secret={"cards": []}),
+            ev("active_player_chosen", seat=first, rule="lowest_sanity")]
+
+
 def test_example_2_cursed_cards_and_shared_artifacts_do_not_survive():
-    # A Silver Key, B Candelabra (sane), C Ritual Dagger, D cursed Bone Flute, E cursed Candelabra
-    state, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
-    assert one(events, "ritual_judged").data["survived"] == [True, False, True, False, False]
-    assert state.last_result.cards == (KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED)
-    # "they lose their sanity" (B, D and E: three non-survivors, 7-3); A and C keep theirs
-    assert losses(events) == {1: -3, 3: -3, 4: -3}
-    assert state.sanity == (7, 4, 7, 4, 4)
+    # A Silver Key, B Candelabra (sane), C Ritual Dagger, D cursed Bone Flute, E cursed Candelabra. B, D and E do not
+    # survive and "lose their sanity" (three non-survivors: 3 markers each, 7-3); A and C keep theirs.
+    ended = last_pass([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED])
+    ended.then(ev("card_unclaimed", seat=4, card=CANDELABRA_2),
+               ev("round_ended", round=1, cause="all_passed", cards=[KEY, CANDELABRA, DAGGER, FLUTE_CURSED, CANDELABRA_CURSED],
+                  dummy_cards=[]),
+               ev("ritual_judged", survived=[True, False, True, False, False], failed=3, loss=3),
+               *(ev("sanity_changed", seat=s, change=-3, sanity=4, cause="failed_ritual") for s in (1, 3, 4)),
+               *round_two(first=1))
+    assert ended.after.sanity == (7, 4, 7, 4, 4)
 
 
 def test_example_3_with_the_cultist_only_a_unique_cursed_card_survives():
-    # A Silver Key, B Candelabra, C Cultist (all sane), D cursed Bone Flute, E cursed Candelabra
-    state, events = play_from(GAME, table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
-    assert one(events, "ritual_judged").data["survived"] == [False, False, False, True, False]
+    # A Silver Key, B Candelabra, C Cultist (all sane), D cursed Bone Flute, E cursed Candelabra: with the Cultist
+    # out, only D's unique cursed card survives.
+    last_pass([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]).then(
+        ev("card_unclaimed", seat=4, card=CANDELABRA_2),
+        ev("round_ended", round=1, cause="all_passed", cards=[KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED],
+           dummy_cards=[]),
+        ev("ritual_judged", survived=[False, False, False, True, False], failed=4, loss=4),
+        *(ev("sanity_changed", seat=s, change=-4, sanity=3, cause="failed_ritual") for s in (0, 1, 2, 4)),
+        *round_two(first=1))
 
 
 def test_example_4_every_non_survivor_loses_one_marker_per_non_survivor():
-    state, events = play_from(GAME, table([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED]), *everyone_passes(0, [1, 2, 3, 4]))
-    assert one(events, "ritual_judged").data["failed"] == 4
-    assert losses(events) == {0: -4, 1: -4, 2: -4, 4: -4}
-    assert state.sanity == (3, 3, 3, 7, 3)
+    # Example 3's round: four players did not survive, so each of them discards 4 Sanity Markers; D keeps 7.
+    ended = last_pass([KEY, CANDELABRA, CULTIST, FLUTE_CURSED, CANDELABRA_CURSED])
+    judged = [e for e in ended.events if e.type in ("ritual_judged", "sanity_changed")]
+    assert first_difference([ev("ritual_judged", survived=[False, False, False, True, False], failed=4, loss=4),
+                             *(ev("sanity_changed", seat=s, change=-4, sanity=3, cause="failed_ritual") for s in (0, 1, 2, 4))],
+                            judged) is None
+    assert ended.after.sanity == (3, 3, 3, 7, 3)
 
 
 def test_the_round_end_reveals_every_card_to_everyone():
