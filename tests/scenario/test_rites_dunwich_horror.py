@@ -74,28 +74,36 @@ def types(events):
 
 
 def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_derby():
-    state = start()
-    state, events = play_moves(GAME, state, (LUCY, reveal("Nug", "Asenath Waite", 0)))  # 10 - 3 = 7, Wilbur's elder sign
-    assert events[0].data["card"] == E("Robert Harrison Blake")
-    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))  # 3 + 1 = 4
+    # Lucy reveals the first wall card with Nug and Asenath Waite (10 - 3 = 7, Wilbur's elder sign) ...
+    revealed = given_state(GAME, start()).when(LUCY, reveal("Nug", "Asenath Waite", 0))
+    revealed.then(ev("wall_revealed", seat=LUCY, cards=pair("Nug", "Asenath Waite"), wall=0, twin=E("Wilbur Whateley"),
+                     card=E("Robert Harrison Blake")))
+    # ... and captures it with 3 + 1 = 4; able to capture only one wall card a turn, she draws back to 5 and play
+    # passes to Mark.
+    captured = given_state(GAME, revealed.after).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0))
+    captured.then(ev("wall_captured", seat=LUCY, cards=pair("Abdul Reis el Drogman", "Zadok Allen"), wall=0,
+                     card=E("Robert Harrison Blake")),
+                  ev("cards_drawn", seat=LUCY, cards=[E(c) for c in LUCY_DRAWS], secret={"cards": [LUCY]}),
+                  ev("dunwich_turn_began", seat=MARK))
+    state = captured.after
     assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"),)
-    # Able to capture only one wall card per turn, Lucy ends her turn, draws back to 5; play passes to Mark.
-    assert sorted(hand(state, LUCY)) == sorted([E("Randolph Carter")] + [E(c) for c in LUCY_DRAWS])
-    assert rite(state).phase == Turn(MARK)
     state, events = play_moves(GAME, state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
     assert events[0].data["card"] == E("Edward Pickman Derby")
     assert offered(GAME, state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
     state, _ = play_moves(GAME, state, (MARK, CALL_KNOCK))
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
     assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)  # Lucy could claim it too
-    after, events = play_moves(GAME, state, (REGGIE, knock("Nasht", "Lobon")))  # 10 - 8 = 2: Reggie is slightly faster
-    claimed = next(e for e in events if e.type == "wall_claimed")
-    assert claimed.data == {"seat": REGGIE, "cards": pair("Nasht", "Lobon"), "wall": 4, "card": E("Edward Pickman Derby"),
-                            "revealer": MARK, "arrival": 1, "order": [REGGIE]}
+    # 10 - 8 = 2: Reggie is slightly faster and takes Derby; Mark's turn ends, he draws back, play goes clockwise.
+    claimed = given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon"))
+    claimed.then(ev("wall_claimed", seat=REGGIE, cards=pair("Nasht", "Lobon"), wall=4, card=E("Edward Pickman Derby"),
+                    revealer=MARK, arrival=1, order=[REGGIE]),
+                 ev("cards_drawn", seat=MARK, cards=[E("Pnakotic Fragments"), E("Robert Olmstead")],
+                    secret={"cards": [MARK]}),
+                 ev("dunwich_turn_began", seat=REGGIE))
+    after = claimed.after
     assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
     # Lucy's knock arrives second: refused, whatever her pair (the game no longer waits on her).
     given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
-    assert rite(after).phase == Turn(REGGIE)  # Mark's turn ended; play continues clockwise
 
 
 # --- the deal --------------------------------------------------------------------------------------------------

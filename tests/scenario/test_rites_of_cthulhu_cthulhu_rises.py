@@ -8,6 +8,7 @@ from collections import Counter
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import CTHULHU, entity
 from shared.games.rites_of_cthulhu.state import Choosing, Claiming, Performing
+from shared.kernel import ev
 from tests.support.rites_positions import position
 from tests.support.scenario import ENTROPY, decide, given, given_state, offered, play_moves, timeout_choice
 
@@ -53,11 +54,17 @@ def gates_one_and_two(state):
 
 def test_play_example_gates_one_and_two_as_printed():
     state = example()
-    after_one, events = play_moves(GAME, state, (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")),
-                             (MARK, card("Pharaoh Khafra")), (LINDI, card("Robert Harrison Blake")))
-    closed = [e for e in events if e.type == "gate_closed"]
-    assert closed[0].data["seat"] == CHUCK  # Nasht, the highest card of the dominant cult (yellow)
-    assert rite(after_one).eligible == {CHUCK}
+    # Lindi plays the fourth card of the first gate and draws back; Nasht, the highest card of the dominant cult
+    # (yellow), closes it for Chuck.
+    fourth = given(GAME, *position(4, CHUCK, EXAMPLE_HANDS, EXAMPLE_PILE, rite="cthulhu_rises")).played(
+        (CHUCK, card("Nasht")), (NATALIE, card("Walter Gilman")), (MARK, card("Pharaoh Khafra"))
+    ).when(LINDI, card("Robert Harrison Blake"))
+    fourth.then(ev("card_played_to_gate", seat=LINDI, card=E("Robert Harrison Blake"), opened=False),
+                ev("cards_drawn", seat=LINDI, cards=[E("Ephraim Waite")], secret={"cards": [LINDI]}),
+                ev("gate_closed", seat=CHUCK, cards=[E(c) for c in ("Nasht", "Walter Gilman", "Pharaoh Khafra",
+                                                                    "Robert Harrison Blake")],
+                   cthulhu=None, overthrow=False))
+    assert rite(fourth.after).eligible == {CHUCK}
     state, events = gates_one_and_two(state)
     closed = [e for e in events if e.type == "gate_closed"]
     assert closed[1].data["seat"] == LINDI  # Zadok Allen, the highest card of the Grand Cult

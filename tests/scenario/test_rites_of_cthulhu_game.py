@@ -12,7 +12,7 @@ from shared.games.rites_of_cthulhu.cards import ARTIFACTS, CTHULHU, entity
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import rites_total, setup
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
-from shared.kernel import redact
+from shared.kernel import ev, redact
 from tests.support.rites_positions import position
 from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 from tests.support.resignation import resigned_and_played_out
@@ -83,9 +83,13 @@ def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
 
 
 def test_choosing_a_rite_excavates_the_coveted_artifact():
-    state, events = begin(artifact=7)
+    """The Grand Cultist picks the rite; the top artifact (Game Setup: one per rite) is excavated as the Coveted
+    Artifact, by nobody, before the rite begins."""
+    chosen = given_state(GAME, choosing(deck=[7])).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"})
+    chosen.then(ev("rite_chosen", rite="cthulhu_rises"), ev("artifact_excavated", artifact=7, seat=None),
+                ev("rite_begun", rite="cthulhu_rises"))
+    state = chosen.after
     assert state.coveted == (7,) and isinstance(state.stage, Performing) and state.stage.begun
-    assert [e.type for e in events][:3] == ["rite_chosen", "artifact_excavated", "rite_begun"]
 
 
 def test_the_winner_takes_the_coveted_pile_and_the_grand_cultist_passes_left():

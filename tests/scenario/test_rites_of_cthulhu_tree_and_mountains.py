@@ -6,6 +6,7 @@ import random
 
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
+from shared.kernel import ev
 from tests.support.rites_positions import position
 from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 
@@ -37,6 +38,10 @@ def tree_example():
 
 def test_tree_play_example_susan_wins_with_an_empty_hand():
     state = tree_example()
+    # Jane's Edward Pickman Derby follows Jack's Klarkash-Ton on Luke's tree: the same number, a double play.
+    given_state(GAME, state).played((LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0))).when(
+        JANE, grow("Edward Pickman Derby", 0)
+    ).then(ev("card_played_to_tree", seat=JANE, card=E("Edward Pickman Derby"), tree=0, planted=False, double_play=True))
     state, events = play_moves(
         GAME, state,
         (LUKE, plant("Asenath Waite")),

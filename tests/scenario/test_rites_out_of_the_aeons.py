@@ -79,12 +79,16 @@ def round_of(number, order=(JANE, MARK, LUCY, BRIAN)):
 def test_play_example_brian_takes_pharaoh_khafra_with_yeb():
     state = start()
     assert rite(state).revealed == E("Pharaoh Khafra")
-    state, events = play_moves(GAME, state, *round_of(0))
-    revealed = next(e for e in events if e.type == "bids_revealed")
-    assert dict(map(tuple, revealed.data["bids"])) == {
-        JANE: E("T'yog, High Priest of Shub-Niggurath"), MARK: E("Lobon"), LUCY: E("Barnabas Marsh"), BRIAN: E("Yeb")}
-    assert next(e for e in events if e.type == "yellow_card_won").data == {
-        "seat": BRIAN, "card": E("Pharaoh Khafra"), "bid": E("Yeb")}
+    # Brian's bid is the last sealed: every bid is revealed at once, Yeb takes Pharaoh Khafra, the next card turns.
+    *earlier, last = round_of(0)
+    brian = given_state(GAME, state).played(*earlier).when(*last)
+    brian.then(ev("bid_sealed", seat=BRIAN, card=E("Yeb"), secret={"card": [BRIAN]}),
+               ev("bids_revealed", card=E("Pharaoh Khafra"),
+                  bids=[[BRIAN, E("Yeb")], [JANE, E("T'yog, High Priest of Shub-Niggurath")], [MARK, E("Lobon")],
+                        [LUCY, E("Barnabas Marsh")]]),
+               ev("yellow_card_won", seat=BRIAN, card=E("Pharaoh Khafra"), bid=E("Yeb")),
+               ev("yellow_card_revealed", card=E("Kaman-Thah"), privilege=True, bidders=[]))
+    state = brian.after
     assert rite(state).captured[BRIAN] == (E("Pharaoh Khafra"),)
     assert all(E(c) in rite(state).discards for c in ["T'yog, High Priest of Shub-Niggurath", "Lobon", "Barnabas Marsh", "Yeb"])
 

@@ -85,9 +85,18 @@ def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_o
     assert of(events, "grave_peeked").data == {"seat": JARED, "grave": 1, "card": E("Dhole"), "privilege": False}
     state, events = play_moves(GAME, state, (JARED, KEEP))
     assert of(events, "grave_dug_up").data == {"grave": 1, "card": E("Dhole"), "partners": [MARY, JARED], "turn": JARED}
-    state, events = play_moves(GAME, state, (JARED, henchman("Mother Hydra")), (MARY, henchman("Deep One")))
-    assert of(events, "grave_looted").data == {"seat": JARED, "grave": 1, "card": E("Dhole"),
-                                               "totals": [[MARY, 11], [JARED, 20]]}  # 2 + 9 and 8 + 12
+    # Both send a henchman: 2 + 9 against 8 + 12, Jared loots Dhole; the dig is cleared, both draw, Suzy's turn.
+    looted = given_state(GAME, state).played((JARED, henchman("Mother Hydra"))).when(MARY, henchman("Deep One"))
+    looted.then(ev("henchman_sealed", seat=MARY, grave=1, choice="henchman", card=E("Deep One"),
+                   secret={"choice": [MARY], "card": [MARY]}),
+                ev("henchmen_revealed", grave=1, shown=[{"seat": MARY, "shown": "henchman", "card": E("Deep One")},
+                                                        {"seat": JARED, "shown": "henchman", "card": E("Mother Hydra")}]),
+                ev("grave_looted", seat=JARED, grave=1, card=E("Dhole"), totals=[[MARY, 11], [JARED, 20]]),
+                ev("dig_cleared", grave=1, cards=[E(c) for c in ("Robert Olmstead", "Lobon", "Deep One", "Mother Hydra")]),
+                ev("cards_drawn", seat=MARY, cards=[E("Francis Wayland Thurston")], secret={"cards": [MARY]}),
+                ev("cards_drawn", seat=JARED, cards=[E("George Gammell Angell")], secret={"cards": [JARED]}),
+                ev("hound_turn_began", seat=SUZY))
+    state = looted.after
     assert rite(state).graves[1].looted_by == JARED
     assert rite(state).phase == Placing(SUZY)
     state, events = play_moves(GAME, state, (SUZY, place("Nightgaunt", 2)))
