@@ -115,3 +115,14 @@ def test_the_timer_plays_nothing_rather_than_raise_where_the_waited_seat_has_not
     # with something to play, the game's policy decides as before
     playing = dataclasses.replace(GAME, decider=dataclasses.replace(GAME.decider, timeout_command=lambda state, seat, rand: {"type": "chosen"}))
     assert playing.timeout_choice(state, waited, random.Random(1)) == {"type": "chosen"}
+
+
+def test_the_toy_invariant_finds_a_card_lost_or_points_not_earned():
+    """The template's conservation law can fail: every card in the deck, a hand, or played into the points."""
+    state = GAME.replay(GAME.start(2, {}, b"e")[1])
+    GAME.decider.invariant(state)
+    for broken in (dataclasses.replace(state, deck=state.deck[1:]),  # a card gone
+                   dataclasses.replace(state, points=(3, 0)),  # points no card earned
+                   dataclasses.replace(state, hands=(state.hands[0] * 2, state.hands[1]))):  # a card twice
+        with pytest.raises(AssertionError):
+            GAME.decider.invariant(broken)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng
+from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.toy.cards import CARDS, TARGET
@@ -26,10 +26,11 @@ class Reason(StrEnum):
 
 
 def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Event]:
-    """Rule 1: shuffle the twelve cards and deal one to each seat."""
+    """Rule 1: shuffle the twelve cards and deal one to each seat (randomness, as in ``decide``, only from the
+    decision's own ``rng``, seeded by the entropy it is given)."""
+    decision: Decision[Any] = Decision(None, evolve, entropy)
     deck = list(CARDS)
-    rng(entropy).shuffle(deck)
-    decision = Decision(None, evolve)
+    decision.rng.shuffle(deck)
     decision.emit(GameStarted(players=players, deck=deck[players:]), secret={"deck": []})
     for seat in range(players):
         decision.emit(CardDealt(seat=seat, card=deck[seat]), secret={"card": [seat]})

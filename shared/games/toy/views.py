@@ -8,6 +8,7 @@ from typing import Any
 from shared.kernel import EVERYONE, replace, sees
 from shared.kernel.events import Viewer
 
+from shared.games.toy.cards import CARDS
 from shared.games.toy.state import ToyState
 
 
@@ -39,7 +40,7 @@ def resample(state: ToyState, seat: int, rand: random.Random) -> ToyState:
 
 
 def invariant(state: ToyState) -> None:
-    """Every card is in one place: the deck, a hand, or scored."""
+    """Every card is in one place: the deck, a hand, or played (then its value is in its player's points)."""
     cards = list(state.deck) + [c for h in state.hands for c in h]
-    assert len(set(cards)) == len(cards)
-    assert len(cards) + sum(state.points) >= len(cards)
+    assert len(set(cards)) == len(cards) and set(cards) <= set(CARDS), "a card is in two places, or is no card"
+    assert sum(cards) + sum(state.points) == sum(CARDS), "points are not the values of the cards played"
