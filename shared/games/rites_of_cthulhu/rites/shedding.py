@@ -4,14 +4,16 @@ play draws and may play the drawn card, the turn passes, and the first to empty 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from shared.kernel import Command, Fact
+from shared.kernel import Command, Decision, Fact
+from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteEnd, RiteResult
-from shared.games.rites_of_cthulhu.rites.table import first_in_order, opener
-from shared.games.rites_of_cthulhu.state import Tabletop
+from shared.games.rites_of_cthulhu.rites.table import draw, first_in_order, next_seat, opener
+from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,33 @@ def turn_commands(plays: list[Command], may_end: bool) -> list[Command]:
     """A shedding turn: the plays and ending the turn once she has drawn (or played, where playing on is a "may");
     else the plays, or the draw when she cannot play."""
     return plays + [END_TURN] if may_end else plays or [DRAW_CARD]
+
+
+def shedding_commands(table: Tabletop, state: Any, seat: int, plays: Callable[[], list[Command]],
+                      may_end: bool) -> list[Command]:
+    """A shedding rite's legal commands: none off turn, else ``turn_commands`` of the rite's plays (asked only on
+    turn) and ``may_end``, which the rite gives (she drew, or played where playing on is a "may")."""
+    if seat != turn(table, state):
+        return []
+    return turn_commands(plays(), may_end)
+
+
+def decided_draw_or_end(d: Decision[RitesState], command: Command, seat: int, plays: list[Command], may_end: bool,
+                        late_draw: tuple[str, str], early_end: str) -> bool:
+    """A shedding turn's commands besides the plays, decided: the draw, only before she may end the turn (else
+    refused with ``late_draw``, its code and message) and only when she cannot play; ending the turn, only once she
+    may (else refused with ``early_end``). False when ``command`` is a play: the rite decides it."""
+    if isinstance(command, DrawCard):
+        require(not may_end, *late_draw)
+        require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
+        d.emit(DrewUnableToPlay(seat=seat))
+        draw(d, seat, 1)
+        return True
+    if isinstance(command, EndTurn):
+        require(may_end, "rules/must_play_if_able", early_end)
+        d.emit(TurnPassed(seat=next_seat(d.state.table, seat)))
+        return True
+    return False
 
 
 def end_or_at_random(legal: list[Command], rng: random.Random) -> Command:

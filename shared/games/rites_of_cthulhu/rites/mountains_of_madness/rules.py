@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 
 from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
-from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, rank
-from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.cards import RIDGE_SIZE, Side
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.commands import ExtendRidge, PlayCliff, PlayOnSlope
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.events import RidgeExtended, SlopePlayed
@@ -17,13 +16,13 @@ from shared.games.rites_of_cthulhu.rites.mountains_of_madness.state import Mount
 from shared.games.rites_of_cthulhu.rites.shedding import (
     DrewUnableToPlay,
     TurnPassed,
+    decided_draw_or_end,
     end_or_at_random,
+    shedding_commands,
     shedding_result,
-    turn,
-    turn_commands,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
-from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
+from shared.games.rites_of_cthulhu.rites.table import draw, without
 from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
@@ -71,9 +70,12 @@ def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
 
 
 def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
-    if seat != turn(table, state):
-        return []
-    return turn_commands(_plays(table, state, seat), may_end=bool(state.played or state.drew))
+    return shedding_commands(table, state, seat, lambda: _plays(table, state, seat), may_end=_may_end(state))
+
+
+def _may_end(state: MountainsState) -> bool:
+    """Playing on is a "may": she may end her turn once she has played or drawn."""
+    return bool(state.played or state.drew)
 
 
 def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: random.Random) -> Command:
@@ -83,17 +85,9 @@ def timeout_command(table: Tabletop, state: MountainsState, seat: int, rng: rand
 def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     plays = _plays(table, state, seat)
-    if isinstance(command, DrawCard):
-        require(not state.drew and not state.played, "rules/already_played_or_drew",
-                "You may only draw at the start of your turn.")
-        require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
-        d.emit(DrewUnableToPlay(seat=seat))
-        draw(d, seat, 1)
-        return
-    if isinstance(command, EndTurn):
-        require(bool(state.played or state.drew), "rules/must_play_if_able",
-                "You must play a card (or draw if you cannot) before ending your turn.")
-        d.emit(TurnPassed(seat=next_seat(table, seat)))
+    if decided_draw_or_end(d, command, seat, plays, _may_end(state),
+                           ("rules/already_played_or_drew", "You may only draw at the start of your turn."),
+                           "You must play a card (or draw if you cannot) before ending your turn."):
         return
     if command not in plays:
         raise _why(table, state, seat, command)

@@ -10,20 +10,19 @@ from __future__ import annotations
 import random
 
 from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
-from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import cult, rank
-from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteResult, here
+from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
 from shared.games.rites_of_cthulhu.rites.shedding import (
     DrewUnableToPlay,
     TurnPassed,
+    decided_draw_or_end,
     end_or_at_random,
+    shedding_commands,
     shedding_result,
-    turn,
-    turn_commands,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
-from shared.games.rites_of_cthulhu.rites.table import draw, next_seat, without
+from shared.games.rites_of_cthulhu.rites.table import next_seat, without
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.cards import TREE_SIZE
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.commands import GrowTree, PlantTree
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import CardPlayedToTree
@@ -68,9 +67,7 @@ def _plays(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
 
 
 def legal_commands(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
-    if seat != turn(table, state):
-        return []
-    return turn_commands(_plays(table, state, seat), may_end=state.drew)
+    return shedding_commands(table, state, seat, lambda: _plays(table, state, seat), may_end=state.drew)
 
 
 def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Random) -> Command:
@@ -80,15 +77,8 @@ def timeout_command(table: Tabletop, state: TreeState, seat: int, rng: random.Ra
 def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     table, state = here(d)
     plays = _plays(table, state, seat)
-    if isinstance(command, DrawCard):
-        require(not state.drew, "rules/already_drew", "You have already drawn this turn.")
-        require(not plays, "rules/must_play_if_able", "You can play a card, so you may not draw.")
-        d.emit(DrewUnableToPlay(seat=seat))
-        draw(d, seat, 1)
-        return
-    if isinstance(command, EndTurn):
-        require(state.drew, "rules/must_play_if_able", "You must play a card (or draw if you cannot).")
-        d.emit(TurnPassed(seat=next_seat(table, seat)))
+    if decided_draw_or_end(d, command, seat, plays, state.drew, ("rules/already_drew", "You have already drawn this turn."),
+                           "You must play a card (or draw if you cannot)."):
         return
     assert isinstance(command, (PlantTree, GrowTree))
     if command not in plays:
