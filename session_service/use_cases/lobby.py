@@ -30,7 +30,7 @@ from typing import Any
 import orjson
 
 from shared.kernel import RuleViolation
-from shared.kernel.table import SeatJoined, Status
+from shared.kernel.table import Abandon, Abort, Decline, Join, Leave, Resign, SeatJoined, Start, Status, TableCommand
 from session_service.storage.claims import CreateClaims
 from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
                                     InviteRequired, MissingToken, NotCreator, NotFound, NotInvited, VersionConflict)
@@ -215,7 +215,7 @@ class Lobby:
         if meta.extra.get("visibility") == "private" and seat not in mine:
             if not hmac.compare_digest(token_hash(body.get("invite") or ""), meta.extra.get("invite_hash", "")):
                 raise InviteRequired()
-        return {"type": "join", "seat": seat, "name": name, "player": player.id if player else None, "ai": None}
+        return Join(seat=seat, name=name, player=player.id if player else None).to_record()
 
     @staticmethod
     def _as_refusal(refused: RuleViolation) -> Exception:
@@ -238,7 +238,7 @@ class Lobby:
             raise RuleViolation("rules/unknown_ai", f"no AI level {ai[:32]!r}", {"ai_levels": list(game.ai.levels)})
         counted = self._count_if_all_ai(meta)
         try:
-            return self.tables.table_command(game_id, None, {"type": "start", "ai": ai}, by="lobby", meta=meta)
+            return self.tables.table_command(game_id, None, Start(ai=ai).to_record(), by="lobby", meta=meta)
         except Exception as refused:
             if counted and self.tables.quotas is not None:  # counted only where there are quotas
                 self.tables.quotas.refund_all_ai_start(meta)
@@ -293,7 +293,7 @@ class Lobby:
         meta = meta or self.tables.meta(game_id)
         levels = self.tables.games[meta.game].ai.levels
         ai = self.takeover_ai if self.takeover_ai in levels else levels[0]
-        result = self.tables.table_command(game_id, seat, {"type": "resign", "ai": ai}, meta=meta)
+        result = self.tables.table_command(game_id, seat, Resign(ai=ai).to_record(), meta=meta)
         if caller is not None:
             self._seat_given_back(game_id, caller)
         return result
@@ -306,7 +306,7 @@ class Lobby:
         if caller is not None and not self.may_abort(meta, caller, token):
             raise NotCreator("only the table's creator may call it off: give your seat back (leave) while it waits, "
                              "or resign once it has started")
-        return self.tables.table_command(game_id, seat, {"type": "abort"}, meta=meta)
+        return self.tables.table_command(game_id, seat, Abort().to_record(), meta=meta)
 
     def leave(self, game_id: str, seat: int, meta: Meta, caller: Caller, token: str | None) -> dict[str, Any]:
         """``seat`` is given back while the table waits: it opens again (for anyone). The creator leaving calls
@@ -316,7 +316,7 @@ class Lobby:
         if self.is_creator(meta, caller, token):
             return self.abort(game_id, seat, meta, caller, token)
         try:
-            result = self.tables.table_command(game_id, seat, {"type": "leave"}, meta=meta)
+            result = self.tables.table_command(game_id, seat, Leave().to_record(), meta=meta)
         except RuleViolation as refused:
             raise self._as_refusal(refused) from None
         self._seat_given_back(game_id, caller)
@@ -336,7 +336,7 @@ class Lobby:
         if kept is None:
             raise NotInvited()
         try:
-            result = self.tables.table_command(game_id, None, {"type": "decline", "seat": kept, "player": player.id},
+            result = self.tables.table_command(game_id, None, Decline(seat=kept, player=player.id).to_record(),
                                                by="lobby", meta=meta)
         except RuleViolation as refused:
             raise self._as_refusal(refused) from None
@@ -351,17 +351,17 @@ class Lobby:
         if meta.over or parse_iso(meta.updated_at).timestamp() > now_s - idle_s:
             return None
         if meta.status == Status.WAITING:
-            command: dict[str, Any] = {"type": "abort"}
+            command: TableCommand = Abort()
         elif meta.stuck or not any(meta.seats[s].get("ai") for s in meta.to_act):
-            command = {"type": "abandon", "idle_s": idle_s}
+            command = Abandon(idle_s=idle_s)
         else:
             return None
         try:
-            self.tables.table_command(meta.id, None, command, expected_version=meta.version,
+            self.tables.table_command(meta.id, None, command.to_record(), expected_version=meta.version,
                                       idempotency_key=str(meta.version), by="server", meta=meta)
         except (Finished, NotFound, VersionConflict, RuleViolation):
             return None
-        return str(command["type"])
+        return command.type
 
     # -- the player's tables ---------------------------------------------------------------------------
     def my_games(self, player: Player, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
