@@ -483,8 +483,11 @@ def test_faq_q2_after_the_elder_sign_you_compare_the_card_you_were_given():
 
 
 def test_discarding_a_gate_when_nobody_holds_a_great_old_one_does_nothing():
-    state, events = play_from(GAME, table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CANDELABRA]), (0, DRAW), (0, to(1)), (1, TAKE))
-    assert [e.type for e in events][-2:] == ["gate_found_no_great_old_one", "deck_passed"]
+    taken = given(GAME, *table([KEY, GATE, DAGGER, FLUTE, IDOL], top=[CANDELABRA])).played((0, DRAW), (0, to(1))).when(1, TAKE)
+    taken.then(ev("card_taken", seat=1, card=CANDELABRA, discarded=GATE, secret={"card": [0, 2, 3, 4]}),
+               ev("gate_found_no_great_old_one", seat=1),
+               ev("deck_passed", seat=0, to=2))
+    state = taken.after
     assert state.round.number == 1
     assert GAME.decider.view(state, 3)["cleared_of_great_old_one"] == [0, 1, 2, 3, 4]
 
@@ -503,10 +506,11 @@ def test_faq_q4_taking_cthulhu_while_discarding_a_gate_awakens_it():
 
 
 def test_magical_orb_shows_only_the_discarder_the_top_card():
-    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
-                         (0, DRAW), (0, to(1)), (1, TAKE))
-    seen = one(events, "top_card_seen")
-    assert seen.data["card"] == CTHULHU and "card" not in redact(seen, 0) and redact(seen, 1)["card"] == CTHULHU
+    taken = given(GAME, *table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU])).played(
+        (0, DRAW), (0, to(1))).when(1, TAKE)
+    taken.then(ev("card_taken", seat=1, card=CANDELABRA, discarded=ORB, secret={"card": [0, 2, 3, 4]}),
+               ev("top_card_seen", seat=1, card=CTHULHU, by="magical_orb", secret={"card": [1]}))
+    state = taken.after
     assert isinstance(state.phase, Peeking) and offered(GAME, state, 1) == [RETURN, REMOVE]
     assert GAME.decider.view(state, 1)["remembered"]["deck_top"] == CTHULHU
     assert GAME.decider.view(state, 2)["remembered"]["deck_top"] is None
@@ -514,18 +518,20 @@ def test_magical_orb_shows_only_the_discarder_the_top_card():
 
 
 def test_magical_orb_may_return_the_card_to_the_top_of_the_deck():
-    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU]),
-                         (0, DRAW), (0, to(1)), (1, TAKE), (1, RETURN))
+    returned = given(GAME, *table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU])).played(
+        (0, DRAW), (0, to(1)), (1, TAKE)).when(1, RETURN)
+    returned.then(ev("top_card_returned", seat=1), ev("deck_passed", seat=0, to=2))
+    state = returned.after
     assert state.round.deck[0] == CTHULHU and state.round.active == 2
     state, events = play_moves(GAME, state, (2, DRAW))
     assert one(events, "card_drawn").data["card"] == CTHULHU
 
 
 def test_magical_orb_may_remove_the_card_from_the_game_face_down():
-    state, events = play_from(GAME, table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU, IDOL_2]),
-                         (0, DRAW), (0, to(1)), (1, TAKE), (1, REMOVE))
-    removed = one(events, "top_card_removed")
-    assert "card" not in redact(removed, 0) and redact(removed, 1)["card"] == CTHULHU
+    removed = given(GAME, *table([KEY, ORB, DAGGER, FLUTE, IDOL], top=[CANDELABRA, CTHULHU, IDOL_2])).played(
+        (0, DRAW), (0, to(1)), (1, TAKE)).when(1, REMOVE)
+    removed.then(ev("top_card_removed", seat=1, card=CTHULHU, secret={"card": [1]}), ev("deck_passed", seat=0, to=2))
+    state = removed.after
     assert state.round.removed == (CTHULHU,) and state.round.deck[0] == IDOL_2
     assert GAME.decider.view(state, 3)["removed_count"] == 1 and GAME.decider.view(state, 1)["remembered"]["removed"] == [CTHULHU]
 
@@ -542,10 +548,12 @@ def test_the_card_seen_with_the_orb_is_known_to_its_viewer_when_it_comes_back_to
 def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven():
     events = table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE], sanity=[7, 6, 7, 7, 7],
                    event_card="shining_trapezohedron")
-    state, produced = play_from(GAME, events, (0, DRAW), (0, to(1)), (1, TAKE))
-    seen = one(produced, "top_card_seen")
-    assert seen.data["sane"] is True and "card" not in redact(seen, 3)
-    assert losses(produced) == {1: 1} and state.sanity[1] == 7
+    taken = given(GAME, *events).played((0, DRAW), (0, to(1))).when(1, TAKE)
+    taken.then(ev("card_taken", seat=1, card=CANDELABRA, discarded=TRAPEZOHEDRON, secret={"card": [0, 2, 3, 4]}),
+               ev("top_card_seen", seat=1, card=GATE, by="shining_trapezohedron", sane=True, secret={"card": [1]}),
+               ev("sanity_changed", seat=1, change=1, sanity=7, cause="shining_trapezohedron"),
+               ev("deck_passed", seat=0, to=2))
+    state = taken.after
     assert GAME.decider.view(state, 3)["deck_top_colour"] == "sane"
     state, produced = play_from(GAME, table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, GATE],
                                  event_card="shining_trapezohedron"), (0, DRAW), (0, to(1)), (1, TAKE))
@@ -555,8 +563,12 @@ def test_shining_trapezohedron_gains_one_sanity_on_a_sane_top_card_up_to_seven()
 def test_shining_trapezohedron_loses_one_sanity_on_a_cursed_top_card():
     events = table([KEY, TRAPEZOHEDRON, DAGGER, FLUTE, IDOL], top=[CANDELABRA, KEY_CURSED],
                    event_card="shining_trapezohedron")
-    state, produced = play_from(GAME, events, (0, DRAW), (0, to(1)), (1, TAKE))
-    assert losses(produced) == {1: -1} and state.round.deck[0] == KEY_CURSED
+    taken = given(GAME, *events).played((0, DRAW), (0, to(1))).when(1, TAKE)
+    taken.then(ev("card_taken", seat=1, card=CANDELABRA, discarded=TRAPEZOHEDRON, secret={"card": [0, 2, 3, 4]}),
+               ev("top_card_seen", seat=1, card=KEY_CURSED, by="shining_trapezohedron", sane=False, secret={"card": [1]}),
+               ev("sanity_changed", seat=1, change=-1, sanity=6, cause="shining_trapezohedron"),
+               ev("deck_passed", seat=0, to=2))
+    assert taken.after.round.deck[0] == KEY_CURSED
 
 
 def test_shining_trapezohedron_loss_may_end_the_game_immediately():
