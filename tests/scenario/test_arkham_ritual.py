@@ -675,9 +675,25 @@ def test_hastur_artifact_holders_lose_the_normal_amount_plus_the_number_of_curse
 # -- 8. End of the game -------------------------------------------------------------------------------------
 
 
+def game_ends(winners):
+    """The round of ``last_sanity``'s deal ending: D's cursed Bone Flute costs her the last marker, the game ends."""
+    return [ev("card_unclaimed", seat=4, card=CANDELABRA_2),
+            ev("round_ended", round=1, cause="all_passed", cards=[KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], dummy_cards=[]),
+            ev("ritual_judged", survived=[True, True, True, False, True], failed=1, loss=1),
+            ev("sanity_changed", seat=3, change=-1, sanity=0, cause="failed_ritual"),
+            ev("game_ended", reason="sanity_lost", winners=winners)]
+
+
+def last_sanity(**options):
+    """A deal where only D (one Sanity Marker left) fails the ritual, once the card has gone round to E."""
+    moves = everyone_passes(0, [1, 2, 3, 4])
+    deal = table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6], **options)
+    return given(GAME, *deal).played(*moves[:-1]).when(*moves[-1])
+
+
 def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins():
-    state, events = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6]),
-                         *everyone_passes(0, [1, 2, 3, 4]))
+    ended = last_sanity().then(*game_ends(winners=[0, 1, 2, 4]))
+    state = ended.after
     assert isinstance(state.phase, Finished)
     assert GAME.decider.outcome(state).winners == (0, 1, 2, 4)
     assert GAME.decider.outcome(state).scores == (7.0, 5.0, 7.0, 0.0, 6.0)
@@ -685,9 +701,8 @@ def test_the_game_ends_when_a_player_has_no_sanity_and_every_other_player_wins()
 
 
 def test_competitive_variant_the_most_sanity_wins_and_ties_share_the_victory():
-    state, _ = play_from(GAME, table([KEY, CANDELABRA, DAGGER, FLUTE_CURSED, IDOL], sanity=[7, 5, 7, 1, 6], competitive=True),
-                    *everyone_passes(0, [1, 2, 3, 4]))
-    assert GAME.decider.outcome(state).winners == (0, 2)
+    ended = last_sanity(competitive=True).then(*game_ends(winners=[0, 2]))
+    assert GAME.decider.outcome(ended.after).winners == (0, 2)
 
 
 def test_if_every_player_is_consumed_nobody_wins():
