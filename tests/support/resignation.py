@@ -5,9 +5,10 @@ every seat: for the scenarios that pin how each game names its winners among the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from shared.kernel import entropy_for
+from shared.kernel import Event, entropy_for
 from shared.kernel.game import Game
 from shared.kernel.table import OpenTable, Resign, Seating, Table, table_batch
 
@@ -18,8 +19,8 @@ def resigned_and_played_out(game: Game, players: int, resigned: Iterable[int], s
     secret = seed.to_bytes(8, "big")
     seating = Seating(game)
 
-    def setup(count: int, options: object) -> list:
-        return game.start(count, options, entropy_for(secret, 0))[1]  # type: ignore[arg-type]
+    def setup(count: int, options: Mapping[str, Any]) -> list[Event]:
+        return game.start(count, options, entropy_for(secret, 0))[1]
 
     seats = tuple({"name": f"Seat {i + 1}"} for i in range(players))
     table = seating.fold(None, table_batch(seating, None, OpenTable("g_resigned", seats, {}, "public"), None, setup))

@@ -138,7 +138,7 @@ def is_artifact(card: int) -> bool:
 
 
 def artifact_type(card: int) -> str | None:
-    return cast('str | None', BY_ID[card]["artifact"])
+    return cast(str | None, BY_ID[card]["artifact"])
 
 
 def is_great_old_one(card: int) -> bool:
