@@ -583,11 +583,30 @@ def test_shining_trapezohedron_loss_may_end_the_game_immediately():
 # -- 10-4 Great Old Ones ------------------------------------------------------------------------------------
 
 
-def gate_opens(hands, sanity=None, dummies=None, **options):
-    """Seat 1 holds a Gate; seat 0 passes it a sane Candelabra, which it takes: the Gate is discarded."""
+def gate_taken(hands, sanity=None, dummies=None, **options):
+    """Seat 1 holds a Gate; seat 0 passes it a sane Candelabra, and it takes it: the Gate is discarded."""
     hands = list(hands)
     hands[1] = GATE
-    return play_from(GAME, table(hands, top=[CANDELABRA], sanity=sanity, dummies=dummies, **options), (0, DRAW), (0, to(1)), (1, TAKE))
+    deal = table(hands, top=[CANDELABRA], sanity=sanity, dummies=dummies, **options)
+    return given(GAME, *deal).played((0, DRAW), (0, to(1))).when(1, TAKE)
+
+
+def gate_opens(hands, sanity=None, dummies=None, **options):
+    """``gate_taken``'s position after the take, and its events."""
+    taken = gate_taken(hands, sanity, dummies, **options)
+    return taken.after, taken.events
+
+
+def yog_sothoth_awakened(cards, holder, dummy=None, dummy_cards=(), others=(0, 2, 3, 4)):
+    """A Gate discarded by seat 1 for the Candelabra: the round ends and Yog-Sothoth awakens."""
+    return [ev("card_taken", seat=1, card=CANDELABRA, discarded=GATE, secret={"card": list(others)}),
+            ev("round_ended", round=1, cause="great_old_one", cards=cards, dummy_cards=list(dummy_cards)),
+            ev("great_old_one_awakened", card=YOG_SOTHOTH, holder=holder, dummy=dummy)]
+
+
+def consumed(*losses):
+    """Yog-Sothoth's effect: each ``(seat, markers)`` loses them all."""
+    return [ev("sanity_changed", seat=seat, change=-left, sanity=0, cause="yog_sothoth") for seat, left in losses]
 
 
 def test_cthulhu_makes_every_other_player_lose_the_number_of_players_minus_one():
@@ -622,10 +641,9 @@ def test_nyarlathotep_gain_never_exceeds_seven():
 
 
 def test_yog_sothoth_consumes_everyone_but_the_least_sanity_player_and_the_holder():
-    state, events = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 4, 2, 7],
-                               great_old_one="yog_sothoth")
-    assert state.sanity == (0, 0, 4, 2, 0)
-    assert GAME.decider.outcome(state).winners == (2, 3)
+    taken = gate_taken([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 4, 2, 7], great_old_one="yog_sothoth")
+    taken.then(*yog_sothoth_awakened([KEY, CANDELABRA, YOG_SOTHOTH, FLUTE, IDOL], holder=2), *consumed((0, 5), (1, 6), (4, 7)),
+               ev("game_ended", reason="sanity_lost", winners=[2, 3]))
 
 
 def test_yog_sothoth_on_a_tie_for_least_sanity_the_holder_keeps_one_and_everyone_else_loses_one():
@@ -636,16 +654,15 @@ def test_yog_sothoth_on_a_tie_for_least_sanity_the_holder_keeps_one_and_everyone
 
 
 def test_yog_sothoth_when_its_holder_has_the_least_sanity_everyone_else_is_consumed():
-    state, _ = gate_opens([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 2, 4, 7],
-                          great_old_one="yog_sothoth")
-    assert state.sanity == (0, 0, 2, 0, 0)
-    assert GAME.decider.outcome(state).winners == (2,)
+    taken = gate_taken([KEY, None, YOG_SOTHOTH, FLUTE, IDOL], sanity=[5, 6, 2, 4, 7], great_old_one="yog_sothoth")
+    taken.then(*yog_sothoth_awakened([KEY, CANDELABRA, YOG_SOTHOTH, FLUTE, IDOL], holder=2),
+               *consumed((0, 5), (1, 6), (3, 4), (4, 7)), ev("game_ended", reason="sanity_lost", winners=[2]))
 
 
 def test_yog_sothoth_held_by_a_dummy_consumes_everyone_but_the_least_sanity_player():
-    state, _ = gate_opens([KEY, None, DAGGER], sanity=[5, 3, 6], dummies=[YOG_SOTHOTH, FLUTE],
-                          great_old_one="yog_sothoth")
-    assert state.sanity == (0, 3, 0)
+    taken = gate_taken([KEY, None, DAGGER], sanity=[5, 3, 6], dummies=[YOG_SOTHOTH, FLUTE], great_old_one="yog_sothoth")
+    taken.then(*yog_sothoth_awakened([KEY, CANDELABRA, DAGGER], holder=None, dummy=0, dummy_cards=[YOG_SOTHOTH, FLUTE], others=(0, 2)),
+               *consumed((0, 5), (2, 6)), ev("game_ended", reason="sanity_lost", winners=[1]))
 
 
 def test_yog_sothoth_held_by_a_dummy_on_a_tie_for_least_everyone_loses_one():
