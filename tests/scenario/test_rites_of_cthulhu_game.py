@@ -14,7 +14,7 @@ from shared.games.rites_of_cthulhu.rules import rites_total, setup
 from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
 from shared.kernel import ev, redact
 from tests.support.rites_positions import position
-from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
+from tests.support.scenario import first_difference, given, given_state, offered, play_moves, timeout_choice
 from tests.support.resignation import resigned_and_played_out
 
 E = entity
@@ -207,10 +207,16 @@ def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands)
     assert {"type": "become_grand_cultist", "cult": "green"} in offered(GAME, state, 3)
-    state, events = play_moves(GAME, state, (3, {"type": "become_grand_cultist", "cult": "green"}))
+    seized = given_state(GAME, state).when(3, {"type": "become_grand_cultist", "cult": "green"})
+    # the power play (two cards of the cult set aside), the rite failed, a new deal; the Grand Cultist does not pass
+    seized_events = seized.events
+    assert first_difference([ev("power_play_made", seat=3, power="become_grand_cultist", cult="green"),
+                             ev("hand_cards_set_aside", seat=3, cards=[E("Pnakotic Fragments"), E("Dagon")]),
+                             ev("rite_failed", reason="grand_cultist_seized", seat=3)], seized_events[:3]) is None
+    assert "grand_cultist_passed" not in [e.type for e in seized_events]
+    state = seized.after
     assert state.grand_cultist == 3 and isinstance(state.stage, Choosing)
     assert state.played == ("cthulhu_rises",) and 7 in state.thrown_out and state.captured == ((),) * 4
-    assert "grand_cultist_passed" not in [e.type for e in events]
 
 
 def test_become_the_grand_cultist_in_the_final_rite_ends_the_game():
@@ -345,9 +351,12 @@ def test_a_single_cultist_artifact_is_used_once_in_the_rite_it_is_revealed_in_by
 
 def test_the_black_stone_makes_the_lowest_card_win():
     state, _ = begin(artifact=2)
-    state, events = play_moves(GAME, state, (0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra")),
-                         (3, card("Robert Harrison Blake")))
-    assert [e.data["seat"] for e in events if e.type == "gate_closed"] == [3]
+    gate = [(0, card("Nasht")), (1, card("Walter Gilman")), (2, card("Pharaoh Khafra"))]
+    given_state(GAME, state).played(*gate).when(3, card("Robert Harrison Blake")).then(
+        ev("card_played_to_gate", seat=3, card=E("Robert Harrison Blake"), opened=False),
+        ev("cards_drawn", seat=3, cards=[E("Francis Wayland Thurston")], secret={"cards": [3]}),
+        ev("gate_closed", seat=3, cards=[E(c) for c in ("Nasht", "Walter Gilman", "Pharaoh Khafra", "Robert Harrison Blake")],
+           cthulhu=None, overthrow=False))  # Blake, the lowest card, closes the gate
 
 
 def test_the_star_stone_of_mnar_forbids_power_plays():
@@ -385,9 +394,12 @@ def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     state, _ = begin(artifact=7)
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
     assert cmd in offered(GAME, state, 0)
-    after, events = play_moves(GAME, state, (0, cmd))
+    invoked = given_state(GAME, state).when(0, cmd)
+    invoked.then(ev("artifact_invoked", seat=0, artifact=7, second=False),
+                 ev("hand_cards_set_aside_face_down", seat=0, cards=[E("Kamog")], secret={"cards": [0]}),
+                 ev("cards_drawn", seat=0, cards=[E("Robert Olmstead")], secret={"cards": [0]}))
+    after = invoked.after
     assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
-    assert redact(events[1], 1).get("cards") is None  # set aside face down
     again = {"type": "invoke_artifact", "artifact": 7, "card": E("Yeb"), "seat": None, "target": None}
     given_state(GAME, after).when(2, again).refused("rules/artifact_not_invocable")
 
