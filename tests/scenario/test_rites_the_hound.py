@@ -76,15 +76,23 @@ def types(events):
 
 def test_play_example_jared_loots_dhole_and_felix_wins_the_tie_for_yog_sothoth_on_his_ghoul():
     state, _ = play_moves(GAME, start(), (MARY, DECLINE))
-    state, events = play_moves(GAME, state, (MARY, place("Robert Olmstead", 0)))
-    assert types(events) == ["ghoul_placed", "cards_drawn", "grave_peeked"]  # she draws at once, then peeks
-    assert of(events, "grave_peeked").data["card"] == E("Randolph Carter")
-    state, events = play_moves(GAME, state, (MARY, move(1)))  # a low card: she moves her ghoul, without peeking
-    assert "grave_peeked" not in types(events) and rite(state).phase == Placing(JARED)
-    state, events = play_moves(GAME, state, (JARED, place("Lobon", 1)))
-    assert of(events, "grave_peeked").data == {"seat": JARED, "grave": 1, "card": E("Dhole"), "privilege": False}
-    state, events = play_moves(GAME, state, (JARED, KEEP))
-    assert of(events, "grave_dug_up").data == {"grave": 1, "card": E("Dhole"), "partners": [MARY, JARED], "turn": JARED}
+    # Mary places Robert Olmstead on the first grave: she draws at once, then peeks at Randolph Carter.
+    placed = given_state(GAME, state).when(MARY, place("Robert Olmstead", 0))
+    placed.then(ev("ghoul_placed", seat=MARY, card=E("Robert Olmstead"), grave=0),
+                ev("cards_drawn", seat=MARY, cards=[E("Pnakotic Fragments")], secret={"cards": [MARY]}),
+                ev("grave_peeked", seat=MARY, grave=0, card=E("Randolph Carter"), privilege=False, secret={"card": [MARY]}))
+    # A low card: she moves her ghoul, without peeking, and Jared's turn begins.
+    moved = given_state(GAME, placed.after).when(MARY, move(1))
+    moved.then(ev("ghoul_moved", seat=MARY, card=E("Robert Olmstead"), source=0, grave=1), ev("hound_turn_began", seat=JARED))
+    # Jared joins her on that grave, peeks at Dhole and keeps his ghoul there: the grave is dug up.
+    joined = given_state(GAME, moved.after).when(JARED, place("Lobon", 1))
+    joined.then(ev("ghoul_placed", seat=JARED, card=E("Lobon"), grave=1),
+                ev("cards_drawn", seat=JARED, cards=[E("Zadok Allen")], secret={"cards": [JARED]}),
+                ev("grave_peeked", seat=JARED, grave=1, card=E("Dhole"), privilege=False, secret={"card": [JARED]}))
+    kept = given_state(GAME, joined.after).when(JARED, KEEP)
+    kept.then(ev("ghoul_kept", seat=JARED, grave=1),
+              ev("grave_dug_up", grave=1, card=E("Dhole"), partners=[MARY, JARED], turn=JARED))
+    state = kept.after
     # Both send a henchman: 2 + 9 against 8 + 12, Jared loots Dhole; the dig is cleared, both draw, Suzy's turn.
     looted = given_state(GAME, state).played((JARED, henchman("Mother Hydra"))).when(MARY, henchman("Deep One"))
     looted.then(ev("henchman_sealed", seat=MARY, grave=1, choice="henchman", card=E("Deep One"),
