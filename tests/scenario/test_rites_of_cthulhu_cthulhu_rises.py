@@ -78,17 +78,25 @@ def test_play_example_gates_one_and_two_as_printed():
 
 def test_play_example_gate_three_goes_to_lobon_not_wilcox_as_the_example_says():
     state, _ = gates_one_and_two(example())
-    after_lead, events = play_moves(GAME, state, (LINDI, card("Lobon")))
-    summoned = [e for e in events if e.type == "cthulhu_summoned"]
-    assert summoned and summoned[0].data == {"seat": NATALIE, "source": "hand"}
+    # Lindi leads Lobon, a green card, opening the gate: Natalie, eligible, summons Cthulhu from her hand.
+    lead = given_state(GAME, state).when(LINDI, card("Lobon"))
+    lead.then(ev("card_played_to_gate", seat=LINDI, card=E("Lobon"), opened=True),
+              ev("cards_drawn", seat=LINDI, cards=[E("T'yog, High Priest of Shub-Niggurath")], secret={"cards": [LINDI]}),
+              ev("cthulhu_summoned", seat=NATALIE, source="hand"))
+    after_lead = lead.after
     assert rite(after_lead).center and CTHULHU not in after_lead.table.hands[NATALIE]
     assert len(after_lead.table.hands[NATALIE]) == 4  # she refills after her next play (ruling)
-    state, events = play_moves(GAME, after_lead, (CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")),
-                         (MARK, card("Francis Wayland Thurston")))
+    # Erratum: the example gives this gate to Chuck's Wilcox (7); Lindi's Lobon (8) is the highest green card, and
+    # she captures Cthulhu with it.
+    last = given_state(GAME, after_lead).played((CHUCK, card("Henry Anthony Wilcox")), (NATALIE, card("George Gammell Angell")))
+    closed = last.when(MARK, card("Francis Wayland Thurston"))
+    closed.then(ev("card_played_to_gate", seat=MARK, card=E("Francis Wayland Thurston"), opened=False),
+                ev("cards_drawn", seat=MARK, cards=[E("Old Whateley")], secret={"cards": [MARK]}),
+                ev("gate_closed", seat=LINDI, cards=[E(c) for c in ("Lobon", "Henry Anthony Wilcox", "George Gammell Angell",
+                                                                    "Francis Wayland Thurston")],
+                   cthulhu="captured", overthrow=False))
+    state = closed.after
     assert len(state.table.hands[NATALIE]) == 5
-    closed = [e for e in events if e.type == "gate_closed"][0]
-    # Erratum: the example gives this gate to Chuck's Wilcox (7); Lindi's Lobon (8) is the highest green card.
-    assert closed.data["seat"] == LINDI and closed.data["cthulhu"] == "captured"
     assert rite(state).captor == LINDI
 
 
