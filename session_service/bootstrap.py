@@ -18,12 +18,16 @@ from session_service.hub import Hub
 from session_service.rules_client import rules_client
 from session_service.scheduler import Gate, RqScheduler, make_queue
 from session_service.storage import redis_clients
+from session_service.storage.projections import EndedFeed
 from session_service.storage.store import EventStore
 from session_service.use_cases.chat import Chat
 from session_service.use_cases.lobby import Lobby
+from session_service.use_cases.matchmaker import Matchmaker
 from session_service.use_cases.players import Players
+from session_service.use_cases.projector import Projector
 from session_service.use_cases.quotas import Quotas
 from session_service.use_cases.rematch import Rematches
+from session_service.use_cases.standings import Standings
 from session_service.use_cases.ports import RulesPort, Scheduler
 from session_service.use_cases.tables import Tables
 
@@ -55,6 +59,9 @@ class Service:
     hub: Hub
     chat: Chat
     rematches: Rematches
+    projector: Projector
+    standings: Standings
+    matchmaker: Matchmaker
 
 
 def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_clients: bool = True) -> Service:
@@ -64,10 +71,15 @@ def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_cli
     tables = build_tables(settings, parts)
     players = Players(tables.store)
     secret = token_secret(settings) if serves_clients else None
+    if settings.projections:
+        tables.on_end = EndedFeed(tables.store).add  # the projector's subscription (use_cases/projector.py)
+    min_games = settings.leaderboard_min_games
     return Service(tables=tables, players=players, lobby=Lobby(tables, players, settings.takeover_ai, secret),
                    hub=Hub(tables.store, recheck_s=settings.keepalive_s),
                    chat=Chat(players, tables.quotas, settings.chat),
-                   rematches=Rematches(tables, players, settings.rematch))
+                   rematches=Rematches(tables, players, settings.rematch),
+                   projector=Projector(tables, players, min_games), standings=Standings(tables, players, min_games),
+                   matchmaker=Matchmaker(tables, players, settings.seeks, settings.takeover_ai))
 
 
 def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, decides: bool = True) -> Tables:

@@ -20,9 +20,10 @@ from session_service.use_cases.chat import ChatLimits
 from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.positions import CACHE_SIZE, SNAPSHOT_EVERY
 from session_service.use_cases.quotas import Limits
+from session_service.use_cases.matchmaker import SeekLimits
 from session_service.use_cases.rematch import RematchLimits
 
-LIMITS = ("quotas", "chat", "rematch", "retention")  # the fields parsed by the use cases' own records
+LIMITS = ("quotas", "chat", "rematch", "retention", "seeks")  # the fields parsed by the use cases' own records
 
 
 def read_token_secret(env: Mapping[str, str]) -> str:
@@ -88,6 +89,11 @@ class Settings:
     chat: ChatLimits = field(default_factory=ChatLimits)
     rematch: RematchLimits = field(default_factory=RematchLimits)
     retention: retention.Policy = field(default_factory=lambda: retention.Policy.from_config({}))
+    # Read models from the logs (use_cases/projector.py) and quick play (use_cases/matchmaker.py, its own limits):
+    # the projector and the matchmaker run in every worker.
+    projections: bool = True
+    leaderboard_min_games: int = 3
+    seeks: SeekLimits = field(default_factory=SeekLimits)
 
     @property
     def keepalive_s(self) -> float:
@@ -115,7 +121,8 @@ class Settings:
                 continue
             given[spec.name] = parsed(config[spec.name.upper()], type(getattr(DEFAULTS, spec.name)))
         return cls(**given, quotas=Limits.from_config(config), chat=ChatLimits.from_config(config),
-                   rematch=RematchLimits.from_config(config), retention=retention.Policy.from_config(config))
+                   rematch=RematchLimits.from_config(config), retention=retention.Policy.from_config(config),
+                   seeks=SeekLimits.from_config(config))
 
 
 def parsed(value: Any, kind: type) -> Any:

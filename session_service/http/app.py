@@ -17,7 +17,7 @@ from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import Settings
-from session_service.http import api, lobby_api, refusals, table_api, webclient
+from session_service.http import api, lobby_api, places_api, refusals, table_api, webclient
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
 from session_service.storage.stats import AiStats
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["players"] = service.players
     app.extensions["lobby"] = service.lobby
     app.extensions["chat"], app.extensions["rematches"] = service.chat, service.rematches
+    app.extensions["standings"], app.extensions["matchmaker"] = service.standings, service.matchmaker
     app.extensions["streams"] = Streams(service.hub, per_client=settings.streams_per_client,
                                         per_address=settings.streams_per_address, per_process=settings.streams_per_process)
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
@@ -59,6 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_.register_blueprint(api.blp)
     api_.register_blueprint(lobby_api.blp)
     api_.register_blueprint(table_api.blp)
+    api_.register_blueprint(places_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
     limit = app.extensions["rate_limit"] = RateLimit(tables.store, settings.rate_limit_per_minute,

@@ -170,7 +170,7 @@ def my_stream() -> Any:
     streams: Streams = current_app.extensions["streams"]
     framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
     messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,
-                            current_app.extensions["rematches"]).messages()
+                            current_app.extensions["rematches"], current_app.extensions["matchmaker"].alive).messages()
     # Counted against the address, not the key: a player costs one request to make, so a key per stream would
     # lift the per-client cap (and let one address fill the process's ceiling). As quotas.py counts tables.
     return streams.respond(messages, clients.address_client(), framing, f"player {player.id}")

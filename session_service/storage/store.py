@@ -72,7 +72,7 @@ return n
 """
 CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
 GAME_PARTS = ("events", "meta", "snap", "cmds", "chat:players", "chat:spectators", "chatseq", "watchers", "rematch",
-              "joins", "audit")  # every key of one game: deleted together (retention)
+              "joins", "audit", "projected")  # every key of one game: deleted together (retention)
 # Errors after which an append may or may not have landed, or may land if sent again (a new primary, a slot
 # moved, a node loading its data): send it again, the version check decides.
 AMBIGUOUS = (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError, rx.MovedError, rx.AskError,

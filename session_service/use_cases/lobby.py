@@ -65,6 +65,19 @@ def derived(server_key: bytes, secret: str, purpose: str) -> str:
     return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
 
 
+def check_rated(body: Mapping[str, Any], caller: Caller, private: bool) -> None:
+    """A rated table (docs/record-format.md, "Ratings"): opened by a player, public, every seat a person holds a
+    player's (the caller's, or open for players to join), at least one of them."""
+    if caller.player is None:
+        raise MissingToken("a rated table is opened with your player key: 'Authorization: Bearer <player key>'")
+    if private:
+        raise BadRequest("a private table cannot be rated: ratings and histories are public")
+    if any(s.get("name") is not None and not s.get("ai") for s in body["seats"]):
+        raise BadRequest("every person at a rated table is a player: use {\"me\": true} or an open seat, not a name")
+    if not any(s.get("me") or s.get("open") for s in body["seats"]):
+        raise BadRequest("a rated table needs a player's seat")
+
+
 class Lobby:
     def __init__(self, tables: Tables, players: Players, takeover_ai: str = "medium", token_secret: bytes | None = None):
         """``token_secret``: the server's key for tokens of retried requests (``config.token_secret``); a lobby
@@ -118,11 +131,14 @@ class Lobby:
                     players[i] = seat["player"]  # a seat kept open for this player: an invitation
                 seats.append({k: v for k, v in seat.items() if k != "player"})
         private = body.get("visibility") == "private"
+        if body.get("rated"):
+            check_rated(body, caller, private)
         held = [str(s["name"]) for s in seats if s.get("name") and not s.get("ai")]
         extra = {"visibility": "private" if private else "public", "join_secret": secrets.token_hex(16),
                  "creator": caller.player.id if caller.player else "",
                  "host_name": caller.player.name if caller.player else next(iter(held), ""),
-                 "creator_seats": dumps([i for i, s in enumerate(seats) if s.get("name") and not s.get("ai")])}
+                 "creator_seats": dumps([i for i, s in enumerate(seats) if s.get("name") and not s.get("ai")]),
+                 **({"rated": "1"} if body.get("rated") else {})}
         invite = self._derived(secret, "invite") if private else None
         if invite is not None:
             extra["invite_hash"] = token_hash(invite)
@@ -144,6 +160,8 @@ class Lobby:
             raise BadRequest("say who joins: a name, or your player key")
         name = body.get("name") or player.name  # type: ignore[union-attr]
         meta = self.tables.meta(game_id)
+        if meta.extra.get("rated") == "1" and player is None:
+            raise MissingToken("a rated table seats players only: join with your player key (POST /v1/players makes one)")
         key = idempotency_key and f"join:{token_hash(caller.client)[:16]}:{idempotency_key}"
         digest = body_digest(dict(body))
         token = caller.key if player is not None else seat_token(

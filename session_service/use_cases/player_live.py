@@ -16,7 +16,7 @@ Tables the player sits down at after the stream opened are picked up within a ke
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from shared.kernel.table import SeatDeclined, SeatLeft
@@ -54,9 +54,10 @@ class PlayerStream:
     """The messages of one player's stream; ``messages()`` is the generator the HTTP edge frames."""
 
     def __init__(self, tables: Tables, players: Players, player: Player, hub: Hub, keepalive_s: float,
-                 rematches: Rematches | None = None):
+                 rematches: Rematches | None = None, alive: Callable[[str], None] | None = None):
         self.tables, self.players, self.player, self.hub, self.keepalive_s = tables, players, player, hub, keepalive_s
         self.rematches = rematches
+        self.alive = alive or (lambda player_id: None)  # the stream is open: the player's seeks hold (matchmaker.py)
         self.notices_topic, self.notices = topic(player.id, "notices"), 0
         self.known: dict[str, Meta] = {}  # the tables followed, not over
         self.seen: set[str] = set()  # every table of the player's this stream has looked at
@@ -80,6 +81,7 @@ class PlayerStream:
         return found
 
     def messages(self) -> Iterator[Message]:
+        self.alive(self.player.id)
         everything = self._current()
         self.seen = set(everything)
         self.known = {g: m for g, m in everything.items() if not m.over}
@@ -112,6 +114,7 @@ class PlayerStream:
                 yield from self._changed(game_id, self.tables.meta(game_id), records)
             if time.monotonic() - looked >= self.keepalive_s:
                 looked = time.monotonic()
+                self.alive(self.player.id)
                 fresh = {g: m for g, m in self._current().items() if g not in self.seen}
                 if fresh:
                     self.seen.update(fresh)

@@ -142,11 +142,11 @@ class Rematches:
         seats = [{"name": s["name"], "ai": None if s["seat"] in people else s["ai"]} for s in meta.seats]
         players = {s["seat"]: s["player"] for s in meta.seats if s.get("player") and s["seat"] in people}
         holders = {s["seat"]: s["token_hash"] for s in meta.seats if s["seat"] in people and s.get("token_hash")}
-        kept = ("visibility", "creator", "creator_seats", "host_name", "invite_hash")
+        kept = ("visibility", "creator", "creator_seats", "host_name", "invite_hash", "rated")  # a rematch keeps them
         extra = {**{k: meta.extra[k] for k in kept if k in meta.extra}, "join_secret": secrets.token_hex(16),
                  "rematch_of": meta.id}
         body = {"game": meta.game, "seats": seats, "options": meta.options, "turn_timeout_s": meta.turn_timeout_s,
-                "visibility": meta.extra.get("visibility", "public")}
+                "visibility": meta.extra.get("visibility", "public"), "rated": meta.extra.get("rated") == "1"}
         made = self.tables.create(body, extra=extra, players=players, game_id=game_id, holders=holders,
                                   quota_client=meta.extra.get(META_FIELD))
         created_ms = epoch_ms(parse_iso(made["created_at"]))

@@ -36,6 +36,7 @@ class GameResource(TypedDict):
     stuck: bool
     seed: NotRequired[str]  # once the game is over
     rematch_of: NotRequired[str]
+    rated: NotRequired[bool]  # a rated table (docs/record-format.md, "Ratings")
     invite: NotRequired[str]  # a private table's, answered once at creation (lobby.py)
 
 
@@ -67,6 +68,8 @@ def resource_of(meta: Meta, watchers: int = 0) -> GameResource:
         resource["seed"] = meta.seed.hex()
     if rematch_of := meta.extra.get("rematch_of"):
         resource["rematch_of"] = rematch_of
+    if meta.extra.get("rated") == "1":
+        resource["rated"] = True
     return resource
 
 

@@ -59,6 +59,9 @@ class Tables(TableWrites):
     allow_client_seed: bool = False
     quotas: Quotas | None = None  # what one client may open and make the worker play
     on_command: Callable[[str, str], None] = lambda game, result: None
+    # A game's end, told to the projector's feed (storage/projections.EndedFeed) before the game leaves the
+    # sweeper's active set: a process that dies between the two leaves it to the sweeper (use_cases/projector.py).
+    on_end: Callable[[str], bool] = lambda game_id: True  # False: the feed could not be told now
 
     def __post_init__(self) -> None:
         self.index = index.GameIndex(self.store)
@@ -96,7 +99,7 @@ class Tables(TableWrites):
         seats = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": players.get(i),
                   "open": bool(s.get("open"))} for i, s in enumerate(body["seats"])]
         command = OpenTable(game_id=game_id, seats=tuple(seats), options=body.get("options") or {},
-                            visibility=body.get("visibility", "public"))
+                            visibility=body.get("visibility", "public"), rated=bool(body.get("rated")))
         seating = self.positions.seating(game.id)
         events = table_batch(seating, None, command, None, self._setup(game, seed))
         table = seating.fold(None, events)

@@ -8,6 +8,7 @@ lobby's table commands): a ``CommandRequest`` says what is asked and by whom, a 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
+import redis
 
 from shared.kernel import Event, RuleViolation
 from shared.kernel.game import GameOver
@@ -27,6 +29,8 @@ from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_fi
 from session_service.use_cases.ports import Scheduler
 from session_service.use_cases.positions import Position
 from session_service.use_cases.reads import TableReads
+
+log = logging.getLogger("mythos.tables")
 
 RETRIES_WITHOUT_EXPECTED_VERSION = 8
 # The key of a command's answer that says whether a Redis replica confirmed its write (None: not asked, or not
@@ -77,6 +81,7 @@ class TableWrites(TableReads):
     snapshot_every: int
     scheduler: Scheduler
     on_command: Callable[[str, str], None]
+    on_end: Callable[[str], None]
 
     def write(self, request: CommandRequest, decide: Decider) -> dict[str, Any]:
         """Decide a batch at the head and append it, retrying on a conflict unless the client named its version.
@@ -160,7 +165,18 @@ class TableWrites(TableReads):
         if appended.version // self.snapshot_every > pos.version // self.snapshot_every:
             self.positions.snapshot(pos, appended.version, table)
         self.on_command(meta.game, "ok")
+        if advanced.over and not self.ended(meta.id):
+            return  # kept in the active set: the sweeper tells the feed (use_cases/projector.py)
         self.scheduler.after_change(advanced)
+
+    def ended(self, game_id: str) -> bool:
+        """Tell the projector's feed that ``game_id`` has ended; False when that could not be done now."""
+        try:
+            self.on_end(game_id)
+            return True
+        except redis.RedisError:
+            log.warning("could not tell the projector that %s ended; the sweeper will", game_id, exc_info=True)
+            return False
 
     def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
         """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was

@@ -202,7 +202,8 @@ def sweep_once() -> dict[str, int]:
         if meta.status == "active" and not meta.to_act:
             _stuck(tables, meta, None)  # no turn of anyone's will find it
         if meta.over:
-            tables.store.mark_finished(game_id)
+            if tables.ended(game_id):  # told again (harmless) in case the process that ended it died first
+                tables.store.mark_finished(game_id)
         elif lobby.end_if_idle(meta, IDLE_TABLE_S, time.time()) is not None:
             counts["idle_ended"] += 1
         elif datetime.fromisoformat(meta.updated_at) < cutoff:

@@ -63,14 +63,17 @@ TABLE_ENDS = frozenset(TableEnd)
 
 
 @dataclass(frozen=True, slots=True)
-class TableOpened(Fact, type="table_opened"):
-    """The table as created: its seats (``{"name", "ai", "player", "open"}``), options and visibility."""
+class TableOpened(Fact, type="table_opened", optional=("rated",)):
+    """The table as created: its seats (``{"name", "ai", "player", "open"}``), options and visibility; ``rated``
+    (stored only when true) when its creator asked for a rated table, so the ratings recomputed from an export are
+    the server's (docs/record-format.md, "Ratings")."""
 
     game_id: str
     game: str
     options: dict[str, Any]
     seats: list[dict[str, Any]]
     visibility: str
+    rated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +223,13 @@ class OpenTable(TableCommand, type="open_table"):
     seats: tuple[Mapping[str, Any], ...]
     options: Mapping[str, Any]
     visibility: str
+    rated: bool = False  # recorded only when true: an unrated table's record is what it was before ratings
+
+    def to_record(self) -> dict[str, Any]:
+        out = TableCommand.to_record(self)
+        if not self.rated:
+            del out["rated"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +361,7 @@ class Seating:
         listed = [{"name": None if s.get("open") else s["name"], "ai": s.get("ai"), "player": s.get("player"),
                    "open": bool(s.get("open"))} for s in command.seats]
         return [TableOpened(game_id=command.game_id, game=self.game.id, options=resolved, seats=listed,
-                            visibility=command.visibility).event()]
+                            visibility=command.visibility, rated=True if command.rated else None).event()]
 
     def _resign(self, table: Table, seat: int, ai: str) -> list[Event]:
         """With one other seat left standing, that seat wins at once."""

@@ -133,6 +133,10 @@ class CreateGame(Schema):
         validate=HEX,
         metadata={"description": "hex; accepted only by a server started with MYTHOS_ALLOW_CLIENT_SEED=1 (tests, replays)"},
     )
+    rated = fields.Boolean(load_default=False, metadata={
+        "description": "a rated table: its end moves its players' ratings (GET /v1/leaderboards/{game}). Needs a player "
+                       "key, a public table, and every seat a person holds a player's ({me: true} or open seats, which "
+                       "only players may join); a rematch keeps it"})
 
 
 class Seat(Schema):
@@ -174,6 +178,7 @@ class GameResource(Schema):
     host = fields.Nested(Host, metadata={"description": "who opened the table"})
     watchers = fields.Integer(metadata={"description": "live streams open on the table that hold no seat (every process's)"})
     rematch_of = fields.String(metadata={"description": "the finished table this one is the rematch of"})
+    rated = fields.Boolean(metadata={"description": "a rated table: its end moves its players' ratings"})
 
 
 class GamePage(Schema):

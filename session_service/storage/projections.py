@@ -1,0 +1,220 @@
+"""The Redis side of the read models built from the logs (``use_cases/projector.py``): the feed of ended games and
+the ratings, leaderboards and histories folded from them. This module owns these keys and their scripts.
+
+- The feed: ``<prefix>:{shard-K}:ended`` (a stream per shard of the store, entry ``{g: game id}``), read by the
+  consumer group ``projector``: the subscription's checkpoint is the group's (what was delivered, what was
+  acknowledged); an entry is acknowledged and deleted once its game is projected, and one a dead consumer held
+  is claimed by another after ``CLAIM_IDLE_MS``.
+- A game type's ratings, all in its own slot ``{lb:<game>}`` so one script changes them together: ``:ledger``
+  (the rated games, a sorted set scored by the end's time in ms, so its order is ``shared.ratings.ORDER``),
+  ``:results`` (game id → the result it was rated with), ``:ratings`` (entry → rating JSON) and ``:board:<pool>``
+  (entries with enough games, by ordinal).
+- A player's history: ``{p_…}:history`` (game id → end ms) and ``{p_…}:historyrows`` (game id → its line).
+- ``{<game id>}:projected``: the game is projected (a part of the game, deleted with it; retention waits for it).
+"""
+
+from __future__ import annotations
+
+import socket
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import orjson
+from redis import exceptions as rx
+
+from session_service.storage.store import EventStore
+
+GROUP = "projector"
+CLAIM_IDLE_MS = 30_000
+POOLS = ("humans", "bots")
+
+COMMIT = """
+-- KEYS: ledger, results, ratings, board:humans, board:bots. ARGV: game id, end ms, result, expected count,
+-- expected last member, replace (1/0), then per rating: entry, rating json, ordinal, pool index (1/2), qualifies
+if ARGV[1] ~= "" and redis.call("ZSCORE", KEYS[1], ARGV[1]) then return "duplicate" end
+if redis.call("ZCARD", KEYS[1]) ~= tonumber(ARGV[4]) then return "moved" end
+local last = redis.call("ZRANGE", KEYS[1], -1, -1)[1] or ""
+if last ~= ARGV[5] then return "moved" end
+if ARGV[6] == "1" then redis.call("DEL", KEYS[3], KEYS[4], KEYS[5]) end  -- every rating of the type follows
+if ARGV[1] ~= "" then
+  redis.call("ZADD", KEYS[1], ARGV[2], ARGV[1])
+  redis.call("HSET", KEYS[2], ARGV[1], ARGV[3])
+end
+for i = 7, #ARGV, 5 do
+  redis.call("HSET", KEYS[3], ARGV[i], ARGV[i + 1])
+  local board = KEYS[3 + tonumber(ARGV[i + 3])]
+  if ARGV[i + 4] == "1" then redis.call("ZADD", board, ARGV[i + 2], ARGV[i]) else redis.call("ZREM", board, ARGV[i]) end
+end
+return "ok"
+"""
+
+
+def consumer_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class EndedFeed:
+    """The durable subscription of ended games (module docstring)."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._groups: set[int] = set()
+
+    def key(self, shard: int) -> str:
+        return self.store.shard_key(shard, "ended")
+
+    def add(self, game_id: str) -> None:
+        """Say ``game_id`` has ended (more than once is harmless: the projector counts a game once)."""
+        shard = self.store.shard_of(game_id)
+        self._group(shard)
+        self.store.redis.xadd(self.key(shard), {"g": game_id})
+
+    def _group(self, shard: int) -> None:
+        if shard in self._groups:
+            return
+        try:
+            self.store.redis.xgroup_create(self.key(shard), GROUP, id="0", mkstream=True)
+        except rx.ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+        self._groups.add(shard)
+
+    def read(self, consumer: str, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS) -> list[tuple[int, str, str]]:
+        """Up to ``count`` entries per shard for ``consumer``: those a dead consumer left (idle past
+        ``claim_idle_ms``), then new ones. Each is ``(shard, entry id, game id)``."""
+        found: list[tuple[int, str, str]] = []
+        for shard in range(self.store.shards):
+            self._group(shard)
+            key = self.key(shard)
+            claimed = self.store.redis.xautoclaim(key, GROUP, consumer, claim_idle_ms, "0-0", count=count)[1]
+            fresh = self.store.redis.xreadgroup(GROUP, consumer, {key: ">"}, count=count)
+            entries = list(claimed) + [e for _, batch in fresh for e in batch]
+            found += [(shard, entry_id.decode(), fields[b"g"].decode()) for entry_id, fields in entries if fields]
+        return found
+
+    def ack(self, shard: int, entry_id: str) -> None:
+        key = self.key(shard)
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(key, GROUP, entry_id).xdel(key, entry_id)
+            pipe.execute()
+
+    def pending(self) -> int:
+        """Entries not yet acknowledged, in every shard (delivered or not): the projector's backlog."""
+        total = 0
+        for shard in range(self.store.shards):
+            total += int(self.store.redis.xlen(self.key(shard)))
+        return total
+
+
+class ReadModels:
+    """Ratings, leaderboards and histories (module docstring)."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._commit = store.redis.register_script(COMMIT)
+
+    def _game_key(self, game: str, part: str) -> str:
+        return f"{self.store.prefix}:{{lb:{game}}}:{part}"
+
+    def _keys(self, game: str) -> list[str]:
+        return [self._game_key(game, part) for part in ("ledger", "results", "ratings", *(f"board:{p}" for p in POOLS))]
+
+    # -- ratings ---------------------------------------------------------------------------------------
+    def ledger_head(self, game: str) -> tuple[int, str, float]:
+        """How many games are rated, the last in order and its end ms ("" and 0 for none)."""
+        key = self._game_key(game, "ledger")
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(key).zrange(key, -1, -1, withscores=True)
+            count, last = pipe.execute()
+        return int(count), last[0][0].decode() if last else "", float(last[0][1]) if last else 0.0
+
+    def rated(self, game: str, game_id: str) -> bool:
+        return self.store.redis.zscore(self._game_key(game, "ledger"), game_id) is not None
+
+    def ratings(self, game: str, entries: Iterable[str]) -> dict[str, bytes]:
+        wanted = list(entries)
+        raw = self.store.redis.hmget(self._game_key(game, "ratings"), wanted) if wanted else []
+        return {entry: value for entry, value in zip(wanted, raw) if value is not None}
+
+    def results(self, game: str) -> list[bytes]:
+        """Every result a game type was rated with (for a refold: bounded by that type's rated games)."""
+        return list(self.store.redis.hvals(self._game_key(game, "results")))
+
+    def commit(self, game: str, game_id: str, ended_ms: int, result: bytes, expected: tuple[int, str],
+               ratings: Mapping[str, tuple[bytes, float, str, bool]], replace: bool = False) -> str:
+        """Rate one game, all or nothing: ``duplicate`` (rated already), ``moved`` (another projector rated one
+        since ``expected``, the ledger's count and last game: read again), or ``ok``. ``ratings``: entry →
+        (rating JSON, ordinal, pool, on the board); ``replace``: these are every rating of the game type."""
+        args: list[Any] = [game_id, ended_ms, result, expected[0], expected[1], "1" if replace else "0"]
+        for entry, (raw, ordinal, pool, shown) in ratings.items():
+            args += [entry, raw, repr(ordinal), POOLS.index(pool) + 1, "1" if shown else "0"]
+        return str(self._commit(keys=self._keys(game), args=args).decode())
+
+    def clear(self, game: str) -> None:
+        self.store.redis.delete(*self._keys(game))
+
+    def board(self, game: str, pool: str, offset: int, limit: int) -> list[tuple[str, bytes]]:
+        """A page of the leaderboard, best first: (entry, rating JSON)."""
+        entries = [e.decode() for e in self.store.redis.zrevrange(self._game_key(game, f"board:{pool}"), offset, offset + limit - 1)]
+        raw = self.store.redis.hmget(self._game_key(game, "ratings"), entries) if entries else []
+        return [(entry, value) for entry, value in zip(entries, raw) if value is not None]
+
+    def board_size(self, game: str, pool: str) -> int:
+        return int(self.store.redis.zcard(self._game_key(game, f"board:{pool}")))
+
+    def player_ratings(self, games: Iterable[str], entry: str) -> dict[str, bytes]:
+        """An entry's rating in each game type it has one (one pipelined round trip)."""
+        names = list(games)
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for game in names:
+                pipe.hget(self._game_key(game, "ratings"), entry)
+            return {game: raw for game, raw in zip(names, pipe.execute()) if raw is not None}
+
+    def dump(self, games: Iterable[str], players: Iterable[str]) -> dict[str, Any]:
+        """Every read model of these game types and players, as plain values (what a rebuild must give again)."""
+        out: dict[str, Any] = {}
+        for game in games:
+            ledger, results, ratings, *boards = self._keys(game)
+            out[ledger] = self.store.redis.zrange(ledger, 0, -1, withscores=True)
+            out[results] = sorted(self.store.redis.hgetall(results).items())
+            out[ratings] = sorted(self.store.redis.hgetall(ratings).items())
+            for board in boards:
+                out[board] = self.store.redis.zrange(board, 0, -1, withscores=True)
+        for player in sorted(set(players)):
+            out[self._player_key(player, "history")] = self.store.redis.zrange(self._player_key(player, "history"), 0, -1, withscores=True)
+            out[self._player_key(player, "historyrows")] = sorted(self.store.redis.hgetall(self._player_key(player, "historyrows")).items())
+        return out
+
+    # -- histories -------------------------------------------------------------------------------------
+    def _player_key(self, player: str, part: str) -> str:
+        return f"{self.store.prefix}:{{{player}}}:{part}"
+
+    def add_history(self, players: Iterable[str], game_id: str, ended_ms: int, line: Mapping[str, Any]) -> None:
+        """The game's line in each player's history (idempotent: the same game id again changes nothing)."""
+        raw = orjson.dumps(line, option=orjson.OPT_SORT_KEYS)
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for player in players:
+                pipe.zadd(self._player_key(player, "history"), {game_id: ended_ms})
+                pipe.hset(self._player_key(player, "historyrows"), game_id, raw)
+            pipe.execute()
+
+    def clear_history(self, players: Iterable[str]) -> None:
+        for player in players:
+            self.store.redis.delete(self._player_key(player, "history"), self._player_key(player, "historyrows"))
+
+    def history(self, player: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        """A page of the player's games, newest first."""
+        ids = self.store.redis.zrevrange(self._player_key(player, "history"), offset, offset + limit - 1)
+        rows = self.store.redis.hmget(self._player_key(player, "historyrows"), ids) if ids else []
+        return [orjson.loads(row) for row in rows if row is not None]
+
+    def history_size(self, player: str) -> int:
+        return int(self.store.redis.zcard(self._player_key(player, "history")))
+
+    # -- a game's own mark ------------------------------------------------------------------------------
+    def mark_projected(self, game_id: str) -> None:
+        self.store.redis.set(self.store.key(game_id, "projected"), "1")
+
+    def projected(self, game_id: str) -> bool:
+        return bool(self.store.redis.exists(self.store.key(game_id, "projected")))

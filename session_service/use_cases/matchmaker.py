@@ -1,0 +1,244 @@
+"""Quick play: a player seeks a game (``POST /v1/seeks``) and the matchmaker seats compatible seekers together.
+
+Rulings (README, "Quick play"):
+
+- Pools: a seek waits in the pool of its game, its kind (rated or casual) and its seekers' pool, ``humans`` or
+  ``bots`` (players made with ``bot: true``). A bot seeks in the bots' pool, or in the people's casual pool; in the
+  people's rated pool only where the operator allows it (``BOTS_IN_HUMAN_RATED_POOL``).
+- Matching: oldest first. The oldest seek gathers the next compatible ones (another player, a seat range that
+  overlaps all of theirs, each within the others' rating windows) up to the largest table they all accept; a group
+  of at least the smallest they all accept is seated. A rating window (``window``, in ordinal points) widens by
+  ``SEEK_WIDEN_PER_S`` for every second a seek waits; no window: any rating. A seek with ``ai_fill_after_s`` that has
+  waited that long is seated with AI seats (the lobby's ``TAKEOVER_AI`` level) filling the table to its smallest size.
+- Safety: the group is taken out of its pool by one script (``storage/seeks.CLAIM``), all or none, so matchmakers in
+  several processes never seat a seek twice; a player has ``SEEKS_PER_PLAYER`` (1) open seek, so never two tables
+  from quick play at once. A matchmaker that dies after the claim and before the table is written loses that match
+  (the seekers seek again: their streams never said ``matched``).
+- Lapse: a seek lapses when its player's stream has been gone ``SEEK_LAPSE_S`` (60 s); the stream renews it at every
+  keep-alive, and a seek made with no stream open has the same grace from its making.
+- Limits: ``SEEKS_PER_PLAYER`` open, ``SEEKS_PER_ADDRESS`` (10) open from one address; and each seek is counted as a
+  table opened (the quotas' tables per hour), so a seek matched and never played costs what a table opened and
+  called off does.
+- Matched: the table is the server's (a public one; any of its seats may call it off before its first move), each
+  seeker's stream says ``matched`` ``{game, game_type, seat, seek, version}``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared import ratings
+from shared.ratings import Rating
+from session_service.storage.projections import ReadModels
+from session_service.storage.seeks import SeekPools
+from session_service.use_cases.errors import BadRequest, MissingToken, NotFound, RateLimited
+from session_service.use_cases.meta import dumps, epoch_ms, parse_iso, token_hash
+from session_service.use_cases.players import Player, Players
+from session_service.use_cases.quotas import client_digest
+from session_service.use_cases.tables import Tables, new_game_id
+
+LOOK_AT = 200  # seeks of a pool one round considers, oldest first
+
+
+@dataclass(frozen=True)
+class SeekLimits:
+    per_player: int = 1
+    per_address: int = 10
+    lapse_s: int = 60
+    widen_per_s: float = 10.0
+    bots_in_human_rated: bool = False
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> SeekLimits:
+        return cls(int(config.get("SEEKS_PER_PLAYER", cls.per_player)), int(config.get("SEEKS_PER_ADDRESS", cls.per_address)),
+                   int(config.get("SEEK_LAPSE_S", cls.lapse_s)), float(config.get("SEEK_WIDEN_PER_S", cls.widen_per_s)),
+                   bool(config.get("BOTS_IN_HUMAN_RATED_POOL", False)))
+
+
+def pool_name(game: str, pool: str, rated: bool) -> str:
+    return f"{game}:{pool}:{'rated' if rated else 'casual'}"
+
+
+@dataclass
+class Matchmaker:
+    tables: Tables
+    players: Players
+    limits: SeekLimits = field(default_factory=SeekLimits)
+    ai_level: str = "medium"
+    clock: Callable[[], float] = time.time
+
+    def __post_init__(self) -> None:
+        self.pools = SeekPools(self.tables.store)
+        self.models = ReadModels(self.tables.store)
+
+    # -- seeking ------------------------------------------------------------------------------------------
+    def seek(self, player: Player, key: str, body: Mapping[str, Any], address: str | None) -> dict[str, Any]:
+        """Put the player in a pool (``body`` as ``POST /v1/seeks`` takes it), then try to match that pool."""
+        game = self.tables.games.get(body["game"])
+        if game is None:
+            raise BadRequest("there is no such game type", {"known": sorted(self.tables.games)})
+        low, high = seat_range(body, game.catalogue.min_players, game.catalogue.max_players)
+        pool = body.get("pool") or ("bots" if player.bot else "humans")
+        rated = bool(body.get("rated"))
+        if player.bot and pool == "humans" and rated and not self.limits.bots_in_human_rated:
+            raise MissingToken("a bot seeks rated games in the bots' pool (pool: bots), or casual ones with people")
+        if not player.bot and pool == "bots":
+            raise BadRequest("the bots' pool is for players made with bot: true")
+        fill = body.get("ai_fill_after_s")
+        if fill is not None and body.get("ai") is not None and body["ai"] not in game.ai.levels:
+            raise BadRequest(f"no AI level {body['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
+        owners = [player.id] + ([f"seekaddr-{client_digest(address)}"] if address else [])
+        if len(self.pools.owned(player.id)) >= self.limits.per_player:
+            raise RateLimited(f"you have {self.limits.per_player} open seek(s) already: withdraw one first",
+                              {"quota": "seeks_per_player", "limit": self.limits.per_player})
+        if address and len(self.pools.owned(owners[1])) >= self.limits.per_address:
+            raise RateLimited(f"{self.limits.per_address} open seeks from your address already",
+                              {"quota": "seeks_per_address", "limit": self.limits.per_address})
+        seek_id = "s_" + secrets.token_urlsafe(9)
+        if self.tables.quotas is not None and address:  # a seek costs a table opened (module docstring)
+            self.tables.quotas.admit(seek_id, {"seats": [{"name": player.name}]}, address)
+        now = self.clock()
+        current = self.models.player_ratings([game.id], player.id).get(game.id)
+        seek = {"id": seek_id, "player": player.id, "name": player.name, "key_hash": token_hash(key), "game": game.id,
+                "pool": pool, "rated": rated, "min_seats": low, "max_seats": high, "window": body.get("window"),
+                "ai_fill_after_s": fill, "ai": body.get("ai") or self.ai_level, "made_ms": int(now * 1000),
+                "ordinal": (Rating.loads(current) if current else ratings.FRESH).ordinal, "owners": owners}
+        self.pools.renew(player.id, self.limits.lapse_s) if not self.pools.alive([player.id])[0] else None
+        self.pools.add(pool_name(game.id, pool, rated), seek, owners)
+        self.match(pool_name(game.id, pool, rated))
+        return self.shown(seek, pool_name(game.id, pool, rated))
+
+    def withdraw(self, player: Player, seek_id: str) -> None:
+        pool = self.pools.owned(player.id).get(seek_id)
+        seek = self.pools.get(pool, seek_id) if pool else None
+        if pool is None or seek is None or self.pools.claim(pool, [seek_id]) is None:
+            raise NotFound("you have no open seek with that id")
+        self.pools.forget(seek["owners"], [seek_id])
+
+    def mine(self, player: Player) -> list[dict[str, Any]]:
+        found = []
+        for seek_id, pool in sorted(self.pools.owned(player.id).items()):
+            if (seek := self.pools.get(pool, seek_id)) is not None:
+                found.append(self.shown(seek, pool))
+        return found
+
+    def shown(self, seek: Mapping[str, Any], pool: str) -> dict[str, Any]:
+        """A seek as its player reads it (``matched``: still waiting, or taken since)."""
+        waiting = self.pools.get(pool, seek["id"]) is not None
+        return {"id": seek["id"], "game": seek["game"], "pool": seek["pool"], "rated": seek["rated"],
+                "min_seats": seek["min_seats"], "max_seats": seek["max_seats"], "window": seek["window"],
+                "ai_fill_after_s": seek["ai_fill_after_s"], "made_at": _iso_ms(seek["made_ms"]),
+                "waiting": waiting, "pool_size": self.pools.size(pool)}
+
+    def alive(self, player_id: str) -> None:
+        """The player's stream is open: its seeks do not lapse (called at every keep-alive)."""
+        self.pools.renew(player_id, self.limits.lapse_s)
+
+    # -- matching -------------------------------------------------------------------------------------
+    def match_all(self) -> int:
+        """One round over every pool (the worker's loop: windows widen and AI fills come due with time)."""
+        seated = 0
+        for game in self.tables.games:
+            for pool in ("humans", "bots"):
+                for rated in (False, True):
+                    seated += self.match(pool_name(game, pool, rated))
+        return seated
+
+    def match(self, pool: str) -> int:
+        """Seat what can be seated in ``pool`` now; how many tables were opened."""
+        opened = 0
+        for _ in range(LOOK_AT):
+            seeks = self.pools.oldest(pool, LOOK_AT)
+            if not seeks:
+                return opened
+            lapsed = [s for s, alive in zip(seeks, self.pools.alive([s["player"] for s in seeks])) if not alive]
+            for seek in lapsed:
+                if self.pools.claim(pool, [seek["id"]]) is not None:
+                    self.pools.forget(seek["owners"], [seek["id"]])
+            live = [s for s in seeks if s not in lapsed]
+            group, ai_seats = self.group(live)
+            if not group:
+                return opened
+            claimed = self.pools.claim(pool, [s["id"] for s in group])
+            if claimed is None:
+                continue  # another matchmaker took one of them: look again
+            self.seat(claimed, ai_seats)
+            opened += 1
+        return opened
+
+    def group(self, seeks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+        """The first group that can sit down (oldest first), and how many AI seats fill its table."""
+        now_ms = self.clock() * 1000
+        for i, anchor in enumerate(seeks):
+            group = [anchor]
+            low, high = anchor["min_seats"], anchor["max_seats"]
+            for other in seeks[i + 1:]:
+                if len(group) == high:
+                    break
+                if any(o["player"] == other["player"] for o in group):
+                    continue
+                lo, hi = max(low, other["min_seats"]), min(high, other["max_seats"])
+                if lo > hi or not all(self.within(o, other, now_ms) for o in group):
+                    continue
+                group.append(other)
+                low, high = lo, hi
+            if len(group) >= low:
+                return group, 0
+            if anchor["ai_fill_after_s"] is not None and now_ms - anchor["made_ms"] >= anchor["ai_fill_after_s"] * 1000:
+                return group, low - len(group)
+        return [], 0
+
+    def within(self, a: Mapping[str, Any], b: Mapping[str, Any], now_ms: float) -> bool:
+        """Is each of two seekers inside the other's rating window, as widened by their waits?"""
+        gap = abs(a["ordinal"] - b["ordinal"])
+        return all(s["window"] is None or gap <= s["window"] + self.limits.widen_per_s * (now_ms - s["made_ms"]) / 1000
+                   for s in (a, b))
+
+    def seat(self, group: list[dict[str, Any]], ai_seats: int) -> dict[str, Any]:
+        """Open the table for a claimed group (seats by age of seek), and tell each seeker's stream."""
+        first = group[0]
+        seats = [{"name": s["name"], "ai": None} for s in group]
+        seats += [{"name": f"AI {len(group) + i + 1}", "ai": first["ai"]} for i in range(ai_seats)]
+        body = {"game": first["game"], "seats": seats, "rated": first["rated"], "visibility": "public"}
+        extra = {"visibility": "public", "join_secret": secrets.token_hex(16), "creator": "", "host_name": "Quick play",
+                 "creator_seats": dumps(list(range(len(group)))), "quick_play": "1",
+                 **({"rated": "1"} if first["rated"] else {})}
+        game_id = new_game_id()
+        made = self.tables.create(body, extra=extra, players={i: s["player"] for i, s in enumerate(group)}, game_id=game_id,
+                                  holders={i: s["key_hash"] for i, s in enumerate(group)})
+        created_ms = epoch_ms(parse_iso(made["created_at"]))
+        for i, seek in enumerate(group):
+            self.pools.forget(seek["owners"], [seek["id"]])
+            self.players.remember_game(seek["player"], game_id, created_ms)
+            self.players.notify(seek["player"], {"type": "matched", "game": game_id, "game_type": first["game"], "seat": i,
+                                                 "seek": seek["id"], "version": made["version"], "rated": first["rated"]})
+        return made
+
+    def run(self, stop: threading.Event, every_s: float = 1.0) -> None:
+        """Match every pool every ``every_s`` until ``stop`` (a worker's thread)."""
+        while not stop.wait(every_s):
+            try:
+                self.match_all()
+            except Exception:  # noqa: BLE001 - Redis restarting, the rules service down: the seeks wait
+                import logging
+                logging.getLogger("mythos.matchmaker").warning("matching failed; trying again", exc_info=True)
+
+
+def seat_range(body: Mapping[str, Any], game_min: int, game_max: int) -> tuple[int, int]:
+    """The seat counts a seek accepts: ``seats`` exactly, or ``min_seats``..``max_seats`` (the game's by default)."""
+    if body.get("seats") is not None:
+        low = high = int(body["seats"])
+    else:
+        low, high = int(body.get("min_seats") or game_min), int(body.get("max_seats") or game_max)
+    if not max(2, game_min) <= low <= high <= game_max:  # a table of one is no match
+        raise BadRequest(f"this game seats {game_min} to {game_max}", {"min_players": game_min, "max_players": game_max})
+    return low, high
+
+
+def _iso_ms(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"

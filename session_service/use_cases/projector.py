@@ -1,0 +1,169 @@
+"""The projector: folds every game that ends into the read models (ratings, leaderboards, players' histories).
+
+It follows the ended games through a durable subscription (``storage/projections.EndedFeed``, a consumer group
+over a stream per shard): a game's end is written to the feed right after the append that ends it (``Tables``'
+``on_end``), and the game leaves the sweeper's active set only after that, so a process that dies between the two
+leaves the game to the sweeper, which writes it to the feed then (``jobs.sweep_once``). An entry is acknowledged
+only once its game is projected; one delivered to a projector that died is claimed by another. So a crash
+anywhere loses no game, and a game delivered twice is counted once: its rating is one script that refuses a game
+id the ledger holds, its history line is keyed by game id.
+
+Ratings are folded in ``shared.ratings.ORDER`` (the end's time, then game id), whatever order games arrive in: one
+that ends after the last rated game of its type is rated on top of the current ratings; one that arrives late
+(after a crash, from another shard) has that type's ratings folded again from its rated results, so the live
+ratings are always those a rebuild from the logs computes (``rebuild``). Where it runs: a thread of every worker
+(``worker/main.py``); several share the group, each game goes to one of them, and two that rate games of one type
+at once are kept apart by the script's check of the ledger (the loser reads again).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from shared import ratings
+from shared.ratings import Rating, Result
+from session_service.storage.projections import CLAIM_IDLE_MS, EndedFeed, ReadModels, consumer_name
+from session_service.use_cases.players import Players
+from session_service.use_cases.tables import Tables
+
+log = logging.getLogger("mythos.projector")
+MIN_GAMES = 3  # games a rating entry needs to stand on a leaderboard (LEADERBOARD_MIN_GAMES)
+RETRIES = 20
+
+
+@dataclass
+class Projector:
+    tables: Tables
+    players: Players
+    min_games: int = MIN_GAMES
+    consumer: str = field(default_factory=consumer_name)
+
+    def __post_init__(self) -> None:
+        self.feed = EndedFeed(self.tables.store)
+        self.models = ReadModels(self.tables.store)
+        self._pools: dict[str, str] = {}
+
+    # -- the subscription ---------------------------------------------------------------------------------
+    def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS) -> int:
+        """Project what the feed holds for this consumer now; how many games it projected."""
+        done = 0
+        for shard, entry_id, game_id in self.feed.read(self.consumer, count, claim_idle_ms):
+            self.project(game_id)
+            self.feed.ack(shard, entry_id)
+            done += 1
+        return done
+
+    def run(self, stop: threading.Event, idle_s: float = 0.2) -> None:
+        """Project until ``stop`` (a worker's thread): poll the feed, rest ``idle_s`` when it is empty."""
+        while not stop.is_set():
+            try:
+                if not self.run_once():
+                    stop.wait(idle_s)
+            except Exception:  # noqa: BLE001 - Redis restarting: the entries wait in the group, try again
+                log.warning("projecting failed; trying again", exc_info=True)
+                stop.wait(1.0)
+
+    # -- one game ---------------------------------------------------------------------------------------
+    def project(self, game_id: str) -> Result | None:
+        """Fold one ended game into the read models (again: no change). None for a game gone or not ended."""
+        if self.models.projected(game_id):
+            return None
+        result = ratings.result_of(self.tables.store.records(game_id))
+        if result is None:
+            return None
+        self.fold(result)
+        self.models.mark_projected(game_id)
+        return result
+
+    def fold(self, result: Result) -> None:
+        """Rate ``result`` (when rateable) and write its history lines: the live path and the rebuild's alike."""
+        if result.private or result.status != "finished":
+            return  # a private table is in no read model; an aborted one was no game
+        if result.rateable:
+            self._rate(result)
+        players = sorted({s.player for s in result.seats if s.player})
+        self.models.add_history(players, result.game_id, result.ended_ms, result.line())
+
+    def _rate(self, result: Result) -> None:
+        raw = orjson.dumps(result_json(result), option=orjson.OPT_SORT_KEYS)
+        for _ in range(RETRIES):
+            count, last, last_ms = self.models.ledger_head(result.game)
+            if (result.ended_ms, result.game_id) > (int(last_ms), last):
+                current = {e: Rating.loads(r) for e, r in self.models.ratings(result.game, (e for e, _ in result.entries())).items()}
+                new, replace = ratings.rate(result, current), False
+            else:  # late: fold the type again from its rated results, in order
+                if self.models.rated(result.game, result.game_id):
+                    return
+                earlier = [result_from_json(orjson.loads(r)) for r in self.models.results(result.game)]
+                new, replace = ratings.fold([*earlier, result]).get(result.game, {}), True
+            verdict = self.models.commit(result.game, result.game_id, result.ended_ms, raw, (count, last),
+                                         self._shown(new), replace)
+            if verdict != "moved":
+                return
+        raise RuntimeError(f"could not rate {result.game_id}: the ledger of {result.game} kept moving")
+
+    def _shown(self, new: Mapping[str, Rating]) -> dict[str, tuple[bytes, float, str, bool]]:
+        return {entry: (r.dumps(), r.ordinal, self.pool_of(entry), r.games >= self.min_games) for entry, r in new.items()}
+
+    def pool_of(self, entry: str) -> str:
+        """Whose leaderboard an entry stands on: people's, or bots' (players made with ``bot``, and AI levels)."""
+        if entry.startswith(ratings.AI_ENTRY):
+            return "bots"
+        if entry not in self._pools:
+            player = self.players.get(entry)
+            self._pools[entry] = "bots" if player is None or player.bot else "humans"
+        return self._pools[entry]
+
+    # -- the rebuild -------------------------------------------------------------------------------------
+    def rebuild(self, results: Iterable[Result]) -> int:
+        """Every read model again from ``results`` (every ended game's, from the logs and the retained exports),
+        the same bytes as the live projector wrote; how many games it folded."""
+        kept = [r for r in results if not r.private and r.status == "finished"]
+        for game in self.tables.games:
+            self.models.clear(game)
+        self.models.clear_history({s.player for r in kept for s in r.seats if s.player})
+        folded = ratings.fold(kept)
+        for game, rated in sorted(_by_game(kept).items()):
+            last = rated[-1]
+            for earlier in rated[:-1]:  # the ledger and its results, then every rating at once
+                self.models.commit(game, earlier.game_id, earlier.ended_ms, _raw(earlier), self.models.ledger_head(game)[:2], {})
+            self.models.commit(game, last.game_id, last.ended_ms, _raw(last), self.models.ledger_head(game)[:2],
+                               self._shown(folded.get(game, {})))
+        for result in kept:
+            self.fold_history(result)
+            self.models.mark_projected(result.game_id)
+        return len(kept)
+
+    def fold_history(self, result: Result) -> None:
+        players = sorted({s.player for s in result.seats if s.player})
+        self.models.add_history(players, result.game_id, result.ended_ms, result.line())
+
+
+def _by_game(results: list[Result]) -> dict[str, list[Result]]:
+    rated: dict[str, list[Result]] = {}
+    for result in sorted(results, key=ratings.order_key):
+        if result.rateable:
+            rated.setdefault(result.game, []).append(result)
+    return rated
+
+
+def _raw(result: Result) -> bytes:
+    return orjson.dumps(result_json(result), option=orjson.OPT_SORT_KEYS)
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    """A rated result as the ledger keeps it (what a refold needs)."""
+    return {**result.line(), "ended_ms": result.ended_ms, "visibility": result.visibility}
+
+
+def result_from_json(kept: Mapping[str, Any]) -> Result:
+    seats = tuple(ratings.SeatResult(s["seat"], s["name"], s["player"], s["ai"], bool(s.get("resigned")), s["place"], s["won"])
+                  for s in kept["seats"])
+    return Result(kept["game_id"], kept["game"], kept["ended_at"], kept["ended_ms"], kept["status"], kept["reason"],
+                  kept["visibility"], kept["rated"], seats)

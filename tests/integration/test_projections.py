@@ -1,0 +1,212 @@
+"""Read models from the logs on a real Redis (issue 44): the projector folds ended games into ratings, leaderboards
+and histories once each, whatever crashes; a rebuild gives the same bytes; profiles show no private table; quick
+play seats two seekers together and their streams say so."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+
+from shared import ratings
+from session_service.storage.projections import EndedFeed
+from session_service.use_cases.projector import Projector
+from session_service.worker import jobs
+from tests.support.stack import make_session_app
+from tests.support.toy import GAME
+
+
+@pytest.fixture
+def app(real_redis, prefix):
+    return make_session_app(real_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, LEADERBOARD_MIN_GAMES=1,
+                            KEY_SHARDS=2)[0]
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def projector(app, consumer="p1"):
+    return Projector(app.extensions["tables"], app.extensions["players"], min_games=1, consumer=consumer)
+
+
+def auth(key):
+    return {"Authorization": f"Bearer {key}"}
+
+
+def player(client, name, bot=False):
+    reply = client.post("/v1/players", json={"name": name, "bot": bot})
+    assert reply.status_code == 201, reply.json
+    return reply.json
+
+
+def rated_game(client, winner, loser, rated=True, visibility="public"):
+    """A two-seat table the ``loser`` resigns: the ``winner`` wins it."""
+    body = {"game": "toy", "seats": [{"me": True}, {"open": True}], "visibility": visibility, **({"rated": True} if rated else {})}
+    made = client.post("/v1/games", json=body, headers=auth(winner["key"]))
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    join = {"invite": made.json["invite"]} if visibility == "private" else {}
+    assert client.post(f"/v1/games/{game_id}/join", json=join, headers=auth(loser["key"])).status_code == 200
+    resigned = client.post(f"/v1/games/{game_id}/resign", headers=auth(loser["key"]))
+    assert resigned.status_code == 200, resigned.json
+    assert client.get(f"/v1/games/{game_id}").json["status"] == "finished"
+    return game_id
+
+
+def test_a_rated_end_moves_both_ratings_in_profiles_and_the_leaderboard(client, app):
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game_id = rated_game(client, ada, cy)
+    assert projector(app).run_once() == 1
+    profile = client.get(f"/v1/players/{ada['id']}").json
+    (rating,) = profile["ratings"]
+    assert rating["game"] == "toy" and rating["games"] == 1 and rating["mu"] > ratings.MODEL.mu
+    assert [g["game_id"] for g in profile["games"]] == [game_id] and profile["games"][0]["rated"]
+    loser = client.get(f"/v1/players/{cy['id']}").json["ratings"][0]
+    assert loser["mu"] < ratings.MODEL.mu
+    board = client.get("/v1/leaderboards/toy").json
+    assert [e["name"] for e in board["entries"]] == ["Ada", "Cy"] and board["entries"][0]["rank"] == 1
+    assert board["rating_algorithm"]["library"] == "openskill"
+
+
+def test_a_casual_table_is_in_the_history_and_moves_no_rating(client, app):
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game_id = rated_game(client, ada, cy, rated=False)
+    projector(app).run_once()
+    profile = client.get(f"/v1/players/{ada['id']}").json
+    assert profile["ratings"] == [] and [g["game_id"] for g in profile["games"]] == [game_id]
+
+
+def test_a_private_table_appears_in_no_profile_and_no_leaderboard(client, app):
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game_id = rated_game(client, ada, cy, rated=False, visibility="private")
+    assert client.post("/v1/games", json={"game": "toy", "seats": [{"me": True}, {"open": True}], "rated": True,
+                                          "visibility": "private"}, headers=auth(ada["key"])).status_code == 400
+    projector(app).run_once()
+    for who in (ada, cy):
+        profile = client.get(f"/v1/players/{who['id']}")
+        assert profile.status_code == 200 and game_id not in profile.text
+        assert profile.json["games"] == [] and profile.json["ratings"] == []
+    assert client.get("/v1/leaderboards/toy").json["entries"] == []
+
+
+def test_a_rated_table_seats_only_players(client):
+    ada = player(client, "Ada")
+    named = {"game": "toy", "seats": [{"me": True}, {"name": "Bob"}], "rated": True}
+    refused = client.post("/v1/games", json=named, headers=auth(ada["key"]))
+    assert refused.status_code == 400 and "player" in refused.json["error"]["message"]
+    made = client.post("/v1/games", json={"game": "toy", "seats": [{"me": True}, {"open": True}], "rated": True},
+                       headers=auth(ada["key"])).json
+    assert made["rated"] is True
+    guest = client.post(f"/v1/games/{made['id']}/join", json={"name": "Guest"})
+    assert guest.status_code == 401 and client.get(f"/v1/games/{made['id']}").json["status"] == "waiting"
+
+
+def test_a_projector_killed_between_the_end_and_its_projection_counts_the_game_once(client, app, monkeypatch):
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game_id = rated_game(client, ada, cy)
+    dying = projector(app, "dies")
+    monkeypatch.setattr(dying, "project", lambda game_id: (_ for _ in ()).throw(SystemExit("killed")))
+    with pytest.raises(SystemExit):
+        dying.run_once()  # delivered to it, never acknowledged
+    assert projector(app, "next").run_once(claim_idle_ms=60_000) == 0  # not yet given up for dead
+    assert projector(app, "next").run_once(claim_idle_ms=0) == 1  # claimed from the dead one
+    # killed after its write and before its acknowledgement: delivered again, counted once
+    again = projector(app, "again")
+    EndedFeed(app.extensions["tables"].store).add(game_id)
+    app.extensions["tables"].store.redis.delete(app.extensions["tables"].store.key(game_id, "projected"))
+    assert again.run_once() == 1
+    assert client.get(f"/v1/players/{ada['id']}").json["ratings"][0]["games"] == 1
+
+
+def test_an_end_the_feed_never_heard_of_is_told_by_the_sweeper(client, app):
+    tables = app.extensions["tables"]
+    told = []
+
+    def down(game_id):
+        told.append(game_id)
+        raise redis.ConnectionError("feed unreachable")
+
+    tables.on_end = down
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    game_id = rated_game(client, ada, cy)
+    assert told == [game_id] and projector(app).run_once() == 0
+    tables.on_end = EndedFeed(tables.store).add
+    tables.store.mark_active(game_id)  # what the real scheduler did at the game's first change
+    jobs.sweep_once()
+    assert game_id not in set(tables.store.active_ids())
+    assert projector(app).run_once() == 1
+
+
+def test_a_late_game_is_folded_in_order_and_a_rebuild_gives_the_same_bytes(client, app):
+    tables = app.extensions["tables"]
+    people = [player(client, name) for name in ("Ada", "Cy", "Eve")]
+    games = [rated_game(client, people[i % 3], people[(i + 1) % 3]) for i in range(5)]
+    games.append(rated_game(client, people[0], people[1], rated=False))
+    feed = EndedFeed(tables.store)
+    live = projector(app)
+    shards = {tables.store.shard_of(g) for g in games}
+    # project out of order: the newest game first, the others after (as a late delivery would)
+    live.project(games[4])
+    for game_id in games:
+        live.project(game_id)
+    for shard, entry_id, _ in feed.read("drain", 1000):
+        feed.ack(shard, entry_id)
+    assert shards and feed.pending() == 0
+    ids = [p["id"] for p in people]
+    before = live.models.dump(["toy"], ids)
+    expected = ratings.fold([ratings.result_of(tables.store.records(g)) for g in games])["toy"]
+    for entry, rating in expected.items():
+        assert json.loads(tables.store.redis.hget(f"{tables.store.prefix}:{{lb:toy}}:ratings", entry)) == rating.to_json()
+    rebuilt = projector(app, "rebuild").rebuild(ratings.result_of(tables.store.records(g)) for g in games)
+    assert rebuilt == 6 and live.models.dump(["toy"], ids) == before
+
+
+def test_two_seekers_are_seated_together_and_their_streams_say_matched(client, app):
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    first = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"]))
+    assert first.status_code == 201, first.json
+    assert first.json["waiting"] and client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"][0]["id"] == first.json["id"]
+    second = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(cy["key"]))
+    assert second.status_code == 201 and not second.json["waiting"]
+    players = app.extensions["players"]
+    told = {p["id"]: [n for n in players.recent_notices(p["id"], 10) if n["type"] == "matched"] for p in (ada, cy)}
+    (a,), (c,) = told[ada["id"]], told[cy["id"]]
+    assert a["game"] == c["game"] and {a["seat"], c["seat"]} == {0, 1}
+    game = client.get(f"/v1/games/{a['game']}").json
+    assert game["status"] == "active" and {s["player"] for s in game["seats"]} == {ada["id"], cy["id"]}
+    for who, told_seat in ((ada, a["seat"]), (cy, c["seat"])):  # each plays its seat with its player key
+        state = client.get(f"/v1/games/{a['game']}/state", headers=auth(who["key"])).json
+        assert bool(state["legal_commands"]) == (told_seat in state["to_act"])
+    assert client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"] == []
+
+
+def test_seeks_refuse_bad_input_and_keep_their_limits(client, app):
+    ada, bot = player(client, "Ada"), player(client, "Botty", bot=True)
+    for body in ({"game": "nope"}, {"game": "toy", "seats": 9}, {"game": "toy", "seats": 2, "min_seats": 2}, {}):
+        reply = client.post("/v1/seeks", json=body, headers=auth(ada["key"]))
+        assert reply.status_code in (400, 422), (body, reply.json)
+    assert client.post("/v1/seeks", json={"game": "toy"}).status_code == 401
+    assert client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"] == []
+    refused = client.post("/v1/seeks", json={"game": "toy", "rated": True, "pool": "humans"}, headers=auth(bot["key"]))
+    assert refused.status_code == 401
+    assert client.post("/v1/seeks", json={"game": "toy", "rated": True}, headers=auth(bot["key"])).json["pool"] == "bots"
+    made = client.post("/v1/seeks", json={"game": "toy", "seats": 3}, headers=auth(ada["key"]))
+    assert made.status_code == 201
+    assert client.post("/v1/seeks", json={"game": "toy", "seats": 4}, headers=auth(ada["key"])).status_code == 429
+    assert client.delete(f"/v1/seeks/{made.json['id']}", headers=auth(ada["key"])).status_code == 204
+    assert client.delete(f"/v1/seeks/{made.json['id']}", headers=auth(ada["key"])).status_code == 404
+
+
+def test_a_seek_lapses_once_its_players_stream_is_gone_and_ai_fills_a_long_wait(client, app):
+    matchmaker = app.extensions["matchmaker"]
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"]))
+    matchmaker.pools.store.redis.delete(matchmaker.pools._alive_key(ada["id"]))  # its stream gone past the lapse
+    client.post("/v1/seeks", json={"game": "toy", "seats": 2, "ai_fill_after_s": 0}, headers=auth(cy["key"]))
+    assert client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"] == []
+    (matched,) = [n for n in app.extensions["players"].recent_notices(cy["id"], 10) if n["type"] == "matched"]
+    seats = client.get(f"/v1/games/{matched['game']}").json["seats"]
+    assert [s["player"] for s in seats] == [cy["id"], None] and seats[1]["ai"]
