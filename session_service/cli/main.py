@@ -1,6 +1,7 @@
 """The ``mythos`` command: ``mythos run`` starts the stack, ``mythos cluster`` the scaled one (a Redis Cluster,
-two processes of each part, HAProxy), ``mythos audit FILE`` verifies an export offline, ``mythos play`` plays a seat
-in the terminal."""
+two processes of each part, HAProxy), ``mythos audit FILE`` verifies an export offline, ``mythos ratings DIR``
+recomputes the ratings of a directory of exports, ``mythos projections rebuild`` the read models, ``mythos play`` plays a
+seat in the terminal."""
 
 from __future__ import annotations
 
@@ -90,6 +91,10 @@ def main(argv: list[str] | None = None) -> None:
                    "whether this code provides each")
     sub.add_parser("retention", help="export, then delete from Redis, the games over for longer than RETENTION_DAYS "
                    "(into RETENTION_EXPORT_DIR), now")
+    sub.add_parser("projections", help="the read models (ratings, leaderboards, histories)").add_argument(
+        "action", choices=["rebuild"], help="rebuild: every read model again from the logs and the retained exports")
+    rated = sub.add_parser("ratings", help="verify a directory of exports and print the ratings they give, as the server")
+    rated.add_argument("directory")
     audit = sub.add_parser("audit", help="verify an exported game offline")
     audit.add_argument("file")
     audit.add_argument("--commitment", help="the seed commitment you saw when the game was created (hex)")
@@ -102,6 +107,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(play(args))
     if args.command == "audit":
         sys.exit(audit_file(args.file, args.commitment, args.head))
+    if args.command == "ratings":
+        from session_service.cli.standings import ratings_dir
+
+        sys.exit(ratings_dir(args.directory))
+    if args.command == "projections":
+        from session_service.cli.standings import rebuild
+
+        sys.exit(rebuild())
     if args.command == "rules-in-use":
         sys.exit(rules_in_use())
     if args.command == "retention":

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,8 +87,7 @@ class Projector:
             return  # a private table is in no read model; an aborted one was no game
         if result.rateable:
             self._rate(result)
-        players = sorted({s.player for s in result.seats if s.player})
-        self.models.add_history(players, result.game_id, result.ended_ms, result.line())
+        self.fold_history(result)
 
     def _rate(self, result: Result) -> None:
         raw = orjson.dumps(result_json(result), option=orjson.OPT_SORT_KEYS)
@@ -139,6 +138,19 @@ class Projector:
             self.fold_history(result)
             self.models.mark_projected(result.game_id)
         return len(kept)
+
+    def logged_results(self, page: int = 500) -> Iterator[Result]:
+        """The result of every finished public game still in Redis, from the listing's index a page at a time (its
+        work bounded by the page; a private table is never folded, so its index is not read)."""
+        after = None
+        while True:
+            window = self.tables.index.window("status:finished", after, page)
+            for _, game_id in window:
+                if (result := ratings.result_of(self.tables.store.records(game_id))) is not None:
+                    yield result
+            if len(window) < page:
+                return
+            after = window[-1]
 
     def fold_history(self, result: Result) -> None:
         players = sorted({s.player for s in result.seats if s.player})

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from shared import audit
+from shared import audit, ratings
 from shared.kernel import Game, viewer_for
 from shared.kernel.narration import Voice
 from shared.kernel.table import Seating, Table
@@ -207,11 +207,12 @@ class TableReads:
         if not meta.over:
             raise NotFinished()
         self.charge_read(reader, meta.version)
-        return audit.export_record(
+        record = audit.export_record(
             game_id=game_id, game=meta.game, rules_version=meta.rules_version, options=meta.options,
             seats=[{"seat": s["seat"], "name": s["name"], "ai": s["ai"]} for s in meta.seats], seed=meta.seed,
             commitment=meta.seed_commitment, records=self.store.records(game_id), outcome=meta.outcome,
         )
+        return {**record, "rating_algorithm": ratings.ALGORITHM}  # what `mythos ratings DIR` recomputes with
 
 
 def view_of(seating: Seating, table: Table, viewer: Any) -> dict[str, Any]:

@@ -56,6 +56,18 @@ def start_publisher(queue: Queue) -> Publisher:
     return publisher
 
 
+def start_projections() -> None:
+    """The projector and the matchmaker, each in a thread with a Service of its own (use_cases/projector.py,
+    matchmaker.py): every worker runs both; Redis keeps them apart (a consumer group, the seeks' claim script)."""
+    settings = Settings.from_env()
+    if not settings.projections:
+        return
+    service = bootstrap.build(settings, serves_clients=False)
+    threading.Thread(target=service.projector.run, args=(threading.Event(),), name="projector", daemon=True).start()
+    matching = bootstrap.build(settings, serves_clients=False)
+    threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),), name="matchmaker", daemon=True).start()
+
+
 def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
     configure_process()
@@ -65,6 +77,7 @@ def main() -> None:
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
     start_publisher(queue)
+    start_projections()
     while True:
         worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
         try:

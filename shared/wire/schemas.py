@@ -299,6 +299,8 @@ class Export(Schema):
     outcome = Component("Outcome", allow_none=True, required=True)
     commands = fields.List(fields.Dict(), required=True)
     events = fields.List(fields.Dict(), required=True)
+    rating_algorithm = fields.Dict(metadata={"description": "the rating algorithm and its parameters the server rates "
+                                                            "with (docs/record-format.md, \"Ratings\")"})
 
 
 # -- rules service ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from shared import ratings
+from session_service.cli import standings
 from session_service.storage.projections import EndedFeed
 from session_service.use_cases.projector import Projector
 from session_service.worker import jobs
@@ -210,3 +211,44 @@ def test_a_seek_lapses_once_its_players_stream_is_gone_and_ai_fills_a_long_wait(
     (matched,) = [n for n in app.extensions["players"].recent_notices(cy["id"], 10) if n["type"] == "matched"]
     seats = client.get(f"/v1/games/{matched['game']}").json["seats"]
     assert [s["player"] for s in seats] == [cy["id"], None] and seats[1]["ai"]
+
+
+def test_mythos_ratings_over_the_exports_prints_the_servers_ratings_to_the_last_digit(client, app, tmp_path, capsys):
+    people = [player(client, name) for name in ("Ada", "Cy", "Eve")]
+    games = [rated_game(client, people[i % 3], people[(i + 2) % 3]) for i in range(4)]
+    projector(app).run_once()
+    for game_id in games:
+        export = client.get(f"/v1/games/{game_id}/export").json
+        assert export["rating_algorithm"] == ratings.ALGORITHM
+        (tmp_path / f"{game_id}.json").write_text(json.dumps(export))
+    assert standings.ratings_dir(str(tmp_path), {"toy": GAME}) == 0
+    printed = capsys.readouterr().out
+    board = client.get("/v1/leaderboards/toy").json["entries"]
+    assert len(board) == 3
+    for entry in board:
+        line = next(line for line in printed.splitlines() if f"({entry['player']})" in line)
+        assert f"mu {entry['mu']!r}  sigma {entry['sigma']!r}  ordinal {entry['ordinal']!r}  games {entry['games']}" in line
+        assert line.split(".")[0].strip() == str(entry["rank"]) and entry["name"] in line
+    tampered = json.loads((tmp_path / f"{games[0]}.json").read_text())
+    tampered["events"][-1]["data"]["outcome"]["winners"] = [1]
+    (tmp_path / f"{games[0]}.json").write_text(json.dumps(tampered))
+    assert standings.ratings_dir(str(tmp_path), {"toy": GAME}) == 1
+    assert "NOT VERIFIED" in capsys.readouterr().err
+
+
+@pytest.fixture
+def cluster_app(cluster_redis, prefix):
+    return make_session_app(cluster_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, LEADERBOARD_MIN_GAMES=1)[0]
+
+
+def test_the_projector_and_a_rebuild_work_on_redis_cluster(cluster_app):
+    client = cluster_app.test_client()
+    people = [player(client, name) for name in ("Ada", "Cy")]
+    games = [rated_game(client, people[i % 2], people[(i + 1) % 2]) for i in range(3)]
+    live = projector(cluster_app)
+    assert live.run_once() == 3
+    ids = [p["id"] for p in people]
+    before = live.models.dump(["toy"], ids)
+    assert len(before[f"{live.tables.store.prefix}:{{lb:toy}}:ledger"]) == 3
+    assert sorted(r.game_id for r in live.logged_results()) == sorted(games)
+    assert live.rebuild(live.logged_results()) == 3 and live.models.dump(["toy"], ids) == before
