@@ -82,13 +82,15 @@ class PlayerStream:
 
     def messages(self) -> Iterator[Message]:
         self.alive(self.player.id)
+        # Where the notices are read from, before anything is sent: a notice sent once the reader has its first
+        # message (a seek matched, say) is in the feed past this head, never lost between the two.
+        self.notices = self.players.notices_head(self.player.id)
         everything = self._current()
         self.seen = set(everything)
         self.known = {g: m for g, m in everything.items() if not m.over}
         yield Message("tables", {"tables": [summary(m, self.player) for m in self.known.values()]})
         for game_id, meta in list(self.known.items()):  # where it is the player's turn already, say so as usual
             yield from self._changed(game_id, meta)
-        self.notices = self.players.notices_head(self.player.id)
         yield from self._open_offers()
         while True:
             watch = self.hub.watch({**{g: m.version for g, m in self.known.items()}, self.notices_topic: self.notices})

@@ -301,6 +301,9 @@ PLAYER_MESSAGES: tuple[tuple[str, Schema, str], ...] = (
                          "by": obj("Who answered", {"seat": SEAT, "name": nullable(string())}),
                          "rematch": ref("Rematch")}),
      "A rematch was offered at a finished table of the player's, or answered"),
+    ("matched", obj("", {"game": GAME, "game_type": string(), "seat": SEAT, "seek": string(), "version": integer(minimum=0),
+                         "rated": boolean("a rated table")}),
+     "Quick play seated the player: its seek (POST /v1/seeks) was matched at this new table, where its key holds `seat`"),
 )
 
 

@@ -14,6 +14,7 @@ from session_service.cli import standings
 from session_service.storage.projections import EndedFeed
 from session_service.use_cases.projector import Projector
 from session_service.worker import jobs
+from tests.support.contract import Contract
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 
@@ -21,7 +22,7 @@ from tests.support.toy import GAME
 @pytest.fixture
 def app(real_redis, prefix):
     return make_session_app(real_redis, prefix, {"toy": GAME}, RATE_LIMIT_PER_MINUTE=0, LEADERBOARD_MIN_GAMES=1,
-                            KEY_SHARDS=2)[0]
+                            KEY_SHARDS=2, SSE_KEEPALIVE_S=0.2)[0]
 
 
 @pytest.fixture
@@ -165,17 +166,43 @@ def test_a_late_game_is_folded_in_order_and_a_rebuild_gives_the_same_bytes(clien
     assert rebuilt == 6 and live.models.dump(["toy"], ids) == before
 
 
+def stream_of(client, key):
+    """The player's stream, past its first message: its lines (None for a keep-alive, every 0.2 s)."""
+    reply = client.get("/v1/me/stream", headers={**auth(key), "Accept": "application/x-ndjson"})
+    read = (json.loads(chunk) if chunk.strip() else None for chunk in reply.response)
+    assert next(read)["type"] == "tables"
+    return reply, read
+
+
+def next_of(read, kind, keepalives=25):
+    """The next message of ``kind``, or a failure after a few keep-alives (about five seconds) without it."""
+    for message in read:
+        if message is None:
+            keepalives -= 1
+            assert keepalives > 0, f"no {kind} message on the stream"
+        elif message["type"] == kind:
+            return message
+    raise AssertionError("the stream ended")
+
+
 def test_two_seekers_are_seated_together_and_their_streams_say_matched(client, app):
+    contract = Contract(client.get("/openapi.json").get_json())
     ada, cy = player(client, "Ada"), player(client, "Cy")
-    first = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"]))
-    assert first.status_code == 201, first.json
-    assert first.json["waiting"] and client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"][0]["id"] == first.json["id"]
-    second = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(cy["key"]))
-    assert second.status_code == 201 and not second.json["waiting"]
-    players = app.extensions["players"]
-    told = {p["id"]: [n for n in players.recent_notices(p["id"], 10) if n["type"] == "matched"] for p in (ada, cy)}
-    (a,), (c,) = told[ada["id"]], told[cy["id"]]
-    assert a["game"] == c["game"] and {a["seat"], c["seat"]} == {0, 1}
+    streams = {p["id"]: stream_of(client, p["key"]) for p in (ada, cy)}
+    try:
+        first = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"]))
+        assert first.status_code == 201, first.json
+        assert first.json["waiting"] and client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"][0]["id"] == first.json["id"]
+        second = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(cy["key"]))
+        assert second.status_code == 201 and not second.json["waiting"]
+        told = {who: next_of(read, "matched") for who, (_, read) in streams.items()}
+    finally:
+        for reply, _ in streams.values():
+            reply.close()
+    for message in told.values():
+        contract.check("PlayerStreamMessage", message)
+    a, c = told[ada["id"]]["data"], told[cy["id"]]["data"]
+    assert a["game"] == c["game"] and {a["seat"], c["seat"]} == {0, 1} and a["seek"] == first.json["id"]
     game = client.get(f"/v1/games/{a['game']}").json
     assert game["status"] == "active" and {s["player"] for s in game["seats"]} == {ada["id"], cy["id"]}
     for who, told_seat in ((ada, a["seat"]), (cy, c["seat"])):  # each plays its seat with its player key
