@@ -279,3 +279,31 @@ def test_the_projector_and_a_rebuild_work_on_redis_cluster(cluster_app):
     assert len(before[f"{live.tables.store.prefix}:{{lb:toy}}:ledger"]) == 3
     assert sorted(r.game_id for r in live.logged_results()) == sorted(games)
     assert live.rebuild(live.logged_results()) == 3 and live.models.dump(["toy"], ids) == before
+
+
+def test_retention_waits_for_the_projection_and_a_rebuild_from_logs_and_exports_gives_the_same(client, app, tmp_path):
+    from pathlib import Path
+
+    from session_service.use_cases import retention
+
+    tables = app.extensions["tables"]
+    people = [player(client, name) for name in ("Ada", "Cy")]
+    games = [rated_game(client, people[i % 2], people[(i + 1) % 2]) for i in range(3)]
+    policy = retention.Policy(days=1, export_dir=Path(tmp_path), after_projection=True)
+    later = retention.clock() + 3 * 86400
+    assert retention.sweep(tables, policy, now=later, force=True) == {"exported": 0, "failed": 0}, "not projected yet"
+    live = projector(app)
+    live.run_once()
+    ids = [p["id"] for p in people]
+    before = live.models.dump(["toy"], ids)
+    assert retention.sweep(tables, policy, now=later, force=True)["exported"] == 3
+    assert all(tables.store.meta(g) is None for g in games) and list(live.logged_results()) == []
+    assert live.models.dump(["toy"], ids) == before, "the read models keep what they need of a retired game"
+    late = rated_game(client, people[0], people[1])
+    live.run_once()
+    with_late = live.models.dump(["toy"], ids)
+    problems: list[str] = []
+    found = {r.game_id: r for r in live.logged_results()}
+    found.update({r.game_id: r for r in standings.exported_results(Path(tmp_path), problems, {"toy": GAME})})
+    assert sorted(found) == sorted([*games, late]) and problems == []
+    assert projector(app, "rebuild").rebuild(found.values()) == 4 and live.models.dump(["toy"], ids) == with_late
