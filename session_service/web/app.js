@@ -1,9 +1,11 @@
-// The page's entry point: a hash router over the lobby, a table (play or watch) and a replay.
+// The page's entry point: a hash router over the lobby, a table (play or watch), a replay, a player's profile and a
+// game's leaderboard (places.js).
 
 import { call, catalog, followMine, store } from "./api.js";
 import { el, human } from "./render.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { leaderboardPage, onPlayerMessage, profileLink, profilePage, quickPlayPanel } from "./places.js";
 
 const main = () => document.getElementById("main");
 
@@ -137,6 +139,7 @@ async function lobby(root) {
   const mine = el("ul", { id: "my-games" }, store.games().slice(0, 12).map((id) => el("li", {}, el("a", { href: `#/table/${id}`, text: `table ${id}` }), " · ", el("a", { href: `#/replay/${id}`, text: "replay" }))));
   const listBox = el("div", { id: "tables" }, el("p", { class: "muted", text: "Loading tables…" }));
   root.replaceChildren(
+    ...(store.playerKey() ? [quickPlayPanel(games, toast)] : []),
     el("section", { class: "panel" }, el("h2", { text: "Open a table" }),
       el("label", {}, "Your name ", nameInput),
       playerLine,
@@ -198,6 +201,7 @@ function followMyTables(key, games) {
       keep({ game: data.game, seat: data.seat, your_turn: true, invited: false });
       if (!document.hidden) toast(`Your turn at ${(games[(tables.get(data.game) || {}).type] || {}).title || "a table"}`);
     } else if (type === "game_finished") tables.delete(data.game);
+    else if (onPlayerMessage(type, data)) return;  // quick play seated the player: to its table
     else return;
     draw();
   }, (err) => toast(err.message, "error"));
@@ -223,10 +227,11 @@ async function listed(status, cursor) {
 
 async function loadTables(box) {
   const games = await catalog();
-  const who = (g) => (g.seats || []).map((s) => s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name).join(", ");
+  const who = (g) => (g.seats || []).flatMap((s, i) => [i ? ", " : "",
+    s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : profileLink(s.player, s.name)]);
   const about = (g) => [g.host ? `hosted by ${g.host.name}` : "", g.turn_timeout_s ? `${g.turn_timeout_s} s a turn` : "",
     g.watchers ? `${g.watchers} watching` : ""].filter(Boolean).join(" · ");
-  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: ${who(g)} `, el("span", { class: "table-meta", text: about(g) }), " · ",
+  const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: `, ...who(g), " ", el("span", { class: "table-meta", text: about(g) }), " · ",
     el("a", { href: `#/table/${g.id}/watch`, text: "watch" }), " · ",
     g.status === "finished" ? el("a", { href: `#/replay/${g.id}`, text: "replay" })
       : g.status === "waiting" ? el("a", { href: `#/table/${g.id}/watch`, class: "join-link", "data-game": g.id, text: "join" }) : "");
@@ -287,6 +292,10 @@ async function route() {
       await tablePage(root, parts[1], parts[2] === "watch" ? "watch" : parts[2] !== undefined && parts[2] !== "" ? Number(parts[2]) : null);
     } else if (parts[0] === "replay" && parts[1]) {
       await replayPage(root, parts[1]);
+    } else if (parts[0] === "player" && parts[1]) {
+      await profilePage(root, parts[1]);
+    } else if (parts[0] === "leaderboard") {
+      await leaderboardPage(root, parts[1] || Object.keys(await catalog())[0], parts[2] === "bots" ? "bots" : "humans");
     } else if (parts[0] === "claim" && parts[3]) {
       claim(root, parts[1], Number(parts[2]), parts[3]);
     } else {
