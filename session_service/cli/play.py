@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from session_service.cli.terminal.api import Api, Inbox, LineReader, PlayError
+from session_service.cli.terminal.quick import quick_seat
 from session_service.cli.terminal.session import Session
 
 
@@ -42,7 +43,7 @@ def take_seat(api: Api, args: Any, me: dict[str, Any], say: Any) -> tuple[str, i
         answer = api.call("POST", f"/v1/games/{args.game_id}/join", {"name": args.name, **invite})
         api.token = answer.get("token")
         return args.game_id, answer["seat"], None
-    bots = [{"name": f"Bot {n}", "ai": args.ai} for n in range(1, args.players)]
+    bots = [{"name": f"Bot {n}", "ai": args.ai} for n in range(1, args.players or 2)]
     you = {"me": True} if args.key else {"name": args.name}
     body: dict[str, Any] = {"game": args.game, "seats": [you] + bots}
     if args.seed:
@@ -76,6 +77,7 @@ def run(args: Any, out: Any = None, inp: Any = None) -> int:
     kept for the player that it took. One reader of the input for all of them."""
     out, inp = out or sys.stdout, inp or sys.stdin
     api = Api(args.server)
+    args.players_given = getattr(args, "players", None) is not None
 
     def say(text: str) -> None:
         out.write(text + "\n")
@@ -86,7 +88,11 @@ def run(args: Any, out: Any = None, inp: Any = None) -> int:
         if args.key:  # a player: one key for every seat it holds, so coming back needs no seat token
             api.token = args.key
             me = api.call("GET", "/v1/me")
-        game_id, seat, invited = take_seat(api, args, me, say)
+        if getattr(args, "quick", None):
+            (game_id, seat), invited = quick_seat(api, args, say), None
+            me = me or api.call("GET", "/v1/me")
+        else:
+            game_id, seat, invited = take_seat(api, args, me, say)
         inbox: Inbox = queue.Queue()
         LineReader(inp, inbox).start()
         catalogue = {g["id"]: g for g in api.call("GET", "/v1/catalog")["games"]}
@@ -111,7 +117,7 @@ def add_parser(sub: Any) -> None:
     play.add_argument("game_id", nargs="?", help="a table to take a seat at (with --token), join, or --watch")
     play.add_argument("--server", default="http://127.0.0.1:8000")
     play.add_argument("--game", default="pocket-madness", help="the game type of a new table")
-    play.add_argument("--players", type=int, default=2, help="seats at a new table (you and AI seats)")
+    play.add_argument("--players", type=int, help="seats at a new table (you and AI seats; default 2), or at a quick one")
     play.add_argument("--ai", default="random", help="the AI level of a new table's other seats (random, easy, medium, hard)")
     play.add_argument("--seed", help="a new table's seed, on a server that allows it (MYTHOS_ALLOW_CLIENT_SEED): the same deal again")
     play.add_argument("--name", default="Player")
@@ -120,6 +126,10 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--watch", action="store_true", help="watch GAME_ID as a spectator")
     play.add_argument("--invite", help="a private table's invite code: join GAME_ID with it (or, with --watch and no "
                                        "--key, watch it)")
+    play.add_argument("--quick", metavar="GAME", help="quick play: wait for other players of GAME (POST /v1/seeks), then "
+                                                      "play the seat found (makes you a player without --key)")
+    play.add_argument("--rated", action="store_true", help="with --quick: a rated table")
+    play.add_argument("--ai-after", type=int, metavar="S", help="with --quick: AI seats (--ai) fill the table after S seconds")
     play.add_argument("--key", default=os.environ.get("MYTHOS_KEY"),
                       help="your player key (POST /v1/players; default $MYTHOS_KEY): create, join and come back as that "
                            "player, no seat token needed")
