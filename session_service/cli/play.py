@@ -88,6 +88,7 @@ def run(args: Any, out: Any = None, inp: Any = None) -> int:
         if args.key:  # a player: one key for every seat it holds, so coming back needs no seat token
             api.token = args.key
             me = api.call("GET", "/v1/me")
+        seat: int | None
         if getattr(args, "quick", None):
             (game_id, seat), invited = quick_seat(api, args, say), None
             me = me or api.call("GET", "/v1/me")
