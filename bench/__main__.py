@@ -21,11 +21,11 @@ from pathlib import Path
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
 
-from bench import append, boardgameio, command_path, memory, rebuild, rules, scaled, streams
+from bench import append, boardgameio, command_path, memory, projections, rebuild, rules, scaled, streams
 from bench.procs import EchoPair, start_stack, stop
 from bench.report import Report, machine
 
-SECTIONS = ("rules", "command", "peer", "append", "rebuild", "memory", "streams", "scaled")
+SECTIONS = ("rules", "command", "peer", "append", "rebuild", "memory", "streams", "scaled", "projections")
 
 
 @dataclass
@@ -45,11 +45,16 @@ class Sizes:
     stream_drive_s: float = 10.0
     stream_rate: float = 40.0  # commands/s on watched games while delivery latency is measured
     stream_hold_s: float = 12.0  # how long all the streams are held idle before they are counted
+    projected_games: int = 300  # the projector's backlog
+    open_seeks: int = 1000  # seeks open while the matchmaker's wait is measured
+    seek_pairs: int = 100
+    projections_load_s: float = 5.0
 
 
 QUICK = Sizes(levels=[2], warmup_s=0.2, measure_s=0.5, rounds=1, append_ops=50, append_rounds=1,
               lengths=[10, 100], budget_s=0.01, memory_games=10, playouts=1, streams=40, stream_level=2,
-              stream_drive_s=1.0, stream_rate=20.0, stream_hold_s=0.5)
+              stream_drive_s=1.0, stream_rate=20.0, stream_hold_s=0.5, projected_games=20, open_seeks=50, seek_pairs=5,
+              projections_load_s=1.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             report.details[boardgameio.SECTION] = {"skipped": why}
             report.notes.append(f"peer (boardgame.io) not measured: {why}")
             only.remove("peer")
-        if set(only) & {"command", "peer", "append", "rebuild", "memory", "streams", "scaled"}:
+        if set(only) & {"command", "peer", "append", "rebuild", "memory", "streams", "scaled", "projections"}:
             if "streams" in only:
                 say(f"open files: soft limit raised to {streams.raise_fd_limit():,} (the stack inherits it)")
             say("starting the stack (Redis, rules, session, worker) on free ports")
@@ -125,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
                     say(f"memory: one session worker holding {sizes.memory_games:,} games")
                     with timed(report, "memory"):
                         memory.measure(report, stack, store, tmp, sizes.memory_games, sizes.playouts)
+                if "projections" in only:
+                    say(f"projections: the projector's folds and lag, the matchmaker at {sizes.open_seeks:,} open seeks")
+                    with timed(report, "projections"):
+                        projections.measure(report, stack.effective_redis_url, sizes.projected_games, sizes.open_seeks,
+                                            sizes.seek_pairs, sizes.projections_load_s, sizes.rounds)
                 if "scaled" in only:
                     say("scaled: the Redis Cluster stack through HAProxy against this single-Redis stack")
                     with timed(report, "scaled"):

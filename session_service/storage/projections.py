@@ -15,8 +15,9 @@ the ratings, leaderboards and histories folded from them. This module owns these
 
 from __future__ import annotations
 
-import socket
 import os
+import socket
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -27,6 +28,7 @@ from session_service.storage.store import EventStore
 
 GROUP = "projector"
 CLAIM_IDLE_MS = 30_000
+CLAIM_EVERY_S = 10.0  # how often a projector looks for entries a dead one left
 POOLS = ("humans", "bots")
 
 COMMIT = """
@@ -60,6 +62,7 @@ class EndedFeed:
     def __init__(self, store: EventStore):
         self.store = store
         self._groups: set[int] = set()
+        self._claimed_at = -CLAIM_EVERY_S
 
     def key(self, shard: int) -> str:
         return self.store.shard_key(shard, "ended")
@@ -80,17 +83,29 @@ class EndedFeed:
                 raise
         self._groups.add(shard)
 
-    def read(self, consumer: str, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS) -> list[tuple[int, str, str]]:
+    def read(self, consumer: str, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS,
+             block_ms: int = 0) -> list[tuple[int, str, str]]:
         """Up to ``count`` entries per shard for ``consumer``: those a dead consumer left (idle past
-        ``claim_idle_ms``), then new ones. Each is ``(shard, entry id, game id)``."""
-        found: list[tuple[int, str, str]] = []
+        ``claim_idle_ms``; looked for every ``CLAIM_EVERY_S``, or always when that is 0), then new ones, waiting up
+        to ``block_ms`` for one (one blocking read of every shard on one Redis; a cluster's shards are read in turn,
+        without waiting: they live in different slots). Each is ``(shard, entry id, game id)``."""
         for shard in range(self.store.shards):
             self._group(shard)
-            key = self.key(shard)
-            claimed = self.store.redis.xautoclaim(key, GROUP, consumer, claim_idle_ms, "0-0", count=count)[1]
-            fresh = self.store.redis.xreadgroup(GROUP, consumer, {key: ">"}, count=count)
-            entries = list(claimed) + [e for _, batch in fresh for e in batch]
-            found += [(shard, entry_id.decode(), fields[b"g"].decode()) for entry_id, fields in entries if fields]
+        found: list[tuple[int, str, str]] = []
+        now = time.monotonic()
+        if claim_idle_ms == 0 or now - self._claimed_at >= CLAIM_EVERY_S:
+            self._claimed_at = now
+            for shard in range(self.store.shards):
+                claimed = self.store.redis.xautoclaim(self.key(shard), GROUP, consumer, claim_idle_ms, "0-0", count=count)[1]
+                found += [(shard, entry_id.decode(), fields[b"g"].decode()) for entry_id, fields in claimed if fields]
+        shard_of = {self.key(shard).encode(): shard for shard in range(self.store.shards)}
+        if self.store.cluster:
+            fresh = [r for key in shard_of for r in self.store.redis.xreadgroup(GROUP, consumer, {key: ">"}, count=count)]
+        else:
+            fresh = self.store.redis.xreadgroup(GROUP, consumer, {key: ">" for key in shard_of}, count=count,
+                                                block=None if found or not block_ms else block_ms) or []
+        found += [(shard_of[key], entry_id.decode(), fields[b"g"].decode())
+                  for key, batch in fresh for entry_id, fields in batch if fields]
         return found
 
     def ack(self, shard: int, entry_id: str) -> None:
@@ -215,6 +230,12 @@ class ReadModels:
     # -- a game's own mark ------------------------------------------------------------------------------
     def mark_projected(self, game_id: str) -> None:
         self.store.redis.set(self.store.key(game_id, "projected"), "1")
+
+    def projected_many(self, game_ids: list[str]) -> dict[str, bool]:
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.exists(self.store.key(game_id, "projected"))
+            return {game_id: bool(n) for game_id, n in zip(game_ids, pipe.execute())}
 
     def projected(self, game_id: str) -> bool:
         return bool(self.store.redis.exists(self.store.key(game_id, "projected")))

@@ -5,7 +5,8 @@ Rulings (README, "Quick play"):
 - Pools: a seek waits in the pool of its game, its kind (rated or casual) and its seekers' pool, ``humans`` or
   ``bots`` (players made with ``bot: true``). A bot seeks in the bots' pool, or in the people's casual pool; in the
   people's rated pool only where the operator allows it (``BOTS_IN_HUMAN_RATED_POOL``).
-- Matching: oldest first. The oldest seek gathers the next compatible ones (another player, a seat range that
+- Matching: oldest first. A new seek joins the oldest seeks it fits, at once; every second the workers' round lets
+  the oldest seek of each pool gather the next compatible ones (another player, a seat range that
   overlaps all of theirs, each within the others' rating windows) up to the largest table they all accept; a group
   of at least the smallest they all accept is seated. A rating window (``window``, in ordinal points) widens by
   ``SEEK_WIDEN_PER_S`` for every second a seek waits; no window: any rating. A seek with ``ai_fill_after_s`` that has
@@ -42,7 +43,8 @@ from session_service.use_cases.players import Player, Players
 from session_service.use_cases.quotas import client_digest
 from session_service.use_cases.tables import Tables, new_game_id
 
-LOOK_AT = 200  # seeks of a pool one round considers, oldest first
+LOOK_AT = 200  # seeks of a pool the periodic round matches among themselves, oldest first
+SCAN_AT_MOST = 5000  # seeks of a pool a new seek is matched against, oldest first
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class Matchmaker:
                 "ordinal": (Rating.loads(current) if current else ratings.FRESH).ordinal, "owners": owners}
         self.pools.renew(player.id, self.limits.lapse_s) if not self.pools.alive([player.id])[0] else None
         self.pools.add(pool_name(game.id, pool, rated), seek, owners)
-        self.match(pool_name(game.id, pool, rated))
+        self.match(pool_name(game.id, pool, rated), fresh=seek_id)
         return self.shown(seek, pool_name(game.id, pool, rated))
 
     def withdraw(self, player: Player, seek_id: str) -> None:
@@ -149,49 +151,60 @@ class Matchmaker:
                     seated += self.match(pool_name(game, pool, rated))
         return seated
 
-    def match(self, pool: str) -> int:
-        """Seat what can be seated in ``pool`` now; how many tables were opened."""
+    def match(self, pool: str, fresh: str | None = None) -> int:
+        """Seat what can be seated in ``pool`` now; how many tables were opened. ``fresh``: a seek just made, matched
+        with the oldest seeks it fits (the whole pool is read, a page at a time); else the ``LOOK_AT`` oldest seeks
+        are matched among themselves (the periodic round, for windows that widen and AI fills that come due)."""
         opened = 0
         for _ in range(LOOK_AT):
-            seeks = self.pools.oldest(pool, LOOK_AT)
-            if not seeks:
+            seeks = self._live(pool, SCAN_AT_MOST if fresh else LOOK_AT)
+            if fresh is not None:
+                mine = next((s for s in seeks if s["id"] == fresh), None)
+                found = self.gather(mine, [s for s in seeks if s is not mine]) if mine else None
+            else:
+                found = next((g for i, anchor in enumerate(seeks) if (g := self.gather(anchor, seeks[i + 1:]))), None)
+            if found is None:
                 return opened
-            lapsed = [s for s, alive in zip(seeks, self.pools.alive([s["player"] for s in seeks])) if not alive]
-            for seek in lapsed:
-                if self.pools.claim(pool, [seek["id"]]) is not None:
-                    self.pools.forget(seek["owners"], [seek["id"]])
-            live = [s for s in seeks if s not in lapsed]
-            group, ai_seats = self.group(live)
-            if not group:
-                return opened
+            group, ai_seats = found
             claimed = self.pools.claim(pool, [s["id"] for s in group])
             if claimed is None:
                 continue  # another matchmaker took one of them: look again
-            self.seat(claimed, ai_seats)
+            self.seat(sorted(claimed, key=lambda s: (s["made_ms"], s["id"])), ai_seats)
             opened += 1
+            if fresh is not None:
+                return opened
         return opened
 
-    def group(self, seeks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-        """The first group that can sit down (oldest first), and how many AI seats fill its table."""
+    def _live(self, pool: str, count: int) -> list[dict[str, Any]]:
+        """The pool's oldest ``count`` seeks, less those that lapsed (taken out of the pool here)."""
+        seeks = self.pools.oldest(pool, count)
+        lapsed = [s for s, alive in zip(seeks, self.pools.alive([s["player"] for s in seeks])) if not alive]
+        for seek in lapsed:
+            if self.pools.claim(pool, [seek["id"]]) is not None:
+                self.pools.forget(seek["owners"], [seek["id"]])
+        return [s for s in seeks if s not in lapsed]
+
+    def gather(self, anchor: dict[str, Any], others: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int] | None:
+        """The group ``anchor`` sits down with (the oldest of ``others`` it fits, up to the largest table they all
+        accept) and how many AI seats fill its table; None when it cannot sit down yet."""
         now_ms = self.clock() * 1000
-        for i, anchor in enumerate(seeks):
-            group = [anchor]
-            low, high = anchor["min_seats"], anchor["max_seats"]
-            for other in seeks[i + 1:]:
-                if len(group) == high:
-                    break
-                if any(o["player"] == other["player"] for o in group):
-                    continue
-                lo, hi = max(low, other["min_seats"]), min(high, other["max_seats"])
-                if lo > hi or not all(self.within(o, other, now_ms) for o in group):
-                    continue
-                group.append(other)
-                low, high = lo, hi
-            if len(group) >= low:
-                return group, 0
-            if anchor["ai_fill_after_s"] is not None and now_ms - anchor["made_ms"] >= anchor["ai_fill_after_s"] * 1000:
-                return group, low - len(group)
-        return [], 0
+        group = [anchor]
+        low, high = anchor["min_seats"], anchor["max_seats"]
+        for other in others:
+            if len(group) == high:
+                break
+            if any(o["player"] == other["player"] for o in group):
+                continue
+            lo, hi = max(low, other["min_seats"]), min(high, other["max_seats"])
+            if lo > hi or not all(self.within(o, other, now_ms) for o in group):
+                continue
+            group.append(other)
+            low, high = lo, hi
+        if len(group) >= low:
+            return group, 0
+        if anchor["ai_fill_after_s"] is not None and now_ms - anchor["made_ms"] >= anchor["ai_fill_after_s"] * 1000:
+            return group, low - len(group)
+        return None
 
     def within(self, a: Mapping[str, Any], b: Mapping[str, Any], now_ms: float) -> bool:
         """Is each of two seekers inside the other's rating window, as widened by their waits?"""

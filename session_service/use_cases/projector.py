@@ -50,20 +50,28 @@ class Projector:
         self._pools: dict[str, str] = {}
 
     # -- the subscription ---------------------------------------------------------------------------------
-    def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS) -> int:
-        """Project what the feed holds for this consumer now; how many games it projected."""
-        done = 0
-        for shard, entry_id, game_id in self.feed.read(self.consumer, count, claim_idle_ms):
-            self.project(game_id)
+    def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS, block_ms: int = 0) -> int:
+        """Project what the feed holds for this consumer now (their logs read in one round trip, folded in
+        ``ORDER``: a backlog read shard by shard is folded as it ended); how many entries it settled."""
+        entries = self.feed.read(self.consumer, count, claim_idle_ms, block_ms)
+        ids = [game_id for _, _, game_id in entries]
+        done = self.models.projected_many(ids)
+        logs = self.tables.store.records_after({game_id: 0 for game_id in ids if not done[game_id]})
+        found = [(ratings.result_of(logs[game_id]) if game_id in logs else None, shard, entry_id, game_id)
+                 for shard, entry_id, game_id in entries]
+        for result, shard, entry_id, game_id in sorted(found, key=lambda f: ratings.order_key(f[0]) if f[0] else (0, f[3])):
+            if result is not None and not self.models.projected(game_id):
+                self.fold(result)
+                self.models.mark_projected(game_id)
             self.feed.ack(shard, entry_id)
-            done += 1
-        return done
+        return len(entries)
 
-    def run(self, stop: threading.Event, idle_s: float = 0.2) -> None:
-        """Project until ``stop`` (a worker's thread): poll the feed, rest ``idle_s`` when it is empty."""
+    def run(self, stop: threading.Event, idle_s: float = 0.5) -> None:
+        """Project until ``stop`` (a worker's thread): wait on the feed (a blocking read of a second; on a cluster,
+        a read of every shard and a rest of ``idle_s`` when they are empty)."""
         while not stop.is_set():
             try:
-                if not self.run_once():
+                if not self.run_once(block_ms=1000) and self.tables.store.cluster:
                     stop.wait(idle_s)
             except Exception:  # noqa: BLE001 - Redis restarting: the entries wait in the group, try again
                 log.warning("projecting failed; trying again", exc_info=True)

@@ -110,7 +110,7 @@ def test_a_projector_killed_between_the_end_and_its_projection_counts_the_game_o
     ada, cy = player(client, "Ada"), player(client, "Cy")
     game_id = rated_game(client, ada, cy)
     dying = projector(app, "dies")
-    monkeypatch.setattr(dying, "project", lambda game_id: (_ for _ in ()).throw(SystemExit("killed")))
+    monkeypatch.setattr(dying, "fold", lambda result: (_ for _ in ()).throw(SystemExit("killed")))
     with pytest.raises(SystemExit):
         dying.run_once()  # delivered to it, never acknowledged
     assert projector(app, "next").run_once(claim_idle_ms=60_000) == 0  # not yet given up for dead
