@@ -67,11 +67,16 @@ class EndedFeed:
     def key(self, shard: int) -> str:
         return self.store.shard_key(shard, "ended")
 
-    def add(self, game_id: str) -> None:
-        """Say ``game_id`` has ended (more than once is harmless: the projector counts a game once)."""
+    def add(self, game_id: str) -> bool:
+        """Say ``game_id`` has ended (more than once is harmless: the projector counts a game once); False when
+        Redis could not be reached (the game stays in the sweeper's active set, which says it again)."""
         shard = self.store.shard_of(game_id)
-        self._group(shard)
-        self.store.redis.xadd(self.key(shard), {"g": game_id})
+        try:
+            self._group(shard)
+            self.store.redis.xadd(self.key(shard), {"g": game_id})
+        except rx.RedisError:
+            return False
+        return True
 
     def _group(self, shard: int) -> None:
         if shard in self._groups:

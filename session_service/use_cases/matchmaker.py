@@ -41,6 +41,7 @@ from session_service.use_cases.errors import BadRequest, MissingToken, NotFound,
 from session_service.use_cases.meta import dumps, epoch_ms, parse_iso, token_hash
 from session_service.use_cases.players import Player, Players
 from session_service.use_cases.quotas import client_digest
+from session_service.use_cases.resources import GameResource
 from session_service.use_cases.tables import Tables, new_game_id
 
 LOOK_AT = 200  # seeks of a pool the periodic round matches among themselves, oldest first
@@ -212,7 +213,7 @@ class Matchmaker:
         return all(s["window"] is None or gap <= s["window"] + self.limits.widen_per_s * (now_ms - s["made_ms"]) / 1000
                    for s in (a, b))
 
-    def seat(self, group: list[dict[str, Any]], ai_seats: int) -> dict[str, Any]:
+    def seat(self, group: list[dict[str, Any]], ai_seats: int) -> GameResource:
         """Open the table for a claimed group (seats by age of seek), and tell each seeker's stream."""
         first = group[0]
         seats = [{"name": s["name"], "ai": None} for s in group]

@@ -14,7 +14,8 @@ Without it every game stays in Redis for ever (an all-AI table is ~390 KB), and 
 - Abandoned games are ended first by the sweep's idle rule (``IDLE_TABLE_S``: ``Lobby.end_if_idle`` aborts a table
   that never filled and abandons one nobody plays, in its own log), so their record is a whole one; they are then
   kept ``RETENTION_DAYS`` like any ended game.
-- With the projector on (``PROJECTIONS``, the default) a game is retired only once it is projected: the read models
+- With the projector on (``PROJECTIONS``, the default) a game is projected before it is retired (retention folds it
+  itself when the projector has not yet, as for a game that ended before there were projections): the read models
   keep what they need of it (its rating update in its game type's ledger, its line in each player's history), and
   ``mythos projections rebuild`` reads the retired games from the exports in ``RETENTION_EXPORT_DIR``.
 
@@ -44,6 +45,8 @@ from session_service.storage import index
 from session_service.storage.leases import Turns
 from session_service.storage.projections import ReadModels
 from session_service.use_cases.meta import Meta, parse_iso
+from session_service.use_cases.players import Players
+from session_service.use_cases.projector import Projector
 from session_service.use_cases.tables import Tables
 
 log = logging.getLogger("mythos.retention")
@@ -60,14 +63,16 @@ class Policy:
     export_dir: Path | None = None
     every_s: float = 300
     batch: int = 100
-    after_projection: bool = False  # a game is retired only once the projector has folded it (PROJECTIONS)
+    after_projection: bool = False  # a game is projected before it is retired (PROJECTIONS)
+    min_games: int = 3  # the leaderboards' LEADERBOARD_MIN_GAMES, for a game retention projects itself
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Policy:
         export_dir = config.get("RETENTION_EXPORT_DIR", DEFAULT_EXPORT_DIR) or None
         return cls(days=float(config.get("RETENTION_DAYS", DEFAULT_DAYS)), export_dir=Path(export_dir) if export_dir else None,
                    every_s=float(config.get("RETENTION_EVERY_S", 300)), batch=int(config.get("RETENTION_BATCH", 100)),
-                   after_projection=str(config.get("PROJECTIONS", True)).lower() in ("1", "true", "yes"))
+                   after_projection=str(config.get("PROJECTIONS", True)).lower() in ("1", "true", "yes"),
+                   min_games=int(config.get("LEADERBOARD_MIN_GAMES", 3)))
 
     @property
     def deletes(self) -> bool:
@@ -87,9 +92,10 @@ def sweep(tables: Tables, policy: Policy, now: float | None = None, force: bool 
     if policy.deletes and policy.export_dir is not None:
         cutoff = now - policy.days * DAY_S
         models = ReadModels(tables.store)
+        projector = Projector(tables, Players(tables.store), policy.min_games)
         for meta in _candidates(tables, ("finished", "aborted"), cutoff, policy.batch):
             if policy.after_projection and not models.projected(meta.id):
-                continue  # its history line and rating first (use_cases/projector.py); the next round retires it
+                projector.project(meta.id)  # its history line and rating first (one ended before projections, say)
             counts["exported" if retire(tables, meta, policy.export_dir) else "failed"] += 1
     return counts
 

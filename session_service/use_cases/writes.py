@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
-import redis
 
 from shared.kernel import Event, RuleViolation
 from shared.kernel.game import GameOver
@@ -81,7 +80,7 @@ class TableWrites(TableReads):
     snapshot_every: int
     scheduler: Scheduler
     on_command: Callable[[str, str], None]
-    on_end: Callable[[str], None]
+    on_end: Callable[[str], bool]
 
     def write(self, request: CommandRequest, decide: Decider) -> dict[str, Any]:
         """Decide a batch at the head and append it, retrying on a conflict unless the client named its version.
@@ -171,12 +170,10 @@ class TableWrites(TableReads):
 
     def ended(self, game_id: str) -> bool:
         """Tell the projector's feed that ``game_id`` has ended; False when that could not be done now."""
-        try:
-            self.on_end(game_id)
+        if self.on_end(game_id):
             return True
-        except redis.RedisError:
-            log.warning("could not tell the projector that %s ended; the sweeper will", game_id, exc_info=True)
-            return False
+        log.warning("could not tell the projector that %s ended; the sweeper will", game_id)
+        return False
 
     def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
         """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was
