@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import secrets
 import threading
 import time
 import uuid
@@ -20,6 +21,7 @@ from typing import Any
 
 from shared import ratings
 from session_service import bootstrap
+from session_service.config import Settings
 from session_service.rules_client import LocalRules
 from session_service.use_cases.lobby import Caller
 from session_service.use_cases.matchmaker import SeekLimits, pool_name
@@ -28,16 +30,17 @@ from tests.support.toy import GAME
 from bench.report import Report
 
 SECTION = "projections"
-SECRET = "bench-token-secret-" + "x" * 32
+SECRET = secrets.token_hex(32)  # the lobby derives tokens with it (bootstrap.token_secret)
 
 
 def service(redis_url: str, prefix: str, projections: bool = True) -> bootstrap.Service:
     from session_service.storage import redis_clients
 
-    return bootstrap.build({"REDIS": redis_clients.connect(redis_url), "KEY_PREFIX": prefix, "RULES": LocalRules(),
-                            "GAMES": {"toy": GAME}, "SCHEDULER": None, "TOKEN_SECRET": SECRET, "PROJECTIONS": projections,
-                            "LEADERBOARD_MIN_GAMES": 1, "OPEN_TABLES_PER_CLIENT": 0, "TABLES_PER_CLIENT_PER_HOUR": 0,
-                            "AI_TABLES_PER_CLIENT_PER_HOUR": 0})
+    settings = Settings.from_config({"KEY_PREFIX": prefix, "TOKEN_SECRET": SECRET, "PROJECTIONS": projections,
+                                     "LEADERBOARD_MIN_GAMES": 1, "OPEN_TABLES_PER_CLIENT": 0,
+                                     "TABLES_PER_CLIENT_PER_HOUR": 0, "AI_TABLES_PER_CLIENT_PER_HOUR": 0})
+    return bootstrap.build(settings, {"REDIS": redis_clients.connect(redis_url), "RULES": LocalRules(),
+                                      "GAMES": {"toy": GAME}, "SCHEDULER": None})
 
 
 def people(svc: bootstrap.Service, count: int) -> list[Caller]:

@@ -64,11 +64,12 @@ class Service:
     matchmaker: Matchmaker
 
 
-def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_clients: bool = True) -> Service:
+def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_clients: bool = True,
+          decides: bool = True) -> Service:
     """The use cases wired from ``settings``; the hub starts its reader only when a stream first waits. A process that
     ``serves_clients`` (the HTTP app) derives tokens, and refuses to start without its key (``token_secret``);
-    the worker's lobby only ends idle tables, and is not given the key."""
-    tables = build_tables(settings, parts)
+    the worker's lobby only ends idle tables, and is not given the key; one that never ``decides`` (``build_tables``)."""
+    tables = build_tables(settings, parts, decides)
     players = Players(tables.store)
     secret = token_secret(settings) if serves_clients else None
     if settings.projections:

@@ -69,7 +69,7 @@ def rebuild() -> int:
     from session_service.config import Settings
 
     settings = Settings.from_env()
-    service = bootstrap.build(settings, {"SCHEDULER": None}, serves_clients=False)
+    service = bootstrap.build(settings, {"SCHEDULER": None}, serves_clients=False, decides=False)
     found = {r.game_id: r for r in service.projector.logged_results()}
     problems: list[str] = []
     exports = settings.retention.export_dir
