@@ -9,7 +9,7 @@ import sys
 
 from session_service.config import Settings
 from session_service.http.app import create_app
-from tests.support.stack import TEST_TOKEN_SECRET
+from tests.support.stack import TEST_HOP_SECRET, TEST_TOKEN_SECRET
 from tests.support.toy import GAME
 
 IMPORTED = """
@@ -32,7 +32,8 @@ def test_the_worker_and_the_rules_service_read_no_environment_when_imported():
 def test_the_keep_alive_is_bounded_in_one_place(fake_redis, prefix):
     assert Settings(sse_keepalive_s=60).keepalive_s == 15 and Settings(sse_keepalive_s=2).keepalive_s == 2
     app = create_app({"REDIS": fake_redis, "KEY_PREFIX": prefix, "GAMES": {"toy": GAME}, "SCHEDULER": None,
-                      "TOKEN_SECRET": TEST_TOKEN_SECRET, "SSE_KEEPALIVE_S": 60})
+                      "TOKEN_SECRET": TEST_TOKEN_SECRET, "HOP_SECRET": TEST_HOP_SECRET,
+                      "SSE_KEEPALIVE_S": 60})
     assert app.extensions["settings"].keepalive_s == 15 and app.extensions["streams"].hub.recheck_s == 15
 
 
