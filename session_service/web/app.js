@@ -6,20 +6,11 @@ import { el, human } from "./render.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { leaderboardPage, onPlayerMessage, profileLink, profilePage, quickPlayPanel } from "./places.js";
+import { toast } from "./toast.js";
+
+export { toast };  // the pages import it from toast.js: one imported from here would close an import circle
 
 const main = () => document.getElementById("main");
-
-// A message at the foot of the page: a refusal or failure ("error", red) or news ("info", calm).
-export function toast(message, kind = "info") {
-  const box = document.getElementById("toast");
-  box.textContent = message;
-  box.className = "toast " + kind;
-  box.dataset.count = String(Number(box.dataset.count || 0) + 1);
-  box.classList.remove("hidden");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => box.classList.add("hidden"), 6000);
-  box.setAttribute("role", kind === "error" ? "alert" : "status");
-}
 
 async function lobby(root) {
   const games = await catalog();

@@ -5,7 +5,7 @@
 
 import { call, store } from "./api.js";
 import { el } from "./render.js";
-import { toast } from "./app.js";
+import { toast } from "./toast.js";
 
 const POLL_MS = 3000;
 

@@ -8,7 +8,7 @@ import { el } from "./render.js";
 import { aboutTable, endWords, layoutFor, seatPanels } from "./games.js";
 import { listWords } from "./cards.js";
 import { sentence } from "./narrate.js";
-import { toast } from "./app.js";
+import { toast } from "./toast.js";
 
 // The seed commitment, checked in this browser: sha256(seed) must be the commitment published at creation.
 async function seedMatches(resource) {

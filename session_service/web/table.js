@@ -3,13 +3,26 @@
 // (games.js) draws the board, the seats' public cards and your hand; this page adds what every table has: the
 // line that says what happens now, the seats' panels, moves by clicks on cards (then on a target) with every
 // legal command also a plain button, the table's own controls, the log in sentences and the end of the game.
+//
+// THE RULES OF A MOVE BY CLICKS (docs/web-tables.md says them at length; a layout keeps them by what `move` returns:
+// `on`, the key of the place a click starts the move at, and `to`, the key of its target, or nulls):
+//  1. A click on a highlighted card (a place whose key starts moves) plays its one move at once, if the move has
+//     no target and the card's whole text is on screen; otherwise it selects the card: its whole text in the card
+//     line, its targets highlighted and every move it starts offered as a choice.
+//  2. A click on a highlighted target with one move from the selected card plays it; with several (a pair with or
+//     without "taking X", either wall partner, above or below a ridge card) it offers exactly those as choices.
+//  3. A move that starts nowhere on the table is a plain button beside the hand ("End your turn").
+//  So every legal command is reachable by clicks on cards, targets and the choices offered, never only through
+//  "Every move as a button" (the browser tests' click-the-highlight player checks it at every step).
+//  4. A dimmed card says why when tapped; any card's text is one tap away at any width (never only on hover).
+//  5. At the end every hand is shown, your own first: a layout draws the own seat's revealed hand once over.
 
 import { call, catalog, follow, store } from "./api.js";
 import { el, human } from "./render.js";
 import { cardEl, listWords } from "./cards.js";
 import { aboutTable, endWords, layoutFor, seatPanels } from "./games.js";
 import { logEntry } from "./narrate.js";
-import { toast } from "./app.js";
+import { toast } from "./toast.js";
 import { chatPanel } from "./chat.js";
 import { rematchPanel } from "./rematch.js";
 

@@ -72,3 +72,24 @@ def test_the_scripts_never_write_html_or_inline_styles_and_call_no_other_origin(
 @pytest.mark.parametrize("name", ["index.html", "..%2F__init__.py", "../webclient.py", "nothing.js", "api.js.map"])
 def test_nothing_but_the_client_s_scripts_and_style_is_served_under_web(client, name):
     assert client.get(f"/web/{name}").status_code == 404
+
+
+def test_the_web_clients_modules_import_one_another_without_a_circle():
+    """ES modules in a circle load in an order that depends on which one the page asked for first (a binding read
+    before its module ran is undefined): none of the web client's modules may import, through others, itself."""
+    imports = {source.name: set(re.findall(r'(?:from|import)\s*"\./([\w.-]+\.js)"', source.read_text())) for source in WEB.glob("*.js")}
+    assert imports["table.js"], "the pattern finds the imports"
+    circles = []
+
+    def walk(name: str, path: list[str]) -> None:
+        for other in sorted(imports.get(name, ())):
+            if other in path:
+                circles.append(" → ".join(path[path.index(other):] + [other]))
+            elif other not in done:
+                walk(other, path + [other])
+        done.add(name)
+
+    done: set[str] = set()
+    for name in sorted(imports):
+        walk(name, [name])
+    assert not circles, circles
