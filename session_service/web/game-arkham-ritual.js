@@ -25,8 +25,9 @@ export function makeGame(game) {
     const passed = v.passed_card;
     const hand = [];
     if (mine !== null && v.phase !== "setting_up") {
-      const own = (v.remembered || {}).own_card;
-      hand.push(own !== null && own !== undefined ? card(own, { key: "own", note: "your card (you saw it)" })
+      const held = (v.cards || [])[mine];  // at the end every card is face up, yours too
+      const own = ctx.over && held !== null && held !== undefined ? held : (v.remembered || {}).own_card;
+      hand.push(own !== null && own !== undefined ? card(own, { key: "own", note: ctx.over ? "your card, face up" : "your card (you saw it)" })
         : { key: "own", name: "Your card", faceDown: true, text: (v.remembered || {}).own_card_colour ? `face down; its colour is ${v.remembered.own_card_colour}` : "face down: everyone sees it but you", note: "face down" });
     }
     if (passed && passed.card !== undefined && passed.holder === mine) hand.push(card(passed.card, { key: "passed", note: "the card you hold out" }));
@@ -55,7 +56,7 @@ export function makeGame(game) {
     function seat(n) {
       const held = (v.cards || [])[n];
       return [
-        n === mine ? null : held !== null && held !== undefined ? cardEl(card(held, { note: "in front of them" }), { small: true }) : backEl("a face-down card"),
+        n === mine && !ctx.over ? null : held !== null && held !== undefined ? cardEl(card(held, { note: "in front of them" }), { small: true }) : backEl("a face-down card"),
         onTable.has(n) ? el("span", { class: "tag follower", text: "☛ hand on the table" }) : null,
         (v.cleared_of_great_old_one || []).includes(n) ? el("span", { class: "tag", text: "cleared of the Great Old One" }) : null,
       ];

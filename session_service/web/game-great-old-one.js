@@ -40,7 +40,8 @@ export function makeGame(game) {
     const v = ctx.view;
     const mine = ctx.seat;
     const seats = v.seats || [];
-    const hand = (v.hand || []).map((id) => card(id, { key: `hand:${id}` }));
+    const own = v.hand || (ctx.over && mine !== null ? (seats[mine] || {}).hand : null) || [];  // at the end: every hand, yours too
+    const hand = own.map((id) => card(id, { key: `hand:${id}` }));
     const board = el("div", { class: "goo-board" },
       el("div", { class: "board-info" }, stat("Turn", v.turn_number || 1),
         PHASES[v.phase] ? stat("Phase", PHASES[v.phase][0]) : el("b", { text: "The game is over" }),
@@ -52,7 +53,7 @@ export function makeGame(game) {
     function seat(n) {
       const s = seats[n] || {};
       return [
-        n === mine ? null : s.hand ? row(s.hand.map((id) => card(id)), { small: true, cls: "revealed-hand" }) : backs(s.hand_size || 0),
+        n === mine && !ctx.over ? null : s.hand ? row(s.hand.map((id) => card(id)), { small: true, cls: "revealed-hand" }) : backs(s.hand_size || 0),
         el("div", { class: "pairs" }, (s.pairs || []).length ? s.pairs.map((p) => el("div", { class: "pair" + (p.matched ? " matched" : "") },
           el("span", { class: "muted", text: `${p.matched ? "Matched" : "Linked"}: ${p.connections.map(conn).join(", ")}` }),
           row(p.cards.map((id) => card(id)), { small: true }))) : el("span", { class: "muted", text: "no pairs" })),
@@ -65,7 +66,7 @@ export function makeGame(game) {
     const [named, asked] = PHASES[v.phase] || ["", ""];
     const phase = v.phase === "opening" ? "the opening" : named ? `${named} phase` : "";
     const asking = mine !== null && ctx.toAct.includes(mine) && ctx.legal.length > 0;
-    return { board, hand, handTitle: "Your hand", seat, stats, phase, prompt: asking ? asked : "" };
+    return { board, hand, handTitle: ctx.over ? "Your final hand" : "Your hand", seat, stats, phase, prompt: asking ? asked : "" };
   }
 
   function move(c, ctx) {

@@ -6,6 +6,7 @@ import { el } from "./render.js";
 import { backEl, backs, cardEl, listWords, pips, row, stat, zone } from "./cards.js";
 
 const GLYPHS = { 6: "♆", 7: "☄", 8: "❦", 9: "⚓", 10: "☥", 11: "☊", 12: "☠" };
+const RUN = Object.keys(GLYPHS).map(Number);  // a run holds one card of each of the seven Locations
 
 export function makeGame(game) {
   const data = game.card_data || {};
@@ -26,7 +27,8 @@ export function makeGame(game) {
     const v = ctx.view;
     const mine = ctx.seat;
     const counts = {};
-    for (const n of v.hand || []) counts[n] = (counts[n] || 0) + 1;
+    const own = v.hand || (ctx.over && mine !== null ? (v.hands || [])[mine] : null) || [];  // at the end: every hand, yours too
+    for (const n of own) counts[n] = (counts[n] || 0) + 1;
     const hand = Object.keys(counts).map(Number).sort((a, b) => a - b).map((n) => location(n, { key: `hand:${n}`, count: counts[n],
       text: `${counts[n]} in your hand; ${n} copies in the game.` }));
 
@@ -58,12 +60,13 @@ export function makeGame(game) {
       const shownHand = (v.hands || [])[n];
       const known = ((v.known_cards || [])[n] || []);
       return [
-        n === mine ? null : backs((v.hand_counts || [])[n] || 0),
-        shownHand && n !== mine ? row(shownHand.map((c) => location(c)), { small: true, cls: "revealed-hand" })
+        n === mine && !ctx.over ? null : backs((v.hand_counts || [])[n] || 0),
+        shownHand && (n !== mine || ctx.over) ? row(shownHand.map((c) => location(c)), { small: true, cls: "revealed-hand" })
           : known.length && n !== mine ? el("div", { class: "known" }, el("span", { class: "muted", text: "Known in hand: " }), row(known.map((c) => location(c)), { small: true })) : null,
         el("div", { class: "melds", "data-melds-of": n }, melds.length ? melds.map((m, i) => m.kind === "run"
-          ? el("span", { class: "meld run", "data-meld": i, role: "img", "aria-label": "a run of 7 different Locations" },
-            el("span", { class: "meld-label", text: "Run of 7" }), el("span", { class: "run-glyphs", text: Object.values(GLYPHS).join("") }))
+          ? el("span", { class: "meld run", "data-meld": i, role: "img", "aria-label": `a run of 7 different Locations: ${listWords(RUN.map(locName))}` },
+            el("span", { class: "meld-label", text: "Run of 7 Locations" }), el("span", { class: "run-glyphs", text: Object.values(GLYPHS).join("") }),
+            el("span", { class: "run-names", text: RUN.map(locName).join(" · ") }))
           : el("span", { class: "meld set", "data-meld": i }, cardEl(location(m.location, { count: m.count, note: `set of ${m.count}` }), { small: true })))
           : el("span", { class: "muted", text: "no melds" })),
         ((v.discards || [])[n] || []).length ? el("div", { class: "discards" }, el("span", { class: "muted", text: "Discarded: " }), row(v.discards[n].map((c) => location(c)), { small: true })) : null,
@@ -71,7 +74,7 @@ export function makeGame(game) {
     }
     const stats = (n) => [pips("Madness", (v.madness || [])[n] || 0, v.madness_limit || 10, "madness"),
       ...(v.portals || []).filter((p) => p.owner === n).map((p) => el("span", { class: "tag", text: `${GLYPHS[p.portal]} ${p.name}` }))];
-    return { board, hand, handTitle: "Your hand", seat, stats, prompt: phaseWords(v, ctx) };
+    return { board, hand, handTitle: ctx.over ? "Your final hand" : "Your hand", seat, stats, prompt: phaseWords(v, ctx) };
   }
 
   function move(c, ctx) {

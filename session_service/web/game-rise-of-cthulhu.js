@@ -29,7 +29,8 @@ export function makeGame(game) {
   function table(ctx) {
     const v = ctx.view;
     const mine = ctx.seat;
-    const hand = (v.hand || []).map((id) => card(id, { key: `hand:${id}` }));
+    const own = v.hand || (ctx.over && mine !== null ? (v.hands || [])[mine] : null) || [];  // at the end: every hand, yours too
+    const hand = own.map((id) => card(id, { key: `hand:${id}` }));
     const me = mine === null ? 0 : mine;
     const locations = (v.locations || []).map((loc) => {
       const side = (s) => el("div", { class: "side", "data-side": s },
@@ -62,13 +63,13 @@ export function makeGame(game) {
       const known = ((v.known_in_hand || [])[n] || []);
       const shown = ((v.hands || [])[n]);
       return [
-        n === mine ? null : el("span", { class: "muted", text: `Hand: ${counted(counts.cultists, "Cultist")}, ${counted(counts.monsters, "Monster")}, ${counted(counts.artifacts, "Artifact")}` }),
-        shown && n !== mine ? row(shown.map((id) => card(id)), { small: true }) : known.length && n !== mine ? el("div", { class: "known" }, el("span", { class: "muted", text: "Known in hand: " }), row(known.map((id) => card(id)), { small: true })) : null,
+        n === mine && !ctx.over ? null : el("span", { class: "muted", text: `Hand: ${counted(counts.cultists, "Cultist")}, ${counted(counts.monsters, "Monster")}, ${counted(counts.artifacts, "Artifact")}` }),
+        shown && (n !== mine || ctx.over) ? row(shown.map((id) => card(id)), { small: true, cls: "revealed-hand" }) : known.length && n !== mine ? el("div", { class: "known" }, el("span", { class: "muted", text: "Known in hand: " }), row(known.map((id) => card(id)), { small: true })) : null,
       ];
     }
     const stats = (n) => [stat("Points", (v.points || [])[n] ?? 0), stat("Locations", (v.locations_facing || [])[n] ?? 0),
       stat("Artifacts", (v.artifacts_acquired || [])[n] ?? 0), stat("Monsters", (v.monsters_played || [])[n] ?? 0)];
-    return { board, hand, handTitle: "Your hand", seat, stats, phase: v.must_draw_from_deck ? "you must draw from the Cultist Deck" : "" };
+    return { board, hand, handTitle: ctx.over ? "Your final hand" : "Your hand", seat, stats, phase: v.must_draw_from_deck ? "you must draw from the Cultist Deck" : "" };
   }
 
   function move(c, ctx) {

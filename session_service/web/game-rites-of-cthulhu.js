@@ -96,13 +96,13 @@ export function makeGame(game) {
       const h = hands[String(n)];
       const won = (v.captured || {})[String(n)] || [];
       return [
-        n === mine ? null : Array.isArray(h) ? row(h.map((id) => entity(id)), { small: true, cls: "revealed-hand" }) : backs(h || 0),
+        n === mine && !ctx.over ? null : Array.isArray(h) ? row(h.map((id) => entity(id)), { small: true, cls: "revealed-hand" }) : backs(h || 0),
         el("div", { class: "captured", "data-captured-of": n }, el("span", { class: "muted", text: "Artifacts: " }),
           won.length ? row(won.map((id) => artifact(id, { key: `artifact:${id}` })), { small: true, clickable: true }) : el("span", { class: "muted", text: "none" })),
       ];
     }
     const stats = (n) => [stat("Score", (v.scores || {})[String(n)] ?? 0), v.grand_cultist === n ? el("span", { class: "tag active", text: "♛ Grand Cultist" }) : null];
-    return { board, hand, handTitle: "Your hand", seat, stats, ...nowWords(v, ctx) };
+    return { board, hand, handTitle: ctx.over ? "Your final hand" : "Your hand", seat, stats, ...nowWords(v, ctx) };
   }
 
   function nowWords(v, ctx) {

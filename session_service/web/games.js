@@ -14,11 +14,12 @@ const LAYOUTS = {
   "great-old-one": greatOldOne, "rites-of-cthulhu": ritesOfCthulhu,
 };
 
-// The seats' panels, in turn order from the seat after yours: name, AI level, the game's numbers, backs and
-// public cards; marked when the game waits on them or they won; a "Choose" button when a move targets the seat.
-export function seatPanels(drawn, { names, seats, toAct, me, winners, used }) {
+// The seats' panels, in turn order from the seat after yours (at the end from yours: every hand face up, your own
+// first): name, AI level, the game's numbers, backs and public cards; marked when the game waits on them or they
+// won; a "Choose" button when a move targets the seat.
+export function seatPanels(drawn, { names, seats, toAct, me, winners, used, over = false }) {
   const order = [...seats.keys()];
-  const start = me === null ? 0 : me + 1;
+  const start = me === null ? 0 : over ? me : me + 1;
   order.sort((a, b) => ((a - start + order.length) % order.length) - ((b - start + order.length) % order.length));
   return order.map((s) => {
     const info = seats[s] || {};

@@ -37,7 +37,8 @@ export async function tablePage(main, gameId, seatWanted) {
   const token = seat === null ? null : tokens[seat];
   const page = {
     version: resource.version, status: resource.status, toAct: resource.to_act || [], legal: [], view: null,
-    deadline: null, outcome: resource.outcome, busy: false, selected: null, moved: false, confirming: false,
+    deadline: null, outcome: resource.outcome, busy: false, selected: null, target: null, moved: false, confirming: false,
+    resend: null,
     seats: resource.seats, resource, logged: new Set(), wasMine: false, stuck: Boolean(resource.stuck),
   };
   const names = () => page.seats.map((s, n) => s.name || `Open seat ${n + 1}`);
@@ -116,7 +117,7 @@ export async function tablePage(main, gameId, seatWanted) {
 
   function drawSeats(drawn, used) {
     seatsBox.replaceChildren(...seatPanels(drawn, { names: names(), seats: page.seats, toAct: page.status === "active" ? page.toAct : [],
-      me: seat, winners: page.status === "finished" ? (page.outcome || {}).winners || [] : [], used }));
+      me: seat, winners: page.status === "finished" ? (page.outcome || {}).winners || [] : [], used, over: page.status === "finished" }));
   }
 
   function drawHand(drawn) {
@@ -129,13 +130,13 @@ export async function tablePage(main, gameId, seatWanted) {
     const list = moves();
     const sel = page.selected;
     const starts = new Set(list.map((m) => m.on).filter(Boolean));
-    const targets = new Set(sel ? list.filter((m) => m.on === sel && m.to).map((m) => m.to) : []);
+    const targets = new Set(sel && !page.target ? list.filter((m) => m.on === sel && m.to).map((m) => m.to) : []);
     root.querySelectorAll("[data-key]").forEach((node) => {
       const key = node.dataset.key;
       const playable = !page.busy && (starts.has(key) || targets.has(key));
       node.classList.toggle("playable", playable && !targets.has(key));
       node.classList.toggle("target", targets.has(key));
-      node.classList.toggle("selected", key === sel);
+      node.classList.toggle("selected", key === sel || (sel !== null && key === page.target));
       node.classList.toggle("dim", !playable && handBox.contains(node) && isMine());
       if (node.tagName === "BUTTON") {
         if (playable) node.removeAttribute("aria-disabled");
@@ -146,11 +147,12 @@ export async function tablePage(main, gameId, seatWanted) {
       }
     });
     choices.replaceChildren();
-    if (sel) {
-      const mineNow = list.filter((m) => m.on === sel);
-      choices.append(el("p", { class: "muted", text: targets.size ? "Choose a highlighted target, or:" : "Choose:" }),
+    if (sel) {  // rules 1 and 2: the moves the selected card starts, or those onto the target clicked
+      const mineNow = list.filter((m) => m.on === sel && (!page.target || m.to === page.target));
+      const ask = page.target ? "Choose one:" : targets.size ? "Choose a highlighted target, or:" : "Choose:";
+      choices.append(el("p", { class: "muted", text: ask }),
         ...mineNow.map((m) => el("button", { type: "button", class: "choice", "data-index": m.index, onclick: () => post(m.command) }, m.words)),
-        el("button", { type: "button", class: "choice-cancel", onclick: () => { page.selected = null; mark(); } }, "Cancel"));
+        el("button", { type: "button", class: "choice-cancel", onclick: () => { page.selected = null; page.target = null; info.textContent = ""; mark(); } }, "Cancel"));
     }
     const onTable = new Set([...root.querySelectorAll("[data-key]")].map((node) => node.dataset.key));
     moveButtons.replaceChildren(...list.filter((m) => !m.on || !onTable.has(m.on)).map((m) => el("button", { type: "button", class: "action", "data-index": m.index, disabled: page.busy, onclick: () => post(m.command) }, m.words)));
@@ -164,31 +166,48 @@ export async function tablePage(main, gameId, seatWanted) {
     if (first && first.scrollIntoView) first.scrollIntoView({ block: "center", behavior: "smooth" });
   }
 
-  function actOn(key) {
+  // A card's whole text: its title holds it (the card shows it cut to a few lines, a small card not at all).
+  const cardText = (node) => (node && (node.getAttribute("title") || node.getAttribute("aria-label"))) || "";
+  const cut = (node) => {  // its text is not all on the card: the first tap shows it before it plays (rule 1)
+    if (!node || !node.getAttribute("title")) return false;
+    const text = node.querySelector(".card-text");
+    return !text || text.scrollHeight > text.clientHeight + 1;
+  };
+
+  function actOn(key, node) {
     const list = moves();
-    if (page.selected) {
+    if (page.selected && !page.target) {
       const chosen = list.filter((m) => m.on === page.selected && m.to === key);
       if (chosen.length === 1) return post(chosen[0].command);
-      if (chosen.length > 1) { page.selected = key; return mark(); }
+      if (chosen.length > 1) { page.target = key; mark(); return true; }  // rule 2: those moves, as choices
     }
     const starting = list.filter((m) => m.on === key);
     if (!starting.length) return false;
-    if (starting.length === 1 && !starting[0].to) return post(starting[0].command);
+    if (starting.length === 1 && !starting[0].to && !cut(node)) return post(starting[0].command);
     page.selected = key;
+    page.target = null;
+    info.textContent = cardText(node);
     mark();
     showTargets();
     return true;
   }
 
+  function whyDim(node) {  // rule 4: a card that cannot be played now says so, and why, with its text
+    const name = node.dataset.card || "This card";
+    const why = page.selected ? "it is not a target of the card you selected" : "none of the moves open to you now uses it";
+    const text = cardText(node);
+    return `${text}${text ? " — " : ""}${name} cannot be played now: ${why}.`;
+  }
+
   function onActivate(event) {
     let node = event.target.closest("[data-key]");
-    const inner = node;
     while (node && root.contains(node)) {
-      if (node.classList.contains("playable") || node.classList.contains("target")) { event.preventDefault(); actOn(node.dataset.key); return; }
+      if (node.classList.contains("playable") || node.classList.contains("target")) { event.preventDefault(); actOn(node.dataset.key, node); return; }
       node = node.parentElement && node.parentElement.closest("[data-key]");
     }
-    if (inner && inner.classList.contains("card")) {  // a card you cannot play now: its text, one tap away
-      info.textContent = inner.getAttribute("title") || inner.getAttribute("aria-label") || "";
+    const card = event.target.closest(".card");
+    if (card && root.contains(card)) {  // a card you cannot play now: its text, one tap away, and why it is dimmed
+      info.textContent = card.classList.contains("dim") ? whyDim(card) : cardText(card);
     }
   }
   root.addEventListener("click", onActivate);
@@ -255,6 +274,7 @@ export async function tablePage(main, gameId, seatWanted) {
       : { board: el("p", { class: "muted", text: "The cards are dealt when every seat is taken." }), hand: [], seat: () => [], stats: () => [], phase: "" };
     const used = new Set(moves().flatMap((m) => [m.on, m.to]).filter(Boolean));
     if (page.selected && !moves().some((m) => m.on === page.selected)) page.selected = null;
+    if (!page.selected || !moves().some((m) => m.on === page.selected && m.to === page.target)) page.target = null;
     board.replaceChildren(drawn.board);
     drawSeats(drawn, used);
     drawHand(drawn);
@@ -291,21 +311,37 @@ export async function tablePage(main, gameId, seatWanted) {
     drawAll();
   }
 
+  // A move the clicks chose: announced first as a cancellable "move" event on the page (the browser tests' click
+  // player cancels it to learn what each click would send), then sent.
   async function post(command) {
     if (page.busy) return;
-    page.busy = true;
     page.selected = null;
+    page.target = null;
     info.textContent = "";
+    if (!root.dispatchEvent(new CustomEvent("move", { detail: command, cancelable: true }))) { mark(); return; }
+    page.busy = true;
     mark();
     try {
       await call("POST", `${path}/commands`, { token, body: { command, expected_version: page.version } });
     } catch (err) {
-      // Another seat moved first (the move was made on the table as it stood): not a fault, the table redraws.
-      if (err.code === "game/version_conflict") toast("The table changed before your move landed: look again and choose.", "info");
+      // Another seat moved first (a sealed bid racing another's, the AI's move): not a fault. The move is sent
+      // again on the table as it now stands if it is still legal there, as the terminal does; else the table says so.
+      if (err.code === "game/version_conflict") page.resend = { command, after: page.version };
       else toast(err.message, "error");
       page.busy = false;
       mark();
+      if (page.resend) resend();
     }
+  }
+
+  function resend() {  // a move that lost a race, once the page holds the newer table: sent again if still legal
+    const wanted = page.resend;
+    if (!wanted || page.version === wanted.after) return;
+    page.resend = null;
+    const same = JSON.stringify(wanted.command);
+    const still = page.legal.find((c) => JSON.stringify(c) === same);
+    if (still && !page.busy) post(still);
+    else toast("The table changed before your move landed, and that move is no longer open: choose again.", "info");
   }
 
   function apply(turn) {
@@ -319,6 +355,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.stuck = turn.stuck === true;  // the state answer says; a turn message means the game moved on
     page.busy = false;
     drawAll();
+    resend();
   }
 
   function logEvent(event) {

@@ -112,18 +112,98 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
     return driver.current_url.split("#/table/")[1].split("/")[0]
 
 
-# One turn of a person's play, in the page (one round trip per click): wait, polling the page itself, until it
-# moved on from ``before`` (the state the last click was made in; null: nothing clicked yet) and offers a move or
-# says the game is over; choose where to click with the seeded draws ``rs``; bring it into the middle of the screen
-# as a person scrolls (clear of the hand kept at the page's foot) and click it there as a pointer does: the press,
-# the release and the click go to whatever is on top at the place's centre, and only if that is the place or inside
-# it (what WebDriver's own click checks: a place covered by something else is not clicked, the page is looked at
-# again). WebDriver's click costs ~65 ms of round trips through a busy renderer; a game takes hundreds of clicks.
+# The click-the-highlight player's eyes, in the page: every command a person can reach from the table as it stands
+# by clicks on highlighted places alone (a card or other place that starts a move, then a highlighted target, then
+# the choices the page offers, or a plain move button beside the hand) and never the "Every move as a button" list.
+# It clicks each option in turn, depth first, with the page's cancellable "move" event stopped so nothing is sent
+# (table.js announces each move so), and learns the command each path of clicks sends; Cancel and the path so far
+# bring the page back between options. ``explore()`` returns those paths by command, every legal command (the
+# "Every move as a button" list, clicked the same way) and the traps found on the way: a legal command no path
+# reaches, an option that vanished, a tap that played a card at once whose text was not all on screen (issue 42).
+EXPLORE_JS = r"""
+const explore = () => {
+    const root = document.querySelector('.table-page');
+    const shown = (n) => n.getClientRects().length > 0;
+    const options = () => {
+        const out = [], seen = new Set();
+        for (const n of root.querySelectorAll('.playable, .target')) {
+            const step = {kind: n.classList.contains('target') ? 'target' : 'card', key: n.dataset.key};
+            const id = step.kind + ' ' + step.key;
+            if (shown(n) && !n.closest('#all-moves') && !seen.has(id)) { seen.add(id); out.push(step); }
+        }
+        for (const b of document.querySelectorAll('#choices button.choice')) if (shown(b)) out.push({kind: 'choice', index: b.dataset.index});
+        for (const b of document.querySelectorAll('#actions button.action')) if (shown(b) && !b.disabled) out.push({kind: 'button', index: b.dataset.index});
+        return out;
+    };
+    const find = (step) => step.kind === 'choice' ? document.querySelector(`#choices button.choice[data-index="${step.index}"]`)
+        : step.kind === 'button' ? document.querySelector(`#actions button.action[data-index="${step.index}"]`)
+        : [...root.querySelectorAll(`[data-key="${CSS.escape(step.key)}"]`)].find((n) => shown(n) && n.classList.contains(step.kind === 'target' ? 'target' : 'playable'));
+    const whole = (n) => {  // the place's text is all on screen (or it has none)
+        if (!n.getAttribute('title')) return true;
+        const text = n.querySelector('.card-text');
+        return Boolean(text) && text.scrollHeight <= text.clientHeight + 1;
+    };
+    let sent = null;
+    const stop = (e) => { e.preventDefault(); sent = JSON.stringify(e.detail); };
+    root.addEventListener('move', stop);
+    const reset = () => { const c = document.querySelector('#choices button.choice-cancel'); if (c) c.click(); };
+    const paths = {}, traps = [];
+    const named = (node, o) => node.dataset.card || node.getAttribute('aria-label') || node.textContent.trim().slice(0, 40) || o.key;
+    const walk = (prefix) => {  // the commands reached from here
+        let reached = 0;
+        const here = options().filter((o) => !prefix.length || o.kind === 'target' || o.kind === 'choice');
+        for (const o of here) {
+            reset();
+            if (prefix.some((step) => { const n = find(step); if (n) n.click(); return !n; })) { traps.push('a path vanished'); return reached; }
+            const node = find(o);
+            if (!node) { traps.push(`an option vanished: ${o.kind} ${o.key || o.index}`); continue; }
+            sent = null;
+            node.click();
+            if (sent !== null) {
+                if (o.kind === 'card' && !prefix.length && !whole(node)) traps.push(`a tap played ${named(node, o)} before its text could be read`);
+                if (!(sent in paths) || paths[sent].length > prefix.length + 1) paths[sent] = [...prefix, o];
+                reached += 1;
+            } else if (prefix.length < 4) {
+                const below = walk([...prefix, o]);
+                if (!below) traps.push(`a dead end: a click on the highlighted ${named(node, o)} offers no move`);
+                reached += below;
+            }
+        }
+        return reached;
+    };
+    try {
+        walk([]);
+        reset();
+        const legal = {};
+        for (const b of document.querySelectorAll('#controls button.command')) {
+            sent = null;
+            b.click();
+            if (sent !== null) legal[sent] = b.textContent;
+        }
+        const missing = Object.keys(legal).filter((c) => !(c in paths)).map((c) => legal[c]);
+        if (missing.length) traps.push(`reachable only through "Every move as a button": ${missing.join('; ')}`);
+        return {paths, legal: Object.keys(legal), traps};
+    } finally {
+        root.removeEventListener('move', stop);
+        reset();
+    }
+};
+"""
+
+
+# One turn of a person's play, in the page (one round trip per turn): wait, polling the page itself, until it moved
+# on from ``before`` (the state the last move was made in; null: nothing clicked yet) and offers a move or says the
+# game is over; then (the click-the-highlight player) find every legal command's path of clicks (``EXPLORE_JS``),
+# choose one with the seeded draw ``rs`` and make its clicks, or (``cards`` false) click one of "Every move as a
+# button". Each click brings its place into the middle of the screen as a person scrolls (clear of the hand kept at
+# the page's foot) and is made there as a pointer does: the press, the release and the click go to whatever is on
+# top at the place's centre, and only if that is the place or inside it (what WebDriver's own click checks: a place
+# covered by something else is not clicked, the page is looked at again). WebDriver's click costs ~65 ms of round
+# trips through a busy renderer; a game takes hundreds of moves.
 TURN_JS = """
 const [before, rs, cards, choose, timeoutMs] = arguments;
 const done = arguments[arguments.length - 1];
-const moved = (s) => !before || s.version !== before.version || s.toasts !== before.toasts || s.status === 'finished'
-    || s.choices !== before.choices || s.targets !== before.targets;
+const moved = (s) => !before || s.version !== before.version || s.toasts !== before.toasts || s.status === 'finished';
 const over = (s) => s.status === 'finished' || s.status === 'aborted';
 const ready = (s) => over(s) || s.playable || s.buttons || s.choices || s.actions;
 const press = (place) => {
@@ -141,18 +221,29 @@ const press = (place) => {
 };
 const click = (s) => {
     if (over(s) || !choose) return {};
-    let kind, selector;
     if (!cards) {
-        const all = document.getElementById('all-moves');
-        if (all) all.open = true;
-        [kind, selector] = ['button', 'button.command'];
-    } else if (s.targets && rs[0] < 0.7) [kind, selector] = ['target', '.target'];
-    else if (s.choices) [kind, selector] = ['choice', '#choices button.choice'];
-    else if (s.playable && (!s.actions || rs[1] < 0.8)) [kind, selector] = ['card', '.playable'];
-    else [kind, selector] = ['button', '#actions button.action'];
-    const found = [...document.querySelectorAll(selector)].filter((b) => !b.disabled);
-    if (!found.length) return {};
-    return press(found[Math.floor(rs[2] * found.length)]) ? {kind} : {covered: true};
+        document.getElementById('all-moves').open = true;
+        const found = [...document.querySelectorAll('button.command')].filter((b) => !b.disabled);
+        if (!found.length) return {};
+        return press(found[Math.floor(rs[0] * found.length)]) ? {kinds: ['button']} : {covered: true};
+    }
+    const seen = explore();
+    const paths = Object.values(seen.paths);
+    if (seen.traps.length || !paths.length) return {traps: seen.traps, legal: seen.legal.length};
+    const path = paths[Math.floor(rs[0] * paths.length)];
+    const kinds = [];
+    for (const step of path) {
+        const node = step.kind === 'choice' ? document.querySelector(`#choices button.choice[data-index="${step.index}"]`)
+            : step.kind === 'button' ? document.querySelector(`#actions button.action[data-index="${step.index}"]`)
+            : [...document.querySelectorAll(`.table-page [data-key="${CSS.escape(step.key)}"]`)].find((n) => n.getClientRects().length && n.classList.contains(step.kind === 'target' ? 'target' : 'playable'));
+        if (!node || !press(node)) {
+            const cancel = document.querySelector('#choices button.choice-cancel');
+            if (cancel) cancel.click();
+            return {covered: true};
+        }
+        kinds.push(step.kind);
+    }
+    return {kinds, reached: paths.length, legal: seen.legal.length};
 };
 const end = Date.now() + timeoutMs;
 (function poll() {
@@ -164,37 +255,41 @@ const end = Date.now() + timeoutMs;
 """
 
 
-def play_to_end(driver, seed: int, max_clicks: int = 4000, cards: bool = True, stop_after: int | None = None,
+def play_to_end(driver, seed: int, max_moves: int = 2000, cards: bool = True, stop_after: int | None = None,
                 raw: set[str] | None = None) -> dict[str, int]:
-    """Play seat 0 until the page says the game is over, as a person does: a click on a card or another place that
-    starts a move (then on a highlighted target, or one of the choices it offers), or on a plain move button when
-    no card starts one (seeded random choices; ``cards=False`` uses only the plain buttons). Returns the clicks
-    made by kind, after ``stop_after`` clicks if given (mid-game); ``raw`` collects what the page showed before
-    each click that is not in words (ids, snake_case names: ``rawWords`` in ``STATE_JS``). See ``TURN_JS`` for
-    how a click is made."""
+    """Play seat 0 until the page says the game is over, as a person who only clicks what the page highlights: a
+    card or other place that starts a move, then a highlighted target, then one of the choices it offers, or a plain
+    move button beside the hand (a seeded random choice among every command reachable so; ``cards=False`` uses only
+    "Every move as a button"). At every move it checks that each legal command is reachable by those clicks, and
+    fails naming any that is not (``EXPLORE_JS``). Returns the clicks made by kind and the moves, after
+    ``stop_after`` moves if given (mid-game); ``raw`` collects what the page showed before each move that is not in
+    words (ids, snake_case names: ``rawWords`` in ``STATE_JS``). See ``TURN_JS`` for how a click is made."""
     rand = random.Random(seed)
-    clicks = {"card": 0, "target": 0, "choice": 0, "button": 0}
+    clicks = {"card": 0, "target": 0, "choice": 0, "button": 0, "moves": 0}
     before, covered = None, 0
     driver.set_script_timeout(TURN_TIMEOUT_S + 30)
-    while sum(clicks.values()) < max_clicks:
-        stop = stop_after is not None and sum(clicks.values()) >= stop_after
-        got = driver.execute_async_script(STATE_JS + TURN_JS, before, [rand.random() for _ in range(3)], cards, not stop,
+    while clicks["moves"] < max_moves:
+        stop = stop_after is not None and clicks["moves"] >= stop_after
+        got = driver.execute_async_script(STATE_JS + EXPLORE_JS + TURN_JS, before, [rand.random() for _ in range(3)], cards, not stop,
                                           TURN_TIMEOUT_S * 1000)
         if got.get("late"):
             raise AssertionError(f"timed out waiting for {got['late']}")
         state = got["state"]
         if raw is not None:
             raw.update(got.get("raw") or [])
+        assert not got.get("traps"), f"at version {state['version']}, of {got.get('legal')} legal commands: {got['traps']}"
         if state["status"] in ("finished", "aborted") or stop:
             return clicks
-        if not got.get("kind"):  # the page changed while it looked, or the place was covered: look again
+        if not got.get("kinds"):  # the page changed while it looked, or the place was covered: look again
             covered += bool(got.get("covered"))
             assert covered < 50, "the places to click stay covered by something else"
             before = None
             continue
-        clicks[got["kind"]] += 1
+        for kind in got["kinds"]:
+            clicks[kind] += 1
+        clicks["moves"] += 1
         before = state
-    raise AssertionError(f"no end after {max_clicks} clicks")
+    raise AssertionError(f"no end after {max_moves} moves")
 
 
 def screenshot(driver, path: Path) -> None:

@@ -23,8 +23,8 @@ from tests.support.browser import chrome, console_errors, page_state, play_to_en
 SHOTS = Path(os.environ.get("MYTHOS_SCREENSHOTS", "var/screenshots"))
 # Players, a seed and the clicks made before the mid-game look, per game, chosen for short games whose middle shows
 # the game's table (the clicks are seeded too). Rites with 4 players plays 4 rites, not 6: a quarter of the clicks.
-GAMES = {"pocket-madness": (2, "01", 30), "arkham-ritual": (3, "01", 4), "rise-of-cthulhu": (2, "01", 40),
-         "great-old-one": (2, "01", 40), "rites-of-cthulhu": (4, "01", 35)}
+GAMES = {"pocket-madness": (2, "01", 15), "arkham-ritual": (3, "01", 2), "rise-of-cthulhu": (2, "01", 20),
+         "great-old-one": (2, "01", 20), "rites-of-cthulhu": (4, "01", 18)}
 WIDTHS = {"desktop": 1280, "phone": 390}
 AXE_VERSION = "4.10.2"  # axe-core, pinned: installed from npm into var/ the first time
 RAW = re.compile(r"[{}\[\]\"]|\b\w+_\w+\b|\b\d+(?:, \d+){2,}\b")  # JSON, snake_case keys, lists of ids
