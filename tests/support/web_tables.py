@@ -111,19 +111,23 @@ def settled_view(stack, browser, game_id: str, token: str) -> dict:
 
 
 def hand_names(game: str, view: dict) -> list[str]:
-    """The names of the cards the seat holds, from its view and the catalogue's card data."""
+    """The names of the cards seat 0 holds, from its view (at the end everyone's: the hands revealed) and the
+    catalogue's card data."""
     data = names(game)
     if game == "pocket-madness":
         by = {loc["number"]: loc["name"] for loc in data["locations"]}
-        return sorted({by[n] for n in view.get("hand", [])})
+        return sorted({by[n] for n in view.get("hand", (view.get("hands") or [[]])[0])})
     if game == "rise-of-cthulhu":
         everything = {k: v for group in ("cultists", "monsters", "artifacts") for k, v in data[group].items()}
-        return sorted(c.get("name") or f"{c['colour'].capitalize()} {c['number']}" for c in (everything[i] for i in view.get("hand", [])))
+        held = view.get("hand", (view.get("hands") or [[]])[0])
+        return sorted(c.get("name") or f"{c['colour'].capitalize()} {c['number']}" for c in (everything[i] for i in held))
     if game == "great-old-one":
-        return sorted(data["cards"][i]["name"] for i in view.get("hand", []))
+        return sorted(data["cards"][i]["name"] for i in view.get("hand", view["seats"][0].get("hand", [])))
     if game == "rites-of-cthulhu":
         hand = view["table"]["hands"].get("0")
         return sorted(data["entities"][i]["name"] for i in hand) if isinstance(hand, list) else []
+    if game == "arkham-ritual" and "cards" in view and view["cards"][0] is not None:  # at the end, face up
+        return [next(c["name"] for c in data["cards"] if c["id"] == view["cards"][0])]
     return []
 
 
@@ -134,10 +138,17 @@ def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool
     cards = browser.execute_script("return [...document.querySelectorAll('#hand .card')].map(c => [c.getAttribute('aria-label') || '', c.querySelector('.card-name') ? c.querySelector('.card-name').textContent : ''])")
     for label, name in cards:
         assert name and label.startswith(name), (label, name)  # every card's accessible name carries its name
-    if game == "arkham-ritual":
+    over = state["status"] == "finished"
+    if game == "arkham-ritual" and not over:
         assert not cards or "face down" in cards[0][0] or cards[0][1] != "Your card", cards
-    elif state["status"] == "active":
-        assert sorted(name for _, name in cards) == hand_names(game, view)
+    else:  # at the end too: your own final hand on the screen (issue 42), in the hand bar and first of the seats
+        assert sorted({name for _, name in cards}) == hand_names(game, view), (cards, hand_names(game, view))
+    if over:
+        first = browser.execute_script("const p = document.querySelector('.seat-panel'); return [p.dataset.seat, p.innerText]")
+        assert first[0] == "0", f"your own seat is not first at the end: {first}"
+        if game != "arkham-ritual" and hand_names(game, view):
+            shown = browser.execute_script("return [...document.querySelectorAll('.seat-panel[data-seat=\"0\"] .revealed-hand .card-name')].map(n => n.textContent)")
+            assert sorted(set(shown)) == hand_names(game, view), ("your revealed hand among the seats", shown)
     if game == "pocket-madness":  # each seat's melds under that seat, runs as runs
         for seat, melds in enumerate(view["melds"]):
             shown = browser.execute_script(f"return [...document.querySelectorAll('.seat-panel[data-seat=\"{seat}\"] [data-meld]')].map(m => m.classList.contains('run'))")
