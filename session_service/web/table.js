@@ -62,7 +62,7 @@ export async function tablePage(main, gameId, seatWanted) {
   const result = el("section", { class: "result hidden", id: "result", "aria-live": "polite" });
   const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": "the log, newest first" });  // it scrolls: keys reach it too
   const mine = el("section", { class: "my-area" + (seat === null ? " hidden" : ""), id: "my-area", "aria-label": "your hand and moves" },
-    el("div", { class: "my-head" }, handTitle, info), handBox, choices, moveButtons, allMoves);
+    el("div", { class: "my-head" }, handTitle, info), choices, moveButtons, handBox, allMoves);  // the choices above a long hand: in sight
   const seatPicker = mySeats.length > 1 ? el("p", {}, "Your seats: ", mySeats.map((n) =>
     el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", text: names()[n] + " " }))) : null;
   const root = el("div", { class: "table-page", "data-game": game.id, "data-seat": seat === null ? "spectator" : seat },
@@ -188,6 +188,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.target = null;
     info.textContent = cardText(node);
     mark();
+    mine.scrollTop = 0;  // the hand bar scrolls: its top holds the card's text and the choices it offers
     showTargets();
     return true;
   }

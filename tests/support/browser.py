@@ -143,6 +143,17 @@ const explore = () => {
         const text = n.querySelector('.card-text');
         return Boolean(text) && text.scrollHeight <= text.clientHeight + 1;
     };
+    const inSight = (n) => {  // on the screen, and inside the visible part of every box that scrolls around it
+        if (!n) return false;
+        const r = n.getBoundingClientRect();
+        if (r.bottom <= 0 || r.top >= innerHeight) return false;
+        for (let box = n.parentElement; box; box = box.parentElement) {
+            if (getComputedStyle(box).overflowY === 'visible') continue;
+            const b = box.getBoundingClientRect();
+            if (r.bottom <= b.top || r.top >= b.bottom) return false;
+        }
+        return true;
+    };
     let sent = null;
     const stop = (e) => { e.preventDefault(); sent = JSON.stringify(e.detail); };
     root.addEventListener('move', stop);
@@ -164,6 +175,7 @@ const explore = () => {
                 if (!(sent in paths) || paths[sent].length > prefix.length + 1) paths[sent] = [...prefix, o];
                 reached += 1;
             } else if (prefix.length < 4) {
+                if (!inSight(document.querySelector('#choices button'))) traps.push(`a click on ${named(node, o)} offers its choices out of sight`);
                 const below = walk([...prefix, o]);
                 if (!below) traps.push(`a dead end: a click on the highlighted ${named(node, o)} offers no move`);
                 reached += below;
