@@ -15,9 +15,10 @@ import pytest
 
 from session_service.cli.terminal.api import PlayError
 from session_service.cli.terminal.games import Seen, describe, layout_for
-from session_service.cli.terminal.screen import table_lines, wrap
+from session_service.cli.terminal.screen import now_line, table_lines, wrap
 from session_service.cli.terminal.session import GAME_ENDED_FIRST, Session, sentence
 from shared.games import GAMES
+from shared.kernel.narration import Voice
 from shared.wire.catalog import catalog
 from tests.support.properties import random_playout
 
@@ -226,3 +227,28 @@ def test_a_stuck_table_says_so_on_its_now_line():
     session, _, out = seated()
     session.on_state({**turn(10, [], (1,)), "view": {"stage": "performing"}, "stuck": True})
     assert "the table is stuck" in out.getvalue()
+
+
+def test_the_line_for_now_asks_only_what_the_menu_offers():
+    """Issue 42: with the deck empty the menu held only "End your turn" and the line for now still said "draw 1
+    to 3 cards…": the line is made from the seat's commands."""
+    entry = CATALOG["pocket-madness"]
+    view = {"deck": [], "deck_size": 0, "portals": [], "hand": [6, 7], "turn": {"seat": 0, "action": None}, "round": 2}
+    seen = Seen(view, 0, ["Ada", "Bot"], [0], legal=[{"type": "end_turn"}])
+    now = now_line(seen, layout_for(entry).table(seen))
+    assert now == "Now: your move (end the turn).", now
+    seen = Seen(view, 0, ["Ada", "Bot"], [0], legal=[{"type": "draw_cards", "count": n} for n in (1, 2, 3)] + [{"type": "meld_set", "location": 6, "count": 2}])
+    assert now_line(seen, layout_for(entry).table(seen)) == "Now: your move (draw 1 to 3 cards or meld sets).", now_line(seen, layout_for(entry).table(seen))
+
+
+def test_a_rounds_end_reads_one_way_on_the_screen_and_in_the_log():
+    """Issue 42: the board said "Round 2 is over: the deck ran out." over a log line "The deck ran out and every
+    hand was laid down; …" and a line for now "(the round is over)": one wording, the log's."""
+    entry = CATALOG["pocket-madness"]
+    data = {"reason": "deck_exhausted", "gained": [2, 1], "round": 2}
+    view = {"deck": [], "deck_size": 0, "portals": [], "hand": [], "phase": "round_over", "round": 2, **data}
+    seen = Seen(view, 0, ["Ada", "Bot"], [1])
+    text = " ".join(line.strip() for line in table_lines("Pocket Madness", layout_for(entry).table(seen), seen, [None, "random"]))
+    said = Voice(GAMES["pocket-madness"].catalogue.narrator, 0, ("Ada", "Bot")).tell("round_ended", data).plain
+    assert said[0].lower() + said[1:] in text, (said, text)
+    assert text.lower().count("round is over") + text.lower().count("round 2 is over") == 1, text

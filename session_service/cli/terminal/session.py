@@ -84,7 +84,8 @@ class Session(TableTalk):
 
     def seen(self) -> Seen:
         return Seen(view=self.turn.get("view") or {}, seat=self.seat, names=self.names, to_act=list(self.turn.get("to_act") or []),
-                    status=str(self.turn.get("status", "active")), outcome=self.turn.get("outcome"), stuck=bool(self.turn.get("stuck")))
+                    status=str(self.turn.get("status", "active")), outcome=self.turn.get("outcome"), stuck=bool(self.turn.get("stuck")),
+                    legal=list(self.turn.get("legal_commands") or []))
 
     def show_table(self, _: str = "") -> bool:
         self.drawn_at = int(self.turn.get("version", 0))

@@ -22,6 +22,7 @@ class Seen:
     status: str = "active"
     outcome: dict[str, Any] | None = None
     stuck: bool = False  # the server found that nobody can move the table (a defect): it says so, and ends it when idle
+    legal: list[dict[str, Any]] = field(default_factory=list)  # the reader's commands now: what the line for now may ask
 
     def name(self, seat: Any) -> str:
         """A seat by name ("an unknown seat" for one the table does not know)."""

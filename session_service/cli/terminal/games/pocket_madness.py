@@ -106,16 +106,34 @@ class PocketMadness:
                      hand_title=f"Your hand ({plural(len(hand or []), 'card')})", phase=self.phase(v, seen))
 
     def round_end(self, v: dict[str, Any], seen: Seen) -> str:
-        why = ("the deck ran out" if v["reason"] == "deck_exhausted"
-               else f"{seen.who(v['ender'])} played out every card" if v.get("ender") is not None else "it ended")
-        gained = ", ".join(f"{seen.who(n)} +{g}" for n, g in enumerate(v.get("gained") or []))
-        return f"Round {v.get('round')} is over: {why}." + (f" Madness gained: {gained}." if gained else "")
+        """The round's end in the log's own words (the server's narration), so the screen says it one way."""
+        gained = list(v.get("gained") or [])
+        if v["reason"] != "deck_exhausted" and v.get("ender") is not None:
+            shed = -gained[v["ender"]] if v["ender"] < len(gained) else 0
+            shedding = f", shedding {plural(shed, 'Madness token')}" if shed > 0 else ""
+            why = f"{seen.who(v['ender'])} played every card and ended the round{shedding}; every other seat took 1 Madness"
+        else:
+            took = ", ".join(f"{seen.who(n)} took {g}" for n, g in enumerate(gained))
+            why = "the deck ran out and every hand was laid down" + (f"; Madness: {took}" if took else "")
+        return f"Round {v.get('round')} is over: {why}."
+
+    # What each of the mover's commands lets it do, for the line for now: what it may do, never more.
+    DOES = {"draw_cards": "draw cards", "take_deck_card": "take a face-up card", "meld_set": "meld sets",
+            "meld_run": "publish a run", "seal_portal": "seal a portal", "end_turn": "end the turn",
+            "deal_next_round": "deal the next round", "choose_first_player": "choose who starts the next round"}
 
     def phase(self, v: dict[str, Any], seen: Seen) -> str:
+        kinds = [str(c.get("type")) for c in seen.legal]
+        if seen.seat is not None and seen.seat in seen.to_act and kinds and not v.get("pending"):
+            most = max((int(c.get("count", 1)) for c in seen.legal if c.get("type") == "draw_cards"), default=0)
+            does = [self.DOES[k] if k != "draw_cards" else f"draw 1 to {most} cards" if most > 1 else "draw 1 card"
+                    for k in dict.fromkeys(kinds) if k in self.DOES]
+            if does:
+                return ", ".join(does[:-1]) + " or " + does[-1] if len(does) > 1 else does[0]
         if v.get("phase") == "designating":
             return f"{seen.does(v.get('chooser'), 'choose')} who starts the next round"
         if v.get("phase") == "round_over":
-            return "the round is over"
+            return "the next round is dealt"
         if v.get("pending"):
             return f"sealing the portal of {v['pending'].get('name')}"
         turn = v.get("turn")
