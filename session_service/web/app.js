@@ -4,6 +4,7 @@
 import { call, catalog, followMine, store } from "./api.js";
 import { el, human } from "./render.js";
 import { tablePage } from "./table.js";
+import { defaultAiLevel } from "./games.js";
 import { replayPage } from "./replay.js";
 import { leaderboardPage, onPlayerMessage, profileLink, profilePage, quickPlayPanel } from "./places.js";
 import { toast } from "./toast.js";
@@ -25,7 +26,7 @@ async function lobby(root) {
   function seatRow(n) {
     const levels = games[gameSelect.value].ai_levels || ["random"];
     const kind = el("select", { class: "seat-kind", "data-seat": n, id: `seat-kind-${n}` },
-      levels.map((level) => el("option", { value: "ai:" + level, text: `AI, ${level}`, selected: level === levels[Math.min(1, levels.length - 1)] })),
+      levels.map((level) => el("option", { value: "ai:" + level, text: `AI, ${level}`, selected: level === defaultAiLevel(levels) })),
       el("option", { value: "human", text: "Another player (share a link)" }),
       el("option", { value: "open", text: "Open seat (anyone may join)" }));
     return el("div", { class: "seat-row" }, el("label", { for: `seat-kind-${n}`, text: `Seat ${n + 1}: ` }), kind);

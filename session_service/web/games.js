@@ -59,6 +59,12 @@ export function endWords(layout, outcome) {
   return TABLE_ENDS[o.reason] || (layout.reason ? layout.reason(o) : "") || "The game reached its end.";
 }
 
+// The AI level a seat gets unless one is chosen, the same in the lobby and at a table's "Start now": the second
+// level the game offers (the first, random, plays no game a person learns from).
+export function defaultAiLevel(levels) {
+  return levels[Math.min(1, levels.length - 1)];
+}
+
 export function layoutFor(game) {
   return LAYOUTS[game.id](game);
 }

@@ -75,7 +75,15 @@ function nameOf(key, value, names, game) {
   return null;
 }
 
+// A sentence starts with a capital, whatever its first argument is ("a card was …", a seat named in lower case).
+function capitalised(parts) {
+  const first = parts.find((p) => (typeof p === "string" ? p : p.textContent || "") !== "");
+  if (typeof first === "string") parts[parts.indexOf(first)] = first.charAt(0).toUpperCase() + first.slice(1);
+  else if (first && first.firstChild && first.firstChild.nodeType === Node.TEXT_NODE) first.firstChild.textContent = first.firstChild.textContent.replace(/^\s*./, (c) => c.toUpperCase());
+  return parts;
+}
+
 // The log list: one numbered entry per event (the list numbers it, once), oldest first, all kept.
 export function logEntry(event, names, game) {
-  return el("li", { "data-version": event.version, value: String(event.version) }, sentence(event, names, game));
+  return el("li", { "data-version": event.version, value: String(event.version) }, capitalised(sentence(event, names, game)));
 }

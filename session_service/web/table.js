@@ -20,7 +20,7 @@
 import { call, catalog, follow, store } from "./api.js";
 import { el, human } from "./render.js";
 import { cardEl, listWords } from "./cards.js";
-import { aboutTable, endWords, layoutFor, seatPanels } from "./games.js";
+import { aboutTable, defaultAiLevel, endWords, layoutFor, seatPanels } from "./games.js";
 import { logEntry } from "./narrate.js";
 import { toast } from "./toast.js";
 import { chatPanel } from "./chat.js";
@@ -63,8 +63,10 @@ export async function tablePage(main, gameId, seatWanted) {
   const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": "the log, newest first" });  // it scrolls: keys reach it too
   const mine = el("section", { class: "my-area" + (seat === null ? " hidden" : ""), id: "my-area", "aria-label": "your hand and moves" },
     el("div", { class: "my-head" }, handTitle, info), choices, moveButtons, handBox, allMoves);  // the choices above a long hand: in sight
-  const seatPicker = mySeats.length > 1 ? el("p", {}, "Your seats: ", mySeats.map((n) =>
-    el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", text: names()[n] + " " }))) : null;
+  const seatPicker = mySeats.length > 1 ? el("p", { id: "seat-picker" }) : null;
+  const drawPicker = () => seatPicker && seatPicker.replaceChildren("Your seats: ", ...mySeats.flatMap((n, i) => [i ? " · " : "",
+    el("a", { href: `#/table/${gameId}/${n}`, class: n === seat ? "current" : "", "aria-current": n === seat ? "page" : null,
+      text: page.seats[n] && !page.seats[n].open && page.seats[n].name ? page.seats[n].name : `Seat ${n + 1}` })]));
   const root = el("div", { class: "table-page", "data-game": game.id, "data-seat": seat === null ? "spectator" : seat },
     el("div", { class: "table-head" },
       el("h2", {}, game.title), about,
@@ -223,7 +225,8 @@ export async function tablePage(main, gameId, seatWanted) {
     const out = [];
     const resigned = seat !== null && (page.seats[seat] || {}).resigned;
     if (seat !== null && page.status === "waiting") {
-      const level = el("select", { id: "start-ai", "aria-label": "AI level for the open seats" }, (game.ai_levels || ["random"]).map((l) => el("option", { value: l, text: `AI: ${l}` })));
+      const levels = game.ai_levels || ["random"];
+      const level = el("select", { id: "start-ai", "aria-label": "AI level for the open seats" }, levels.map((l) => el("option", { value: l, text: `AI: ${l}`, selected: l === defaultAiLevel(levels) })));
       out.push(level, el("button", { type: "button", id: "start", class: "table-action", onclick: async () => {
         try { await call("POST", `${path}/start`, { token, body: { ai: level.value } }); await reload(); } catch (err) { toast(err.message, "error"); }
       } }, "Start now (AI takes the open seats)"));
@@ -269,6 +272,7 @@ export async function tablePage(main, gameId, seatWanted) {
 
   function drawAll() {
     root.dataset.version = String(page.version);
+    drawPicker();
     about.textContent = aboutTable({ ...page.resource, seats: page.seats });
     root.dataset.status = page.status;
     const drawn = page.view && !page.view.open_seats ? layout.table(ctx())

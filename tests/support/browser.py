@@ -119,7 +119,9 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
 # (table.js announces each move so), and learns the command each path of clicks sends; Cancel and the path so far
 # bring the page back between options. ``explore()`` returns those paths by command, every legal command (the
 # "Every move as a button" list, clicked the same way) and the traps found on the way: a legal command no path
-# reaches, an option that vanished, a tap that played a card at once whose text was not all on screen (issue 42).
+# reaches, an option that vanished, a dead end (a highlighted place that offers no move), choices offered out of
+# sight, a tap that played a card at once whose text was not all on screen or selected one without showing its
+# whole text, a dimmed card that does not say why (issue 42).
 EXPLORE_JS = r"""
 const explore = () => {
     const root = document.querySelector('.table-page');
@@ -175,6 +177,8 @@ const explore = () => {
                 if (!(sent in paths) || paths[sent].length > prefix.length + 1) paths[sent] = [...prefix, o];
                 reached += 1;
             } else if (prefix.length < 4) {
+                const info = document.getElementById('card-info').textContent;
+                if (o.kind === 'card' && node.getAttribute('title') && info !== node.getAttribute('title')) traps.push(`a tap on ${named(node, o)} does not show its whole text`);
                 if (!inSight(document.querySelector('#choices button'))) traps.push(`a click on ${named(node, o)} offers its choices out of sight`);
                 const below = walk([...prefix, o]);
                 if (!below) traps.push(`a dead end: a click on the highlighted ${named(node, o)} offers no move`);
@@ -184,6 +188,11 @@ const explore = () => {
         return reached;
     };
     try {
+        const dim = document.querySelector('#hand .card.dim');
+        if (dim) {  // a dimmed card says why, when tapped
+            dim.click();
+            if (!/cannot be played now: \w/.test(document.getElementById('card-info').textContent)) traps.push(`a tap on the dimmed ${dim.dataset.card} says nothing of why`);
+        }
         walk([]);
         reset();
         const legal = {};

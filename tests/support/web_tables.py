@@ -169,6 +169,8 @@ def check_table(stack, browser, game: str, game_id: str, token: str, phone: bool
         assert view["rite"]["title"] not in now, now  # the rite is named on the board; the line says what it asks
     log = browser.find_element("id", "log").text
     assert log and not RAW.search(log), RAW.search(log)
+    small = [line for line in log.splitlines() if line[:1].islower()]
+    assert not small, f"a log line starts in lower case: {small[:3]}"
     text = browser.execute_script("return document.body.innerText")
     assert not IDS.search(text), f"an id on the page: {IDS.search(text)}"  # the heading names the game and its table
     bar, covered = browser.execute_script(FOOT_JS)
