@@ -326,12 +326,13 @@ export async function tablePage(main, gameId, seatWanted) {
     if (!root.dispatchEvent(new CustomEvent("move", { detail: command, cancelable: true }))) { mark(); return; }
     page.busy = true;
     mark();
+    const at = page.version;
     try {
-      await call("POST", `${path}/commands`, { token, body: { command, expected_version: page.version } });
+      await call("POST", `${path}/commands`, { token, body: { command, expected_version: at } });
     } catch (err) {
       // Another seat moved first (a sealed bid racing another's, the AI's move): not a fault. The move is sent
       // again on the table as it now stands if it is still legal there, as the terminal does; else the table says so.
-      if (err.code === "game/version_conflict") page.resend = { command, after: page.version };
+      if (err.code === "game/version_conflict") page.resend = { command, after: at };
       else toast(err.message, "error");
       page.busy = false;
       mark();

@@ -323,9 +323,9 @@ def test_a_private_table_s_invite_code_stays_on_screen_until_its_creator_goes_to
 # window.held until the test lets it go.
 HOLD_MOVES = """
 const send = window.fetch;
-window.held = [];
+[window.held, window.sent, window.unheld] = [[], [], send];
 window.fetch = (url, options) => options && options.method === 'POST' && String(url).endsWith('/commands')
-    ? new Promise((resolve) => window.held.push(() => resolve(send(url, options)))) : send(url, options);
+    ? new Promise((resolve) => { window.sent.push(JSON.parse(options.body).command); window.held.push(() => resolve(send(url, options))); }) : send(url, options);
 """
 
 
@@ -338,14 +338,69 @@ def test_a_move_crossed_by_another_is_told_as_news_not_as_a_fault(stack, browser
     click(browser, "button.command")
     wait_for(lambda: browser.execute_script("return window.held.length"), what="the click's move, held")
     auth = {"Authorization": f"Bearer {token}"}
-    legal = requests.get(f"{stack.url}/v1/games/{game_id}/state", headers=auth, timeout=10).json()["legal_commands"]
-    assert requests.post(f"{stack.url}/v1/games/{game_id}/commands", headers=auth, json={"command": legal[0]}, timeout=10).status_code == 200
+    command = browser.execute_script("return window.sent[0]")  # the same move, made first elsewhere: no longer open
+    assert requests.post(f"{stack.url}/v1/games/{game_id}/commands", headers=auth, json={"command": command}, timeout=10).status_code == 200
     before = int(browser.find_element("id", "toast").get_attribute("data-count") or 0)
     browser.execute_script("window.held.forEach((go) => go())")
     toast = browser.find_element("id", "toast")
     wait_for(lambda: int(toast.get_attribute("data-count") or 0) > before, what="the page to tell of the refusal")
-    assert toast.text == "The table changed before your move landed: look again and choose."
+    assert toast.text == "The table changed before your move landed, and that move is no longer open: choose again."
     assert "info" in toast.get_attribute("class").split()
+
+
+def test_a_move_that_loses_a_race_but_is_still_open_is_sent_again_by_itself(stack, browser):
+    """Issue 42: a move crossed by another seat's (a sealed bid against another's; here The Great Old One's opening,
+    where both seats move at once) said "The table changed…" and had to be clicked again, though it was still
+    open; the terminal sends it again itself, and so does the page now."""
+    created = requests.post(f"{stack.url}/v1/games", json={"game": "great-old-one", "seats": [{"name": "Ada"}, {"name": "Bo"}], "seed": "01" * 32}, timeout=10).json()
+    ada, bo = (s["token"] for s in created["seats"])
+    path = f"{stack.url}/v1/games/{created['id']}"
+    browser.get(f"{stack.url}/#/claim/{created['id']}/0/{ada}")
+    wait_for(lambda: (page_state(browser) or {}).get("actions"), what="Ada's plain moves")
+    browser.execute_script(HOLD_MOVES)
+    browser.execute_script("[...document.querySelectorAll('#actions button.action')].find((b) => b.textContent === 'Finish the opening').click()")
+    wait_for(lambda: browser.execute_script("return window.held.length"), what="the click's move, held")
+    before, seen = int(browser.find_element("id", "toast").get_attribute("data-count") or 0), page_state(browser)["version"]
+    assert requests.post(f"{path}/commands", headers={"Authorization": f"Bearer {bo}"}, json={"command": {"type": "finish_opening"}}, timeout=10).status_code == 200
+    wait_for(lambda: page_state(browser)["version"] > seen, what="the page to hear of Bo's move")
+    browser.execute_script("window.fetch = window.unheld; window.held.forEach((go) => go())")
+    state = lambda: requests.get(f"{path}/state", headers={"Authorization": f"Bearer {ada}"}, timeout=10).json()  # noqa: E731
+    wait_for(lambda: "finish_opening" not in {c["type"] for c in state()["legal_commands"]}, what="Ada's move, sent again, to land")
+    assert int(browser.find_element("id", "toast").get_attribute("data-count") or 0) == before, browser.find_element("id", "toast").text
+
+
+def test_start_now_fills_the_open_seats_at_the_lobbys_ai_level(stack, browser):
+    """Issue 42: the lobby's AI seats default to easy, "Start now" filled the open seats with random."""
+    browser.get(stack.url + "/#/")
+    wait_for(lambda: browser.find_elements("css selector", ".seat-kind"), what="the lobby")
+    lobby = Select(browser.find_element("css selector", ".seat-kind")).first_selected_option.get_attribute("value")
+    open_table(browser, stack.url, "pocket-madness", 2, kinds=["open"], started=False)
+    chosen = wait_for(lambda: Select(browser.find_element("id", "start-ai")).first_selected_option.get_attribute("value"), what="Start now")
+    assert lobby == f"ai:{chosen}" and chosen != "random", (lobby, chosen)
+
+
+def test_your_seats_are_named_apart(stack, browser):
+    """Issue 42: one browser holding two seats read "Your seats: Open seat 2 Cy"."""
+    created = requests.post(f"{stack.url}/v1/games", json={"game": "pocket-madness", "seats": [{"name": "Ada"}, {"name": "Cy"}]}, timeout=10).json()
+    for seat in created["seats"]:
+        browser.get(f"{stack.url}/#/claim/{created['id']}/{seat['seat']}/{seat['token']}")
+        wait_for(lambda: (page_state(browser) or {}).get("version"), what="the claimed seat's table")
+    browser.get(f"{stack.url}/#/table/{created['id']}/0")
+    picker = wait_for(lambda: browser.find_element("id", "seat-picker").text, what="the seats this browser holds")
+    assert picker == "Your seats: Ada · Cy", picker
+
+
+def test_the_passing_message_lets_a_click_through_to_what_it_covers(stack, browser):
+    """Issue 42: the lobby's message covered a table's join link for seconds: a click there hit the message."""
+    browser.get(stack.url + "/#/")
+    wait_for(lambda: browser.find_elements("id", "name"), what="the lobby")
+    hit = browser.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/web/toast.js').then(({toast}) => {
+            toast('A message over the page');
+            const r = document.getElementById('toast').getBoundingClientRect();
+            done(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2).id);
+        });""")
+    assert hit != "toast"
 
 
 def test_the_turn_deadline_counts_down(stack, browser):
