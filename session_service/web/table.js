@@ -163,6 +163,12 @@ export async function tablePage(main, gameId, seatWanted) {
     allMoves.classList.toggle("hidden", seat === null || page.status !== "active");
   }
 
+  function showChoices() {  // the hand bar's top holds the card's text and the choices: in sight, the page scrolled past it or not
+    mine.scrollTop = 0;
+    const box = choices.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) choices.scrollIntoView({ block: "nearest" });
+  }
+
   function showTargets() {  // a target off screen is brought into view, clear of the hand at the page's foot
     const first = root.querySelector(".target");
     if (first && first.scrollIntoView) first.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -181,7 +187,7 @@ export async function tablePage(main, gameId, seatWanted) {
     if (page.selected && !page.target) {
       const chosen = list.filter((m) => m.on === page.selected && m.to === key);
       if (chosen.length === 1) return post(chosen[0].command);
-      if (chosen.length > 1) { page.target = key; mark(); return true; }  // rule 2: those moves, as choices
+      if (chosen.length > 1) { page.target = key; mark(); showChoices(); return true; }  // rule 2: those moves, as choices
     }
     const starting = list.filter((m) => m.on === key);
     if (!starting.length) return false;
@@ -190,7 +196,7 @@ export async function tablePage(main, gameId, seatWanted) {
     page.target = null;
     info.textContent = cardText(node);
     mark();
-    mine.scrollTop = 0;  // the hand bar scrolls: its top holds the card's text and the choices it offers
+    showChoices();
     showTargets();
     return true;
   }

@@ -3,8 +3,10 @@ with clicks on its cards, part of the game at desktop width and the rest at 390 
 on screen), and sees each table as that game's table at both widths mid-game and at the end (hands as named cards,
 Pocket Madness's melds under their owners, Rites' artifacts by name, a log in words); a finished table passes
 axe-core's checks at 390 px; then the person opens the game's replay by moves: verified, in words, every hand
-shown, a step and a jump by moves; a replay passes axe-core's checks. The page around the tables is in
-test_web_client.py (run side by side under xdist). Screenshots go to var/screenshots (MYTHOS_SCREENSHOTS=
+shown, a step and a jump by moves; a replay passes axe-core's checks. The person is the click-the-highlight player
+(tests/support/browser.py: at every move every legal command reachable by clicks on highlighted places); the same
+player finishes each game at the width this play opens it at in test_web_click_player.py, so every game is
+finished at both widths. The page around the tables is in test_web_client.py (run side by side under xdist). Screenshots go to var/screenshots (MYTHOS_SCREENSHOTS=
 docs/screenshots refreshes the README's)."""
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 import requests
 
 from tests.support.browser import wait_for
-from tests.support.web_tables import GAMES, IDS, RAW, SHOTS, WIDTHS, play_every_game_to_its_end, serious_violations, shoot
+from tests.support.web_tables import FIRST_WIDTH, GAMES, IDS, RAW, SHOTS, WIDTHS, play_every_game_to_its_end, serious_violations, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -49,10 +51,6 @@ def check_replay(browser, game: str, axe: str) -> None:
         shoot(browser, SHOTS / "replay.png")
     if game == "arkham-ritual":  # the page every replay is, in the fewest moves: axe-core took ~18 s on a Rites replay
         assert not serious_violations(browser, axe)
-
-
-# Which width each game starts at, turn about: each width plays some games' openings and the others' ends.
-FIRST_WIDTH = {game: ("phone", "desktop")[index % 2] for index, game in enumerate(GAMES)}
 
 
 @pytest.mark.parametrize("game", GAMES)
