@@ -191,7 +191,7 @@ export async function tablePage(main, gameId, seatWanted) {
     }
     const starting = list.filter((m) => m.on === key);
     if (!starting.length) return false;
-    if (starting.length === 1 && !starting[0].to && !cut(node)) return post(starting[0].command);
+    if (starting.length === 1 && !starting[0].to && (!cut(node) || key === page.selected)) return post(starting[0].command);  // a second tap plays it
     page.selected = key;
     page.target = null;
     info.textContent = cardText(node);

@@ -123,9 +123,12 @@ def open_table(driver, base: str, game: str, players: int, name: str = "Ada", ki
 # sight, a tap that played a card at once whose text was not all on screen or selected one without showing its
 # whole text, a dimmed card that does not say why (issue 42).
 EXPLORE_JS = r"""
+const shown = (n) => n.getClientRects().length > 0;
+const findStep = (step) => step.kind === 'choice' ? document.querySelector(`#choices button.choice[data-index="${step.index}"]`)
+    : step.kind === 'button' ? document.querySelector(`#actions button.action[data-index="${step.index}"]`)
+    : [...document.querySelectorAll(`.table-page [data-key="${CSS.escape(step.key)}"]`)].find((n) => shown(n) && n.classList.contains(step.kind === 'target' ? 'target' : 'playable'));
 const explore = () => {
     const root = document.querySelector('.table-page');
-    const shown = (n) => n.getClientRects().length > 0;
     const options = () => {
         const out = [], seen = new Set();
         for (const n of root.querySelectorAll('.playable, .target')) {
@@ -137,9 +140,6 @@ const explore = () => {
         for (const b of document.querySelectorAll('#actions button.action')) if (shown(b) && !b.disabled) out.push({kind: 'button', index: b.dataset.index});
         return out;
     };
-    const find = (step) => step.kind === 'choice' ? document.querySelector(`#choices button.choice[data-index="${step.index}"]`)
-        : step.kind === 'button' ? document.querySelector(`#actions button.action[data-index="${step.index}"]`)
-        : [...root.querySelectorAll(`[data-key="${CSS.escape(step.key)}"]`)].find((n) => shown(n) && n.classList.contains(step.kind === 'target' ? 'target' : 'playable'));
     const whole = (n) => {  // the place's text is all on screen (or it has none)
         if (!n.getAttribute('title')) return true;
         const text = n.querySelector('.card-text');
@@ -167,8 +167,8 @@ const explore = () => {
         const here = options().filter((o) => !prefix.length || o.kind === 'target' || o.kind === 'choice');
         for (const o of here) {
             reset();
-            if (prefix.some((step) => { const n = find(step); if (n) n.click(); return !n; })) { traps.push('a path vanished'); return reached; }
-            const node = find(o);
+            if (prefix.some((step) => { const n = findStep(step); if (n) n.click(); return !n; })) { traps.push('a path vanished'); return reached; }
+            const node = findStep(o);
             if (!node) { traps.push(`an option vanished: ${o.kind} ${o.key || o.index}`); continue; }
             sent = null;
             node.click();
@@ -254,9 +254,7 @@ const click = (s) => {
     const path = paths[Math.floor(rs[0] * paths.length)];
     const kinds = [];
     for (const step of path) {
-        const node = step.kind === 'choice' ? document.querySelector(`#choices button.choice[data-index="${step.index}"]`)
-            : step.kind === 'button' ? document.querySelector(`#actions button.action[data-index="${step.index}"]`)
-            : [...document.querySelectorAll(`.table-page [data-key="${CSS.escape(step.key)}"]`)].find((n) => n.getClientRects().length && n.classList.contains(step.kind === 'target' ? 'target' : 'playable'));
+        const node = findStep(step);
         if (!node || !press(node)) {
             const cancel = document.querySelector('#choices button.choice-cancel');
             if (cancel) cancel.click();
