@@ -322,7 +322,7 @@ def test_a_private_table_s_invite_code_stays_on_screen_until_its_creator_goes_to
 # The page's moves held on their way out (a slow network, for this test): each POST .../commands waits in
 # window.held until the test lets it go.
 HOLD_MOVES = """
-const send = window.fetch;
+const send = window.unheld || window.fetch;  // a page held before (the same document, another hash) holds once
 [window.held, window.sent, window.unheld] = [[], [], send];
 window.fetch = (url, options) => options && options.method === 'POST' && String(url).endsWith('/commands')
     ? new Promise((resolve) => { window.sent.push(JSON.parse(options.body).command); window.held.push(() => resolve(send(url, options))); }) : send(url, options);

@@ -212,9 +212,10 @@ def play_every_game_to_its_end(stack, browser, game: str, widths: tuple[str, str
     assert now.startswith("Game over")
     outcome = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()["outcome"]
     winners, reason = outcome["winners"], outcome["reason"]
-    result = browser.find_element("id", "result").text
+    text = lambda node: browser.execute_script(f"return document.getElementById('{node}').innerText")  # noqa: E731  (redrawn as the end's news comes)
+    result = text("result")
     assert "Winner" in result and all(("Ada" if w == 0 else f"Bot {w}") in result for w in winners)
-    why = browser.find_element("id", "end-reason").text  # why it ended in words, never its enum value ("(score)")
+    why = text("end-reason")  # why it ended in words, never its enum value ("(score)")
     words = reason.replace("_", " ")
     assert len(why.split()) >= 3 and "_" not in why and why.lower().strip(". ") != words and f"({words})" not in now.lower(), (now, why)
     assert not browser.find_elements("id", "resign") and not browser.find_elements("id", "abort")
