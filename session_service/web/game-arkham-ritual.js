@@ -56,7 +56,7 @@ export function makeGame(game) {
     function seat(n) {
       const held = (v.cards || [])[n];
       return [
-        n === mine && !ctx.over ? null : held !== null && held !== undefined ? cardEl(card(held, { note: "in front of them" }), { small: true }) : backEl("a face-down card"),
+        n === mine && !ctx.over ? null : held !== null && held !== undefined ? cardEl(card(held, { note: n === mine ? "in front of you" : "in front of them" }), { small: true }) : backEl("a face-down card"),
         onTable.has(n) ? el("span", { class: "tag follower", text: "☛ hand on the table" }) : null,
         (v.cleared_of_great_old_one || []).includes(n) ? el("span", { class: "tag", text: "cleared of the Great Old One" }) : null,
       ];
