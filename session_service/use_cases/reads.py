@@ -148,11 +148,12 @@ class TableReads:
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
-            return {"version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
+            return {"game": meta.game, "version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
                     "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
         return {
+            "game": meta.game,
             "version": pos.version,
             "status": meta.status,
             "to_act": meta.to_act,
@@ -174,7 +175,7 @@ class TableReads:
         viewer = viewer_for(seat, meta.over)
         records = self.store.records(game_id, after=after, limit=limit)
         voice = self.voice(meta, seat)
-        return {"events": [client_event(r, viewer, voice) for r in records], "version": meta.version}
+        return {"events": [client_event(r, viewer, voice, meta.game) for r in records], "version": meta.version}
 
     def voice(self, meta: Meta, seat: int | None, seats: Sequence[Mapping[str, Any]] | None = None) -> Voice:
         """How ``meta``'s log reads to ``seat``: its game's sentences, with the seats' names (``seats``: the meta's

@@ -201,7 +201,11 @@ class StateQuery(Schema):
     seat = fields.Integer(validate=validate.Range(0, 64), metadata={"description": "must be the caller's own seat"})
 
 
+GAME_TYPE = "the game's type (the catalogue's id): a client reads the rest with that game's components"
+
+
 class State(Schema):
+    game = fields.String(required=True, metadata={"description": GAME_TYPE})
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
@@ -237,6 +241,7 @@ class Text(Schema):
 
 
 class Event(Schema):
+    game = fields.String(required=True, metadata={"description": GAME_TYPE})
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     at = fields.String(required=True)

@@ -58,10 +58,12 @@ def test_a_generated_python_client_plays_a_whole_game_typed(stack, bot, game):
     models = bot.models
     assert isinstance(played.outcome, getattr(models, pascal(game) + "Outcome"))
     assert played.outcome.scores and all(type(score) is int for score in played.outcome.scores)
-    assert played.posted and all(type(c).__name__.startswith(pascal(game)) for c in played.posted)
+    assert played.posted and played.commands_read > len(played.posted)
     assert played.views == played.lines["state"] + played.lines["turn"]
     assert len(played.events) == played.lines["event"] and {"state", "event", "turn", "end"} <= set(played.lines)
     assert all(type(e).__name__ == pascal(game) + pascal(e.type_) + "Event" for e in played.events)
+    # issue 45: every view, legal command, event and outcome is filed under the game's own model (249 were not)
+    assert played.misfiled == [], f"{len(played.misfiled)} misfiled: {sorted(set(played.misfiled))}"
 
 
 def test_the_generated_stream_operations_leave_the_body_unparsed(stack, bot):
