@@ -15,7 +15,7 @@ from shared.kernel import viewer_for
 from shared.kernel.table_narration import heard
 from shared.records import client_event
 from session_service.use_cases.chat import Chat
-from session_service.use_cases.errors import BadRequest
+from session_service.use_cases.errors import VersionOutOfRange
 from session_service.hub import Hub
 from session_service.use_cases.meta import Meta, parse_iso
 from session_service.use_cases.players import Player
@@ -66,7 +66,7 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     is sent."""
     meta = meta or tables.meta(game_id)
     if after is not None and after > meta.version:
-        raise BadRequest(f"after is past the game's head (version {meta.version})", {"current_version": meta.version})
+        raise VersionOutOfRange(f"after is past the game's head (version {meta.version})", meta.version)
     if after is not None:
         tables.charge_read(reader, meta.version - after)  # the replay, paid before anything is sent
     return _live(tables, game_id, seat, after, keepalive_s, hub, meta, chat)

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from session_service.use_cases.errors import BadRequest, BadToken, PlayerNotFound, RateLimited
+from session_service.use_cases.errors import BadToken, CannotMuteSelf, PlayerNotFound, RateLimited
 from session_service.use_cases.meta import iso, now, token_hash
 from session_service.storage.players import PlayerRecords
 from session_service.storage.store import EventStore
@@ -102,7 +102,7 @@ class Players:
     def mute(self, player: Player, other: str) -> None:
         """``player`` reads no more chat lines of ``other`` (at most ``MUTES`` players muted)."""
         if other == player.id:
-            raise BadRequest("you cannot mute yourself")
+            raise CannotMuteSelf()
         if self.get(other) is None:
             raise PlayerNotFound()
         self._add_mute(player, other)

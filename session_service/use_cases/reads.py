@@ -20,7 +20,7 @@ from shared.kernel.table_narration import voice_for
 from shared.records import client_event
 from session_service.storage import index
 from session_service.storage.store import EventStore
-from session_service.use_cases.errors import BadRequest, BadToken, NotFinished, NotFound
+from session_service.use_cases.errors import BadToken, NotFinished, NotFound, VersionOutOfRange
 from session_service.use_cases.meta import Meta, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX
 from session_service.use_cases.positions import Position, Positions
@@ -143,7 +143,7 @@ class TableReads:
         viewer = viewer_for(seat, meta.over)
         if at is not None and at != meta.version:
             if not 1 <= at <= meta.version:
-                raise BadRequest(f"at must be between 1 and {meta.version}", {"current_version": meta.version})
+                raise VersionOutOfRange(f"at must be between 1 and {meta.version}", meta.version)
             self.charge_read(reader, at)
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)

@@ -21,7 +21,7 @@ from shared.kernel.table import OpenTable, Seating, Table, table_batch
 from shared.records import GENESIS, make_records
 from session_service.storage import index
 from session_service.storage.store import Charge, EventStore
-from session_service.use_cases.errors import BadRequest
+from session_service.use_cases.errors import SeedNotAllowed
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, iso, now
 from session_service.use_cases.players import seat_token
 from session_service.use_cases.ports import RulesPort, Scheduler
@@ -147,7 +147,7 @@ class Tables(TableWrites):
         if chosen is None:
             return secrets.token_bytes(32)
         if not self.allow_client_seed or len(chosen) % 2:
-            raise BadRequest("this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)")
+            raise SeedNotAllowed()
         return bytes.fromhex(chosen)
 
     def _setup(self, game: Game, seed: bytes) -> Callable[[int, Mapping[str, Any]], list[Event]]:

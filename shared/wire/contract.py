@@ -9,9 +9,13 @@ Per game (its id in PascalCase, ``PocketMadness``):
   each event's ``data`` is derived from the game's ``Fact`` dataclass (the table's facts are every game's too), its
   fields that a reader may not receive (``Shapes.withheld``) optional; ``text`` is the ``Text`` component.
 - ``<Game>Outcome``: its reasons, whole-number scores as integers, its details.
+- ``<Game>State``, ``<Game>Turn``, ``<Game>End``: what carries its view, legal commands or outcome, each with the
+  game's own components, and naming the game in ``game`` (a const), as every event does.
 
-The endpoints name the unions of all games (``Command``, ``View``, ``Outcome``): a client that knows its game reads
-them with that game's components. The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and
+Where the game is known, the document says it: ``State``, ``Turn``, ``End`` and ``Event`` are unions of the games'
+told apart by ``game``, so a generated client (which tries a union's members in turn) never files one game's
+``draw_card`` under another's. The unions of all games' ``Command`` and ``Outcome`` stay where nothing names the game
+(a request's command; a table's outcome, beside its ``game``). The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and
 ``GameStreamEvent`` (one Server-Sent Event, ``data`` holding the same JSON), ``PlayerStreamMessage`` and
 ``PlayerStreamEvent`` for ``/v1/me/stream``. The schemas are JSON Schema 2020-12 (OpenAPI 3.1 and 3.2);
 ``shared/wire/openapi.py`` renders the document for older readers.
