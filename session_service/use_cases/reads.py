@@ -7,7 +7,7 @@ collaborators are ``Tables``' own (declared here for the type checker).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import orjson
@@ -48,6 +48,7 @@ class TableReads:
     index: index.GameIndex
     positions: Positions
     watchers: Watchers
+    bots_among: Callable[[Iterable[str]], set[str]]
 
     def meta(self, game_id: str) -> Meta:
         return self.meta_of(game_id, self.store.meta(game_id) if plausible_id(game_id) else None)
@@ -70,12 +71,17 @@ class TableReads:
         return self.resources_of([self.meta(game_id)])[0]
 
     def resources_of(self, metas: Sequence[Meta]) -> list[GameResource]:
-        """The game resources of ``metas``, with how many watch each (one round trip for them all)."""
+        """The game resources of ``metas``, with how many watch each and which seats bot accounts hold (one round
+        trip each for them all)."""
         counts = self.watchers.counts([meta.id for meta in metas]) if metas else []
-        return [self.resource_of(meta, watchers) for meta, watchers in zip(metas, counts)]
+        bots = self.bots_among({s["player"] for meta in metas for s in meta.seats if s.get("player")})
+        return [self.resource_of(meta, watchers, bots) for meta, watchers in zip(metas, counts)]
 
-    def resource_of(self, meta: Meta, watchers: int = 0) -> GameResource:
-        return resource_of(meta, watchers)
+    def resource_of(self, meta: Meta, watchers: int = 0, bots: set[str] | None = None) -> GameResource:
+        """``bots``: the bot accounts among the seats' players, when the caller has looked them up."""
+        if bots is None:
+            bots = self.bots_among({s["player"] for s in meta.seats if s.get("player")})
+        return resource_of(meta, watchers, bots)
 
     def page(self, status: str | None, game: str | None, cursor: str | None, limit: int,
              open_seats: int = 0) -> dict[str, Any]:

@@ -11,7 +11,7 @@ table's own commands (joining, resigning …) by the kernel's ``Seating``, which
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,7 @@ class Tables(TableWrites):
     # A game's end, told to the projector's feed (storage/projections.EndedFeed) before the game leaves the
     # sweeper's active set: a process that dies between the two leaves it to the sweeper (use_cases/projector.py).
     on_end: Callable[[str], bool] = lambda game_id: True  # False: the feed could not be told now
+    bots_among: Callable[[Iterable[str]], set[str]] = lambda players: set()  # Players.bots_among: a seat's mark
 
     def __post_init__(self) -> None:
         self.index = index.GameIndex(self.store)

@@ -14,10 +14,11 @@ Per game (its id in PascalCase, ``PocketMadness``):
 
 Where the game is known, the document says it: ``State``, ``Turn``, ``End`` and ``Event`` are unions of the games'
 told apart by ``game``, so a generated client (which tries a union's members in turn) never files one game's
-``draw_card`` under another's. The unions of all games' ``Command`` and ``Outcome`` stay where nothing names the game
-(a request's command; a table's outcome, beside its ``game``). The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and
-``GameStreamEvent`` (one Server-Sent Event, ``data`` holding the same JSON), ``PlayerStreamMessage`` and
-``PlayerStreamEvent`` for ``/v1/me/stream``. The schemas are JSON Schema 2020-12 (OpenAPI 3.1 and 3.2);
+``draw_card`` under another's; so are ``GameResource`` and ``Export`` (``by_game``). The unions of all games'
+``Command`` and ``Outcome`` stay where nothing names the game (a request's command; the player stream's
+``game_finished``). The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and ``GameStreamEvent`` (one
+Server-Sent Event, ``data`` holding the same JSON), ``PlayerStreamMessage`` and ``PlayerStreamEvent`` for
+``/v1/me/stream``. The schemas are JSON Schema 2020-12 (OpenAPI 3.1 and 3.2);
 ``shared/wire/openapi.py`` renders the document for older readers.
 """
 
@@ -412,6 +413,24 @@ def components(games: Mapping[str, Game]) -> dict[str, Schema]:
                                    "type)"}
     out.update(stream_components())
     return out
+
+
+def by_game(schemas: dict[str, Schema], games: Mapping[str, Game], names: tuple[str, ...] = ("GameResource", "Export")) -> None:
+    """Each of these components (built from marshmallow, naming its game in ``game``) as a union of one per game
+    whose ``outcome`` is that game's (``<Game>GameResource`` …): a table knows its game, so a generated client
+    files its outcome under it. Run once every endpoint is registered (they register these components)."""
+    for name in names:
+        if name not in schemas:
+            continue
+        base = schemas[name]
+        for game_id in games:
+            schemas[pascal(game_id) + name] = {**base, "properties": {
+                **base["properties"], "game": game_type(game_id),
+                "outcome": nullable(ref(pascal(game_id) + "Outcome"), base["properties"]["outcome"].get(
+                    "description", "null while the game is on"))}}
+        schemas[name] = {"oneOf": [ref(pascal(g) + name) for g in games],
+                         "discriminator": {"propertyName": "game", "mapping": {g: REF + pascal(g) + name for g in games}},
+                         "description": f"{base.get('description') or name}: its game's <Game>{name}, told apart by its game"}
 
 
 def register(spec: Any, games: Mapping[str, Game]) -> None:

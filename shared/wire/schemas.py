@@ -171,6 +171,8 @@ class Seat(Schema):
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
     open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
     resigned = fields.Boolean(metadata={"description": "the seat conceded; an AI of the TAKEOVER_AI level plays it"})
+    bot = fields.Boolean(metadata={"description": "true when a bot account holds the seat (a player made with bot: "
+                                                 "true: a program, not a person); left out otherwise"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
 
 

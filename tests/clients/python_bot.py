@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mythos_client import AuthenticatedClient, Client, models
-from mythos_client.api.games import create_game, post_command
+from mythos_client.api.games import create_game, get_game, post_command
 from mythos_client.api.lobby import create_player
 
 MESSAGES = {"state": models.StateMessage, "event": models.EventMessage, "turn": models.TurnMessage,
@@ -61,8 +61,12 @@ def play(base_url: str, game: str, players: int, seed: int) -> Played:
     me = AuthenticatedClient(base_url=base_url, token=player.key, timeout=None)
     seats = [models.SeatRequest(me=True), *(models.SeatRequest(name=f"Bot {i}", ai="random") for i in range(1, players))]
     table = create_game.sync(client=me, body=models.CreateGame(game=game, seats=seats, seed=f"{seed:016x}"))
-    assert isinstance(table, models.GameResource), table
-    return follow(me, table.id, game, random.Random(seed))
+    assert type(table).__name__ == pascal(game) + "GameResource", table  # the table, by its game
+    played = follow(me, table.id, game, random.Random(seed))
+    over = get_game.sync(table.id, client=me)
+    played.file(over)
+    played.file(over.outcome)
+    return played
 
 
 def follow(me: AuthenticatedClient, game_id: str, game: str, rand: random.Random) -> Played:

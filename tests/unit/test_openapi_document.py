@@ -72,8 +72,12 @@ def test_what_carries_a_view_is_told_apart_by_its_game_and_refers_to_that_games_
     games (a generated client filed Rise of Cthulhu's ``draw_card`` as Rites of Cthulhu's). Each message that carries a
     view, a command, an event or an outcome names its game (``game``, a const), and refers to that game's own."""
     schemas = document["components"]["schemas"]
-    for kind in ("State", "Turn", "End"):
+    for kind in ("State", "Turn", "End", "GameResource", "Export"):
         assert schemas[kind]["discriminator"]["mapping"] == {g: f"#/components/schemas/{pascal(g)}{kind}" for g in GAMES}
+        for game_id in GAMES:
+            assert schemas[pascal(game_id) + kind]["properties"]["game"]["const"] == game_id
+            outcome = schemas[pascal(game_id) + kind]["properties"]["outcome"]["anyOf"][0]["$ref"]
+            assert outcome.endswith(f"/{pascal(game_id)}Outcome")
     for game_id in GAMES:
         name = pascal(game_id)
         for kind in ("State", "Turn"):
@@ -82,7 +86,6 @@ def test_what_carries_a_view_is_told_apart_by_its_game_and_refers_to_that_games_
             assert fields["legal_commands"]["items"]["$ref"].endswith(f"/{name}Command")
             assert [r["$ref"].rsplit("/", 1)[1] for r in fields["view"]["anyOf"]] == [name + "View", "WaitingView"]
             assert fields["outcome"]["anyOf"][0]["$ref"].endswith(f"/{name}Outcome")
-        assert schemas[name + "End"]["properties"]["outcome"]["anyOf"][0]["$ref"].endswith(f"/{name}Outcome")
         for event in schemas[name + "Event"]["oneOf"]:
             assert schemas[event["$ref"].rsplit("/", 1)[1]]["properties"]["game"]["const"] == game_id
     assert [r["$ref"].rsplit("/", 1)[1] for r in schemas["Event"]["oneOf"]] == [pascal(g) + "Event" for g in GAMES]
