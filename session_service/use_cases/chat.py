@@ -87,7 +87,7 @@ class Chat:
         line = plain(text)
         if not line or len(line) > self.limits.max_chars:
             raise ChatLineLength(f"a chat line is 1 to {self.limits.max_chars} characters of text",
-                             {"max_chars": self.limits.max_chars})
+                                 {"max_chars": self.limits.max_chars})
         if self.quotas is not None:
             self.quotas.admit_chat_line(writer, self.limits.lines_per_minute)
             self.quotas.admit_chat_line(address, self.limits.lines_per_address, "chat_lines_per_address")

@@ -188,7 +188,7 @@ def test_a_resume_at_the_head_starts_with_where_the_game_stands(live, api):
         first = next(iter(stream))
     mine = api.get(f"/v1/games/{game['id']}/state", tokens[0]).json()
     assert first.kind == "turn"
-    assert first.data == {k: mine[k] for k in ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")}
+    assert first.data == {k: mine[k] for k in ("game", "version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")}
 
 
 def test_the_per_client_cap_answers_429_with_retry_after_and_frees_a_place_when_a_stream_closes(live, api):
