@@ -32,7 +32,7 @@ import orjson
 from shared.kernel import RuleViolation
 from shared.kernel.table import Abandon, Abort, Decline, Join, Leave, Resign, SeatJoined, Start, Status, TableCommand
 from session_service.storage.claims import CreateClaims
-from session_service.use_cases.errors import (Finished, GameFull, GameStarted, IdempotencyKeyReused, InviteRequired,
+from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused, InviteRequired,
                                     MissingToken, NameRequired, NotCreator, NotFound, NotInvited, OneSeatOnly,
                                     VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash

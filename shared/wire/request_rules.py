@@ -30,7 +30,21 @@ SEAT_KINDS: Schema = {
         "else": {"required": ["me"], "properties": {"me": {"const": True}}, "not": {"required": ["player"]}},
     },
 }
-RULES: dict[str, Schema] = {"SeatRequest": SEAT_KINDS}
+# lobby.check_rated: a rated table is public, every person at it a player (no seat by name without an AI), and
+# one of its seats at least is a player's (the caller's, or open). That it is opened with a player key is the
+# caller's, not the body's: 401.
+RATED: Schema = {
+    "if": {"required": ["rated"], "properties": {"rated": {"const": True}}},
+    "then": {"properties": {
+        "visibility": {"const": "public"},
+        "seats": {"items": {"not": {"required": ["name"], "properties": {"ai": {"type": "null"}}}},
+                  "contains": {"anyOf": [{"required": ["me"], "properties": {"me": {"const": True}}},
+                                         {"required": ["open"], "properties": {"open": {"const": True}}}]}}}},
+}
+# SeekRequest.one_size: seats, or min_seats and max_seats, not both.
+ONE_SIZE: Schema = {"if": {"required": ["seats"]},
+                    "then": {"not": {"anyOf": [{"required": ["min_seats"]}, {"required": ["max_seats"]}]}}}
+RULES: dict[str, Schema] = {"SeatRequest": SEAT_KINDS, "CreateGame": RATED, "SeekRequest": ONE_SIZE}
 
 
 def say_request_rules(schemas: MutableMapping[str, Schema]) -> None:

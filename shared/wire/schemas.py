@@ -158,7 +158,7 @@ class CreateGame(Schema):
         validate=HEX,
         metadata={"description": "hex; accepted only by a server started with MYTHOS_ALLOW_CLIENT_SEED=1 (tests, replays)"},
     )
-    rated = fields.Boolean(load_default=False, metadata={
+    rated = StrictBoolean(load_default=False, metadata={
         "description": "a rated table: its end moves its players' ratings (GET /v1/leaderboards/{game}). Needs a player "
                        "key, a public table, and every seat a person holds a player's ({me: true} or open seats, which "
                        "only players may join); a rematch keeps it"})
