@@ -26,6 +26,7 @@ from shared.kernel.codec import Bounds
 from shared.wire import schemas
 from shared.wire.catalog import catalog
 from shared.wire.edge import Cors, Edge
+from shared.wire.request_rules import say_request_rules
 from shared.wire.flaskapp import Blueprint, documented_errors, make_api, ops_blueprint
 from rules_service.decisions import answer_too_long, decision, game_at, guarded, position, setup as setup_answer
 
@@ -128,6 +129,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                    f"them) and must pass the game's invariants (400); an answer longer than {answer} bytes is refused (413).")
     api.register_blueprint(blp)
     api.register_blueprint(ops_blueprint(lambda: {"games": bool(app.extensions["games"])}))
+    say_request_rules(api.spec.components.schemas)
     app.wsgi_app = Edge(app, cors=Cors.parse(app.config["CORS_ORIGINS"]))  # type: ignore[method-assign]  # Flask's way
     return app
 

@@ -71,6 +71,7 @@ def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_cli
     the worker's lobby only ends idle tables, and is not given the key; one that never ``decides`` (``build_tables``)."""
     tables = build_tables(settings, parts, decides)
     players = Players(tables.store)
+    tables.bots_among = players.bots_among
     secret = token_secret(settings) if serves_clients else None
     if settings.projections:
         tables.on_end = EndedFeed(tables.store).add  # the projector's subscription (use_cases/projector.py)

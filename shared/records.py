@@ -74,7 +74,7 @@ def first_broken_link(records: Iterable[Mapping[str, Any]]) -> dict[str, Any] | 
     return None
 
 
-def client_event(record: Mapping[str, Any], viewer: Any, voice: Voice | None = None) -> dict[str, Any]:
+def client_event(record: Mapping[str, Any], viewer: Any, voice: Voice | None = None, game: str | None = None) -> dict[str, Any]:
     """The API's event shape, redacted for ``viewer`` (a seat, None, or EVERYONE once the game is over), with its
     sentence as ``voice`` tells it to its reader (``shared.kernel.table_narration.voice_for``), built from the
     redacted data only: the words can say no more than the event does."""
@@ -91,4 +91,6 @@ def client_event(record: Mapping[str, Any], viewer: Any, voice: Voice | None = N
     }
     if voice is not None:
         out["text"] = voice.tell(record["type"], data).to_json()
+    if game is not None:  # the game's type, which a generated client reads the event's components by
+        out["game"] = game
     return out

@@ -69,7 +69,7 @@ keep-alive period (10 s by default, never more than 15 s).
 process: 429 `request/rate_limited` past it; at most `STREAMS_PER_PROCESS` (10,000) streams on one process: 503
 `service/unavailable` past it. Both carry `Retry-After`. When a process shuts down, each of its streams ends
 with a reconnect hint (SSE `retry: <ms>`, NDJSON a `retry` line): reconnect, resuming, to another process."""
-CHAT_AFTER = {"in": "query", "name": "chat_after", "required": False, "schema": {"type": "integer", "minimum": 0},
+CHAT_AFTER = {"in": "query", "name": "chat_after", "required": False, "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
               "description": "resume the table's chat after this line id (without it: the last 50 lines on a fresh "
                              "stream, and from now on a resumed one; GET /chat fills any gap)"}
 # Listed here with Last-Event-ID: flask-smorest would otherwise drop StreamQuery's `after` from the document.
@@ -79,7 +79,7 @@ AFTER = {"in": "query", "name": "after", "required": False,
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
                  "description": "resume after this version (as `after`; this header wins)"}
-IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 128}, "required": False,
+IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 128}, "required": False,
                "description": "the same key and body sent again answer the first answer and write nothing; the same key "
                               "with another body is a 422 request/idempotency_key_reused"}
 
@@ -149,7 +149,7 @@ def get_game(game_id: str) -> GameResource:
 @blp.arguments(schemas.StateQuery(), location="query")
 @blp.response(200, schemas.State)
 @blp.doc(operationId="getState", security=SEAT)
-@documented_errors(401, 403, 404)
+@documented_errors(401, 403, 404, 422)
 def get_state(query: dict[str, Any], game_id: str) -> SeatState:
     """What the caller's seat may know now (or at version `at`), and every command it may post."""
     meta, seat = caller(game_id, query.get("seat"))
@@ -236,7 +236,7 @@ def get_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     parameters=[AFTER, LAST_EVENT_ID, CHAT_AFTER],
     responses={"200": stream_response("GameStreamEvent", "GameStreamMessage")},
 )
-@documented_errors(401, 403, 404)
+@documented_errors(401, 403, 404, 422)
 def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """The game live: state, events, turn and end messages (SSE or NDJSON)."""
     meta, seat = caller(game_id)

@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from prometheus_client import Counter, Gauge
 
 from shared.wire import contract
+from shared.wire.request_rules import say_request_rules
 from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
@@ -62,6 +63,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_.register_blueprint(table_api.blp)
     api_.register_blueprint(places_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
+    say_request_rules(api_.spec.components.schemas)  # what the server enforces, where JSON Schema can say it
+    contract.by_game(api_.spec.components.schemas, tables.games)  # a table's outcome by its game
     app.register_blueprint(webclient.blueprint())  # the web client at / (not in the OpenAPI document)
     limit = app.extensions["rate_limit"] = RateLimit(tables.store, settings.rate_limit_per_minute,
                                                      settings.rate_limit_per_address)

@@ -13,7 +13,7 @@ from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
                                               IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
                                               NotFinished, NotFound, NotInvited, NotYourSeat, RateLimited, Refused,
-                                              Unavailable, VersionConflict)
+                                              Unavailable, Unprocessable, VersionConflict)
 
 log = logging.getLogger("mythos.session")
 # A subclass takes its base's status.
@@ -33,6 +33,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     GameFull: 409,
     GameStarted: 409,
     IdempotencyKeyReused: 422,
+    Unprocessable: 422,
     RateLimited: 429,
     Unavailable: 503,
 }

@@ -64,7 +64,7 @@ def read_chat(query: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.arguments(schemas.ChatRequest())
 @blp.response(201, schemas.ChatLine)
 @blp.doc(operationId="writeChat", security=PLAYER)
-@documented_errors(400, 401, 403, 404, 429)
+@documented_errors(401, 403, 404, 422, 429)
 def write_chat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Say something at the table: a seat to the players' channel; a player who watches (player key) to the
     spectators'. Plain text of at most CHAT_MAX_CHARS characters, CHAT_LINES_PER_MINUTE lines a minute per player
@@ -78,7 +78,7 @@ def write_chat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.route("/players/<player_id>/mute", methods=["POST"])
 @blp.response(200, schemas.Muted)
 @blp.doc(operationId="mutePlayer", security=PLAYER)
-@documented_errors(400, 401, 404, 429)
+@documented_errors(401, 404, 422, 429)
 def mute(player_id: str) -> dict[str, Any]:
     """Read no more chat lines of that player, at any table (player key): on the streams and in `GET /chat`."""
     me, _ = the_player()

@@ -39,6 +39,14 @@ class PlayerRecords:
         raw = self._redis.hgetall(self._key(player_id, "player"))
         return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
 
+    def bot_flags(self, player_ids: list[str]) -> list[bool | None]:
+        """Whether each player is a bot account (None: no such player), in one round trip."""
+        with self._redis.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                pipe.hmget(self._key(player_id, "player"), ["bot", "created_at"])
+            answers = pipe.execute()
+        return [None if created is None else bool(bot) for bot, created in answers]
+
     def player_of(self, key_hash: str) -> str | None:
         raw = self._redis.get(self._key_of(key_hash))
         return None if raw is None else str(raw.decode())

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from session_service.storage.store import topic
-from session_service.use_cases.errors import BadRequest, MissingToken, NotFound, NotYourSeat
+from session_service.use_cases.errors import ChatLineLength, MissingToken, NotFound, NotYourSeat
 from session_service.use_cases.meta import Meta, iso, now
 from session_service.use_cases.players import Player, Players, seat_mute
 from session_service.use_cases.quotas import Quotas
@@ -86,8 +86,8 @@ class Chat:
             raise MissingToken("writing to the spectators' channel needs your player key: 'Authorization: Bearer <key>'")
         line = plain(text)
         if not line or len(line) > self.limits.max_chars:
-            raise BadRequest(f"a chat line is 1 to {self.limits.max_chars} characters of text",
-                             {"max_chars": self.limits.max_chars})
+            raise ChatLineLength(f"a chat line is 1 to {self.limits.max_chars} characters of text",
+                                 {"max_chars": self.limits.max_chars})
         if self.quotas is not None:
             self.quotas.admit_chat_line(writer, self.limits.lines_per_minute)
             self.quotas.admit_chat_line(address, self.limits.lines_per_address, "chat_lines_per_address")

@@ -27,6 +27,46 @@ class BadRequest(Refused):
     code = "request/malformed"
 
 
+class Unprocessable(Refused):
+    """A request the document's schema admits that the server refuses for a reason JSON Schema cannot say (it
+    depends on the caller or on what is stored): 422, with a stable code of its own (README, "Errors")."""
+
+    code = "request/unprocessable"
+
+
+class CannotMuteSelf(Unprocessable):
+    code = "player/cannot_mute_self"
+    default = "you cannot mute yourself"
+
+
+class NameRequired(Unprocessable):
+    code = "player/name_required"
+    default = "say who joins: a name, or your player key"
+
+
+class OneSeatOnly(Unprocessable):
+    code = "player/one_seat_only"
+    default = "only one seat can be yours"
+
+
+class SeedNotAllowed(Unprocessable):
+    code = "game/seed_not_allowed"
+    default = "this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)"
+
+
+class VersionOutOfRange(Unprocessable):
+    """A version asked for (``at``, a resume point) that the game has not reached: ``details.current_version``."""
+
+    code = "game/version_out_of_range"
+
+    def __init__(self, message: str, current: int):
+        super().__init__(message, {"current_version": current})
+
+
+class ChatLineLength(Unprocessable):
+    code = "chat/bad_length"
+
+
 class NotFound(Refused):
     code = "game/not_found"
     default = "there is no game with that id"

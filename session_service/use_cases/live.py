@@ -15,7 +15,7 @@ from shared.kernel import viewer_for
 from shared.kernel.table_narration import heard
 from shared.records import client_event
 from session_service.use_cases.chat import Chat
-from session_service.use_cases.errors import BadRequest
+from session_service.use_cases.errors import VersionOutOfRange
 from session_service.hub import Hub
 from session_service.use_cases.meta import Meta, parse_iso
 from session_service.use_cases.players import Player
@@ -36,7 +36,7 @@ class Message:
 
 KEEPALIVE = Message("keepalive")
 MAX_KEEPALIVE_S = 15  # a keep-alive at least this often, whatever SSE_KEEPALIVE_S asks (API.md)
-TURN_FIELDS = ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")
+TURN_FIELDS = ("game", "version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ def stream(tables: Tables, game_id: str, seat: int | None, after: int | None, ke
     is sent."""
     meta = meta or tables.meta(game_id)
     if after is not None and after > meta.version:
-        raise BadRequest(f"after is past the game's head (version {meta.version})", {"current_version": meta.version})
+        raise VersionOutOfRange(f"after is past the game's head (version {meta.version})", meta.version)
     if after is not None:
         tables.charge_read(reader, meta.version - after)  # the replay, paid before anything is sent
     return _live(tables, game_id, seat, after, keepalive_s, hub, meta, chat)
@@ -86,7 +86,7 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
         # between an event and its turn message would wait for a turn it has already been given.
         yield Message("turn", turn_now(tables, meta, seat))
     if meta.over and after >= meta.version:
-        yield Message("end", {"version": meta.version, "outcome": meta.outcome})
+        yield Message("end", {"game": meta.game, "version": meta.version, "outcome": meta.outcome})
         return
     watch = hub.watch({game_id: after, **topics})
     voice = tables.voice(meta, seat)
@@ -108,10 +108,10 @@ def _live(tables: Tables, game_id: str, seat: int | None, after: int | None, kee
             viewer = viewer_for(seat, over)
             for record in records:
                 voice = heard(voice, record["type"], record["data"])
-                yield Message("event", client_event(record, viewer, voice), record["v"])
+                yield Message("event", client_event(record, viewer, voice, meta.game), record["v"])
             yield Message("turn", {k: now_[k] for k in TURN_FIELDS})
             if over:
-                yield Message("end", {"version": now_["version"], "outcome": now_["outcome"]})
+                yield Message("end", {"game": meta.game, "version": now_["version"], "outcome": now_["outcome"]})
                 return
     finally:
         watch.close()
@@ -121,7 +121,7 @@ def turn_now(tables: Tables, meta: Meta, seat: int | None) -> dict[str, Any]:
     """The ``turn`` message at the version of ``meta``."""
     pos = tables.positions.at_head(meta)
     legal = pos.seating.legal_commands(pos.table, seat)
-    return {"version": meta.version, "status": meta.status, "to_act": meta.to_act, "legal_commands": legal,
+    return {"game": meta.game, "version": meta.version, "status": meta.status, "to_act": meta.to_act, "legal_commands": legal,
             "deadline": meta.deadline, "outcome": meta.outcome,
             "view": view_of(pos.seating, pos.table, viewer_for(seat, meta.over))}
 
@@ -137,4 +137,4 @@ def turn(tables: Tables, meta: Meta, seat: int | None, records: list[dict[str, A
     active = standing["status"] == "active"
     legal = seating.legal_commands(table, seat) if active else []
     view = view_of(seating, table, viewer_for(seat, standing["status"] in ("finished", "aborted")))
-    return {"version": last["v"], **standing, "legal_commands": legal, "view": view}
+    return {"game": meta.game, "version": last["v"], **standing, "legal_commands": legal, "view": view}

@@ -32,8 +32,9 @@ import orjson
 from shared.kernel import RuleViolation
 from shared.kernel.table import Abandon, Abort, Decline, Join, Leave, Resign, SeatJoined, Start, Status, TableCommand
 from session_service.storage.claims import CreateClaims
-from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused,
-                                    InviteRequired, MissingToken, NotCreator, NotFound, NotInvited, VersionConflict)
+from session_service.use_cases.errors import (BadRequest, Finished, GameFull, GameStarted, IdempotencyKeyReused, InviteRequired,
+                                    MissingToken, NameRequired, NotCreator, NotFound, NotInvited, OneSeatOnly,
+                                    VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, parse_iso, seat_holding, token_hash
 from session_service.use_cases.players import Player, Players, is_player_key, seat_token
 from session_service.use_cases.positions import Position
@@ -123,7 +124,7 @@ class Lobby:
                 if caller.player is None or caller.key is None:
                     raise MissingToken("a seat {\"me\": true} needs your player key: 'Authorization: Bearer <player key>'")
                 if keys:
-                    raise BadRequest("only one seat can be yours")
+                    raise OneSeatOnly()
                 players[i], keys[i] = caller.player.id, caller.key
                 seats.append({"name": caller.player.name, "ai": None})
             else:
@@ -157,7 +158,7 @@ class Lobby:
         joiner takes it first, the next one)."""
         player = caller.player
         if player is None and not body.get("name"):
-            raise BadRequest("say who joins: a name, or your player key")
+            raise NameRequired()
         name = body.get("name") or player.name  # type: ignore[union-attr]
         meta = self.tables.meta(game_id)
         if meta.extra.get("rated") == "1" and player is None:

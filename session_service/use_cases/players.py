@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from session_service.use_cases.errors import BadRequest, BadToken, PlayerNotFound, RateLimited
+from session_service.use_cases.errors import BadToken, CannotMuteSelf, PlayerNotFound, RateLimited
 from session_service.use_cases.meta import iso, now, token_hash
 from session_service.storage.players import PlayerRecords
 from session_service.storage.store import EventStore
@@ -59,6 +60,7 @@ class Players:
         self.store = store
         self.records = PlayerRecords(store)
         self._known: OrderedDict[str, Player] = OrderedDict()
+        self._bots: OrderedDict[str, bool] = OrderedDict()  # player id → is a bot account (it never changes)
 
     def make(self, name: str, bot: bool) -> tuple[Player, str]:
         """A new player and its key (answered once: only its hash is kept)."""
@@ -87,6 +89,19 @@ class Players:
             self._known.popitem(last=False)
         return player
 
+    def bots_among(self, player_ids: Iterable[str]) -> set[str]:
+        """Which of these players are bot accounts (shown as bots at every table): remembered per process, the rest
+        read in one round trip."""
+        wanted = set(player_ids)
+        unknown = sorted(p for p in wanted if p not in self._bots)
+        if unknown:
+            for player_id, bot in zip(unknown, self.records.bot_flags(unknown)):
+                if bot is not None:
+                    self._bots[player_id] = bot
+            while len(self._bots) > KNOWN_KEYS:
+                self._bots.popitem(last=False)
+        return {p for p in wanted if self._bots.get(p)}
+
     # -- notices ------------------------------------------------------------------------------------------
     def notify(self, player_id: str, notice: dict[str, Any]) -> None:
         """Tell the player's stream (``player_live.py``) something besides its tables' moves."""
@@ -102,7 +117,7 @@ class Players:
     def mute(self, player: Player, other: str) -> None:
         """``player`` reads no more chat lines of ``other`` (at most ``MUTES`` players muted)."""
         if other == player.id:
-            raise BadRequest("you cannot mute yourself")
+            raise CannotMuteSelf()
         if self.get(other) is None:
             raise PlayerNotFound()
         self._add_mute(player, other)

@@ -7,7 +7,7 @@ collaborators are ``Tables``' own (declared here for the type checker).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import orjson
@@ -20,7 +20,7 @@ from shared.kernel.table_narration import voice_for
 from shared.records import client_event
 from session_service.storage import index
 from session_service.storage.store import EventStore
-from session_service.use_cases.errors import BadRequest, BadToken, NotFinished, NotFound
+from session_service.use_cases.errors import BadToken, NotFinished, NotFound, VersionOutOfRange
 from session_service.use_cases.meta import Meta, plausible_id, seat_holding, token_hash
 from session_service.use_cases.players import KEY_PREFIX as PLAYER_KEY_PREFIX
 from session_service.use_cases.positions import Position, Positions
@@ -48,6 +48,7 @@ class TableReads:
     index: index.GameIndex
     positions: Positions
     watchers: Watchers
+    bots_among: Callable[[Iterable[str]], set[str]]
 
     def meta(self, game_id: str) -> Meta:
         return self.meta_of(game_id, self.store.meta(game_id) if plausible_id(game_id) else None)
@@ -70,12 +71,17 @@ class TableReads:
         return self.resources_of([self.meta(game_id)])[0]
 
     def resources_of(self, metas: Sequence[Meta]) -> list[GameResource]:
-        """The game resources of ``metas``, with how many watch each (one round trip for them all)."""
+        """The game resources of ``metas``, with how many watch each and which seats bot accounts hold (one round
+        trip each for them all)."""
         counts = self.watchers.counts([meta.id for meta in metas]) if metas else []
-        return [self.resource_of(meta, watchers) for meta, watchers in zip(metas, counts)]
+        bots = self.bots_among({s["player"] for meta in metas for s in meta.seats if s.get("player")})
+        return [self.resource_of(meta, watchers, bots) for meta, watchers in zip(metas, counts)]
 
-    def resource_of(self, meta: Meta, watchers: int = 0) -> GameResource:
-        return resource_of(meta, watchers)
+    def resource_of(self, meta: Meta, watchers: int = 0, bots: set[str] | None = None) -> GameResource:
+        """``bots``: the bot accounts among the seats' players, when the caller has looked them up."""
+        if bots is None:
+            bots = self.bots_among({s["player"] for s in meta.seats if s.get("player")})
+        return resource_of(meta, watchers, bots)
 
     def page(self, status: str | None, game: str | None, cursor: str | None, limit: int,
              open_seats: int = 0) -> dict[str, Any]:
@@ -143,16 +149,17 @@ class TableReads:
         viewer = viewer_for(seat, meta.over)
         if at is not None and at != meta.version:
             if not 1 <= at <= meta.version:
-                raise BadRequest(f"at must be between 1 and {meta.version}", {"current_version": meta.version})
+                raise VersionOutOfRange(f"at must be between 1 and {meta.version}", meta.version)
             self.charge_read(reader, at)
             seating = self.positions.seating_of(meta)
             table = self.positions.at(meta, at)
             final = seating.outcome(table)
-            return {"version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
+            return {"game": meta.game, "version": at, "status": str(table.status), "to_act": sorted(seating.to_act(table)),
                     "view": view_of(seating, table, viewer), "legal_commands": [], "deadline": None,
                     "outcome": final.to_json() if final else None, "stuck": False}
         pos = self.position(game_id, meta)
         return {
+            "game": meta.game,
             "version": pos.version,
             "status": meta.status,
             "to_act": meta.to_act,
@@ -174,7 +181,7 @@ class TableReads:
         viewer = viewer_for(seat, meta.over)
         records = self.store.records(game_id, after=after, limit=limit)
         voice = self.voice(meta, seat)
-        return {"events": [client_event(r, viewer, voice) for r in records], "version": meta.version}
+        return {"events": [client_event(r, viewer, voice, meta.game) for r in records], "version": meta.version}
 
     def voice(self, meta: Meta, seat: int | None, seats: Sequence[Mapping[str, Any]] | None = None) -> Voice:
         """How ``meta``'s log reads to ``seat``: its game's sentences, with the seats' names (``seats``: the meta's

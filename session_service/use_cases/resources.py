@@ -6,6 +6,7 @@ keeps the two equal, since the schema drops a key it does not know from the answ
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, NotRequired, TypedDict
 
 import orjson
@@ -43,6 +44,7 @@ class GameResource(TypedDict):
 class SeatState(TypedDict):
     """``GET /v1/games/<id>/state``: what a seat (or a spectator) may know now, or at an earlier version."""
 
+    game: str
     version: int
     status: str
     to_act: list[int]
@@ -53,12 +55,14 @@ class SeatState(TypedDict):
     stuck: bool
 
 
-def resource_of(meta: Meta, watchers: int = 0) -> GameResource:
-    """The game resource (``watchers``: the spectator streams open on it, when the caller has counted them)."""
+def resource_of(meta: Meta, watchers: int = 0, bots: Collection[str] = ()) -> GameResource:
+    """The game resource (``watchers``: the spectator streams open on it, when the caller has counted them;
+    ``bots``: the players among its seats' that are bot accounts, whose seats say ``bot: true``)."""
+    seats = [{**seat, "bot": True} if seat["player"] in bots and not seat["open"] else seat for seat in meta.public_seats()]
     resource: GameResource = {
         "id": meta.id, "game": meta.game, "status": meta.status, "version": meta.version,
         "visibility": meta.extra.get("visibility", "public"), "host": host_of(meta),
-        "seed_commitment": meta.seed_commitment, "seats": meta.public_seats(), "options": meta.options,
+        "seed_commitment": meta.seed_commitment, "seats": seats, "options": meta.options,
         "turn_timeout_s": meta.turn_timeout_s, "rules_version": meta.rules_version, "head_hash": meta.head_hash,
         "to_act": meta.to_act, "outcome": meta.outcome, "created_at": meta.created_at, "updated_at": meta.updated_at,
         "watchers": watchers,

@@ -11,7 +11,7 @@ table's own commands (joining, resigning …) by the kernel's ``Seating``, which
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from shared.kernel.table import OpenTable, Seating, Table, table_batch
 from shared.records import GENESIS, make_records
 from session_service.storage import index
 from session_service.storage.store import Charge, EventStore
-from session_service.use_cases.errors import BadRequest
+from session_service.use_cases.errors import SeedNotAllowed
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, iso, now
 from session_service.use_cases.players import seat_token
 from session_service.use_cases.ports import RulesPort, Scheduler
@@ -62,6 +62,7 @@ class Tables(TableWrites):
     # A game's end, told to the projector's feed (storage/projections.EndedFeed) before the game leaves the
     # sweeper's active set: a process that dies between the two leaves it to the sweeper (use_cases/projector.py).
     on_end: Callable[[str], bool] = lambda game_id: True  # False: the feed could not be told now
+    bots_among: Callable[[Iterable[str]], set[str]] = lambda players: set()  # Players.bots_among: a seat's mark
 
     def __post_init__(self) -> None:
         self.index = index.GameIndex(self.store)
@@ -147,7 +148,7 @@ class Tables(TableWrites):
         if chosen is None:
             return secrets.token_bytes(32)
         if not self.allow_client_seed or len(chosen) % 2:
-            raise BadRequest("this server draws its own seeds (clients may choose one only where MYTHOS_ALLOW_CLIENT_SEED=1)")
+            raise SeedNotAllowed()
         return bytes.fromhex(chosen)
 
     def _setup(self, game: Game, seed: bytes) -> Callable[[int, Mapping[str, Any]], list[Event]]:

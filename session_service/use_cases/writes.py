@@ -149,7 +149,7 @@ class TableWrites(TableReads):
             return None
         self._after_append(pos, meta, table, appended, records, progress, moves, kept)
         voice = self.voice(meta, seat, seats)
-        return {"version": appended.version, "events": [client_event(r, seat, voice) for r in records],
+        return {"version": appended.version, "events": [client_event(r, seat, voice, meta.game) for r in records],
                 REPLICATED: appended.replicated}
 
     def _after_append(self, pos: Position, meta: Meta, table: Table, appended: Appended, records: list[dict[str, Any]],
@@ -183,7 +183,7 @@ class TableWrites(TableReads):
             raise IdempotencyKeyReused()
         records = self.store.records(meta.id, after=span["from"] - 1, until=span["to"])
         voice = self.voice(meta, seat)
-        return {"version": span["to"], "events": [client_event(r, seat, voice) for r in records], REPLICATED: None}
+        return {"version": span["to"], "events": [client_event(r, seat, voice, meta.game) for r in records], REPLICATED: None}
 
     def progress(self, seating: Seating, table: Table, records: list[dict[str, Any]], moment: datetime,
                  timeout_s: int | None, seats: list[dict[str, Any]] | None = None) -> dict[str, str]:

@@ -220,7 +220,7 @@ async function listed(status, cursor) {
 async function loadTables(box) {
   const games = await catalog();
   const who = (g) => (g.seats || []).flatMap((s, i) => [i ? ", " : "",
-    s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : profileLink(s.player, s.name)]);
+    s.open ? "open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : profileLink(s.player, s.name), s.bot ? " (bot)" : ""]);
   const about = (g) => [g.host ? `hosted by ${g.host.name}` : "", g.turn_timeout_s ? `${g.turn_timeout_s} s a turn` : "",
     g.watchers ? `${g.watchers} watching` : ""].filter(Boolean).join(" · ");
   const row = (g) => el("li", {}, `${(games[g.game] || {}).title || g.game}: `, ...who(g), " ", el("span", { class: "table-meta", text: about(g) }), " · ",

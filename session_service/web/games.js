@@ -29,6 +29,7 @@ export function seatPanels(drawn, { names, seats, toAct, me, winners, used, over
       el("header", { class: "seat-head" },
         el("span", { class: "seat-name", text: names[s] + (s === me ? " (you)" : "") }),
         info.ai ? el("span", { class: "tag ai", text: `AI · ${info.ai}` }) : null,
+        info.bot ? el("span", { class: "tag bot", title: "a bot account: a program plays this seat", text: "bot" }) : null,
         info.resigned ? el("span", { class: "tag", text: "resigned" }) : null,
         waited ? el("span", { class: "tag turn", text: "▶ to act" }) : null,
         won ? el("span", { class: "tag win", text: "★ winner" }) : null,
@@ -42,7 +43,7 @@ export function seatPanels(drawn, { names, seats, toAct, me, winners, used, over
 export function aboutTable(resource) {
   const r = resource || {};
   const seats = r.seats || [];
-  const who = seats.map((s) => s.open ? "an open seat" : (s.name || "a guest") + (s.ai ? " (AI)" : ""));
+  const who = seats.map((s) => s.open ? "an open seat" : (s.name || "a guest") + (s.ai ? " (AI)" : s.bot ? " (bot)" : ""));
   return [`Hosted by ${(r.host || {}).name || "a guest"}`, `${seats.length} seats: ${listWords(who)}`,
     r.turn_timeout_s ? `${r.turn_timeout_s} s a turn` : "", r.visibility === "private" ? "private table" : "",
     r.rematch_of ? "a rematch" : ""].filter(Boolean).join(" · ");

@@ -9,11 +9,16 @@ Per game (its id in PascalCase, ``PocketMadness``):
   each event's ``data`` is derived from the game's ``Fact`` dataclass (the table's facts are every game's too), its
   fields that a reader may not receive (``Shapes.withheld``) optional; ``text`` is the ``Text`` component.
 - ``<Game>Outcome``: its reasons, whole-number scores as integers, its details.
+- ``<Game>State``, ``<Game>Turn``, ``<Game>End``: what carries its view, legal commands or outcome, each with the
+  game's own components, and naming the game in ``game`` (a const), as every event does.
 
-The endpoints name the unions of all games (``Command``, ``View``, ``Outcome``): a client that knows its game reads
-them with that game's components. The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and
-``GameStreamEvent`` (one Server-Sent Event, ``data`` holding the same JSON), ``PlayerStreamMessage`` and
-``PlayerStreamEvent`` for ``/v1/me/stream``. The schemas are JSON Schema 2020-12 (OpenAPI 3.1 and 3.2);
+Where the game is known, the document says it: ``State``, ``Turn``, ``End`` and ``Event`` are unions of the games'
+told apart by ``game``, so a generated client (which tries a union's members in turn) never files one game's
+``draw_card`` under another's; so are ``GameResource`` and ``Export`` (``by_game``). The unions of all games'
+``Command`` and ``Outcome`` stay where nothing names the game (a request's command; the player stream's
+``game_finished``). The streams: ``GameStreamMessage`` (one NDJSON/JSON Lines line) and ``GameStreamEvent`` (one
+Server-Sent Event, ``data`` holding the same JSON), ``PlayerStreamMessage`` and ``PlayerStreamEvent`` for
+``/v1/me/stream``. The schemas are JSON Schema 2020-12 (OpenAPI 3.1 and 3.2);
 ``shared/wire/openapi.py`` renders the document for older readers.
 """
 
@@ -116,6 +121,10 @@ WAITING_VIEW = obj("The view of a table that waits for its seats to be taken: no
 BY = string("who played it: the seat, an AI, the turn timer for the seat (timeout), or the server", enum=(
     "seat", "ai", "timeout", "server"))
 STATUS = string(enum=("waiting", "active", "finished", "aborted"))
+
+
+def game_type(game: str) -> Schema:
+    return {"type": "string", "const": game, "description": "the game's type (the catalogue's id)"}
 DEADLINE = nullable(string("ISO-8601 UTC"), "when the seats waited on must have moved (null: no time limit)")
 
 
@@ -163,6 +172,7 @@ class GameComponents:
         out.update(self.views())
         out.update(self.events())
         out.update(self.outcome())
+        out.update(self.standing())
         return out
 
     def commands(self) -> dict[str, Schema]:
@@ -198,12 +208,39 @@ class GameComponents:
             name = self.name + pascal(kind.TYPE) + "Event"
             mapping[kind.TYPE] = REF + name
             data = fact_data(kind, withheld.get(kind.TYPE, ()), refined.get(kind.TYPE))
-            out[name] = event_envelope(kind.TYPE, data, _doc(kind))
+            out[name] = event_envelope(self.game.id, kind.TYPE, data, _doc(kind))
         out[self.name + "Event"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                                     "discriminator": {"propertyName": "type", "mapping": mapping},
                                     "description": f"An event of {self.game.catalogue.title} as its reader receives it, "
                                                    "told apart by its type"}
         return out
+
+    def standing(self) -> dict[str, Schema]:
+        """The messages that carry this game's view, commands or outcome (``State``, ``Turn``, ``End``), each naming
+        the game in ``game``: a generated client reads the rest with this game's components, never another's whose
+        command or event has the same ``type``."""
+        fields: dict[str, Schema] = {
+            "game": game_type(self.game.id),
+            "version": integer(minimum=0),
+            "status": STATUS,
+            "to_act": seats("the seats the game waits on"),
+            "legal_commands": array(ref(self.name + "Command"),
+                                    "every command the reader's seat may post now, each postable as it is"),
+            "deadline": DEADLINE,
+            "outcome": nullable(ref(self.name + "Outcome"), "null while the game is on"),
+            "view": {"anyOf": [ref(self.name + "View"), ref("WaitingView")],
+                     "description": "what the reader may know: a seat's own view or a spectator's (every hand once the "
+                                    "game is over), or WaitingView while seats are open"},
+        }
+        return {
+            self.name + "State": obj(f"The reader's full state of a game of {self.game.catalogue.title}",
+                                     {**fields, "stuck": boolean(schemas.STUCK)}, optional=("stuck",)),
+            self.name + "Turn": obj(f"Where a game of {self.game.catalogue.title} stands for the reader after a batch "
+                                    "of events: what it needs to act and to draw the table", fields),
+            self.name + "End": obj(f"A game of {self.game.catalogue.title} is over; the stream closes after this", {
+                "game": fields["game"], "version": fields["version"],
+                "outcome": nullable(ref(self.name + "Outcome"), "null only for a table called off before it started")}),
+        }
 
     def outcome(self) -> dict[str, Schema]:
         reasons = [*(str(r) for r in self.game.decider.reasons), *(str(r) for r in TableEnd)]
@@ -222,8 +259,9 @@ class GameComponents:
         }
 
 
-def event_envelope(kind: str, data: Schema, description: str) -> Schema:
+def event_envelope(game: str, kind: str, data: Schema, description: str) -> Schema:
     return obj(description or f"The {kind} event", {
+        "game": game_type(game),
         "version": integer("its place in the log, from 1", minimum=1),
         "type": {"type": "string", "const": kind},
         "at": string("when it was appended (ISO-8601 UTC)"),
@@ -238,19 +276,6 @@ def event_envelope(kind: str, data: Schema, description: str) -> Schema:
 
 # -- the streams -------------------------------------------------------------------------------------------------------
 
-TURN = obj("Where the game stands for the reader after a batch of events: what it needs to act and to draw the table", {
-    "version": integer(minimum=0),
-    "status": STATUS,
-    "to_act": seats("the seats the game waits on"),
-    "legal_commands": array(ref("Command"), "every command the reader's seat may post now, each postable as it is"),
-    "deadline": DEADLINE,
-    "outcome": nullable(ref("Outcome"), "null while the game is on"),
-    "view": ref("View"),
-})
-END = obj("The game is over; the stream closes after this", {
-    "version": integer(minimum=0),
-    "outcome": nullable(ref("Outcome"), "null only for a table called off before it started"),
-})
 RETRY = obj("This server process is shutting down: reconnect, resuming, after this long", {
     "retry_ms": integer(minimum=0),
 })
@@ -329,7 +354,7 @@ def _union(names: list[str], description: str) -> Schema:
 
 
 def stream_components() -> dict[str, Schema]:
-    out: dict[str, Schema] = {"Turn": TURN, "End": END, "Retry": RETRY, "TableSummary": TABLE_SUMMARY}
+    out: dict[str, Schema] = {"Retry": RETRY, "TableSummary": TABLE_SUMMARY}
     lines, events = [], []
     for kind, with_id, data, about in GAME_MESSAGES:
         lines.append(pascal(kind) + "Message")
@@ -378,8 +403,34 @@ def components(games: Mapping[str, Game]) -> dict[str, Schema]:
                                   "seats are open"}
     out["Outcome"] = {"anyOf": [ref(n + "Outcome") for n in names],
                       "description": "How a game ended: its game's <Game>Outcome describes it"}
+    for kind, about in (("State", "The reader's full state"), ("Turn", "Where the game stands for the reader after a "
+                        "batch of events"), ("End", "The game is over, with its outcome")):
+        out[kind] = {"oneOf": [ref(n + kind) for n in names], "discriminator": {"propertyName": "game", "mapping": {
+            game_id: REF + pascal(game_id) + kind for game_id in games}},
+                     "description": f"{about}: its game's <Game>{kind}, told apart by its game"}
+    out["Event"] = {"oneOf": [ref(n + "Event") for n in names],
+                    "description": "An event as its reader receives it: its game's <Game>Event (by its game, then its "
+                                   "type)"}
     out.update(stream_components())
     return out
+
+
+def by_game(schemas: dict[str, Schema], games: Mapping[str, Game], names: tuple[str, ...] = ("GameResource", "Export")) -> None:
+    """Each of these components (built from marshmallow, naming its game in ``game``) as a union of one per game
+    whose ``outcome`` is that game's (``<Game>GameResource`` …): a table knows its game, so a generated client
+    files its outcome under it. Run once every endpoint is registered (they register these components)."""
+    for name in names:
+        if name not in schemas:
+            continue
+        base = schemas[name]
+        for game_id in games:
+            schemas[pascal(game_id) + name] = {**base, "properties": {
+                **base["properties"], "game": game_type(game_id),
+                "outcome": nullable(ref(pascal(game_id) + "Outcome"), base["properties"]["outcome"].get(
+                    "description", "null while the game is on"))}}
+        schemas[name] = {"oneOf": [ref(pascal(g) + name) for g in games],
+                         "discriminator": {"propertyName": "game", "mapping": {g: REF + pascal(g) + name for g in games}},
+                         "description": f"{base.get('description') or name}: its game's <Game>{name}, told apart by its game"}
 
 
 def register(spec: Any, games: Mapping[str, Game]) -> None:
@@ -389,4 +440,7 @@ def register(spec: Any, games: Mapping[str, Game]) -> None:
                          ("ChatLine", around.ChatLine), ("Rematch", around.Rematch)):
         spec.components.schema(name, schema=schema)
     for name, component in components(games).items():
-        spec.components.schema(name, component)
+        if name in spec.components.schemas:  # the marshmallow schema dumps it; the document says it per game
+            spec.components.schemas[name] = component
+        else:
+            spec.components.schema(name, component)

@@ -28,7 +28,9 @@ ERRORS = {
     409: "game/version_conflict (details.current_version) or game/finished",
     413: "request/too_large",
     414: "request/too_large: the URL is longer than 4096 bytes",
-    422: "rules/…: a legal request the rules refuse; the code names the rule",
+    422: "rules/…: a legal request the rules refuse, the code naming the rule; or another code for a request the "
+         "schema admits that the server refuses for a reason JSON Schema cannot say (player/cannot_mute_self, "
+         "request/idempotency_key_reused)",
     429: "request/rate_limited (Retry-After: seconds until the window ends)",
     431: "request/too_large: a header field past 8190 bytes, or more than 100 headers (refused by the server itself)",
     503: "service/unavailable: a dependency is down; nothing was written (Retry-After: seconds)",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from shared.wire.schemas import STATUSES, GameResource
+from shared.wire.schemas import STATUSES, GameResource, StrictBoolean, WholeNumber
 
 AI_LEVEL = validate.Length(1, 32)
 
 
 class PlayerRequest(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "shown at every table"})
-    bot = fields.Boolean(load_default=False, metadata={"description": "true for a program playing, not a person"})
+    bot = StrictBoolean(load_default=False, metadata={"description": "true for a program playing, not a person"})
 
 
 class Player(Schema):
@@ -25,7 +25,7 @@ class Player(Schema):
 
 class JoinRequest(Schema):
     name = fields.String(validate=validate.Length(1, 64), metadata={"description": "who joins (default: the player's name)"})
-    seat = fields.Integer(strict=True, validate=validate.Range(0, 63), metadata={"description": "the open seat to take"})
+    seat = WholeNumber(validate=validate.Range(0, 63), metadata={"description": "the open seat to take"})
     invite = fields.String(validate=validate.Length(1, 64), metadata={"description": "a private table's invite code"})
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from shared.wire.schemas import StrictBoolean, WholeNumber
+
 POOLS = ["humans", "bots"]
 AI_LEVEL = validate.Length(1, 32)
 
@@ -98,14 +100,14 @@ class Leaderboard(Schema):
 
 class SeekRequest(Schema):
     game = fields.String(required=True, validate=validate.Length(1, 64))
-    seats = fields.Integer(strict=True, validate=validate.Range(1, 16), metadata={"description": "exactly this many seats"})
-    min_seats = fields.Integer(strict=True, validate=validate.Range(1, 16), metadata={"description": "at least (default: the game's)"})
-    max_seats = fields.Integer(strict=True, validate=validate.Range(1, 16), metadata={"description": "at most (default: the game's)"})
-    rated = fields.Boolean(load_default=False)
+    seats = WholeNumber(validate=validate.Range(1, 16), metadata={"description": "exactly this many seats"})
+    min_seats = WholeNumber(validate=validate.Range(1, 16), metadata={"description": "at least (default: the game's)"})
+    max_seats = WholeNumber(validate=validate.Range(1, 16), metadata={"description": "at most (default: the game's)"})
+    rated = StrictBoolean(load_default=False)
     pool = fields.String(validate=validate.OneOf(POOLS), metadata={"description": "default: bots for a bot, else humans"})
     window = fields.Float(allow_none=True, load_default=None, validate=validate.Range(0, 1000), metadata={
         "description": "rating window (ordinal points) around the seeker's; widens with the wait (none: any rating)"})
-    ai_fill_after_s = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, 3600),
+    ai_fill_after_s = WholeNumber(allow_none=True, load_default=None, validate=validate.Range(0, 3600),
                                      metadata={"description": "after this wait, AI seats fill the table to its smallest size"})
     ai = fields.String(validate=AI_LEVEL, metadata={"description": "the AI level of such seats (default: the server's)"})
 

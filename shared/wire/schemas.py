@@ -42,6 +42,31 @@ def check_shallow(value: object) -> None:
         raise ValidationError(f"nested more than {MAX_OPTION_DEPTH} deep")
 
 
+class StrictBoolean(fields.Boolean):
+    """A request's boolean: true or false only (marshmallow's Boolean also takes 0, 1, "yes" … and ``{"bot": 0}``
+    read as false, where the document says boolean)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class WholeNumber(fields.Integer):
+    """A request's integer as JSON Schema's: a whole number, ``3`` or ``3.0`` (marshmallow's strict Integer refused
+    ``3.0``, which the document admits), never ``true``, ``"3"`` or ``3.5``."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        if type(value) is not int:
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
 class Component(fields.Raw):
     """A field the OpenAPI document describes by one of its components (``shared/wire/contract.py``: the games'
     views, commands and outcomes), named here and drawn in by ``flaskapp.make_api``. ``mapping``: it loads only a
@@ -105,8 +130,8 @@ class SeatRequest(Schema):
     name = fields.String(validate=validate.Length(1, 64), metadata={"description": "who sits here (not for open or me seats)"})
     ai = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 32),
                        metadata={"description": "an AI level from the catalogue: the server plays this seat"})
-    open = fields.Boolean(load_default=False, metadata={"description": "left open: someone joins it with POST /join"})
-    me = fields.Boolean(load_default=False, metadata={"description": "the caller's own seat (needs a player key)"})
+    open = StrictBoolean(load_default=False, metadata={"description": "left open: someone joins it with POST /join"})
+    me = StrictBoolean(load_default=False, metadata={"description": "the caller's own seat (needs a player key)"})
     player = fields.String(validate=PLAYER_ID, metadata={
         "description": "with open: the seat is kept for this player (its stream gets an `invited` message)"})
 
@@ -125,7 +150,7 @@ class CreateGame(Schema):
     game = fields.String(required=True, validate=validate.Length(1, 64))
     seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(1, 16))
     options = fields.Dict(keys=fields.String(), load_default=dict, validate=check_shallow)
-    turn_timeout_s = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(1, 7 * 86400))
+    turn_timeout_s = WholeNumber(allow_none=True, load_default=None, validate=validate.Range(1, 7 * 86400))
     visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private"]), metadata={
         "description": "public tables with open seats are listed (GET /v1/games?status=waiting); a private one answers "
                        "an `invite` code that joining needs"})
@@ -133,7 +158,7 @@ class CreateGame(Schema):
         validate=HEX,
         metadata={"description": "hex; accepted only by a server started with MYTHOS_ALLOW_CLIENT_SEED=1 (tests, replays)"},
     )
-    rated = fields.Boolean(load_default=False, metadata={
+    rated = StrictBoolean(load_default=False, metadata={
         "description": "a rated table: its end moves its players' ratings (GET /v1/leaderboards/{game}). Needs a player "
                        "key, a public table, and every seat a person holds a player's ({me: true} or open seats, which "
                        "only players may join); a rematch keeps it"})
@@ -146,6 +171,8 @@ class Seat(Schema):
     player = fields.String(allow_none=True, metadata={"description": "the player holding (or invited to) the seat"})
     open = fields.Boolean(metadata={"description": "true while nobody holds the seat (the resource always says)"})
     resigned = fields.Boolean(metadata={"description": "the seat conceded; an AI of the TAKEOVER_AI level plays it"})
+    bot = fields.Boolean(metadata={"description": "true when a bot account holds the seat (a player made with bot: "
+                                                 "true: a program, not a person); left out otherwise"})
     token = fields.String(metadata={"description": "returned once, at creation, for seats held by a person without a player key"})
 
 
@@ -201,7 +228,11 @@ class StateQuery(Schema):
     seat = fields.Integer(validate=validate.Range(0, 64), metadata={"description": "must be the caller's own seat"})
 
 
+GAME_TYPE = "the game's type (the catalogue's id): a client reads the rest with that game's components"
+
+
 class State(Schema):
+    game = fields.String(required=True, metadata={"description": GAME_TYPE})
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": TO_ACT})
@@ -219,7 +250,7 @@ class State(Schema):
 class CommandRequest(Schema):
     command = Component("Command", mapping=True, required=True, validate=check_shallow, metadata={
         "description": "{type, ...fields}: one of legal_commands (its game's <Game>Command component)"})
-    expected_version = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
+    expected_version = WholeNumber(allow_none=True, load_default=None, validate=validate.Range(0, MAX_VERSION))
 
 
 class Text(Schema):
@@ -237,6 +268,7 @@ class Text(Schema):
 
 
 class Event(Schema):
+    game = fields.String(required=True, metadata={"description": GAME_TYPE})
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     at = fields.String(required=True)
@@ -310,7 +342,7 @@ RULES_VERSION = "the rules version to decide with (a game keeps the one it start
 class SetupRequest(Schema):
     game = fields.String(required=True, validate=validate.Length(1, 64))
     rules_version = fields.String(validate=validate.Length(1, 64), metadata={"description": RULES_VERSION})
-    players = fields.Integer(strict=True, required=True, validate=validate.Range(1, 64))
+    players = WholeNumber(required=True, validate=validate.Range(1, 64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     entropy = fields.String(required=True, validate=HEX)
 
@@ -326,12 +358,12 @@ class Position(Schema):
 
 class DecideRequest(Position):
     command = fields.Dict(required=True)
-    seat = fields.Integer(strict=True, required=True, validate=validate.Range(0, 64))
+    seat = WholeNumber(required=True, validate=validate.Range(0, 64))
     entropy = fields.String(required=True, validate=HEX)
 
 
 class LegalRequest(Position):
-    seat = fields.Integer(strict=True, required=True, validate=validate.Range(0, 64))
+    seat = WholeNumber(required=True, validate=validate.Range(0, 64))
 
 
 class RawEvent(Schema):

@@ -1,8 +1,10 @@
 """A bot written against the Python client openapi-python-client generates from the service's ``/openapi-3.1.json``
 (README, "Generated clients"): it makes a player, opens a table with AI seats and plays its seat to the end from
-the game's NDJSON stream alone, typed: each line read with the generated message model of its ``type``, each view
-read through the game's view model, each command rebuilt from the game's command model of its type and posted with
-the generated ``post_command``, each event's data read with the game's event model of its type.
+the game's NDJSON stream alone, typed: each line read with the generated message model of its ``type``, which
+files its view, its legal commands, its events and its outcome under the game's own models by the ``game`` the
+message names (issue 45: a command used to be filed under another game's model of the same ``type``); each one
+filed under another game's model is counted in ``Played.misfiled``. A legal command is posted as it was parsed, with
+the generated ``post_command``.
 
 The generated package is imported as ``mythos_client`` (``package_name_override``); ``tests/e2e/test_generated_clients.py``
 generates it into a temporary directory and runs ``play`` for every game. By hand::
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mythos_client import AuthenticatedClient, Client, models
-from mythos_client.api.games import create_game, post_command
+from mythos_client.api.games import create_game, get_game, post_command
 from mythos_client.api.lobby import create_player
 
 MESSAGES = {"state": models.StateMessage, "event": models.EventMessage, "turn": models.TurnMessage,
@@ -31,11 +33,6 @@ MESSAGES = {"state": models.StateMessage, "event": models.EventMessage, "turn": 
 def pascal(words: str) -> str:
     """A game or command name as the generated models spell it: ``pocket-madness`` → ``PocketMadness``."""
     return "".join(part[:1].upper() + part[1:] for part in words.replace("-", "_").split("_"))
-
-
-def model(name: str) -> Any:
-    """The generated model of a component (``PocketMadnessView``, ``PocketMadnessDrawCards`` …)."""
-    return getattr(models, name)
 
 
 @dataclass
@@ -48,6 +45,13 @@ class Played:
     views: int = 0
     events: list[Any] = field(default_factory=list)  # the game's typed event models, one per event received
     lines: dict[str, int] = field(default_factory=dict)  # messages by type
+    misfiled: list[str] = field(default_factory=list)  # each thing parsed into another game's model: its model
+    commands_read: int = 0  # legal commands parsed
+
+    def file(self, parsed: Any) -> None:
+        """Count ``parsed`` misfiled unless its model is one of this game's."""
+        if not type(parsed).__name__.startswith(pascal(self.game)):
+            self.misfiled.append(type(parsed).__name__)
 
 
 def play(base_url: str, game: str, players: int, seed: int) -> Played:
@@ -57,14 +61,18 @@ def play(base_url: str, game: str, players: int, seed: int) -> Played:
     me = AuthenticatedClient(base_url=base_url, token=player.key, timeout=None)
     seats = [models.SeatRequest(me=True), *(models.SeatRequest(name=f"Bot {i}", ai="random") for i in range(1, players))]
     table = create_game.sync(client=me, body=models.CreateGame(game=game, seats=seats, seed=f"{seed:016x}"))
-    assert isinstance(table, models.GameResource), table
-    return follow(me, table.id, game, random.Random(seed))
+    assert type(table).__name__ == pascal(game) + "GameResource", table  # the table, by its game
+    played = follow(me, table.id, game, random.Random(seed))
+    over = get_game.sync(table.id, client=me)
+    played.file(over)
+    played.file(over.outcome)
+    return played
 
 
 def follow(me: AuthenticatedClient, game_id: str, game: str, rand: random.Random) -> Played:
     """Read the seat's NDJSON stream line by line (a keep-alive is an empty line), each with its message model; on
     ``state`` and ``turn`` read the view, and when the game waits on the seat post one of its legal commands."""
-    played, view_model = Played(game), model(pascal(game) + "View")
+    played = Played(game)
     with me.get_httpx_client().stream("GET", f"/v1/games/{game_id}/events/stream",
                                       headers={"Accept": "application/x-ndjson"}) as reply:
         assert reply.status_code == 200, reply.read()
@@ -76,31 +84,39 @@ def follow(me: AuthenticatedClient, game_id: str, game: str, rand: random.Random
             played.lines[raw["type"]] = played.lines.get(raw["type"], 0) + 1
             if isinstance(message, (models.StateMessage, models.TurnMessage)):
                 standing = message.data
-                assert isinstance(standing.view, view_model), f"{game}: a view read as {type(standing.view).__name__}"
+                played.file(standing)
+                if not isinstance(standing.view, models.WaitingView):
+                    played.file(standing.view)
+                for command in standing.legal_commands:
+                    played.file(command)
+                played.commands_read += len(standing.legal_commands)
                 played.views += 1
                 read_view(game, standing.view, standing.status)
                 if 0 in standing.to_act and standing.legal_commands:
-                    act(me, game_id, game, standing, rand, played)
+                    act(me, game_id, standing, rand, played)
             elif isinstance(message, models.EventMessage):
-                event = model(pascal(game) + pascal(message.data.type_) + "Event").from_dict(message.data.to_dict())
+                event = message.data
+                played.file(event)
                 assert event.text.plain, event
                 played.events.append(event)
             elif isinstance(message, models.EndMessage):
+                played.file(message.data)
                 played.outcome = message.data.outcome
+                played.file(played.outcome)
                 return played
     raise AssertionError(f"{game}: the stream closed before the end")
 
 
-def act(me: AuthenticatedClient, game_id: str, game: str, standing: Any, rand: random.Random, played: Played) -> None:
-    """Post one of the seat's legal commands, rebuilt from the game's own model of its type, with the version it
-    was offered at (409: another seat moved first; the next turn message is on its way)."""
-    chosen = rand.choice(standing.legal_commands)
-    command = model(pascal(game) + pascal(chosen.type_)).from_dict(chosen.to_dict())
+def act(me: AuthenticatedClient, game_id: str, standing: Any, rand: random.Random, played: Played) -> None:
+    """Post one of the seat's legal commands as the client parsed it, with the version it was offered at (409:
+    another seat moved first; the next turn message is on its way)."""
+    command = rand.choice(standing.legal_commands)
     answer = post_command.sync(game_id, client=me,
                                body=models.CommandRequest(command=command, expected_version=standing.version))
     if isinstance(answer, models.CommandResult):
         played.posted.append(command)
-        assert all(isinstance(e, models.Event) for e in answer.events)
+        for event in answer.events:
+            played.file(event)
     else:
         assert isinstance(answer, models.ApiError) and answer.error.code == "game/version_conflict", answer
 
@@ -122,4 +138,5 @@ def read_view(game: str, view: Any, status: Any) -> None:
 
 if __name__ == "__main__":
     result = play(sys.argv[2] if len(sys.argv) > 2 else "http://127.0.0.1:8000", sys.argv[1], 2, 7)
-    print(f"{result.game}: {len(result.posted)} commands posted, {len(result.events)} events, outcome {result.outcome}")
+    print(f"{result.game}: {len(result.posted)} commands posted, {len(result.events)} events, outcome {result.outcome}, "
+          f"{len(result.misfiled)} misfiled")

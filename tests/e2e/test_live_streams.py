@@ -100,7 +100,7 @@ def test_ndjson_carries_the_same_messages_one_per_line_with_empty_keepalive_line
         assert [m.id for m in got if m.kind == "event"] == list(range(state["version"] + 1, reply["version"] + 1))
         turn = got[-1].data
         assert turn["version"] == reply["version"]
-        assert set(turn) == {"version", "status", "to_act", "legal_commands", "deadline", "outcome", "view"}
+        assert set(turn) == {"game", "version", "status", "to_act", "legal_commands", "deadline", "outcome", "view"}
         mine = api.get(f"/v1/games/{game['id']}/state", tokens[1]).json()
         assert turn["to_act"] == mine["to_act"] and turn["legal_commands"] == mine["legal_commands"]
         assert turn["view"] == mine["view"]  # the seat's own view, redacted as GET /state redacts it
@@ -168,7 +168,7 @@ def test_bots_play_a_whole_game_from_the_stream_alone_each_event_once_in_order_a
     for seat in tokens:
         assert seen[seat]["ids"] == list(range(seen[seat]["start"] + 1, final["version"] + 1))  # once each, in order
         assert seen[seat]["resumed_with"][0] != "state"  # a resume sends no state
-        assert seen[seat]["end"] == {"version": final["version"], "outcome": final["outcome"]}
+        assert seen[seat]["end"] == {"game": final["game"], "version": final["version"], "outcome": final["outcome"]}
         assert seen[seat]["kinds"][-2:] == ["turn", "end"]
 
 
@@ -177,8 +177,8 @@ def test_a_resume_point_past_the_head_is_refused_with_the_error_body(live, api):
     for params, headers in (({"after": game["version"] + 1}, {}), ({}, {"Last-Event-ID": str(game["version"] + 1)})):
         reply = requests.get(f"{live.url}/v1/games/{game['id']}/events/stream", params=params,
                              headers={"Authorization": f"Bearer {tokens[0]}", **headers}, timeout=10)
-        assert reply.status_code == 400, reply.text
-        assert reply.json()["error"]["code"] == "request/malformed"
+        assert reply.status_code == 422, reply.text
+        assert reply.json()["error"]["code"] == "game/version_out_of_range"
         assert reply.json()["error"]["details"]["current_version"] == game["version"]
 
 
@@ -188,7 +188,7 @@ def test_a_resume_at_the_head_starts_with_where_the_game_stands(live, api):
         first = next(iter(stream))
     mine = api.get(f"/v1/games/{game['id']}/state", tokens[0]).json()
     assert first.kind == "turn"
-    assert first.data == {k: mine[k] for k in ("version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")}
+    assert first.data == {k: mine[k] for k in ("game", "version", "status", "to_act", "legal_commands", "deadline", "outcome", "view")}
 
 
 def test_the_per_client_cap_answers_429_with_retry_after_and_frees_a_place_when_a_stream_closes(live, api):

@@ -80,7 +80,7 @@ def test_the_event_stream_resumes_without_gaps_or_state_and_ends_with_the_outcom
     ids = [int(line[4:]) for m in messages for line in m.splitlines() if line.startswith("id: ")]
     assert ids == list(range(6, final["version"] + 1))
     assert messages[-1].startswith("event: end")
-    assert orjson.loads(messages[-1].split("data: ", 1)[1]) == {"version": final["version"], "outcome": final["outcome"]}
+    assert orjson.loads(messages[-1].split("data: ", 1)[1]) == {"game": final["game"], "version": final["version"], "outcome": final["outcome"]}
 
 
 def test_the_finished_game_reveals_its_seed_matching_the_commitment(api):

@@ -66,4 +66,4 @@ def test_each_seat_receives_exactly_its_redacted_share(stack, game_id):
         assert got, "every seat received events"
         voice = voice_for(game, reader, names)
         for event in got:
-            assert event == normal(client_event(records[event["version"]], reader, voice)), (reader, event["version"])
+            assert event == normal(client_event(records[event["version"]], reader, voice, game.id)), (reader, event["version"])

@@ -64,7 +64,7 @@ def test_every_event_a_reader_receives_conforms_to_its_component(contract, game_
             voice = voice_for(game, reader, NAMES[:players])
             for record in records:
                 voice = heard(voice, record["type"], record["data"])
-                event = wire(client_event(record, viewer, voice))
+                event = wire(client_event(record, viewer, voice, game.id))
                 contract.check(name + pascal(record["type"]) + "Event", event)
                 seen.add(record["type"])
     contract.check(name + "Event", event)  # the union takes it too (the last one: table_ended)

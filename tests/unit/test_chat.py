@@ -129,7 +129,7 @@ def test_a_muted_players_lines_never_reach_the_one_who_muted(client):
     assert lines(client, game_id, cy["key"]) == [("Bo", "you will lose"), ("Ada", "hm")], "others still read Bo"
     assert client.post(f"/v1/players/{bo['id']}/unmute", headers=auth(ada["key"])).status_code == 200
     assert lines(client, game_id, ada["key"]) == [("Bo", "you will lose"), ("Ada", "hm")]
-    assert client.post(f"/v1/players/{ada['id']}/mute", headers=auth(ada["key"])).status_code == 400
+    assert client.post(f"/v1/players/{ada['id']}/mute", headers=auth(ada["key"])).status_code == 422
     assert client.post("/v1/players/p_nobody/mute", headers=auth(ada["key"])).json["error"]["code"] == "player/not_found"
     assert client.post(f"/v1/players/{bo['id']}/mute").json["error"]["code"] == "auth/missing_token"
 
@@ -140,8 +140,9 @@ def test_chat_is_limited_and_never_in_the_game_s_log(fake_redis, prefix):
     game_id = table(client, ada, bo)
     before = client.get(f"/v1/games/{game_id}").json
     too_long = say(client, game_id, ada["key"], "x" * 11)
-    assert too_long.status_code == 400 and too_long.json["error"]["details"] == {"max_chars": 10}
-    assert say(client, game_id, ada["key"], "   ").status_code == 400
+    assert too_long.status_code == 422 and too_long.json["error"]["details"] == {"max_chars": 10}
+    assert too_long.json["error"]["code"] == "chat/bad_length"
+    assert say(client, game_id, ada["key"], "   ").status_code == 422
     assert [say(client, game_id, ada["key"], "hi").status_code for _ in range(3)] == [201, 201, 429]
     refused = say(client, game_id, ada["key"], "hi")
     assert refused.json["error"]["details"] == {"quota": "chat_lines_per_minute", "limit": 2}

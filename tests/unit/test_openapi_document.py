@@ -67,13 +67,30 @@ def test_every_game_has_its_commands_views_events_and_outcome_as_components(docu
     assert {"$ref": f"#/components/schemas/{name}View"} in schemas["View"]["anyOf"]
 
 
-def test_the_endpoints_name_the_unions_of_every_game(document):
+def test_what_carries_a_view_is_told_apart_by_its_game_and_refers_to_that_games_own_components(document):
+    """Issue 45: a view's legal commands referred to the union of every game's, whose ``type`` values repeat across
+    games (a generated client filed Rise of Cthulhu's ``draw_card`` as Rites of Cthulhu's). Each message that carries a
+    view, a command, an event or an outcome names its game (``game``, a const), and refers to that game's own."""
     schemas = document["components"]["schemas"]
-    state = schemas["State"]["properties"]
-    assert state["view"]["$ref"].endswith("/View") and state["legal_commands"]["items"]["$ref"].endswith("/Command")
+    for kind in ("State", "Turn", "End", "GameResource", "Export"):
+        assert schemas[kind]["discriminator"]["mapping"] == {g: f"#/components/schemas/{pascal(g)}{kind}" for g in GAMES}
+        for game_id in GAMES:
+            assert schemas[pascal(game_id) + kind]["properties"]["game"]["const"] == game_id
+            outcome = schemas[pascal(game_id) + kind]["properties"]["outcome"]["anyOf"][0]["$ref"]
+            assert outcome.endswith(f"/{pascal(game_id)}Outcome")
+    for game_id in GAMES:
+        name = pascal(game_id)
+        for kind in ("State", "Turn"):
+            fields = schemas[name + kind]["properties"]
+            assert fields["game"]["const"] == game_id and "game" in schemas[name + kind]["required"]
+            assert fields["legal_commands"]["items"]["$ref"].endswith(f"/{name}Command")
+            assert [r["$ref"].rsplit("/", 1)[1] for r in fields["view"]["anyOf"]] == [name + "View", "WaitingView"]
+            assert fields["outcome"]["anyOf"][0]["$ref"].endswith(f"/{name}Outcome")
+        for event in schemas[name + "Event"]["oneOf"]:
+            assert schemas[event["$ref"].rsplit("/", 1)[1]]["properties"]["game"]["const"] == game_id
+    assert [r["$ref"].rsplit("/", 1)[1] for r in schemas["Event"]["oneOf"]] == [pascal(g) + "Event" for g in GAMES]
+    # where the game is not known (a request's command), the union of every game's stays
     assert schemas["CommandRequest"]["properties"]["command"]["$ref"].endswith("/Command")
-    assert schemas["GameResource"]["properties"]["outcome"]["anyOf"][0]["$ref"].endswith("/Outcome")
-    assert schemas["Turn"]["properties"]["view"]["$ref"].endswith("/View")
 
 
 @pytest.mark.parametrize("path", sorted(STREAMS))

@@ -109,7 +109,7 @@ def bad_requests():
         ("post", "/v1/games/g_missing/commands", {"command": {"type": "draw_card"}}, T, 404, "game/not_found"),
         ("get", "/v1/games/g_missing", None, None, 404, "game/not_found"),
         ("get", "/v1/games/{x}", None, None, 404, "game/not_found"),
-        ("get", "STATE?at=999", None, None, 400, "request/malformed"),
+        ("get", "STATE?at=999", None, None, 422, "game/version_out_of_range"),
         ("get", "STATE?at=abc", None, None, 400, "request/malformed"),
         ("get", "STATE?seat=1", None, T, 403, "auth/not_your_seat"),
         ("get", "EVENTS?limit=0", None, None, 400, "request/malformed"),
@@ -232,7 +232,8 @@ def test_every_operation_has_an_operation_id_and_a_summary_and_statuses_are_enum
             assert operation.get("operationId") and operation.get("summary"), f"{method} {path}"
             ids.append(operation["operationId"])
     assert len(ids) == len(set(ids))
-    statuses = document["components"]["schemas"]["GameResource"]["properties"]["status"]["enum"]
+    tables = document["components"]["schemas"]
+    statuses = tables[tables["GameResource"]["oneOf"][0]["$ref"].rsplit("/", 1)[1]]["properties"]["status"]["enum"]
     assert statuses == ["waiting", "active", "finished", "aborted"]
     state = next(p for p in document["paths"]["/v1/games/{game_id}/state"]["get"]["parameters"] if p["name"] == "at")
     assert state["schema"]["minimum"] == 1
@@ -250,7 +251,7 @@ def test_metrics_count_requests_and_commands(client):
 
 def test_a_client_seed_is_refused_unless_the_operator_allows_it(client):
     reply = client.post("/v1/games", json={"game": "toy", "seats": [{"name": "a"}, {"name": "b"}], "seed": "00ff"})
-    assert reply.status_code == 400 and "MYTHOS_ALLOW_CLIENT_SEED" in reply.json["error"]["message"]
+    assert reply.status_code == 422 and "MYTHOS_ALLOW_CLIENT_SEED" in reply.json["error"]["message"]
 
 
 def test_an_allowed_client_seed_reproduces_the_deal(fake_redis, prefix):

@@ -41,8 +41,10 @@ def prose(text: str, indent: str = "", more: str = "  ") -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [indent]
 
 
-def table_lines(title: str, drawn: Drawn, seen: Seen, ai: Sequence[str | None], deadline: str | None = None) -> list[str]:
-    """The whole table: a rule with the game's title, the board, the seats, your hand and the line for now."""
+def table_lines(title: str, drawn: Drawn, seen: Seen, ai: Sequence[str | None], deadline: str | None = None,
+                bots: Sequence[bool] = ()) -> list[str]:
+    """The whole table: a rule with the game's title, the board, the seats (an AI's level, a bot account's mark),
+    your hand and the line for now."""
     lines = [f"── {title} " + "─" * max(3, width() - len(title) - 4)]
     for line in drawn.board:
         lines.extend(wrap(line))
@@ -50,6 +52,7 @@ def table_lines(title: str, drawn: Drawn, seen: Seen, ai: Sequence[str | None], 
     for n in range(len(seen.names)):
         mark = WINNER if n in winners else WAITED if n in seen.to_act and seen.status == "active" else " "
         who = seen.names[n] + (" (you)" if n == seen.seat else "") + (f" (AI {ai[n]})" if n < len(ai) and ai[n] else "")
+        who += " (bot)" if n < len(bots) and bots[n] else ""
         lines.extend(wrap(f"{mark} {who} · " + " · ".join(drawn.stats(n)), more="      "))
         for public in drawn.public(n):
             lines.extend(wrap(public, indent="      "))

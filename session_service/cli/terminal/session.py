@@ -95,7 +95,8 @@ class Session(TableTalk):
                 self.say(line)
             return False
         drawn = self.layout.table(seen)
-        for line in table_lines(str(self.entry.get("title", "")), drawn, seen, [s.get("ai") for s in self.seats], self.turn.get("deadline")):
+        for line in table_lines(str(self.entry.get("title", "")), drawn, seen, [s.get("ai") for s in self.seats],
+                                self.turn.get("deadline"), [bool(s.get("bot")) for s in self.seats]):
             self.say(line)
         return False
 
