@@ -82,7 +82,7 @@ def test_a_playout_stops_where_the_game_judges_the_position_and_scores_that_judg
 
     game = dataclasses.replace(TOY, ai=dataclasses.replace(TOY.ai, playout_value=value))
     state = fold(TOY, TOY.decider.setup(2, {}, entropy_for(b"toy", 5)))
-    assert Rollout(game, random.Random(3), None, None).play(state) == [0.25, 0.75]
+    assert Rollout(game, random.Random(3), None, None).play(state) == pytest.approx([0.25, 0.75], abs=0.01)  # discounted
     assert len(judged) == 1 and TOY.decider.outcome(judged[0]) is None
     result = search(SeatKnowledge.of(game, state, 0), 40, random.Random(6))
     assert result.iterations == 40 and all(0.25 <= mean <= 0.75 for _, mean in result.root.values())
