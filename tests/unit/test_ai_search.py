@@ -160,3 +160,24 @@ def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding
     late = replace(late, deck=late.deck[:10])
     swapped = replace(late, hands=tuple(hands))
     assert policy.win_chance(late, holder) < policy.win_chance(swapped, holder)
+
+
+def test_the_great_old_ones_worlds_keep_the_cards_a_seat_saw_go_into_another_hand():
+    """Issue 46: the worlds re-dealt every other hand, so a seat forgot the card it gave with a Yellow Sign, had
+    taken or called from it. Now, while such a card stays in that hand, every world the seat draws has it there; and
+    once it leaves (played, passed on) the seat's worlds are free to put it anywhere again."""
+    game = GAMES["great-old-one"]
+    checked = 0
+    for seed in range(40):
+        play = random_playout(game, 3, 500 + seed, keep_states=True)
+        for state in play.states:
+            for observer, holder, card in state.known:
+                assert card in state.hands[holder]  # true of the real state, always
+                for draw in range(6):
+                    world = game.ai.resample(state, observer, random.Random(draw))
+                    assert card in world.hands[holder]
+                    assert all(k[0] == observer for k in world.known)
+                checked += 1
+        if checked >= 30:
+            break
+    assert checked >= 30

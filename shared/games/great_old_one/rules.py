@@ -35,6 +35,7 @@ from shared.games.great_old_one.events import (
     DrawSkipped, FinalRoundBegan, GameEnded, GameStarted, HorrorPlayed, HorrorReturned, HorrorTaken, OpeningFinished,
     PairPlayed, PhaseBegan, RecruitPassed, SignPlayed, StoryCalled, StorySwapped, TurnBegan, TurnEnded, WardRaised,
 )
+from shared.games.great_old_one.memory import remembering
 from shared.games.great_old_one.state import Area, EndReason, Opening, Over, Pair, Step, Turn
 from shared.games.great_old_one.state import GreatOldOneState as State
 
@@ -89,6 +90,11 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 
 
 def evolve(state: State | None, event: Event) -> State:
+    """The fold, and what each seat saw go into another's hand (``memory.py``)."""
+    return _remembering(state, event)  # type: ignore[no-any-return]
+
+
+def _fold(state: State | None, event: Event) -> State:
     fact = FACTS.parse(event)
     if isinstance(fact, GameStarted):
         n = fact.players
@@ -149,6 +155,9 @@ def evolve(state: State | None, event: Event) -> State:
         case GameEnded(reason=reason):
             return replace(state, phase=Over(EndReason(reason), _turn(state)))
     raise TypeError(f"great-old-one: no fold for {fact!r}")
+
+
+_remembering = remembering(_fold)
 
 
 def _opening(state: State) -> Opening:
