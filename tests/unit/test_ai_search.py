@@ -181,3 +181,31 @@ def test_the_great_old_ones_worlds_keep_the_cards_a_seat_saw_go_into_another_han
         if checked >= 30:
             break
     assert checked >= 30
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_move_on_the_bare_path_reaches_the_state_decide_reaches_and_the_search_decides_the_same(game_id, monkeypatch):
+    """Issue 46: playouts decide inside ``simulating()``, which builds no events (they read only states). Every move
+    of a random game leaves the same state as ``decide`` with the same entropy, and a search with its playouts on
+    the bare path is the search with them on the full one: the same statistics, the same choice."""
+    from shared.ai import rollout
+    from shared.kernel.decision import simulating
+
+    game = GAMES[game_id]
+    players = max(game.catalogue.min_players, 2)
+    play = random_playout(game, players, 37, keep_states=True)
+    for i, ((seat, command), state) in enumerate(zip(play.commands, play.states)):
+        entropy = entropy_for(b"bare", i)
+        full = game.decider.decide(state, parse_command(game, command), seat, entropy)
+        with simulating():
+            bare = game.decider.decide(state, parse_command(game, command), seat, entropy)
+        assert bare.state == full.state and not bare.events and full.events
+    for state in play.states[len(play.states) // 3 :: max(1, len(play.states) // 4)][:3]:
+        if game.decider.outcome(state) is not None:
+            continue
+        knowledge = SeatKnowledge.of(game, state, sorted(game.decider.to_act(state))[0])
+        monkeypatch.setattr(rollout, "BARE", True)
+        fast = search(knowledge, 30, random.Random(3))
+        monkeypatch.setattr(rollout, "BARE", False)
+        slow = search(knowledge, 30, random.Random(3))
+        assert (fast.best, fast.root) == (slow.best, slow.root)

@@ -15,6 +15,7 @@ from typing import Any
 
 from shared.kernel import replace
 from shared.kernel.events import Event
+from shared.kernel.facts import Fact
 
 # event type -> (observers, holder, card) of the entries it adds, read from the event's own fields
 _SEEN: dict[str, Callable[[Any, dict[str, Any]], list[tuple[int, int, int]]]] = {
@@ -27,20 +28,28 @@ _SEEN: dict[str, Callable[[Any, dict[str, Any]], list[tuple[int, int, int]]]] = 
 }
 
 
+# the events after which a card may have left a hand (every other event leaves the hands as they were, or only adds)
+_TAKES_FROM_A_HAND = frozenset({"pair_played", "horror_played", "cultist_played", "sign_played", "story_swapped",
+                                "card_taken", "card_given", "story_called"})
+
+
 def remembering(fold: Callable[[Any, Event], Any]) -> Callable[[Any, Event], Any]:
     """``fold`` (the game's evolve) that also keeps ``known`` up to date."""
 
     def evolve(state: Any, event: Event) -> Any:
         after = fold(state, event)
+        fact = isinstance(event, Fact)  # inside the AI's playouts a decision folds its facts as they are
+        kind = event.TYPE if fact else event.type  # type: ignore[attr-defined]
         known = after.known
-        if known:
+        if known and kind in _TAKES_FROM_A_HAND:
             hands = after.hands
             kept = tuple(k for k in known if k[2] in hands[k[1]])
             if len(kept) != len(known):
                 after = replace(after, known=kept)
-        seen = _SEEN.get(event.type)
+        seen = _SEEN.get(kind)
         if seen is not None:
-            added = [k for k in seen(after, dict(event.data)) if k not in after.known]
+            data = event.data() if fact else dict(event.data)  # type: ignore[operator]
+            added = [k for k in seen(after, data) if k not in after.known]
             if added:
                 after = replace(after, known=tuple(sorted((*after.known, *added))))
         return after

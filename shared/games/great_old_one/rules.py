@@ -89,11 +89,6 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 # -- evolve --------------------------------------------------------------------------------------------
 
 
-def evolve(state: State | None, event: Event) -> State:
-    """The fold, and what each seat saw go into another's hand (``memory.py``)."""
-    return _remembering(state, event)  # type: ignore[no-any-return]
-
-
 def _fold(state: State | None, event: Event) -> State:
     fact = FACTS.parse(event)
     if isinstance(fact, GameStarted):
@@ -157,7 +152,7 @@ def _fold(state: State | None, event: Event) -> State:
     raise TypeError(f"great-old-one: no fold for {fact!r}")
 
 
-_remembering = remembering(_fold)
+evolve: Callable[[State | None, Event], State] = remembering(_fold)  # the fold, and what each seat saw (memory.py)
 
 
 def _opening(state: State) -> Opening:
