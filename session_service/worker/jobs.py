@@ -24,6 +24,7 @@ from shared.wire import logs
 from session_service import bootstrap
 from session_service.config import DEFAULTS, Settings
 from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
+from session_service.storage.planned import PlannedTurns
 from session_service.storage.stats import AiStats
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
@@ -69,7 +70,7 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
     try:
         if meta.over or meta.version != version or seat not in meta.to_act:
             return "stale"
-        if by == "ai" and _planned(tables, game_id, seat, version):
+        if by == "ai" and PlannedTurns(tables.store).holds(game_id, seat, version):
             return "planned"  # the rest of a turn chosen with its first command, published with it
         if gated and not tables.scheduler.gate.admit(client, turn):  # type: ignore[attr-defined]
             gated = False  # parked in its client's queue: nothing to give back
@@ -175,27 +176,17 @@ def publish(move: Move, tables: Tables | None = None) -> str:
     return outcome
 
 
-def _plan_key(tables: Tables, move: Move) -> str:
-    return tables.store.key(move.game_id, f"planned:{move.seat}")
-
-
-def _planned(tables: Tables, game_id: str, seat: int, version: int) -> bool:
-    """Is the seat's command at ``version`` the rest of a turn already chosen (``_turn``), to publish with it?"""
-    raw = tables.store.redis.get(tables.store.key(game_id, f"planned:{seat}"))
-    return raw is not None and version in {int(v) for v in raw.split(b",")}
-
-
 def _plan(tables: Tables, move: Move) -> None:
     """Mark the versions of the rest of ``move``'s turn as chosen, until a little after it is due: the turn jobs the
     table schedules as each of its commands is published then do nothing (else they would search again)."""
     if move.rest:
-        ttl = max(1, int(move.due - time.time() + PLANNED_GRACE_S))
-        tables.store.redis.set(_plan_key(tables, move), ",".join(str(v) for v, _ in move.rest), ex=ttl)
+        PlannedTurns(tables.store).mark(move.game_id, move.seat, (v for v, _ in move.rest),
+                                        move.due - time.time() + PLANNED_GRACE_S)
 
 
 def _unplan(tables: Tables, move: Move) -> None:
     if move.rest:
-        tables.store.redis.delete(_plan_key(tables, move))
+        PlannedTurns(tables.store).drop(move.game_id, move.seat)
 
 
 def _stuck(tables: Tables, meta: Meta, seat: int | None) -> str:
