@@ -50,7 +50,7 @@ bench: install
 
 # The AI strength table of docs/ai.md (levels against random and the level below, per game): long, not in test.
 ai-table: install
-	$(BIN)/python -m bench.ai_strength --jobs 2 --write-docs
+	nice $(BIN)/python -m bench.ai_strength --jobs 2 --write-docs
 
 soak: install
 	MYTHOS_SOAK=1 $(BIN)/python -m pytest tests/soak -q

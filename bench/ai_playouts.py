@@ -5,8 +5,9 @@
 Positions are reached by random play from seeded starts (0-29 random commands in); each playout resamples one
 of them for the seat the game waits on and plays it to the end with ``shared.ai.rollout.Rollout`` (the game's
 ``rollout_policy`` where it has one, else random legal commands), as the search does after its tree.
-``--search`` times whole IS-MCTS searches (tree, redaction and all) instead. ``--profile`` prints cProfile's top
-functions by own time.
+``--search`` times whole IS-MCTS searches (tree, redaction and all) instead. ``--path both`` (the default) runs the
+bare simulation path (``simulating()``: the moves build no events) and the full one side by side, alternating second
+by second, and prints commands per CPU second of each. ``--profile`` prints cProfile's top functions by own time.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from typing import Any
 
 from shared.ai import SeatKnowledge, search
+from shared.ai import rollout as rollout_module
 from shared.ai.rollout import Rollout
 from shared.games import GAMES
 from shared.kernel import Game, entropy_for, fold
@@ -41,7 +43,8 @@ def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any
     return out
 
 
-def playouts_per_second(game: Game, players: int, seconds: float, whole_search: bool) -> tuple[int, float]:
+def playouts_per_second(game: Game, players: int, seconds: float, whole_search: bool) -> tuple[int, float, int]:
+    """Playouts (or search iterations) done in ``seconds`` of CPU, the CPU spent, and the commands played out."""
     places = positions(game, players, 10, 7)
     rng = random.Random(1)
     rollout = Rollout(game, rng, None, None)
@@ -49,31 +52,58 @@ def playouts_per_second(game: Game, players: int, seconds: float, whole_search: 
     while time.process_time() - started < seconds:
         state, seat = places[done % len(places)] if not whole_search else places[(done // 50) % len(places)]
         if whole_search:
-            done += search(SeatKnowledge.of(game, state, seat), 50, random.Random(done)).iterations
+            result = search(SeatKnowledge.of(game, state, seat), 50, random.Random(done))
+            done += result.iterations
         else:
             rollout.play(game.ai.resample(state, seat, rng))
             done += 1
-    return done, time.process_time() - started
+    return done, time.process_time() - started, rollout.commands
+
+
+def measure(game: Game, players: int, seconds: float, whole_search: bool, bare: bool) -> tuple[int, float, int]:
+    """``playouts_per_second`` with playouts on the bare path (``simulating()``: no events) or the full one."""
+    saved, rollout_module.BARE = rollout_module.BARE, bare
+    try:
+        return playouts_per_second(game, players, seconds, whole_search)
+    finally:
+        rollout_module.BARE = saved
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai_playouts", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game")
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and path")
     parser.add_argument("--only", default=",".join(GAMES), help="comma-separated game ids")
     parser.add_argument("--search", action="store_true", help="time IS-MCTS iterations (50 a search), not bare playouts")
+    parser.add_argument("--path", choices=("both", "bare", "full"), default="both",
+                        help="playouts on the bare path (no events), the full one (events built and folded back, "
+                             "as before issue 46), or both side by side, alternating in slices of a second")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     args = parser.parse_args(argv)
+    paths = {"both": (False, True), "bare": (True,), "full": (False,)}[args.path]
     for game_id in args.only.split(","):
         game = GAMES[game_id]
         players = max(2, game.catalogue.min_players)
         profile = cProfile.Profile() if args.profile else None
         if profile:
             profile.enable()
-        done, spent = playouts_per_second(game, players, args.seconds, args.search)
+        totals = {bare: [0, 0.0, 0] for bare in paths}
+        for _ in range(max(1, round(args.seconds))):  # alternate, so both paths see the same load
+            for bare in paths:
+                done, spent, commands = measure(game, players, args.seconds / max(1, round(args.seconds)),
+                                                args.search, bare)
+                totals[bare] = [totals[bare][0] + done, totals[bare][1] + spent, totals[bare][2] + commands]
         if profile:
             profile.disable()
         what = "search iterations" if args.search else "playouts"
-        print(f"{game_id} {players}p: {done} {what} in {spent:.2f} s CPU = {done / spent:.0f}/s", flush=True)
+        line = [f"{game_id} {players}p:"]
+        for bare in paths:
+            done, spent, commands = totals[bare]
+            line.append(f"{'bare' if bare else 'full'} {done / spent:.0f} {what}/s, {commands / spent:,.0f} commands/s")
+        if len(paths) == 2:
+            full, bare_ = totals[False], totals[True]
+            line.append(f"× {(bare_[2] / bare_[1]) / (full[2] / full[1]):.2f} commands/s, "
+                        f"× {(bare_[0] / bare_[1]) / (full[0] / full[1]):.2f} {what}/s")
+        print("  ".join(line), flush=True)
         if profile:
             pstats.Stats(profile).sort_stats("tottime").print_stats(20)
     return 0

@@ -19,11 +19,12 @@ import redis
 
 from shared.ai import LEVELS, MARGIN_S, TIMER, SeatKnowledge, choose
 from shared.ai.levels import WALL_FACTOR
-from shared.kernel import seat_rng
+from shared.kernel import entropy_for, seat_rng
 from shared.wire import logs
 from session_service import bootstrap
 from session_service.config import DEFAULTS, Settings
 from session_service.scheduler import STALLED_AFTER_S, RqScheduler, turn_id
+from session_service.storage.planned import PlannedTurns
 from session_service.storage.stats import AiStats
 from session_service.use_cases import retention
 from session_service.use_cases.errors import Finished, NotFound, Refused, VersionConflict
@@ -37,6 +38,7 @@ from session_service.worker.pacing import Move, Publisher, plan
 log = logging.getLogger("mythos.jobs")
 SWEEP_EVERY_S = DEFAULTS.sweep_every_s  # the worker's own settings' once it reads them (worker_tables)
 IDLE_TABLE_S = DEFAULTS.idle_table_s
+PLANNED_GRACE_S = 30  # a chosen turn's rest stays marked planned this long past its due time (then the sweeper may replay it)
 STUCK = "stuck: nothing to play"
 """A job's outcome where the game waits on a seat that has nothing to play (``_stuck``)."""
 
@@ -68,6 +70,8 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
     try:
         if meta.over or meta.version != version or seat not in meta.to_act:
             return "stale"
+        if by == "ai" and PlannedTurns(tables.store).holds(game_id, seat, version):
+            return "planned"  # the rest of a turn chosen with its first command, published with it
         if gated and not tables.scheduler.gate.admit(client, turn):  # type: ignore[attr-defined]
             gated = False  # parked in its client's queue: nothing to give back
             return "deferred"
@@ -77,6 +81,7 @@ def _play_for(tables: Tables, game_id: str, seat: int, version: int, by: str) ->
         move, late = _choose(tables, meta, seat, by)
         if move is not None:
             move = replace(move, chose_s=time.perf_counter() - wall, late=late)
+            _plan(tables, move)
         if move is not None and _PACE.publisher is not None:
             _PACE.publisher.add(move)  # first: the search used the time up to the due time, less the margin
         if tables.quotas is not None:
@@ -103,16 +108,46 @@ def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None
     timing = plan(anchor, now, level.delay(seat_rng(meta.seed, "publish", seat, version)) * scale, think_s,
                   margin_s, WALL_FACTOR * think_s)
     pos = tables.position(meta.id, meta)  # the table at ``version`` exactly: the meta was read there
-    if by == "ai":
-        # The AI gets its seat's knowledge, never the state (shared.ai). Its think time is CPU time of this thread
-        # (a busy worker does not weaken it), with a hard cap in wall clock: the time left before the move is due.
-        knowledge = SeatKnowledge.of(pos.game, pos.table.game, seat)
-        wall_s = min(timing.wall_s, max(0.0, timing.due - margin_s - time.time()))
-        command = choose(knowledge, level.name, seat_rng(meta.seed, "ai", seat, version), clock=time.thread_time,
-                         wall=time.perf_counter, think_s=think_s, wall_s=wall_s)
-    else:
+    if by != "ai":
         command = pos.game.timeout_choice(pos.table.game, seat, seat_rng(meta.seed, "timeout", seat, version))
-    return None if command is None else Move(meta.id, seat, version, by, command.to_wire(), timing.due), timing.late
+        return None if command is None else Move(meta.id, seat, version, by, command.to_wire(), timing.due), timing.late
+    chosen = _turn(pos, meta.seed, seat, level.name, timing.due, think_s, margin_s, timing.wall_s)
+    if not chosen:
+        return None, timing.late
+    (first, command), rest = chosen[0], tuple((v, c.to_wire()) for v, c in chosen[1:])
+    return Move(meta.id, seat, first, by, command.to_wire(), timing.due, rest), timing.late
+
+
+TURN_MOST = 30  # commands of one turn chosen ahead, at most
+
+
+def _turn(pos: Any, seed: bytes, seat: int, level: str, due: float, think_s: float, margin_s: float,
+          wall_s: float) -> list[tuple[int, Any]]:
+    """The AI's commands for its whole turn, each with the version it is played at: a turn is paced as one
+    (issue 46: in The Great Old One a turn is ~5 commands, and paced one by one a ``hard`` turn took ~11 s). The
+    first is chosen as before; while the game then waits on this seat alone, its next command is chosen from the
+    position the last one leaves (decided here with the entropy the table will give it, so it is the position the
+    seat will see), with half the wall clock left before the due time, so the whole turn is ready when due and is
+    published then, command after command. The AI gets its seat's knowledge, never the state (shared.ai); its think
+    time is CPU time of this thread (a busy worker does not weaken it), capped in wall clock."""
+    game, seating, table, version = pos.game, pos.seating, pos.table, pos.version
+    rules, chosen = game.decider, []
+    wall_left = min(wall_s, max(0.0, due - margin_s - time.time()))
+    for _ in range(TURN_MOST):
+        knowledge = SeatKnowledge.of(game, table.game, seat)
+        command = choose(knowledge, level, seat_rng(seed, "ai", seat, version), clock=time.thread_time,
+                         wall=time.perf_counter, think_s=think_s, wall_s=wall_left)
+        if command is None:
+            break
+        chosen.append((version, command))
+        decided = game.decide_in_turn(table.game, command, seat, entropy_for(seed, table.game_events))
+        records, table = seating.played(table, decided.events, decided.state)
+        version += len(records)
+        if rules.outcome(table.game) is not None or rules.to_act(table.game) != {seat}:
+            break
+        wall_left = max(0.0, due - margin_s - time.time()) / 2
+        think_s = min(think_s, wall_left)
+    return chosen
 
 
 def _count_ai(tables: Tables, move: Move) -> None:
@@ -123,18 +158,35 @@ def _count_ai(tables: Tables, move: Move) -> None:
 
 
 def publish(move: Move, tables: Tables | None = None) -> str:
-    """Apply a chosen move at its version, through the path a client's command takes (stale if the game moved);
-    then count an AI move's figures (``_count_ai``)."""
+    """Apply a chosen move at its version, then the rest of its turn, each at its own version, through the path a
+    client's command takes (stale if the game moved: the rest of the turn is then dropped, and the seat's turn
+    jobs at those versions play it afresh); then count an AI move's figures (``_count_ai``)."""
     tables = tables or worker_tables()
-    try:
-        tables.command(move.game_id, move.seat, move.command, expected_version=move.version,
-                       idempotency_key=str(move.version), by=move.by)
-        outcome = "played"
-    except (VersionConflict, Finished, NotFound):
-        outcome = "stale"
+    outcome = "played"
+    for version, command in ((move.version, move.command), *move.rest):
+        try:
+            tables.command(move.game_id, move.seat, command, expected_version=version,
+                           idempotency_key=str(version), by=move.by)
+        except (VersionConflict, Finished, NotFound):
+            _unplan(tables, move)
+            outcome = "stale"
+            break
     if move.by == "ai":
         _count_ai(tables, move)
     return outcome
+
+
+def _plan(tables: Tables, move: Move) -> None:
+    """Mark the versions of the rest of ``move``'s turn as chosen, until a little after it is due: the turn jobs the
+    table schedules as each of its commands is published then do nothing (else they would search again)."""
+    if move.rest:
+        PlannedTurns(tables.store).mark(move.game_id, move.seat, (v for v, _ in move.rest),
+                                        move.due - time.time() + PLANNED_GRACE_S)
+
+
+def _unplan(tables: Tables, move: Move) -> None:
+    if move.rest:
+        PlannedTurns(tables.store).drop(move.game_id, move.seat)
 
 
 def _stuck(tables: Tables, meta: Meta, seat: int | None) -> str:

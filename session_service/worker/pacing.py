@@ -59,7 +59,9 @@ def plan(anchor: float, now: float, delay: float, think_s: float, margin_s: floa
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move chosen for a seat at ``version``, to publish at ``due`` (``by``: ``ai`` or ``timeout``)."""
+    """A move chosen for a seat at ``version``, to publish at ``due`` (``by``: ``ai`` or ``timeout``), and ``rest``:
+    the seat's next commands of the same turn with their versions, published right after it (a turn is paced as one).
+    """
 
     game_id: str
     seat: int
@@ -71,13 +73,15 @@ class Move:
     # at the choice, a poll of /metrics told a forced move from a free one before either reached the table.
     chose_s: float = 0.0
     late: bool = False
+    rest: tuple[tuple[int, dict[str, Any]], ...] = ()
 
     def encoded(self) -> bytes:
         return orjson.dumps(asdict(self), option=orjson.OPT_SORT_KEYS)
 
     @classmethod
     def decoded(cls, raw: bytes) -> Move:
-        return cls(**orjson.loads(raw))
+        fields = orjson.loads(raw)
+        return cls(**{**fields, "rest": tuple((v, c) for v, c in fields.get("rest", ()))})
 
 
 class Publisher:

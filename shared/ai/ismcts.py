@@ -32,8 +32,7 @@ from shared.kernel.events import redact
 from shared.kernel.game import Game
 
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
-
-
+CERTAIN_WORLDS = 8  # worlds a command must win in, every one, to be played at once as a certain win
 
 def key(data: dict[str, Any]) -> str:
     """A redacted event's identity in the tree: its fields in name order (``repr`` is deterministic for the
@@ -98,6 +97,25 @@ def search(knowledge: SeatKnowledge, playouts: int, rng: random.Random,
                   {k: (e.visits, e.reward / e.visits if e.visits else 0.0) for k, e in stats.items()}, root)
 
 
+def certain_win(knowledge: SeatKnowledge, rng: random.Random, worlds: int = CERTAIN_WORLDS) -> Command | None:
+    """A legal command that ends the game with the seat among the winners in each of ``worlds`` worlds drawn from
+    its knowledge (the first in the game's order), else ``None``. The search's values cannot tell "won now" from
+    "won in all its playouts later", and a sampled tree may never try the winning command at all: a certain win is
+    checked before any search (issue 46). Cheap: most commands end nothing in the first world and are dropped."""
+    game, seat = knowledge.game, knowledge.seat
+    rules = game.decider
+    drawn = [knowledge.resample(rng) for _ in range(worlds)]
+    for command in knowledge.legal:
+        if all(_wins(rules, world, command, seat, rng) for world in drawn):
+            return command
+    return None
+
+
+def _wins(rules: Any, world: Any, command: Command, seat: int, rng: random.Random) -> bool:
+    final = rules.outcome(step(rules, world, command, seat, rng).state)
+    return final is not None and seat in final.winners
+
+
 def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[Command], root: Node,
              rng: random.Random, rollout: Rollout) -> bool:
     """One iteration; False when the clock stopped it before it could be scored."""
@@ -133,7 +151,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[C
             seen = ("own", keys[pick][1]) if actor == seat else (actor, tuple(
                 (e.type, key(redact(e, seat))) for e in events))
             node = before.after.setdefault(seen, Node())
-    rewards = rollout.play(state, world)
+    rewards = rollout.play(state, world, depth=len(path))
     if rewards is None:
         return False
     for edge, actor in path:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.ai.knowledge import SeatKnowledge
-from shared.ai.ismcts import search
+from shared.ai.ismcts import Search, certain_win, search
 from shared.kernel.commands import Command
 
 
@@ -48,6 +48,9 @@ TIMER = Level("timer", 0, 0.0, (0.3, 0.8))  # the turn timer's moves are publish
 WALL_FACTOR = 3.0  # on a busy machine a move may take this many times its think time in wall clock, no more
 
 
+CERTAIN = frozenset({"medium", "hard"})  # the levels that check for a certain win before they search
+
+
 def choose(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Callable[[], float] | None = None,
            wall: Callable[[], float] | None = None, think_s: float | None = None,
            wall_s: float | None = None) -> Command | None:
@@ -58,16 +61,29 @@ def choose(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Call
     (by default ``WALL_FACTOR`` times the think time) has passed on it. ``think_s`` replaces the level's think time
     (the worker's ``AI_TIME_SCALE``). With neither clock, only the level's playouts bound the search, and the choice
     is a function of the knowledge and ``rng`` alone (what the tests rely on)."""
+    return plan(knowledge, level, rng, clock, wall, think_s, wall_s).best
+
+
+def plan(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Callable[[], float] | None = None,
+         wall: Callable[[], float] | None = None, think_s: float | None = None, wall_s: float | None = None,
+         playouts: int | None = None) -> Search:
+    """``choose``'s decision with what it did (its search, when it searched): for the strength table. ``playouts``
+    replaces the level's budget."""
     spec = LEVELS[level]
     if not knowledge.legal:
-        return None
+        return Search(None)
     if spec.playouts == 0 or len(knowledge.legal) == 1:
-        return rng.choice(knowledge.legal)
+        return Search(rng.choice(knowledge.legal))
+    if level in CERTAIN:
+        won = certain_win(knowledge, rng)
+        if won is not None:
+            return Search(won)
+    budget = spec.playouts if playouts is None else playouts
     if clock is None:
-        return search(knowledge, spec.playouts, rng).best
+        return search(knowledge, budget, rng)
     think = spec.seconds if think_s is None else think_s
     thought = _elapsed(clock, wall, think, WALL_FACTOR * think if wall_s is None else wall_s)
-    return search(knowledge, spec.playouts, rng, clock=thought, deadline=think).best
+    return search(knowledge, budget, rng, clock=thought, deadline=think)
 
 
 def _elapsed(clock: Callable[[], float], wall: Callable[[], float] | None, think: float = 1.0,

@@ -9,11 +9,22 @@ from typing import Any
 
 from shared.ai.step import step
 from shared.kernel.commands import Command
+from shared.kernel.decision import simulating
 from shared.kernel.game import Game
 
 MAX_COMMANDS = 3000  # a playout that long is scored as a draw
 CLOCK_EVERY = 8  # commands between looks at the clock
 INTERJECT = 0.1  # how often a seat the game does not wait on is offered its out-of-turn plays
+BARE = True  # playouts decide inside ``simulating()``: no events built (they read only states); False: the full path
+DISCOUNT = 0.999  # per command: a result that many commands away counts that much less (toward an even 1/2)
+
+
+def discounted(rewards: list[float], commands: int) -> list[float]:
+    """``rewards`` ``commands`` commands from the search's root, pulled toward 1/2 by ``DISCOUNT`` per command: a
+    win sooner is worth more than a win later, a loss later less bad than a loss sooner (issue 46: the search
+    scored winning now and winning later alike, and passed certain wins)."""
+    keep = DISCOUNT ** commands
+    return [0.5 + (r - 0.5) * keep for r in rewards]
 
 
 class Rollout:
@@ -25,22 +36,30 @@ class Rollout:
         self.rules, self.rng, self.clock, self.deadline = game.decider, rng, clock, deadline
         self.policy = game.ai.rollout_policy
         self.value = game.ai.playout_value
+        self.commands = 0  # played so far, over every playout (for the benchmark)
 
-    def play(self, state: Any, start: Any = None) -> list[float] | None:
+    def play(self, state: Any, start: Any = None, depth: int = 0) -> list[float] | None:
         """Each seat's reward (1 for a winner, else 0; a draw, 1/players each, when no end comes; the game's
         ``playout_value`` of the position where it judges one reached from ``start``, the world the iteration
-        drew), or ``None`` when the clock passed the deadline on the way."""
+        drew), ``discounted`` by the commands from the root (``depth`` of them in the tree before this playout);
+        ``None`` when the clock passed the deadline on the way. The moves build no events (``BARE``)."""
+        if not BARE:
+            return self._play(state, start, depth)
+        with simulating():
+            return self._play(state, start, depth)
+
+    def _play(self, state: Any, start: Any, depth: int) -> list[float] | None:
         rules, rng, policy, value = self.rules, self.rng, self.policy, self.value
         timed = self.clock is not None and self.deadline is not None
         start = state if start is None else start
         for count in range(MAX_COMMANDS):
             final = rules.outcome(state)
             if final is not None:
-                return [1.0 if s in final.winners else 0.0 for s in range(state.players)]
+                return discounted([1.0 if s in final.winners else 0.0 for s in range(state.players)], depth + count)
             if value is not None:
                 judged: list[float] | None = value(start, state)
                 if judged is not None:
-                    return judged
+                    return discounted(judged, depth + count)
             if timed and count % CLOCK_EVERY == 0 and self.clock() >= self.deadline:  # type: ignore[misc,operator]
                 return None
             seat, legal = self._mover(state)
@@ -48,6 +67,7 @@ class Rollout:
                 break
             command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)
             state = step(rules, state, command, seat, rng).state
+            self.commands += 1
         return [1.0 / state.players] * state.players
 
     def _mover(self, state: Any) -> tuple[int, list[Command]]:

@@ -84,8 +84,11 @@ class Facts:
     def __len__(self) -> int:
         return len(self.by_type)
 
-    def parse(self, event: Event) -> Fact:
-        """``event`` as its fact (full events only: a redacted one lacks its secret fields)."""
+    def parse(self, event: Event | Fact) -> Fact:
+        """``event`` as its fact (full events only: a redacted one lacks its secret fields); a fact as it is (a
+        decision folds its facts unrecorded inside ``simulating()``)."""
+        if isinstance(event, Fact):
+            return event
         try:
             kind = self.by_type[event.type]
         except KeyError:

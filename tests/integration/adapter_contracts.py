@@ -9,6 +9,7 @@ import pytest
 
 from session_service.storage.claims import CreateClaims
 from session_service.storage.leases import StreamLeases, Turns
+from session_service.storage.planned import PlannedTurns
 from session_service.storage.players import PlayerRecords
 from session_service.storage.quotas import QuotaCounters
 from session_service.storage.rematch import RematchOffers
@@ -137,6 +138,16 @@ class AiStatsContract(AdapterContract):
         assert (stats.read("moves"), stats.read("seconds"), stats.read("late")) == (2, 0.75, 1)
 
 
+class PlannedTurnsContract(AdapterContract):
+    def test_a_turns_planned_versions_are_held_for_their_seat_until_dropped(self, store):
+        planned = PlannedTurns(store)
+        planned.mark("g_1", 0, [5, 7], 60)
+        assert planned.holds("g_1", 0, 5) and planned.holds("g_1", 0, 7)
+        assert not planned.holds("g_1", 0, 6) and not planned.holds("g_1", 1, 5) and not planned.holds("g_2", 0, 5)
+        planned.drop("g_1", 0)
+        assert not planned.holds("g_1", 0, 5)
+
+
 class CreateClaimsContract(AdapterContract):
     def test_the_first_claim_holds_until_it_is_released(self, store):
         claims = CreateClaims(store)
@@ -148,4 +159,4 @@ class CreateClaimsContract(AdapterContract):
 
 
 CONTRACTS = (PlayerRecordsContract, QuotaCountersContract, RematchOffersContract, WatcherCountsContract,
-             StreamLeasesContract, AiStatsContract, CreateClaimsContract)
+             StreamLeasesContract, AiStatsContract, PlannedTurnsContract, CreateClaimsContract)

@@ -1,5 +1,5 @@
-"""What any spectator can measure of the AI's timing, from a finished game's public record alone: for each AI move,
-the gap between the ``at`` of the event it answered and its own, and whether the seat had a choice (its legal
+"""What any spectator can measure of the AI's timing, from a finished game's public record alone: for each AI turn,
+the gap between the ``at`` of the event it answered and its first, and whether the seat had a choice (its legal
 commands, known to all once the game is over). And the two-sample Kolmogorov–Smirnov test on two such samples."""
 
 from __future__ import annotations
@@ -14,20 +14,33 @@ from shared.records import event_of
 from session_service.use_cases.meta import parse_iso
 
 
-def ai_move_gaps(export: Mapping[str, Any]) -> tuple[list[float], list[float]]:
-    """The seconds between the event an AI seat answered and its move's first event, for moves where the seat had
-    exactly one legal command (forced) and where it had more (free), from a game's export (or its log)."""
+def ai_turn_gaps(export: Mapping[str, Any]) -> tuple[list[float], list[float]]:
+    """The seconds an AI seat's turn waited, from the event it answered to its turn's first event, for turns in which
+    the seat had exactly one legal command at every command (forced) and for the others (free), from a game's export
+    (or its log). A turn is the seat's consecutive commands (issue 46: a turn is paced as one, and published command
+    after command once due)."""
     seating = Seating(GAMES[export["game"]])
     records = export["events"]
     table, forced, free = None, [], []
+    turn: list[Any] = []  # [seat, gap, every command forced so far]
+
+    def close() -> None:
+        if turn:
+            (forced if turn[2] else free).append(turn[1])
+
     for i, record in enumerate(records):
         cause = record.get("cause") or {}
         starts_batch = i == 0 or (records[i - 1].get("cause") or {}).get("id") != cause.get("id")
-        if starts_batch and cause.get("by") == "ai" and table is not None:
-            legal = seating.legal_commands(table, cause["seat"])
-            gap = (parse_iso(record["at"]) - parse_iso(records[i - 1]["at"])).total_seconds()
-            (forced if len(legal) == 1 else free).append(gap)
+        if starts_batch and table is not None:
+            one = len(seating.legal_commands(table, cause["seat"])) == 1 if cause.get("by") == "ai" else False
+            if cause.get("by") == "ai" and turn and turn[0] == cause["seat"]:
+                turn[2] = turn[2] and one
+            else:
+                close()
+                turn = ([cause["seat"], (parse_iso(record["at"]) - parse_iso(records[i - 1]["at"])).total_seconds(), one]
+                        if cause.get("by") == "ai" else [])
         table = seating.fold(table, [event_of(record)])
+    close()
     return forced, free
 
 

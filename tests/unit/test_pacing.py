@@ -156,3 +156,49 @@ def test_the_worker_lets_its_publisher_take_the_gil_within_half_a_millisecond(mo
         assert sys.getswitchinterval() <= 0.001
     finally:
         sys.setswitchinterval(before)
+
+
+def test_a_seats_turn_of_several_commands_is_chosen_at_once_and_published_at_one_due_time(fake_redis, prefix,
+                                                                                           monkeypatch):
+    """Issue 46: in The Great Old One a turn is ~5 commands, each paced on its own (a ``hard`` turn ~11 s). Now the
+    first job of a turn chooses all of it (each command from the position the last leaves), hands it over as one
+    move due at one time, and the jobs the table schedules for the rest of the turn do nothing."""
+    from shared.ai import Level
+    from shared.games import GAMES
+
+    monkeypatch.setitem(LEVELS, "easy", Level("easy", 8, 0.25, LEVELS["easy"].publish_after))
+    app, scheduler = make_session_app(fake_redis, prefix, {"great-old-one": GAMES["great-old-one"]},
+                                      RATE_LIMIT_PER_MINUTE=0, ALLOW_CLIENT_SEED=True)
+    tables = app.extensions["tables"]
+    handed: list[tuple[Move, float]] = []
+    checked: list[str] = []
+
+    class Capture:
+        def add(self, move: Move) -> None:
+            meta = tables.meta(move.game_id)
+            handed.append((move, parse_iso(meta.updated_at).timestamp()))
+            if move.rest and not checked:  # the first command out, the rest not yet: the next job finds it planned
+                tables.command(move.game_id, move.seat, move.command, expected_version=move.version,
+                               idempotency_key=str(move.version), by="ai")
+                checked.append(jobs.ai_turn(move.game_id, move.seat, move.rest[0][0]))
+                move = Move(move.game_id, move.seat, move.rest[0][0], "ai", move.rest[0][1], move.due, move.rest[1:])
+            jobs.publish(move, tables)
+
+    jobs.use_tables(tables, pace=jobs.Pace(1.0, Capture()))  # type: ignore[arg-type]
+    seats = [{"name": "E", "ai": "easy"}, {"name": "F", "ai": "easy"}]
+    game = app.test_client().post("/v1/games", json={"game": "great-old-one", "seats": seats, "seed": SEED}).json
+    scheduler.run_ai()
+    client = app.test_client()
+    assert client.get(f"/v1/games/{game['id']}").json["status"] == "finished"
+    assert checked == ["planned"]
+    seed = tables.meta(game["id"]).seed
+    for move, anchor in handed:
+        delay = LEVELS["easy"].delay(seat_rng(seed, "publish", move.seat, move.version))
+        assert move.due == pytest.approx(anchor + delay, abs=1e-6)
+    records = client.get(f"/v1/games/{game['id']}/export").json["events"]
+    batches = [r["cause"] for i, r in enumerate(records) if (r.get("cause") or {}).get("by") == "ai"
+               and (i == 0 or (records[i - 1].get("cause") or {}).get("id") != r["cause"].get("id"))]
+    turns = [b for i, b in enumerate(batches) if i == 0 or batches[i - 1]["seat"] != b["seat"]]
+    assert sum(1 + len(m.rest) for m, _ in handed) == len(batches)  # every command of the log was handed over
+    # one move a turn, but in the simultaneous opening, where the other seat may act between a seat's two commands
+    assert len(turns) <= len(handed) <= len(turns) + len(seats) and max(len(m.rest) for m, _ in handed) >= 3

@@ -35,6 +35,7 @@ from shared.games.great_old_one.events import (
     DrawSkipped, FinalRoundBegan, GameEnded, GameStarted, HorrorPlayed, HorrorReturned, HorrorTaken, OpeningFinished,
     PairPlayed, PhaseBegan, RecruitPassed, SignPlayed, StoryCalled, StorySwapped, TurnBegan, TurnEnded, WardRaised,
 )
+from shared.games.great_old_one.memory import remembering
 from shared.games.great_old_one.state import Area, EndReason, Opening, Over, Pair, Step, Turn
 from shared.games.great_old_one.state import GreatOldOneState as State
 
@@ -88,7 +89,7 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 # -- evolve --------------------------------------------------------------------------------------------
 
 
-def evolve(state: State | None, event: Event) -> State:
+def _fold(state: State | None, event: Event) -> State:
     fact = FACTS.parse(event)
     if isinstance(fact, GameStarted):
         n = fact.players
@@ -149,6 +150,9 @@ def evolve(state: State | None, event: Event) -> State:
         case GameEnded(reason=reason):
             return replace(state, phase=Over(EndReason(reason), _turn(state)))
     raise TypeError(f"great-old-one: no fold for {fact!r}")
+
+
+evolve: Callable[[State | None, Event], State] = remembering(_fold)  # the fold, and what each seat saw (memory.py)
 
 
 def _opening(state: State) -> Opening:

@@ -88,6 +88,7 @@ class GreatOldOneState:
     removed: tuple[int, ...]
     warded: frozenset[int]
     finish_round: bool = False
+    known: tuple[tuple[int, int, int], ...] = ()  # (observer, holder, card): what a seat saw go into a hand (memory.py)
 
 
 def last_turn(state: GreatOldOneState) -> Turn | None:

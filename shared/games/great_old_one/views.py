@@ -12,6 +12,7 @@ from shared.kernel.events import Viewer
 from shared.games.great_old_one.cards import (
     CENTRE_SIZE, CULTIST, DECK_SIZE, HORROR_CARDS, PAIRS_TO_END, SIGN_CARDS, STORY_CARDS, pair_connections,
 )
+from shared.games.great_old_one.memory import known_to
 from shared.games.great_old_one.rules import score
 from shared.games.great_old_one.state import GreatOldOneState, Opening, Over, Turn, last_turn
 
@@ -62,16 +63,21 @@ def view(state: GreatOldOneState, viewer: Viewer) -> dict[str, Any]:
 
 def resample(state: GreatOldOneState, seat: int, rand: random.Random) -> GreatOldOneState:
     """A world ``seat`` cannot tell from this one, drawn directly: the deck and the other hands dealt afresh from
-    their cards, keeping every hand's size (once the game is over the hands are revealed: only the deck). The
-    unseen cards are sorted before they are shuffled, so the world drawn depends only on what the seat knows."""
+    their cards, keeping every hand's size and the cards the seat saw go into a hand (``memory.py``: a Yellow Sign's,
+    a Call's, a Story switched in) where they are (once the game is over the hands are revealed: only the deck). The
+    unseen cards are sorted before they are shuffled, so the world drawn depends only on what the seat knows; of
+    ``known`` the world keeps the seat's own entries only (the others' are theirs to know)."""
     others = [] if isinstance(state.phase, Over) else [s for s in range(state.players) if s != seat]
-    hidden = sorted([*state.deck, *(c for s in others for c in state.hands[s])])
+    seen = known_to(state, seat)
+    hidden = sorted([*state.deck, *(c for s in others for c in state.hands[s] if c not in seen.get(s, ()))])
     rand.shuffle(hidden)
     hands = list(state.hands)
     for s in others:
-        size = len(state.hands[s])
-        hands[s], hidden = tuple(sorted(hidden[:size])), hidden[size:]
-    return replace(state, hands=tuple(hands), deck=tuple(hidden))
+        kept = sorted(seen.get(s, ()))
+        size = len(state.hands[s]) - len(kept)
+        hands[s], hidden = tuple(sorted([*kept, *hidden[:size]])), hidden[size:]
+    known = tuple(k for k in state.known if k[0] == seat)
+    return replace(state, hands=tuple(hands), deck=tuple(hidden), known=known)
 
 
 def resample_unrevealable(state: GreatOldOneState, seat: int, rand: random.Random) -> GreatOldOneState:

@@ -42,10 +42,10 @@ def hand_minus(hand: Hand, other: Hand) -> Hand:
 
 
 def hand_of(cards: Iterable[int]) -> Hand:
-    hand = EMPTY_HAND
+    counts, first = [0] * len(LOCATIONS), LOCATIONS[0]
     for loc in cards:
-        hand = hand_add(hand, loc)
-    return hand
+        counts[loc - first] += 1
+    return tuple(counts)
 
 
 class Action(StrEnum):
