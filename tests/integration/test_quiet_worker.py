@@ -18,6 +18,7 @@ from rq.job import Job
 from session_service.scheduler import make_queue
 from session_service.storage import redis_clients
 from tests.support.redis_server import PrivateRedis
+from tests.support.stack import TEST_HOP_SECRET
 
 
 def lines_of(log: Path) -> list[str]:
@@ -38,7 +39,7 @@ def test_an_idle_worker_is_quiet_and_a_lost_redis_is_one_line_then_one_when_back
     name = f"mt-quiet-{uuid.uuid4().hex[:8]}"
     log = Path(tempfile.mkdtemp(prefix="mythos-quiet-")) / "worker.log"
     env = {**os.environ, "REDIS_URL": redis_server.url, "RQ_REDIS_URL": redis_server.url, "KEY_PREFIX": name,
-           "QUEUE_NAME": name, "PYTHONUNBUFFERED": "1"}
+           "QUEUE_NAME": name, "HOP_SECRET": TEST_HOP_SECRET, "PYTHONUNBUFFERED": "1"}
     with open(log, "ab") as out:
         worker = subprocess.Popen([sys.executable, "-m", "session_service.worker.main"], env=env, stdout=out,
                                   stderr=subprocess.STDOUT)
