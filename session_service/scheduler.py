@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 from rq import Queue, Retry
@@ -47,10 +47,12 @@ RETRY = {"retry": Retry(max=3, interval=[1, 3, 10])}
 HELD_S = 60  # a place held this long is given up: its turn was lost (a worker killed), or sat in a jammed queue
 
 ADMIT = """
--- KEYS: the client's places (turn -> since), its waiting turns (turn -> since). ARGV: turn, now, places, held_s, ttl
+-- KEYS: the client's places (turn -> since), its waiting turns (turn -> since), a worker's running hash (optional).
+-- ARGV: turn, now, places, held_s, ttl, the worker. A turn given a place is held against the worker's lease.
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", tonumber(ARGV[2]) - tonumber(ARGV[4]))
 if redis.call("ZSCORE", KEYS[1], ARGV[1]) then return 1 end
 if redis.call("ZCARD", KEYS[1]) < tonumber(ARGV[3]) then
+  if KEYS[3] then redis.call("HSET", KEYS[3], ARGV[1], ARGV[6]) end
   redis.call("ZADD", KEYS[1], ARGV[2], ARGV[1])
   redis.call("ZREM", KEYS[2], ARGV[1])
   redis.call("EXPIRE", KEYS[1], ARGV[5])
@@ -62,15 +64,27 @@ return 0
 """
 
 RELEASE = """
--- KEYS as ADMIT's. ARGV: turn, now, ttl. Answers the client's next waiting turn, now holding the freed place.
+-- KEYS as ADMIT's, and a worker's running hash (optional). ARGV: turn, now, ttl, the worker. Answers the client's
+-- next waiting turn, now holding the freed place, and held against the worker's lease until it is enqueued.
 if redis.call("ZREM", KEYS[1], ARGV[1]) == 0 then return false end
 local nxt = redis.call("ZRANGE", KEYS[2], 0, 0)[1]
 if not nxt then return false end
 redis.call("ZREM", KEYS[2], nxt)
 redis.call("ZADD", KEYS[1], ARGV[2], nxt)
 redis.call("EXPIRE", KEYS[1], ARGV[3])
+if KEYS[3] then redis.call("HSET", KEYS[3], nxt, ARGV[4]) end
 return nxt
 """
+
+
+class Holds(Protocol):
+    """A worker's lease (session_service/worker/lease.py), as the gate sees it: the hash of what it holds, its name."""
+
+    running: str
+    me: str
+
+    def done(self, turn: str) -> None: ...
+
 
 
 class Gate:
@@ -78,6 +92,11 @@ class Gate:
     ``places`` or parks it; ``release`` frees the place when the turn has run and hands back the client's next
     parked turn, which then holds it (the caller enqueues it). ``places`` 0: no gate, every turn goes straight in.
     Turns of a table with no client (opened by the server, or before quotas) are not gated."""
+
+    holder: Holds | None = None
+    """In a worker: its lease, which holds a turn given a place (by ``admit`` or ``release``) until it is enqueued
+    (a worker killed in between would leave the place held by a turn nobody enqueues: its client's AI stalled until
+    the sweeper); ``RqScheduler`` gives the hold up once the turn is on the queue."""
 
     def __init__(self, connection: Any, prefix: str, places: int, clock: Callable[[], float] = time.time):
         self.connection, self.prefix, self.places, self.clock = connection, prefix, places, clock
@@ -90,7 +109,12 @@ class Gate:
     def admit(self, client: str | None, turn: str) -> bool:
         if self._admit is None or not client:
             return True
-        return bool(self._admit(keys=self.keys(client), args=[turn, self.clock(), self.places, HELD_S, 24 * 3600]))
+        held = self._held()
+        return bool(self._admit(keys=self.keys(client) + held[0],
+                                args=[turn, self.clock(), self.places, HELD_S, 24 * 3600] + held[1]))
+
+    def _held(self) -> tuple[list[str], list[str]]:
+        return ([self.holder.running], [self.holder.me]) if self.holder else ([], [])
 
     def holders(self, client: str) -> list[str]:
         """The turns holding ``client``'s places now."""
@@ -99,7 +123,8 @@ class Gate:
     def release(self, client: str | None, turn: str) -> str | None:
         if self._release is None or not client:
             return None
-        nxt = self._release(keys=self.keys(client), args=[turn, self.clock(), 24 * 3600])
+        held = self._held()
+        nxt = self._release(keys=self.keys(client) + held[0], args=[turn, self.clock(), 24 * 3600] + held[1])
         return nxt.decode() if isinstance(nxt, bytes) else nxt
 
 
@@ -171,6 +196,7 @@ class RqScheduler(Scheduler):
                 return self._free_lost_places(client)
             return 0  # its client's place is taken: it waits in the client's own queue (released in turn)
         self.enqueue_turn(job_id)
+        self._handed(job_id)
         return 1
 
     def _free_lost_places(self, client: str) -> int:
@@ -196,7 +222,13 @@ class RqScheduler(Scheduler):
         if nxt is None:
             return 0
         self.enqueue_turn(nxt)
+        self._handed(nxt)
         return 1
+
+    def _handed(self, job_id: str) -> None:
+        """The turn is on the queue: a worker's lease need hold it no more (``Gate.holder``)."""
+        if self.gate.holder is not None:
+            self.gate.holder.done(job_id)
 
 
 def _alive(job: Job, queue: Queue) -> bool:

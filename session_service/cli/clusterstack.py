@@ -19,6 +19,7 @@ from pathlib import Path
 from session_service.cli.devstack import DEPLOY, Stack, free_port, serve
 from session_service.cli.rediscluster import RedisClusterNodes
 
+NODE = "node-"  # a cluster node's name among the parts: node-<port>
 INSTALL_HAPROXY = ["apt-get", "install", "-y", "--no-install-recommends", "haproxy"]
 
 
@@ -120,6 +121,18 @@ class ScaledStack(Stack):
     def ready_line(self) -> str:
         return (f"ready: the API is at {self.url} through HAProxy; Redis Cluster {self.cluster_url()}; "
                 f"logs in {self.log_dir}/; Ctrl-C stops")
+
+    def parts(self) -> dict[str, subprocess.Popen[bytes]]:
+        """The processes, and the cluster's nodes as ``node-<port>``: a node started again rejoins the cluster from
+        its nodes.conf, as a replica if its replica took over meanwhile, so its shard is replicated again."""
+        nodes = {f"{NODE}{port}": proc for port, proc in (self.cluster.processes if self.cluster else {}).items()}
+        return {**self.processes, **nodes}
+
+    def restart(self, name: str) -> None:
+        if name.startswith(NODE) and self.cluster:
+            self.cluster.restart_node(int(name[len(NODE):]))
+        else:
+            super().restart(name)
 
     def stop(self) -> None:
         super().stop()

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import requests
 
+from session_service.cli.supervise import Supervisor
 from session_service.storage import redis_clients
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -79,6 +80,7 @@ class Stack:
     extra_env: dict[str, str] = field(default_factory=dict)
     log_dir: Path | None = None
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    specs: dict[str, tuple[list[str], dict[str, str]]] = field(default_factory=dict)  # how each part was started
     run_id: str = field(default_factory=lambda: secrets.token_hex(8))
     grace_s: float = float(os.environ.get("MYTHOS_STOP_GRACE_S", "15"))
     hurry: bool = False  # set by a second stop signal: SIGKILL what is left now
@@ -171,9 +173,20 @@ class Stack:
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
         out = open(self.log_dir / f"{name}.log", "ab") if self.log_dir else None
+        self.specs[name] = (args, env or {})
         self.processes[name] = subprocess.Popen(args, env={**self.env(), **(env or {})}, stdout=out, stderr=subprocess.STDOUT if out else None,
                                                 start_new_session=True, preexec_fn=_parent_death_signal())
         self.gone.discard(self.processes[name].pid)  # a new group that happens to reuse an old one's id
+
+    def parts(self) -> dict[str, subprocess.Popen[bytes]]:
+        """Every process the supervisor watches (supervise.py), by name."""
+        return self.processes
+
+    def restart(self, name: str) -> None:
+        """Start the part ``name`` again as it was started, once whatever is left of its group is gone (a gunicorn
+        worker outliving its master would hold the port)."""
+        self.stop_groups([self.processes[name]], signal.SIGKILL)
+        self._spawn(name, *self.specs[name])
 
     def start_redis(self) -> None:
         redis_dir = self.data_dir / "redis"
@@ -339,9 +352,9 @@ def _die_with_parent() -> None:
 
 
 def serve(stack: Stack) -> int:
-    """Start ``stack``, print its ``ready_line`` once it is ready, and run until a stop signal or a part exits;
-    always stop every part. Returns the exit status: 0 after a stop signal, 1 if a part exited, 2 if a port was
-    taken or the stack did not start."""
+    """Start ``stack``, print its ``ready_line`` once it is ready, and run until a stop signal, starting again each
+    part that exits (supervise.py); always stop every part. Returns the exit status: 0 after a stop signal, 2 if a
+    port was taken or the stack did not start."""
     received: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -358,11 +371,10 @@ def serve(stack: Stack) -> int:
         try:
             stack.start()
             print(stack.ready_line(), flush=True)
-            while all(p.poll() is None for p in stack.processes.values()):
+            supervisor = Supervisor(stack)
+            while True:
+                supervisor.tick()
                 time.sleep(0.2)
-            exited = ", ".join(f"{n} ({p.returncode})" for n, p in stack.processes.items() if p.poll() is not None)
-            print(f"a process exited: {exited}; stopping everything", file=sys.stderr, flush=True)
-            status = 1
         except Stopping as stop:
             print(f"\n{signal.Signals(stop.args[0]).name}: stopping …", flush=True)
         except PortTaken as exc:

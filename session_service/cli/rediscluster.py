@@ -91,6 +91,11 @@ class RedisClusterNodes:
         form_cluster([("127.0.0.1", port) for port in self.ports], self.primaries)
         _until(self.healthy, "the cluster to be formed")
 
+    def restart_node(self, port: int) -> None:
+        """Start the node on ``port`` again, on its own data (nodes.conf, the append-only file): it rejoins."""
+        self.kill(port)
+        self.start_node(port)
+
     def healthy(self) -> bool:
         """Every node says the cluster is ok, maps the slots to every primary that is up (a node can say ok while
         its map, which a client's discovery reads, still misses one), and every primary has its replicas in sync."""

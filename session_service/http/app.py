@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import redis
@@ -11,6 +11,7 @@ from flask import Flask
 from redis.exceptions import RedisClusterException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from prometheus_client import Counter, Gauge
+from prometheus_client.core import GaugeMetricFamily
 
 from shared.wire import contract
 from shared.wire.request_rules import say_request_rules
@@ -21,6 +22,7 @@ from session_service.config import Settings
 from session_service.http import api, lobby_api, places_api, refusals, table_api, webclient
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
+from session_service.storage import shards
 from session_service.storage.stats import AiStats
 from session_service.use_cases.tables import Tables
 
@@ -57,6 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     tables.on_command = on_command
     _queue_gauges(tables, metrics.registry)
+    metrics.registry.register(ShardReplicas(tables.store.redis))
     _stream_gauges(app.extensions["streams"], metrics.registry)
     api_.register_blueprint(api.blp)
     api_.register_blueprint(lobby_api.blp)
@@ -101,6 +104,28 @@ def _queue_gauges(tables: Tables, registry: Any) -> None:
     depth.set_function(lambda: float(queue.count) if queue is not None else 0.0)
     ai_moves.set_function(lambda: stat("moves"))
     ai_seconds.set_function(lambda: stat("seconds"))
+
+
+class ShardReplicas:
+    """``mythos_redis_shard_replicas{primary, slots}``: the replicas up of each shard of the Redis Cluster, read at
+    each scrape, and ``mythos_redis_shards_unreplicated``: how many have none (their acknowledgements say
+    ``Mythos-Replicated: false`` until the supervisor or the orchestrator brings a replica back)."""
+
+    def __init__(self, client: Any):
+        self.client = client
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        try:
+            found = shards.shards(self.client)
+        except (redis.RedisError, RedisClusterException):
+            return
+        replicas = GaugeMetricFamily("mythos_redis_shard_replicas", "Replicas up of each Redis Cluster shard",
+                                     labels=["primary", "slots"])
+        for shard in found:
+            replicas.add_metric([shard.primary, shard.slots], shard.replicas)
+        yield replicas
+        yield GaugeMetricFamily("mythos_redis_shards_unreplicated", "Redis Cluster shards with no replica up",
+                                value=sum(1 for shard in found if shard.replicas == 0))
 
 
 def _stream_gauges(streams: Streams, registry: Any) -> None:

@@ -116,6 +116,14 @@ def queue_client(url: str) -> redis.Redis:
     return client
 
 
+def blocking_client(url: str, wait_s: float) -> redis.Redis:
+    """A plain Redis for one blocking wait of up to ``wait_s`` (an RQ worker's wait for a job): its reads may take
+    that long plus a margin, and only its own connections do, so the worker's other clients keep their short
+    timeouts. TCP keep-alive finds a peer gone without a word (a partition) within the wait's own bound."""
+    return redis.Redis.from_url(url, socket_timeout=wait_s + 10, socket_connect_timeout=CONNECT_TIMEOUT_S,
+                                socket_keepalive=True, health_check_interval=0)
+
+
 def ping(client: Any) -> bool:
     """Can this client reach its Redis? For a cluster: any one node (every session process sees the same
     cluster, so a primary being failed over is no reason to take this one out of the balancer)."""

@@ -1,10 +1,13 @@
-"""The RQ worker: runs AI turns, turn timeouts and the sweeper, with RQ's scheduler for timers, and publishes the
-moves chosen at their due time (pacing.py) from a thread of its own."""
+"""The RQ worker: runs AI turns, turn timeouts and the sweeper; from threads of its own it publishes the moves chosen
+at their due time (pacing.py), and keeps its lease, takes over the turns of dead workers and moves due timers to the
+queue (lease.py, in place of RQ's scheduler)."""
 
 from __future__ import annotations
 
 import logging
 import os
+import secrets
+import socket
 import sys
 import threading
 import time
@@ -12,13 +15,15 @@ from datetime import timedelta
 
 import redis
 from rq import Queue, SimpleWorker
+from rq.job import Job
 
 from shared.wire import logs
 from session_service import bootstrap
 from session_service.config import Settings
+from session_service.storage import redis_clients
 from session_service.scheduler import RqScheduler
-from session_service.worker import jobs
-from session_service.worker.pacing import Publisher
+from session_service.worker import jobs, lease, outage
+from session_service.worker.pacing import Move, Publisher
 
 
 log = logging.getLogger("mythos.worker")
@@ -27,30 +32,84 @@ log = logging.getLogger("mythos.worker")
 # one client's `hard` tables delayed another's moves from 0.16 to 0.60 s (issue 41, L5); 0.5 ms cuts that tenfold
 # (30 round trips beside a busy thread: 553 → 103 ms) for a search that is billed in CPU time anyway.
 SWITCH_INTERVAL_S = 0.0005
+# RQ's blocking wait for a job (BLMOVE), bounded so a Redis cut off without a word (a partition) is noticed within it
+# plus the margin of the worker's own socket timeout (redis_clients.blocking_client); RQ waits worker_ttl - 15.
+DEQUEUE_WAIT_S = 10
 
 
-def configure_process() -> None:
-    """What the worker process sets before it works: its log lines, and the GIL's switch interval."""
-    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
+class LeasedWorker(SimpleWorker):
+    """RQ's SimpleWorker (one Tables and its cache across jobs) that holds each turn against this worker's lease
+    from the moment it has it (lease.py), and whose heartbeat, the first thing of each wait for a job, tells
+    ``outage.WORKER`` that Redis answers again."""
+
+    leases: lease.Leases | None = None
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        leases = self.leases if job.id.startswith(lease.TURNS) else None
+        if leases is not None:
+            leases.hold(job.id)
+        try:
+            super().execute_job(job, queue)
+        finally:
+            if leases is not None:
+                leases.done(job.id)
+
+    def heartbeat(self, *args: object, **kwargs: object) -> None:
+        super().heartbeat(*args, **kwargs)  # type: ignore[arg-type]
+        outage.WORKER.reached()
+
+
+def rq_worker(queue: Queue, url: str, leases: lease.Leases) -> LeasedWorker:
+    """A worker on ``queue`` that waits for jobs on a connection of its own, whose socket timeout is longer than
+    the wait: with the queue's 5 s one, an idle worker logged `Timeout reading from socket` every few seconds."""
+    worker = LeasedWorker([queue.name], connection=redis_clients.blocking_client(url, DEQUEUE_WAIT_S),
+                          serializer=queue.serializer, worker_ttl=DEQUEUE_WAIT_S + 15)
+    worker.leases = leases
+    return worker
 
 
 def sweep_forever(stop: threading.Event) -> None:
-    """Sweep every SWEEP_EVERY_S in a thread of the worker itself. RQ's scheduler, which runs timed jobs, is held
-    up for minutes by the lock of a worker that was killed (the lock lives 60 s, a new worker asks again every
-    120 s); turns left pending by that very worker must not wait for it."""
+    """Sweep every SWEEP_EVERY_S in a thread of the worker itself, whatever the queue holds (the sweep job, which
+    schedules its own next run, can be lost with a queue Redis that restarts empty)."""
     while not stop.wait(jobs.SWEEP_EVERY_S):
         try:
             jobs.sweep_once()
-        except Exception:  # noqa: BLE001 - Redis restarting, the rules service down: try again next round
+        except redis.RedisError as exc:
+            outage.WORKER.lost(exc)
+            continue
+        except Exception:  # noqa: BLE001 - the rules service down: try again next round
             log.warning("sweep failed; trying again in %ss", jobs.SWEEP_EVERY_S, exc_info=True)
+        outage.WORKER.reached()
 
 
-def start_publisher(queue: Queue) -> Publisher:
+def start_leases(scheduler: RqScheduler) -> lease.Leases:
+    """This worker's lease, its publisher (which holds each move it publishes against it), and the thread that keeps
+    the lease and runs again what dead workers held (lease.py): a turn goes back on the queue, a move to the
+    publisher's set."""
+    me = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
+    leases = lease.Leases(scheduler.queue.connection, scheduler.queue.name, me)
+    leases.beat()
+    scheduler.gate.holder = leases
+    publisher = start_publisher(scheduler.queue, leases)
+
+    def take_over(held: str) -> None:
+        if held.startswith(lease.MOVE):
+            publisher.add(Move.decoded(held[len(lease.MOVE):].encode()))
+        else:
+            scheduler.enqueue_turn(held)
+
+    threading.Thread(target=lease.keep, args=(leases, scheduler.queue, take_over, threading.Event()), name="lease",
+                     daemon=True).start()
+    return leases
+
+
+def start_publisher(queue: Queue, leases: lease.Leases | None = None) -> Publisher:
     """The thread that publishes the moves this worker (or another) chose, each at its due time (pacing.py), with
     a Tables of its own (the job's is not shared between threads)."""
     own = bootstrap.build(Settings.from_env(), serves_clients=False).tables
-    publisher = Publisher(queue.connection, f"{queue.name}:publish", lambda move: jobs.published(move, own))
+    if leases is not None and isinstance(own.scheduler, RqScheduler):
+        own.scheduler.gate.holder = leases  # the publisher hands places to the turns that follow its moves
+    publisher = Publisher(queue.connection, f"{queue.name}:publish", lambda move: jobs.published(move, own), leases=leases)
     jobs.use_publisher(publisher)
     threading.Thread(target=publisher.run, args=(threading.Event(),), name="publisher", daemon=True).start()
     return publisher
@@ -68,6 +127,14 @@ def start_projections() -> None:
     threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),), name="matchmaker", daemon=True).start()
 
 
+def configure_process() -> None:
+    """What the worker process sets before it works: its log lines, the GIL's switch interval, and one line per loss
+    of Redis from RQ's retries (outage.py)."""
+    logs.configure(("mythos", "rq"))  # a line per job is ours (jobs.py); RQ's own only at RQ_LOG_LEVEL
+    logging.getLogger("rq.worker").addFilter(outage.RQ_RETRIES)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+
 def main() -> None:
     """Work the queue forever. A SimpleWorker keeps one Tables (and its state cache) across jobs."""
     configure_process()
@@ -76,12 +143,12 @@ def main() -> None:
     queue = tables.scheduler.queue
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
-    start_publisher(queue)
+    leases, url = start_leases(tables.scheduler), Settings.from_env().queue_redis_url
     start_projections()
     while True:
-        worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
+        worker = rq_worker(queue, url, leases)
         try:
-            worker.work(with_scheduler=True, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING").upper())
+            worker.work(with_scheduler=False, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING").upper())
         except redis.RedisError:
             log.warning("the worker lost Redis", exc_info=True)
         # RQ's work() quits on any error inside its loop (Redis restarting under a job is one): unless a stop

@@ -34,6 +34,9 @@ from typing import Any
 import orjson
 import redis
 
+from session_service.worker.lease import MOVE, Leases
+from session_service.worker.outage import WORKER
+
 log = logging.getLogger("mythos.jobs")
 # How often a publisher looks for moves another process handed over (a process killed before their due time): a
 # worker's own moves wake its publisher at once, so this bounds only how late a dead worker's move is published,
@@ -89,8 +92,9 @@ class Publisher:
     for the next turn meanwhile. ``publish(move)`` applies one (the jobs' path: ``Tables.command`` with the version
     and the server's idempotency key, so a move published twice is applied once)."""
 
-    def __init__(self, connection: Any, key: str, publish: Callable[[Move], str], clock: Callable[[], float] = time.time):
-        self.connection, self.key, self.publish, self.clock = connection, key, publish, clock
+    def __init__(self, connection: Any, key: str, publish: Callable[[Move], str], clock: Callable[[], float] = time.time,
+                 leases: Leases | None = None):
+        self.connection, self.key, self.publish, self.clock, self.leases = connection, key, publish, clock, leases
         self.woken = threading.Event()
 
     def add(self, move: Move) -> None:
@@ -106,7 +110,8 @@ class Publisher:
         wait = due - self.clock()
         if wait > 0:
             return None, min(wait, POLL_S)
-        if not self.connection.zrem(self.key, raw):
+        claimed = self.leases.claim(self.key, raw, MOVE + raw.decode()) if self.leases else self.connection.zrem(self.key, raw)
+        if not claimed:
             return None, 0.0  # another publisher took it
         return Move.decoded(raw), 0.0
 
@@ -114,15 +119,26 @@ class Publisher:
         while not stop.is_set():
             try:
                 move, wait = self.next_due()
-            except redis.RedisError:
-                log.warning("the publisher lost Redis; trying again", exc_info=True)
+            except redis.RedisError as exc:
+                WORKER.lost(exc)
                 stop.wait(1.0)
                 continue
+            WORKER.reached()
             if move is not None:
                 try:
                     self.publish(move)
                 except Exception:  # noqa: BLE001 - one move failed (logged there); the sweeper plays its turn again
                     pass
+                self._done(move)
             elif wait > 0:
                 self.woken.wait(wait)
                 self.woken.clear()
+
+    def _done(self, move: Move) -> None:
+        """Give up the hold on a published move (if Redis is away, its lease thread later finds it held by a live
+        worker: the hold stays until this worker dies, and then the move is published again, harmlessly)."""
+        if self.leases is not None:
+            try:
+                self.leases.done(MOVE + move.encoded().decode())
+            except redis.RedisError as exc:
+                WORKER.lost(exc)

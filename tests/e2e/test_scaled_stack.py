@@ -6,6 +6,7 @@ acknowledged command. Long versions of the same run in ``make soak`` (tests/soak
 
 from __future__ import annotations
 
+import io
 import signal
 import socket
 import threading
@@ -14,9 +15,12 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import redis
+import requests
 
 from session_service.cli.clusterstack import ScaledStack
 from session_service.rules_client import decide_fields
+from session_service.cli.supervise import Supervisor
 from shared.games import GAMES
 from shared.kernel import fold
 from shared.wire import keys
@@ -28,6 +32,18 @@ from tests.trust.helpers import Api, record_figures
 
 pytestmark = pytest.mark.e2e
 GAME_IDS = sorted(GAMES)
+
+
+def until(probe, what: str, timeout_s: float):
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            if probe():
+                return True
+        except (OSError, requests.RequestException, redis.RedisError):
+            pass
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +200,48 @@ def test_the_balancer_s_hop_frontend_answers_no_one_without_the_secret_nor_a_kep
     else:
         raise AssertionError("no connection through the balancer reached the rules process that keeps the name")
     assert stolen == never_given and stolen["status"] == 404 and stolen["body"]["error"]["code"] == "position/unknown"
+
+
+def unreplicated(stack: ScaledStack) -> dict[str, float]:
+    """The shards /metrics says have no replica up (``primary`` -> 0), from a session process directly, as
+    Prometheus scrapes it."""
+    text = requests.get(f"http://127.0.0.1:{stack.backend_ports['session0']}/metrics", timeout=10).text
+    found = {}
+    for line in text.splitlines():
+        if line.startswith("mythos_redis_shard_replicas{"):
+            labels, value = line.rsplit(" ", 1)
+            if float(value) == 0:
+                found[labels.split('primary="', 1)[1].split('"', 1)[0]] = float(value)
+    return found
+
+
+def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_replicated_again(stack):
+    """What ``mythos cluster`` does (devstack.serve's supervisor): kill -9 of a Redis node, a session, rules or
+    worker process, or HAProxy, and the part is started again; a node rejoins, so every shard has its replica."""
+    cluster = stack.cluster
+    primaries = [p for p in cluster.running() if cluster.client(p).info("replication")["role"] == "master"]
+    primary, another = primaries[0], primaries[1]  # the earlier tests' failovers moved the roles around
+    replica = cluster.replica_of(primary)
+    cluster.kill(replica)  # before the supervisor looks: the metrics name the shard left without a replica
+    assert until(lambda: f"127.0.0.1:{primary}" in unreplicated(stack), "the shard reported unreplicated", 30)
+    said, stop = io.StringIO(), threading.Event()
+    supervisor = Supervisor(stack, out=said)
+    ticking = threading.Thread(target=lambda: [supervisor.tick() for _ in iter(lambda: stop.wait(0.2), True)], daemon=True)
+    ticking.start()
+    try:
+        assert until(lambda: cluster.healthy(), "the replica back and in sync", 60)
+        before = {name: proc.pid for name, proc in stack.parts().items()}
+        cluster.kill(another)
+        for name in ("session0", "rules0", "worker0", "balancer"):
+            stack.kill(name)
+        assert until(lambda: all(p.poll() is None and p.pid != before.get(n) for n, p in stack.parts().items()
+                                 if n in ("session0", "rules0", "worker0", "balancer", f"node-{another}")),
+                     "every part running again", 60)
+        assert until(lambda: cluster.healthy() and stack.routed() and not unreplicated(stack), "every shard replicated", 60)
+    finally:
+        stop.set()
+        ticking.join(5)
+    lines = said.getvalue()
+    assert f"node-{replica} exited (killed by SIGKILL)" in lines and "balancer is running again" in lines, lines
+    game = Api(stack.url).create("rise-of-cthulhu", [{"name": "Bot A", "ai": "random"}, {"name": "Bot B", "ai": "random"}])
+    assert Api(stack.url).wait_finished(game["id"], timeout_s=120)["status"] == "finished"  # play goes on, AI too

@@ -442,3 +442,20 @@ def test_compose_keeps_redis_on_a_network_of_the_services_that_use_it():
         "session", "worker", "redis-queue", "redis-cluster-init", *(f"redis-{i}" for i in range(6))}
     assert {name for name, nets in on.items() if "internal" in nets} == {"session", "worker", "rules", "balancer"}
     assert compose["networks"]["data"] == {"internal": True}
+
+
+def test_every_part_is_restarted_and_a_cluster_node_keeps_its_nodes_conf_to_rejoin():
+    """What ``mythos cluster``'s supervisor does (issue 47), compose's restart policies and the StatefulSet do: a
+    part that exits comes back, and a Redis node comes back on its own data, nodes.conf included, so it rejoins."""
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    for name, service in services.items():
+        assert service["restart"] == ("no" if name == "redis-cluster-init" else "unless-stopped"), name
+    for name in (f"redis-{i}" for i in range(6)):
+        command, volumes = services[name]["command"], services[name]["volumes"]
+        assert command[command.index("--dir") + 1] == "/data" and f"{name}:/data" in volumes
+    node = by_kind("StatefulSet")["redis-cluster"]["spec"]["template"]["spec"]["containers"][0]
+    assert node["args"][node["args"].index("--dir") + 1] == "/data"
+    assert {"name": "data", "mountPath": "/data"} in node["volumeMounts"]
+    assert {"readinessProbe", "livenessProbe"} <= set(node)
+    cluster_conf = (DEPLOY / "redis-cluster.conf").read_text().splitlines()
+    assert {"cluster-config-file nodes.conf", "cluster-migration-barrier 1", "cluster-allow-replica-migration yes"} <= set(cluster_conf)
