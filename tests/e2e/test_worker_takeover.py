@@ -17,6 +17,7 @@ import pytest
 
 from session_service.cli.devstack import Stack
 from session_service.storage import redis_clients
+from session_service.worker.lease import MOVE
 from tests.support.real_stack import SHARED, running_stack
 from tests.trust.helpers import Api
 
@@ -39,8 +40,9 @@ def until(probe, what: str, timeout_s: float):
 
 
 def holder(stack: Stack, running: dict[bytes, bytes]) -> str | None:
-    """The name of the stack's worker whose lease holds something in ``running`` (a lease names its process)."""
-    pids = {int(worker.decode().split("-")[-2]) for worker in running.values()}
+    """The name of the stack's worker whose lease holds a move in ``running`` (a lease names its process): its
+    publisher waits on the frozen rules, so it holds the move until it dies (a turn it holds may end meanwhile)."""
+    pids = {int(worker.decode().split("-")[-2]) for held, worker in running.items() if held.startswith(MOVE.encode())}
     return next((name for name, proc in stack.processes.items() if name.startswith("worker") and proc.pid in pids), None)
 
 
