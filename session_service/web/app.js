@@ -128,7 +128,7 @@ async function lobby(root) {
         el("span", { class: "muted", text: " (optional: one key for all your seats and tables)" }));
   const watchId = el("input", { id: "watch-id", placeholder: "game id", "aria-label": "game id to watch" });
 
-  const mine = el("ul", { id: "my-games" }, store.games().slice(0, 12).map((id) => el("li", {}, el("a", { href: `#/table/${id}`, text: `table ${id}` }), " · ", el("a", { href: `#/replay/${id}`, text: "replay" }))));
+  const mine = el("ul", { id: "my-games" }, store.games().slice(0, 12).map((id) => storedTable(id, games)));
   const listBox = el("div", { id: "tables" }, el("p", { class: "muted", text: "Loading tables…" }));
   root.replaceChildren(
     ...(store.playerKey() ? [quickPlayPanel(games, toast)] : []),
@@ -151,6 +151,19 @@ async function lobby(root) {
     el("section", { class: "panel" }, el("h2", { text: "Your tables in this browser" }), mine));
   loadTables(listBox);
   if (store.playerKey()) followMyTables(store.playerKey(), games);
+}
+
+// A table this browser holds a seat at, named by its game and where it stands (read with the seat's own
+// credential), never by its id: players read names and sentences.
+function storedTable(id, games) {
+  const link = el("a", { href: `#/table/${id}`, text: "A table" });
+  const state = el("span", { class: "muted" });
+  const token = Object.values(store.tokens(id))[0] || store.playerKey() || undefined;
+  call("GET", `/v1/games/${encodeURIComponent(id)}`, { token }).then((game) => {
+    link.textContent = (games[game.game] || {}).title || "A table";
+    state.textContent = ` · ${human(game.status || "")}`;
+  }).catch(() => { state.textContent = " · no longer on this server"; });
+  return el("li", {}, link, state, " · ", el("a", { href: `#/replay/${id}`, text: "replay" }));
 }
 
 // The player's tables from its own stream (GET /v1/me/stream): where each stands and whether it waits on you.
@@ -176,8 +189,8 @@ function followMyTables(key, games) {
     const shown = allInvitations ? asked : asked.slice(0, INVITATIONS_SHOWN);
     own.replaceChildren(...(mine.length ? mine.map(row) : [el("li", { class: "muted", text: "No tables of yours are running." })]));
     invites.replaceChildren(...(shown.length ? shown.map(row) : [el("li", { class: "muted", text: "No invitations." })]),
-      asked.length > shown.length ? el("li", { id: "more-invitations" }, el("button", { type: "button", class: "link-button",
-        onclick: () => { allInvitations = true; draw(); }, text: `Show ${asked.length - shown.length} more invitation${asked.length - shown.length === 1 ? "" : "s"}` })) : null);
+      ...(asked.length > shown.length ? [el("li", { id: "more-invitations" }, el("button", { type: "button", class: "link-button",
+        onclick: () => { allInvitations = true; draw(); }, text: `Show ${asked.length - shown.length} more invitation${asked.length - shown.length === 1 ? "" : "s"}` }))] : []));
   };
   const keep = (t) => {
     const known = { ...(tables.get(t.game) || {}), ...t };

@@ -28,7 +28,7 @@ def test_the_quick_bench_runs_every_section_and_reports_every_target(tmp_path):
     [written] = tmp_path.glob("bench-*-quick.json")
     result = json.loads(written.read_text())
     rows = {(r["section"], r["name"]): r for r in result["rows"]}
-    measured = {"rules", "command path", "append", "rebuild", "memory", "live streams", "scaled"}
+    measured = {"rules", "command path", "append", "rebuild", "memory", "live streams", "scaled", "projections"}
     if "skipped" in result["details"].get("peer", {}):  # no Node.js here, or npm could not install the peer
         assert any("boardgame.io" in note for note in result["notes"])
     else:
