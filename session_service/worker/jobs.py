@@ -115,7 +115,7 @@ def _choose(tables: Tables, meta: Meta, seat: int, by: str) -> tuple[Move | None
     if not chosen:
         return None, timing.late
     (first, command), rest = chosen[0], tuple((v, c.to_wire()) for v, c in chosen[1:])
-    return Move(meta.id, seat, first, by, command.to_wire(), timing.due, rest), timing.late
+    return Move(meta.id, seat, first, by, command.to_wire(), timing.due, rest=rest), timing.late
 
 
 TURN_MOST = 30  # commands of one turn chosen ahead, at most

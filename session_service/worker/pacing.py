@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import KW_ONLY, asdict, dataclass
 from typing import Any
 
 import orjson
@@ -72,6 +72,7 @@ class Move:
     by: str
     command: dict[str, Any]
     due: float
+    _: KW_ONLY  # what follows is named where it is given: two of its fields came from two changes at once
     # The AI's figures of its choice (wall seconds, started late), counted for /metrics once it is published: counted
     # at the choice, a poll of /metrics told a forced move from a free one before either reached the table.
     chose_s: float = 0.0

@@ -181,7 +181,7 @@ def test_a_seats_turn_of_several_commands_is_chosen_at_once_and_published_at_one
                 tables.command(move.game_id, move.seat, move.command, expected_version=move.version,
                                idempotency_key=str(move.version), by="ai")
                 checked.append(jobs.ai_turn(move.game_id, move.seat, move.rest[0][0]))
-                move = Move(move.game_id, move.seat, move.rest[0][0], "ai", move.rest[0][1], move.due, move.rest[1:])
+                move = Move(move.game_id, move.seat, move.rest[0][0], "ai", move.rest[0][1], move.due, rest=move.rest[1:])
             jobs.publish(move, tables)
 
     jobs.use_tables(tables, pace=jobs.Pace(1.0, Capture()))  # type: ignore[arg-type]
