@@ -26,6 +26,7 @@ Rulings (README, "Quick play"):
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -233,14 +234,20 @@ class Matchmaker:
                                                  "seek": seek["id"], "version": made["version"], "rated": first["rated"]})
         return made
 
-    def run(self, stop: threading.Event, every_s: float = 1.0) -> None:
-        """Match every pool every ``every_s`` until ``stop`` (a worker's thread)."""
+    def run(self, stop: threading.Event, every_s: float = 1.0, failed: Callable[[Exception], None] | None = None,
+            reached: Callable[[], None] = lambda: None) -> None:
+        """Match every pool every ``every_s`` until ``stop`` (a worker's thread). A failure (Redis restarting, the
+        rules service down: the seeks wait) is told to ``failed`` (by default a warning), ``reached`` after each
+        pass that worked, as the projector's loop does."""
         while not stop.wait(every_s):
             try:
                 self.match_all()
-            except Exception:  # noqa: BLE001 - Redis restarting, the rules service down: the seeks wait
-                import logging
-                logging.getLogger("mythos.matchmaker").warning("matching failed; trying again", exc_info=True)
+                reached()
+            except Exception as exc:  # noqa: BLE001 - see the docstring
+                if failed is not None:
+                    failed(exc)
+                else:
+                    logging.getLogger("mythos.matchmaker").warning("matching failed; trying again", exc_info=exc)
 
 
 def seat_range(body: Mapping[str, Any], game_min: int, game_max: int) -> tuple[int, int]:

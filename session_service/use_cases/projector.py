@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,15 +66,22 @@ class Projector:
             self.feed.ack(shard, entry_id)
         return len(entries)
 
-    def run(self, stop: threading.Event, idle_s: float = 0.5) -> None:
+    def run(self, stop: threading.Event, idle_s: float = 0.5, failed: Callable[[Exception], None] | None = None,
+            reached: Callable[[], None] = lambda: None) -> None:
         """Project until ``stop`` (a worker's thread): wait on the feed (a blocking read of a second; on a cluster,
-        a read of every shard and a rest of ``idle_s`` when they are empty)."""
+        a read of every shard and a rest of ``idle_s`` when they are empty). A failure (Redis restarting: the
+        entries wait in the group) is told to ``failed`` (the worker says a lost Redis once, not once a retry),
+        and the loop rests a second before it tries again; ``reached`` after each pass that worked."""
         while not stop.is_set():
             try:
                 if not self.run_once(block_ms=1000) and self.tables.store.cluster:
                     stop.wait(idle_s)
-            except Exception:  # noqa: BLE001 - Redis restarting: the entries wait in the group, try again
-                log.warning("projecting failed; trying again", exc_info=True)
+                reached()
+            except Exception as exc:  # noqa: BLE001 - see the docstring
+                if failed is not None:
+                    failed(exc)
+                else:
+                    log.warning("projecting failed; trying again", exc_info=exc)
                 stop.wait(1.0)
 
     # -- one game ---------------------------------------------------------------------------------------

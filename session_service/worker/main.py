@@ -121,10 +121,21 @@ def start_projections() -> None:
     settings = Settings.from_env()
     if not settings.projections:
         return
+    said = {"failed": failed_once, "reached": outage.WORKER.reached}
     service = bootstrap.build(settings, serves_clients=False)
-    threading.Thread(target=service.projector.run, args=(threading.Event(),), name="projector", daemon=True).start()
+    threading.Thread(target=service.projector.run, args=(threading.Event(),), kwargs=said, name="projector",
+                     daemon=True).start()
     matching = bootstrap.build(settings, serves_clients=False)
-    threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),), name="matchmaker", daemon=True).start()
+    threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),), kwargs=said, name="matchmaker",
+                     daemon=True).start()
+
+
+def failed_once(exc: Exception) -> None:
+    """A loop's failure: a lost Redis is said once for the worker (outage.py), anything else with its traceback."""
+    if isinstance(exc, redis.RedisError):
+        outage.WORKER.lost(exc)
+    else:
+        log.warning("%s failed; trying again", threading.current_thread().name, exc_info=exc)
 
 
 def configure_process() -> None:

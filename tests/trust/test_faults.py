@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import threading
 import time
@@ -23,6 +22,7 @@ import requests
 from session_service.storage import redis_clients
 from session_service.storage.index import GameIndex
 from session_service.storage.store import EventStore
+from session_service.worker.lease import MOVE
 from shared.games import GAMES
 from tests.trust.conftest import GAME_IDS, finish, make_stack, start
 from tests.trust.helpers import Api, record_figures, stored_records
@@ -126,12 +126,13 @@ def ai_turn_failed(stack, games: list[dict[str, Any]]) -> bool:
 
 
 def move_held(stack, r: redis.Redis, api: Api, game_id: str, version: int) -> bool:
-    """Is the move at ``version`` held by the worker's publisher? Its job chose it and handed it over (the job's
-    line says ``chosen``), the publisher has taken it off its queue, and the game is still at ``version``: the
-    publisher is waiting on the frozen rules service. Each part is seen, none is assumed after a pause."""
-    chosen = re.compile(rf"job ai_turn chosen\b.* game_id={re.escape(game_id)}\b.* version={version}\b")
-    lines = (Path(stack.log_dir) / "worker.log").read_text(errors="replace").splitlines()
-    return (any(chosen.search(line) for line in lines) and r.zcard(f"{stack.queue}:publish") == 0
+    """Is a move of ``game_id`` held by the worker's publisher while the game is still at ``version``? The publisher
+    holds each move it takes off its queue in the queue's running hash, under its worker's lease (worker/lease.py),
+    until it is applied: the publisher is then waiting on the frozen rules service. A move is the first of its turn
+    or the rest of one chosen with it (a turn is paced as one), so the hash, not the job's log line at ``version``,
+    says it. Each part is seen, none is assumed after a pause."""
+    held = [name.decode() for name in r.hkeys(f"{stack.queue}:running") if name.startswith(MOVE.encode())]
+    return (any(f'"game_id":"{game_id}"' in name for name in held)
             and api.get(f"/v1/games/{game_id}").json()["version"] == version)
 
 
