@@ -9,10 +9,12 @@ HTTP API, and its hop (TCP, rules_service/hop.py), which the session processes a
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,8 +33,13 @@ def haproxy_binary() -> str:
     if os.geteuid() != 0:
         raise RuntimeError("the scaled stack needs HAProxy: sudo " + " ".join(INSTALL_HAPROXY))
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(INSTALL_HAPROXY, check=True, env=env, stdout=subprocess.DEVNULL)
+    # Test processes that start a scaled stack at once would meet on apt's lock (apt-get exits 100): one installs
+    # while the others wait here, and find it installed.
+    with open(Path(tempfile.gettempdir()) / "mythos-apt.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not shutil.which("haproxy"):
+            subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+            subprocess.run(INSTALL_HAPROXY, check=True, env=env, stdout=subprocess.DEVNULL)
     return shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 

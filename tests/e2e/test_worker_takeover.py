@@ -61,6 +61,7 @@ def test_a_move_held_by_a_killed_worker_is_published_by_the_other(stack):
         os.killpg(rules, signal.SIGCONT)
     until(lambda: api.get(f"/v1/games/{game['id']}").json()["version"] > version, "the move to be published", 30)
     survivor = "worker2" if held == "worker" else "worker"
-    log = (Path(stack.log_dir) / f"{survivor}.log").read_text(errors="replace")
-    assert "held by a worker that is gone" in log
+    log = Path(stack.log_dir) / f"{survivor}.log"  # the move may have been written first: the session service's
+    # call to the rules, made for the dead worker before the freeze, is answered once the rules go on
+    until(lambda: "held by a worker that is gone" in log.read_text(errors="replace"), "the survivor's takeover", 10)
     assert api.wait_finished(game["id"], timeout_s=120)["status"] == "finished"

@@ -104,8 +104,7 @@ def test_a_worker_killed_mid_ai_turn_is_replaced_and_the_sweeper_replays_the_tur
         os.killpg(rules, signal.SIGCONT)
     assert resource["status"] == "active", "five games ended before the rules service was frozen"
     try:
-        version = resource["version"]
-        until(lambda: move_held(stack, r, api, game["id"], version), "the publisher holding the move", 30)
+        version = until(lambda: held_at(stack, r, api, game["id"]), "the publisher holding the move", 30)
         stack.kill("worker")
         injected("worker killed (SIGKILL) mid AI turn")
     finally:
@@ -125,15 +124,17 @@ def ai_turn_failed(stack, games: list[dict[str, Any]]) -> bool:
                for line in lines for game in games)
 
 
-def move_held(stack, r: redis.Redis, api: Api, game_id: str, version: int) -> bool:
-    """Is a move of ``game_id`` held by the worker's publisher while the game is still at ``version``? The publisher
-    holds each move it takes off its queue in the queue's running hash, under its worker's lease (worker/lease.py),
-    until it is applied: the publisher is then waiting on the frozen rules service. A move is the first of its turn
-    or the rest of one chosen with it (a turn is paced as one), so the hash, not the job's log line at ``version``,
-    says it. Each part is seen, none is assumed after a pause."""
+def held_at(stack, r: redis.Redis, api: Api, game_id: str) -> int | None:
+    """The game's version while a move of it is held by the worker's publisher, or None. The publisher holds each
+    move it takes off its queue in the queue's running hash, under its worker's lease (worker/lease.py), until it is
+    applied: the publisher is then waiting on the frozen rules service. A move is the first of its turn or the rest
+    of one chosen with it (a turn is paced as one), so the hash, not the job's log line, says it. An answer the rules
+    service sent just before the freeze may still be written: the version counts only if it is the same on both
+    sides of the look at the hash. Each part is seen, none is assumed after a pause."""
+    before = api.get(f"/v1/games/{game_id}").json()["version"]
     held = [name.decode() for name in r.hkeys(f"{stack.queue}:running") if name.startswith(MOVE.encode())]
-    return (any(f'"game_id":"{game_id}"' in name for name in held)
-            and api.get(f"/v1/games/{game_id}").json()["version"] == version)
+    after = api.get(f"/v1/games/{game_id}").json()["version"]
+    return before if before == after and any(f'"game_id":"{game_id}"' in name for name in held) else None
 
 
 def test_session_processes_killed_during_a_burst_lose_and_duplicate_nothing(stack):
