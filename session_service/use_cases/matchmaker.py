@@ -39,11 +39,12 @@ from shared.ratings import Rating
 from session_service.storage.projections import ReadModels
 from session_service.storage.seeks import SeekPools
 from session_service.use_cases.errors import BadRequest, MissingToken, NotFound, RateLimited
-from session_service.use_cases.meta import dumps, epoch_ms, parse_iso, token_hash
+from session_service.use_cases.meta import token_hash
 from session_service.use_cases.players import Player, Players
 from session_service.use_cases.quotas import client_digest
 from session_service.use_cases.resources import GameResource
-from session_service.use_cases.tables import Tables, new_game_id
+from session_service.use_cases.server_tables import Sitter, open_for
+from session_service.use_cases.tables import Tables
 
 LOOK_AT = 200  # seeks of a pool the periodic round matches among themselves, oldest first
 SCAN_AT_MOST = 5000  # seeks of a pool a new seek is matched against, oldest first
@@ -217,20 +218,12 @@ class Matchmaker:
     def seat(self, group: list[dict[str, Any]], ai_seats: int) -> GameResource:
         """Open the table for a claimed group (seats by age of seek), and tell each seeker's stream."""
         first = group[0]
-        seats = [{"name": s["name"], "ai": None} for s in group]
-        seats += [{"name": f"AI {len(group) + i + 1}", "ai": first["ai"]} for i in range(ai_seats)]
-        body = {"game": first["game"], "seats": seats, "rated": first["rated"], "visibility": "public"}
-        extra = {"visibility": "public", "join_secret": secrets.token_hex(16), "creator": "", "host_name": "Quick play",
-                 "creator_seats": dumps(list(range(len(group)))), "quick_play": "1",
-                 **({"rated": "1"} if first["rated"] else {})}
-        game_id = new_game_id()
-        made = self.tables.create(body, extra=extra, players={i: s["player"] for i, s in enumerate(group)}, game_id=game_id,
-                                  holders={i: s["key_hash"] for i, s in enumerate(group)})
-        created_ms = epoch_ms(parse_iso(made["created_at"]))
+        made = open_for(self.tables, self.players, first["game"], [Sitter(s["player"], s["name"], s["key_hash"]) for s in group],
+                        rated=first["rated"], ai_seats=ai_seats, ai_level=first["ai"], host_name="Quick play",
+                        marks={"quick_play": "1"})
         for i, seek in enumerate(group):
             self.pools.forget(seek["owners"], [seek["id"]])
-            self.players.remember_game(seek["player"], game_id, created_ms)
-            self.players.notify(seek["player"], {"type": "matched", "game": game_id, "game_type": first["game"], "seat": i,
+            self.players.notify(seek["player"], {"type": "matched", "game": made["id"], "game_type": first["game"], "seat": i,
                                                  "seek": seek["id"], "version": made["version"], "rated": first["rated"]})
         return made
 
