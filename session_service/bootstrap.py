@@ -20,6 +20,7 @@ from session_service.scheduler import Gate, RqScheduler, make_queue
 from session_service.storage import redis_clients
 from session_service.storage.projections import EndedFeed
 from session_service.storage.store import EventStore
+from session_service.use_cases.challenges import Challenges
 from session_service.use_cases.chat import Chat
 from session_service.use_cases.lobby import Lobby
 from session_service.use_cases.matchmaker import Matchmaker
@@ -62,6 +63,7 @@ class Service:
     projector: Projector
     standings: Standings
     matchmaker: Matchmaker
+    challenges: Challenges
 
 
 def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_clients: bool = True,
@@ -81,7 +83,8 @@ def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_cli
                    chat=Chat(players, tables.quotas, settings.chat),
                    rematches=Rematches(tables, players, settings.rematch),
                    projector=Projector(tables, players, min_games), standings=Standings(tables, players, min_games),
-                   matchmaker=Matchmaker(tables, players, settings.seeks, settings.takeover_ai))
+                   matchmaker=Matchmaker(tables, players, settings.seeks, settings.takeover_ai),
+                   challenges=Challenges(tables, players, settings.challenges, settings.takeover_ai))
 
 
 def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, decides: bool = True) -> Tables:

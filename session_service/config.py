@@ -16,6 +16,7 @@ from typing import Any
 from shared.wire import keys
 from session_service.storage.redis_clients import is_cluster
 from session_service.use_cases import retention
+from session_service.use_cases.challenges import ChallengeLimits
 from session_service.use_cases.chat import ChatLimits
 from session_service.use_cases.live import MAX_KEEPALIVE_S
 from session_service.use_cases.positions import CACHE_SIZE, SNAPSHOT_EVERY
@@ -23,7 +24,7 @@ from session_service.use_cases.quotas import Limits
 from session_service.use_cases.matchmaker import SeekLimits
 from session_service.use_cases.rematch import RematchLimits
 
-LIMITS = ("quotas", "chat", "rematch", "retention", "seeks")  # the fields parsed by the use cases' own records
+LIMITS = ("quotas", "chat", "rematch", "retention", "seeks", "challenges")  # the fields parsed by the use cases' own records
 
 
 def read_token_secret(env: Mapping[str, str]) -> str:
@@ -94,6 +95,8 @@ class Settings:
     projections: bool = True
     leaderboard_min_games: int = 3
     seeks: SeekLimits = field(default_factory=SeekLimits)
+    # Challenges (use_cases/challenges.py, its own limits): their lapses are found by the matchmaker's round.
+    challenges: ChallengeLimits = field(default_factory=ChallengeLimits)
 
     @property
     def keepalive_s(self) -> float:
@@ -122,7 +125,7 @@ class Settings:
             given[spec.name] = parsed(config[spec.name.upper()], type(getattr(DEFAULTS, spec.name)))
         return cls(**given, quotas=Limits.from_config(config), chat=ChatLimits.from_config(config),
                    rematch=RematchLimits.from_config(config), retention=retention.Policy.from_config(config),
-                   seeks=SeekLimits.from_config(config))
+                   seeks=SeekLimits.from_config(config), challenges=ChallengeLimits.from_config(config))
 
 
 def parsed(value: Any, kind: type) -> Any:

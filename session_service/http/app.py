@@ -19,7 +19,7 @@ from shared.wire.edge import Cors, Edge
 from shared.wire.flaskapp import make_api, ops_blueprint
 from session_service import bootstrap
 from session_service.config import Settings
-from session_service.http import api, lobby_api, places_api, refusals, table_api, webclient
+from session_service.http import api, challenges_api, lobby_api, places_api, refusals, table_api, webclient
 from session_service.http.ratelimit import RateLimit
 from session_service.http.streaming import Streams
 from session_service.storage import shards
@@ -42,6 +42,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["lobby"] = service.lobby
     app.extensions["chat"], app.extensions["rematches"] = service.chat, service.rematches
     app.extensions["standings"], app.extensions["matchmaker"] = service.standings, service.matchmaker
+    app.extensions["challenges"] = service.challenges
     app.extensions["streams"] = Streams(service.hub, per_client=settings.streams_per_client,
                                         per_address=settings.streams_per_address, per_process=settings.streams_per_process)
     api_ = make_api(app, "Mythos Tables", "Play Lovecraftian card games over HTTP: games, seats, commands, views, events, "
@@ -65,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api_.register_blueprint(lobby_api.blp)
     api_.register_blueprint(table_api.blp)
     api_.register_blueprint(places_api.blp)
+    api_.register_blueprint(challenges_api.blp)
     api_.register_blueprint(ops_blueprint(lambda: _readiness(tables)))
     say_request_rules(api_.spec.components.schemas)  # what the server enforces, where JSON Schema can say it
     contract.by_game(api_.spec.components.schemas, tables.games)  # a table's outcome by its game

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import current_app, request, url_for
 
+from shared.wire import challenges as challenge_schemas
 from shared.wire import lobby as schemas
 from shared.wire.schemas import CommandResult
 from shared.wire.edge import note
@@ -31,8 +32,12 @@ waits on the player, and a `rematch` for each rematch offer still open that it h
 happen: `invited` `{game, type, seat, version}` (a seat kept for the player), `seat_left` `{game, seat, name, version}`
 and `seat_declined` `{game, seat, player, name, version}` (a seat of a waiting table given back, an invitation turned
 down), `game_started` `{game, type, seat, version}`, `your_turn` `{game, seat, version, deadline}`, `game_finished`
-`{game, status, version, seat, outcome}` and `rematch` `{game, answer (offer, accept or decline), by {seat, name},
-rematch}` (the rematch as GET /v1/games/{id}/rematch shows it); keep-alives as on a game's stream. Open a game's own stream (or GET its
+`{game, status, version, seat, outcome}`, `rematch` `{game, answer (offer, accept or decline), by {seat, name},
+rematch}` (the rematch as GET /v1/games/{id}/rematch shows it), quick play's `matched`, and the challenges'
+(README, "Challenges"): `challenge` `{challenge}` (one made to the player: also sent as the stream opens for each still
+open), `challenge_accepted` `{game, game_type, seat, version, rated, challenge}` (the new table, where the player's key
+holds `seat`), `challenge_declined`, `challenge_withdrawn` and `challenge_expired` `{challenge}`; keep-alives as on a
+game's stream. Open a game's own stream (or GET its
 state) to play: this one says where to look. Counted against the caller's address for `STREAMS_PER_CLIENT` (a player
 key is no client of its own: one request makes a player)."""
 
@@ -139,13 +144,28 @@ def decline_game(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/me")
-@blp.response(200, schemas.Player)
+@blp.response(200, challenge_schemas.Me)
 @blp.doc(operationId="getMe", security=PLAYER)
 @documented_errors(401)
 def get_me() -> dict[str, Any]:
-    """Who a player key belongs to (its id is the ``player`` of the seats it holds); the key itself is never shown."""
+    """Who a player key belongs to (its id is the ``player`` of the seats it holds) and its settings; the key itself
+    is never shown."""
     player, _ = the_player()
-    return player.to_json()
+    return {**player.to_json(), "accept_challenges": players().challenge_policy(player.id)[0]}
+
+
+@blp.route("/me", methods=["PATCH"])
+@blp.arguments(challenge_schemas.MeUpdate())
+@blp.response(200, challenge_schemas.Me)
+@blp.doc(operationId="updateMe", security=PLAYER)
+@documented_errors(401, 422)
+def update_me(body: dict[str, Any]) -> dict[str, Any]:
+    """Change the player's settings: how challenges to it are answered (README, "Challenges"). `auto` is for bot
+    accounts only (422 `player/not_a_bot`)."""
+    player, key = the_player()
+    if "accept_challenges" in body:
+        players().set_challenge_policy(player, key, body["accept_challenges"])
+    return {**player.to_json(), "accept_challenges": players().challenge_policy(player.id)[0]}
 
 
 @blp.route("/me/games")
@@ -169,8 +189,10 @@ def my_stream() -> Any:
     keepalive = current_app.extensions["settings"].keepalive_s
     streams: Streams = current_app.extensions["streams"]
     framing = request.accept_mimetypes.best_match(FRAMINGS, default=SSE)
+    challenges = current_app.extensions["challenges"]
     messages = PlayerStream(lobby().tables, players(), player, streams.hub, keepalive,
-                            current_app.extensions["rematches"], current_app.extensions["matchmaker"].alive).messages()
+                            current_app.extensions["rematches"], current_app.extensions["matchmaker"].alive,
+                            lambda player_id: challenges.open_ones(player_id, "in")).messages()
     # Counted against the address, not the key: a player costs one request to make, so a key per stream would
     # lift the per-client cap (and let one address fill the process's ceiling). As quotas.py counts tables.
     return streams.respond(messages, clients.address_client(), framing, f"player {player.id}")

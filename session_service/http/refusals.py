@@ -10,10 +10,10 @@ import redis
 from redis.exceptions import RedisClusterException
 
 from shared.wire.errors import body
-from session_service.use_cases.errors import (BadRequest, BadToken, Finished, GameFull, GameStarted,
+from session_service.use_cases.errors import (BadRequest, BadToken, ChallengeClosed, Finished, GameFull, GameStarted,
                                               IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
-                                              NotFinished, NotFound, NotInvited, NotYourSeat, RateLimited, Refused,
-                                              Unavailable, Unprocessable, VersionConflict)
+                                              NotFinished, NotFound, NotInvited, NotYourChallenge, NotYourSeat,
+                                              RateLimited, Refused, Unavailable, Unprocessable, VersionConflict)
 
 log = logging.getLogger("mythos.session")
 # A subclass takes its base's status.
@@ -25,6 +25,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     InviteRequired: 403,
     NotCreator: 403,
     NotInvited: 403,
+    NotYourChallenge: 403,
     NotFound: 404,
     VersionConflict: 409,
     Finished: 409,
@@ -32,6 +33,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     NoRematch: 409,
     GameFull: 409,
     GameStarted: 409,
+    ChallengeClosed: 409,
     IdempotencyKeyReused: 422,
     Unprocessable: 422,
     RateLimited: 429,

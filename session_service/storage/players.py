@@ -1,10 +1,11 @@
 """The players' keys: who a player is, which player a key belongs to, its tables and its mutes.
 
 Each player's keys share its own hash tag, so a Redis Cluster spreads them: ``<prefix>:{p_…}:player`` (hash: name,
-bot, created_at), ``<prefix>:{pk-<key hash>}:key`` (the player id; keys are never stored in the clear),
-``<prefix>:{p_…}:games`` (the player's tables, scored by creation time in ms), ``<prefix>:{p_…}:live`` (the same,
-less the tables seen over) and ``<prefix>:{p_…}:mutes`` (the players whose chat lines it does not read). Its notices
-are a feed of the event store's (``<prefix>:{p_…}:notices``, numbered by ``noticeseq``).
+bot, created_at, and its challenge settings ``accept_challenges`` and ``auto_key_hash``), ``<prefix>:{pk-<key
+hash>}:key`` (the player id; keys are never stored in the clear), ``<prefix>:{p_…}:games`` (the player's tables,
+scored by creation time in ms), ``<prefix>:{p_…}:live`` (the same, less the tables seen over) and
+``<prefix>:{p_…}:mutes`` (the players whose chat lines it does not read). Its notices are a feed of the event store's
+(``<prefix>:{p_…}:notices``, numbered by ``noticeseq``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class PlayerRecords:
                 pipe.hmget(self._key(player_id, "player"), ["bot", "created_at"])
             answers = pipe.execute()
         return [None if created is None else bool(bot) for bot, created in answers]
+
+    def set_fields(self, player_id: str, fields: dict[str, str]) -> None:
+        """Change fields of a player that exists (its settings: ``accept_challenges``, ``auto_key_hash``)."""
+        self._redis.hset(self._key(player_id, "player"), mapping=fields)
 
     def player_of(self, key_hash: str) -> str | None:
         raw = self._redis.get(self._key_of(key_hash))

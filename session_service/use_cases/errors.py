@@ -39,6 +39,21 @@ class CannotMuteSelf(Unprocessable):
     default = "you cannot mute yourself"
 
 
+class NotABot(Unprocessable):
+    code = "player/not_a_bot"
+    default = "only a bot account (a player made with bot: true) accepts challenges automatically"
+
+
+class CannotChallengeSelf(Unprocessable):
+    code = "challenge/self"
+    default = "you cannot challenge yourself"
+
+
+class NotAccepting(Unprocessable):
+    code = "challenge/not_accepting"
+    default = "that player accepts no challenges"
+
+
 class NameRequired(Unprocessable):
     code = "player/name_required"
     default = "say who joins: a name, or your player key"
@@ -75,6 +90,11 @@ class NotFound(Refused):
 class PlayerNotFound(NotFound):
     code = "player/not_found"
     default = "there is no player with that id"
+
+
+class ChallengeNotFound(NotFound):
+    code = "challenge/not_found"
+    default = "you have no challenge with that id"
 
 
 class VersionConflict(Refused):
@@ -167,3 +187,17 @@ class NotCreator(Refused):
 class IdempotencyKeyReused(Refused):
     code = "request/idempotency_key_reused"
     default = "this Idempotency-Key was used for a different request; use a fresh key for a new request"
+
+
+class ChallengeClosed(Refused):
+    """An answer to a challenge answered already (``details.status``: what became of it)."""
+
+    code = "challenge/closed"
+
+    def __init__(self, status: str):
+        super().__init__(f"this challenge is {status} already", {"status": status})
+
+
+class NotYourChallenge(Refused):
+    code = "challenge/not_yours"
+    default = "only the challenged player accepts or declines a challenge, and only its challenger withdraws it"

@@ -39,7 +39,7 @@ from shared.ratings import Rating
 from session_service.storage.projections import ReadModels
 from session_service.storage.seeks import SeekPools
 from session_service.use_cases.errors import BadRequest, MissingToken, NotFound, RateLimited
-from session_service.use_cases.meta import token_hash
+from session_service.use_cases.meta import iso_ms, token_hash
 from session_service.use_cases.players import Player, Players
 from session_service.use_cases.quotas import client_digest
 from session_service.use_cases.resources import GameResource
@@ -137,7 +137,7 @@ class Matchmaker:
         waiting = self.pools.get(pool, seek["id"]) is not None
         return {"id": seek["id"], "game": seek["game"], "pool": seek["pool"], "rated": seek["rated"],
                 "min_seats": seek["min_seats"], "max_seats": seek["max_seats"], "window": seek["window"],
-                "ai_fill_after_s": seek["ai_fill_after_s"], "made_at": _iso_ms(seek["made_ms"]),
+                "ai_fill_after_s": seek["ai_fill_after_s"], "made_at": iso_ms(seek["made_ms"]),
                 "waiting": waiting, "pool_size": self.pools.size(pool)}
 
     def alive(self, player_id: str) -> None:
@@ -228,13 +228,14 @@ class Matchmaker:
         return made
 
     def run(self, stop: threading.Event, every_s: float = 1.0, failed: Callable[[Exception], None] | None = None,
-            reached: Callable[[], None] = lambda: None) -> None:
-        """Match every pool every ``every_s`` until ``stop`` (a worker's thread). A failure (Redis restarting, the
-        rules service down: the seeks wait) is told to ``failed`` (by default a warning), ``reached`` after each
-        pass that worked, as the projector's loop does."""
+            reached: Callable[[], None] = lambda: None, also: Callable[[], object] = lambda: None) -> None:
+        """Match every pool every ``every_s`` until ``stop`` (a worker's thread), and do ``also`` (the challenges'
+        lapses) each round. A failure (Redis restarting, the rules service down: the seeks wait) is told to
+        ``failed`` (by default a warning), ``reached`` after each pass that worked, as the projector's loop does."""
         while not stop.wait(every_s):
             try:
                 self.match_all()
+                also()
                 reached()
             except Exception as exc:  # noqa: BLE001 - see the docstring
                 if failed is not None:
@@ -253,6 +254,3 @@ def seat_range(body: Mapping[str, Any], game_min: int, game_max: int) -> tuple[i
         raise BadRequest(f"this game seats {game_min} to {game_max}", {"min_players": game_min, "max_players": game_max})
     return low, high
 
-
-def _iso_ms(ms: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"

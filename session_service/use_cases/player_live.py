@@ -3,12 +3,14 @@
 The first message (``tables``) lists the player's tables that are not over and where each waits; then, as they
 happen: ``invited`` (a seat kept for the player at a new table), ``seat_left`` and ``seat_declined`` (a seat of a
 waiting table given back, or an invitation turned down: the creator learns it here), ``game_started``, ``your_turn``
-(game id, version, deadline), ``game_finished`` (with the outcome) and ``rematch`` (an offer, or an answer to one, at
-a finished table of the player's: ``rematch.py``, through the player's notices). Each game message is worked out from the game's meta
-(what ``GET /v1/games/{id}`` shows), re-read whenever the hub says the game moved, so it says only what is public
-or the player's own. A notice missed across a reconnect is not lost: the first message says where every table
-stands, a ``your_turn`` follows it for each table waiting on the player, and a ``rematch`` for each offer still
-open that the player has not answered.
+(game id, version, deadline), ``game_finished`` (with the outcome), ``rematch`` (an offer, or an answer to one, at
+a finished table of the player's: ``rematch.py``, through the player's notices), quick play's ``matched`` and the
+challenges' ``challenge`` … ``challenge_expired`` (``challenges.py``). Each game message is worked out from the
+game's meta (what ``GET /v1/games/{id}`` shows), re-read whenever the hub says the game moved, so it says only what
+is public or the player's own. A notice missed across a reconnect is not lost: the first message says where every table
+stands, a ``your_turn`` follows it for each table waiting on the player, a ``rematch`` for each offer still
+open that the player has not answered, and a ``challenge`` for each challenge to it still open (one made as the
+stream opens may be told twice: its id says so).
 
 Tables the player sits down at after the stream opened are picked up within a keep-alive period.
 """
@@ -54,9 +56,11 @@ class PlayerStream:
     """The messages of one player's stream; ``messages()`` is the generator the HTTP edge frames."""
 
     def __init__(self, tables: Tables, players: Players, player: Player, hub: Hub, keepalive_s: float,
-                 rematches: Rematches | None = None, alive: Callable[[str], None] | None = None):
+                 rematches: Rematches | None = None, alive: Callable[[str], None] | None = None,
+                 challenges: Callable[[str], list[dict[str, Any]]] | None = None):
         self.tables, self.players, self.player, self.hub, self.keepalive_s = tables, players, player, hub, keepalive_s
         self.rematches = rematches
+        self.challenges = challenges or (lambda player_id: [])  # the player's open incoming ones (challenges.py)
         self.alive = alive or (lambda player_id: None)  # the stream is open: the player's seeks hold (matchmaker.py)
         self.notices_topic, self.notices = topic(player.id, "notices"), 0
         self.known: dict[str, Meta] = {}  # the tables followed, not over
@@ -92,6 +96,8 @@ class PlayerStream:
         for game_id, meta in list(self.known.items()):  # where it is the player's turn already, say so as usual
             yield from self._changed(game_id, meta)
         yield from self._open_offers()
+        for challenge in self.challenges(self.player.id):  # made before the stream opened, still open
+            yield Message("challenge", {"challenge": challenge})
         while True:
             watch = self.hub.watch({**{g: m.version for g, m in self.known.items()}, self.notices_topic: self.notices})
             try:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from session_service.use_cases.errors import BadToken, CannotMuteSelf, PlayerNotFound, RateLimited
+from session_service.use_cases.errors import BadToken, CannotMuteSelf, NotABot, PlayerNotFound, RateLimited, Unprocessable
 from session_service.use_cases.meta import iso, now, token_hash
 from session_service.storage.players import PlayerRecords
 from session_service.storage.store import EventStore
@@ -25,6 +25,7 @@ from session_service.storage.store import EventStore
 KEY_PREFIX = "pk_"  # a player key's first characters: a bearer token that starts so is looked up as a player
 MUTES = 500  # players one player may mute
 NOTICES_KEPT, NOTICES_TTL_S = 100, 24 * 3600
+ACCEPT_POLICIES = ("auto", "manual", "never")  # how a player answers challenges (``challenges.py``)
 KNOWN_KEYS = 10_000  # key hash → player id, remembered per process (a player's key never changes)
 
 
@@ -101,6 +102,23 @@ class Players:
             while len(self._bots) > KNOWN_KEYS:
                 self._bots.popitem(last=False)
         return {p for p in wanted if self._bots.get(p)}
+
+    # -- challenges -----------------------------------------------------------------------------------
+    def challenge_policy(self, player_id: str) -> tuple[str, str]:
+        """How the player answers challenges (``ACCEPT_POLICIES``; ``manual`` unless it said otherwise) and, for
+        ``auto``, the hash of its key, which holds the seats it is given (``challenges.py``)."""
+        fields = self.records.fields(player_id) or {}
+        return fields.get("accept_challenges") or "manual", fields.get("auto_key_hash", "")
+
+    def set_challenge_policy(self, player: Player, key: str, policy: str) -> None:
+        """``auto`` is a bot account's only (a person would be seated at tables it never saw offered): the key that
+        asks is kept by its hash, to hold the seats of the challenges accepted for it."""
+        if policy not in ACCEPT_POLICIES:
+            raise Unprocessable(f"accept_challenges is one of {', '.join(ACCEPT_POLICIES)}")
+        if policy == "auto" and not player.bot:
+            raise NotABot()
+        self.records.set_fields(player.id, {"accept_challenges": policy,
+                                            "auto_key_hash": token_hash(key) if policy == "auto" else ""})
 
     # -- notices ------------------------------------------------------------------------------------------
     def notify(self, player_id: str, notice: dict[str, Any]) -> None:

@@ -117,7 +117,8 @@ def start_publisher(queue: Queue, leases: lease.Leases | None = None) -> Publish
 
 def start_projections() -> None:
     """The projector and the matchmaker, each in a thread with a Service of its own (use_cases/projector.py,
-    matchmaker.py): every worker runs both; Redis keeps them apart (a consumer group, the seeks' claim script)."""
+    matchmaker.py; the matchmaker's round expires lapsed challenges too, challenges.py): every worker runs both;
+    Redis keeps them apart (a consumer group, the seeks' claim script, the challenges' answer script)."""
     settings = Settings.from_env()
     if not settings.projections:
         return
@@ -126,7 +127,8 @@ def start_projections() -> None:
     threading.Thread(target=service.projector.run, args=(threading.Event(),), kwargs=said, name="projector",
                      daemon=True).start()
     matching = bootstrap.build(settings, serves_clients=False)
-    threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),), kwargs=said, name="matchmaker",
+    threading.Thread(target=matching.matchmaker.run, args=(threading.Event(),),
+                     kwargs={**said, "also": matching.challenges.lapse_due}, name="matchmaker",
                      daemon=True).start()
 
 

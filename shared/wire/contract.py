@@ -329,6 +329,16 @@ PLAYER_MESSAGES: tuple[tuple[str, Schema, str], ...] = (
     ("matched", obj("", {"game": GAME, "game_type": string(), "seat": SEAT, "seek": string(), "version": integer(minimum=0),
                          "rated": boolean("a rated table")}),
      "Quick play seated the player: its seek (POST /v1/seeks) was matched at this new table, where its key holds `seat`"),
+    ("challenge", obj("", {"challenge": ref("Challenge")}),
+     "A challenge to the player (POST /v1/challenges/{id}/accept or /decline answers it); sent again as the stream "
+     "opens while it is open"),
+    ("challenge_accepted", obj("", {"game": GAME, "game_type": string(), "seat": SEAT, "version": integer(minimum=0),
+                                    "rated": boolean("a rated table"), "challenge": ref("Challenge")}),
+     "A challenge of the player's was accepted: this new table, where its key holds `seat`"),
+    ("challenge_declined", obj("", {"challenge": ref("Challenge")}), "The player's challenge was declined"),
+    ("challenge_withdrawn", obj("", {"challenge": ref("Challenge")}), "A challenge to the player was withdrawn"),
+    ("challenge_expired", obj("", {"challenge": ref("Challenge")}), "A challenge of the player's, or to it, lapsed "
+                                                                      "unanswered"),
 )
 
 

@@ -200,7 +200,8 @@ def test_idle_tables_end_by_themselves(app, client, monkeypatch):
 def test_me_says_who_a_key_belongs_to_and_never_shows_the_key(client):
     ada = player(client, "Ada", bot=True)
     me = client.get("/v1/me", headers=auth(ada["key"]))
-    assert me.status_code == 200 and me.json == {k: ada[k] for k in ("id", "name", "bot", "created_at")}
+    assert me.status_code == 200 and me.json == {**{k: ada[k] for k in ("id", "name", "bot", "created_at")},
+                                                  "accept_challenges": "manual"}
     game = open_table(client, ada["key"])
     assert game["seats"][0]["player"] == me.json["id"]  # how a client finds its own seat at a table
     assert client.get("/v1/me").json["error"]["code"] == "auth/missing_token"
