@@ -117,7 +117,7 @@ class Cors:
     API never answers ``Access-Control-Allow-Credentials``), a list of origins, or none."""
 
     origins: frozenset[str] | None  # None: any origin; empty: none
-    METHODS = "GET, POST, OPTIONS"
+    METHODS = "GET, POST, PATCH, DELETE, OPTIONS"  # PATCH /v1/me, DELETE a seek or a challenge
     HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id"
     EXPOSED = ("Location, Mythos-Replicated, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, "
                "X-Request-Id")

@@ -164,7 +164,7 @@ def test_a_preflight_is_answered_for_any_origin_by_default(app):
     assert reply.headers["Access-Control-Allow-Origin"] == "*"
     allowed = {h.strip().lower() for h in reply.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "content-type", "idempotency-key", "last-event-id"} <= allowed
-    assert {"GET", "POST"} <= {m.strip() for m in reply.headers["Access-Control-Allow-Methods"].split(",")}
+    assert {"GET", "POST", "PATCH", "DELETE"} <= {m.strip() for m in reply.headers["Access-Control-Allow-Methods"].split(",")}
     assert int(reply.headers["Access-Control-Max-Age"]) > 0
     assert "Access-Control-Allow-Credentials" not in reply.headers
 
