@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared import ratings
+from shared.kernel import RuleViolation
 from shared.ratings import Rating
 from session_service.storage.projections import ReadModels
 from session_service.storage.seeks import SeekPools
@@ -86,7 +87,7 @@ class Matchmaker:
         """Put the player in a pool (``body`` as ``POST /v1/seeks`` takes it), then try to match that pool."""
         game = self.tables.games.get(body["game"])
         if game is None:
-            raise BadRequest("there is no such game type", {"known": sorted(self.tables.games)})
+            raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.tables.games)})
         low, high = seat_range(body, game.catalogue.min_players, game.catalogue.max_players)
         pool = body.get("pool") or ("bots" if player.bot else "humans")
         rated = bool(body.get("rated"))
@@ -96,7 +97,7 @@ class Matchmaker:
             raise BadRequest("the bots' pool is for players made with bot: true")
         fill = body.get("ai_fill_after_s")
         if fill is not None and body.get("ai") is not None and body["ai"] not in game.ai.levels:
-            raise BadRequest(f"no AI level {body['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
+            raise RuleViolation("rules/unknown_ai", f"no AI level {body['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
         owners = [player.id] + ([f"seekaddr-{client_digest(address)}"] if address else [])
         if len(self.pools.owned(player.id)) >= self.limits.per_player:
             raise RateLimited(f"you have {self.limits.per_player} open seek(s) already: withdraw one first",

@@ -212,9 +212,14 @@ def test_two_seekers_are_seated_together_and_their_streams_say_matched(client, a
 
 def test_seeks_refuse_bad_input_and_keep_their_limits(client, app):
     ada, bot = player(client, "Ada"), player(client, "Botty", bot=True)
-    for body in ({"game": "nope"}, {"game": "toy", "seats": 9}, {"game": "toy", "seats": 2, "min_seats": 2}, {}):
+    for body in ({"game": "toy", "seats": 9}, {"game": "toy", "seats": 2, "min_seats": 2}, {}):
         reply = client.post("/v1/seeks", json=body, headers=auth(ada["key"]))
         assert reply.status_code in (400, 422), (body, reply.json)
+    # a game or AI level the document admits but the server lacks is a 422 with its code, as a table's is
+    for body, code in (({"game": "nope"}, "rules/unknown_game"),
+                       ({"game": "toy", "ai_fill_after_s": 5, "ai": "grandmaster"}, "rules/unknown_ai")):
+        reply = client.post("/v1/seeks", json=body, headers=auth(ada["key"]))
+        assert (reply.status_code, reply.json["error"]["code"]) == (422, code), reply.json
     assert client.post("/v1/seeks", json={"game": "toy"}).status_code == 401
     assert client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"] == []
     refused = client.post("/v1/seeks", json={"game": "toy", "rated": True, "pool": "humans"}, headers=auth(bot["key"]))
