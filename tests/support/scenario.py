@@ -81,10 +81,7 @@ class When:
 
     def then(self, *expected: Event) -> When:
         """Exactly ``expected``, in order, whole; on a mismatch, the first differing event by index."""
-        got = self.events
-        problem = first_difference(list(expected), got)
-        if problem:
-            pytest.fail(f"when seat {self.seat} posts {show_command(self.command)}:\n{problem}", pytrace=False)
+        expect(f"when seat {self.seat} posts {show_command(self.command)}", list(expected), self.events)
         return self
 
     def then_types(self, *types: str) -> list[Event]:
@@ -100,6 +97,34 @@ class When:
         assert info.value.code == code, info.value
         return info.value
 
+
+@dataclass
+class SetUp:
+    """A new table's setup as a scenario: no facts yet, and the game opens with these."""
+
+    game: Game
+    players: int
+    options: dict[str, Any]
+    entropy: bytes
+
+    @property
+    def events(self) -> list[Event]:
+        return self.game.decider.setup(self.players, self.game.resolve_options(self.options), self.entropy)
+
+    @property
+    def state(self) -> Any:
+        """The position the table opens on (the invariant checked, as ``given`` checks it)."""
+        return given(self.game, *self.events).state
+
+    def then(self, *expected: Event) -> SetUp:
+        """Exactly ``expected``, in order, whole (who may see each secret field included)."""
+        expect(f"when {self.players} players set up {show_command(self.options)}", list(expected), self.events)
+        return self
+
+
+def set_up(game: Game, players: int, entropy: bytes = ENTROPY, **options: Any) -> SetUp:
+    """The setup of a table of ``players`` with ``options`` (resolved as the lobby resolves them)."""
+    return SetUp(game, players, options, entropy)
 
 
 def given(game: Game, *events: Event, state: Any = None) -> Given:
@@ -163,6 +188,13 @@ def show_event(event: Event | None) -> str:
 
 def show_command(command: dict[str, Any] | Command) -> str:
     return json.dumps(posted(command), separators=(",", ":"), default=str)
+
+
+def expect(what: str, expected: list[Event], got: list[Event]) -> None:
+    """Fail with ``what`` happened and the first difference unless ``got`` is ``expected``."""
+    problem = first_difference(expected, got)
+    if problem:
+        pytest.fail(f"{what}:\n{problem}", pytrace=False)
 
 
 def first_difference(expected: list[Event], got: list[Event]) -> str | None:

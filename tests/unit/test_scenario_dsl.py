@@ -3,7 +3,7 @@
 import pytest
 
 from shared.kernel import ev
-from tests.support.scenario import first_difference, given
+from tests.support.scenario import first_difference, given, set_up
 from tests.support.toy import GAME
 
 
@@ -31,3 +31,10 @@ def test_then_fails_with_the_difference_and_refused_checks_the_code():
     with pytest.raises(pytest.fail.Exception, match=r"when seat 0 posts .*\nevent 0: expected nothing got "):
         table.when(0, {"type": "draw_card"}).then()
     table.when(1, {"type": "draw_card"}).refused("rules/not_your_turn")
+
+
+def test_set_up_compares_a_new_tables_whole_facts():
+    opened = set_up(GAME, 2)
+    assert opened.then(*opened.events) is opened
+    with pytest.raises(pytest.fail.Exception, match=r"when 2 players set up \{\}:\nevent 0: expected nothing got "):
+        opened.then()
