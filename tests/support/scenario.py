@@ -84,6 +84,15 @@ class When:
         expect(f"when seat {self.seat} posts {show_command(self.command)}", list(expected), self.events)
         return self
 
+    def when(self, seat: int, command: dict[str, Any] | Command, entropy: bytes = ENTROPY) -> When:
+        """The next move, on the position this one left: a play example told move by move,
+        ``.when(a, x).then(...).when(b, y).then(...)``."""
+        return Given(self.game, self.after).when(seat, command, entropy)
+
+    def played(self, *moves: tuple[int, dict[str, Any] | Command], entropy: bytes = ENTROPY) -> Given:
+        """The position once this move and then ``moves`` have been played: to go on from."""
+        return Given(self.game, self.after).played(*moves, entropy=entropy)
+
     def then_types(self, *types: str) -> list[Event]:
         """Only the types, for a test whose point is which facts follow, not what they say."""
         events = self.events

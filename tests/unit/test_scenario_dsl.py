@@ -3,7 +3,7 @@
 import pytest
 
 from shared.kernel import ev
-from tests.support.scenario import first_difference, given, set_up
+from tests.support.scenario import decide, first_difference, given, play_moves, set_up
 from tests.support.toy import GAME
 
 
@@ -38,3 +38,12 @@ def test_set_up_compares_a_new_tables_whole_facts():
     assert opened.then(*opened.events) is opened
     with pytest.raises(pytest.fail.Exception, match=r"when 2 players set up \{\}:\nevent 0: expected nothing got "):
         opened.then()
+
+
+def test_a_play_example_goes_on_move_by_move_from_the_position_each_move_left():
+    table = given(GAME, *GAME.decider.setup(2, {}, bytes(32)))
+    draw = {"type": "draw_card"}
+    drawn = table.when(0, draw)
+    assert drawn.when(1, draw).state == drawn.after == drawn.played().state
+    assert drawn.when(1, draw).events == decide(GAME, drawn.after, draw, 1).events
+    assert drawn.played((1, draw)).state == play_moves(GAME, table.state, (0, draw), (1, draw))[0]
