@@ -57,3 +57,16 @@ def rite_begin(state, rite: str) -> list[Event]:
     decision = Decision(state, GAME.decider.evolve, bytes(32))
     RITES[rite].begin(decision)
     return decision.events
+
+
+REDEALT = [53, 44, 55, 5, 45, 51, 35, 7, 23, 20, 1, 36, 39, 12, 0, 38, 14, 52, 47, 41, 33, 29, 42, 11, 3, 17, 15, 10,
+           21, 27, 28, 4, 43, 46, 9, 34, 50, 6, 40, 18, 8, 49, 13, 37, 22, 30, 19, 25, 31, 32, 16, 2, 26, 48, 24, 54]
+"""The order the scenarios' entropy (``bytes(32)``) shuffles the 56 entities into when a decision's first draw of
+randomness is the next rite's deal (a rite's last move, a seized Grand Cultist's seat)."""
+
+
+def dealt_again(players: int) -> list[Event]:
+    """The next rite's deal (Performing Rites: "The Grand Cultist shuffles the entities deck and deals 5 cards to each
+    player"): the whole deck in ``REDEALT``'s order, seen by nobody, then 5 cards to each cultist, seat 0 first."""
+    hands = [ev("cards_drawn", seat=s, cards=REDEALT[5 * s:5 * s + 5], secret={"cards": [s]}) for s in range(players)]
+    return [ev("entities_shuffled", order=REDEALT, secret={"order": []}), *hands]
