@@ -7,12 +7,14 @@ import random
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.kernel import ev
-from tests.support.rites_positions import position
-from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
+from tests.support.rites_positions import dealt_again, position
+from tests.support.scenario import given, offered, timeout_choice
 
 E = entity
 LUKE, JACK, JANE, SUSAN = range(4)
 LYNNE, SIDNEY, LANCE, WARREN = range(4)
+DRAW = {"type": "draw_card"}
+END = {"type": "end_turn"}
 
 
 def grow(name, tree):
@@ -21,6 +23,30 @@ def grow(name, tree):
 
 def plant(name):
     return {"type": "plant_tree", "card": E(name)}
+
+
+def planted(seat, name, tree):
+    return ev("card_played_to_tree", seat=seat, card=E(name), tree=tree, planted=True, double_play=False)
+
+
+def grown(seat, name, tree, double_play=False):
+    return ev("card_played_to_tree", seat=seat, card=E(name), tree=tree, planted=False, double_play=double_play)
+
+
+def passed(seat):
+    """The turn passes to ``seat``."""
+    return ev("turn_passed", seat=seat)
+
+
+def drew(seat, name):
+    """``seat`` could play nothing, so it drew ``name`` (seen by it only)."""
+    return ev("drew_unable_to_play", seat=seat), ev("cards_drawn", seat=seat, cards=[E(name)], secret={"cards": [seat]})
+
+
+def won(seat, reason, players=4):
+    """``seat`` wins the rite; the Grand Cultist's seat passes to the left of the first one (seat 0 here), and the next
+    rite is dealt."""
+    return ev("rite_won", seat=seat, reason=reason), ev("grand_cultist_passed", seat=1), *dealt_again(players)
 
 
 TREE_HANDS = {
@@ -33,74 +59,70 @@ TREE_HANDS = {
 
 def tree_example():
     return given(GAME, *position(4, LUKE, TREE_HANDS, ["The Mindless Flutist", "Kamog"], rite="tree_on_the_hill",
-                                 artifacts=[9])).state
+                                 artifacts=[9]))
 
 
 def test_tree_play_example_susan_wins_with_an_empty_hand():
-    state = tree_example()
-    # Jane's Edward Pickman Derby follows Jack's Klarkash-Ton on Luke's tree: the same number, a double play.
-    given_state(GAME, state).played((LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0))).when(
-        JANE, grow("Edward Pickman Derby", 0)
-    ).then(ev("card_played_to_tree", seat=JANE, card=E("Edward Pickman Derby"), tree=0, planted=False, double_play=True))
-    state, events = play_moves(
-        GAME, state,
-        (LUKE, plant("Asenath Waite")),
-        (JACK, grow("Klarkash-Ton", 0)),
-        (JANE, grow("Edward Pickman Derby", 0)),
-        (JANE, plant("Deep One")),
-        (SUSAN, grow("Lobon", 1)),
-        (SUSAN, grow("Henry Anthony Wilcox", 1)),
-        (SUSAN, plant("Nasht")),
-    )
-    doubles = [e.data["card"] for e in events if e.type == "card_played_to_tree" and e.data["double_play"]]
-    assert doubles == [E("Edward Pickman Derby"), E("Lobon"), E("Henry Anthony Wilcox")]
-    assert offered(GAME, state, LUKE) == [{"type": "draw_card"}]  # Mother Hydra does not extend Nasht's run
-    state, _ = play_moves(GAME, state, (LUKE, {"type": "draw_card"}))
-    assert E("The Mindless Flutist") in state.table.hands[LUKE]
-    state, events = play_moves(GAME, state, (LUKE, grow("The Mindless Flutist", 2)), (LUKE, grow("Mother Hydra", 2)))
-    assert len(state.table.hands[LUKE]) == 3
-    state, _ = play_moves(GAME, state, (JACK, {"type": "draw_card"}))
-    assert {"type": "end_turn"} in offered(GAME, state, JACK)
-    state, _ = play_moves(GAME, state, (JACK, {"type": "end_turn"}))
-    assert len(state.table.hands[JACK]) == 5
-    # Erratum: Nug cannot go on an incomplete tree after Bukrog completes Jane's tree: she plants it.
-    given_state(GAME, play_moves(GAME, state, (JANE, grow("Bukrog", 1)))[0]).when(JANE, grow("Nug", 2)).refused(
-        "rules/tree_must_be_a_run")
-    state, _ = play_moves(GAME, state, (JANE, grow("Bukrog", 1)), (JANE, plant("Nug")))
-    assert len(state.table.hands[JANE]) == 1
-    state, events = play_moves(GAME, state, (SUSAN, grow("Zkauba the Wizard", 0)), (SUSAN, plant("Pnakotic Fragments")))
-    won = [e.data for e in events if e.type == "rite_won"]
-    assert won == [{"seat": SUSAN, "reason": "emptied_hand"}] and 9 in state.captured[SUSAN]
+    # 1-2: Luke, the Grand Cultist, plants Asenath Waite (gray 3); Jack's Klarkash-Ton (blue 4) finishes the trunk
+    move = tree_example().when(LUKE, plant("Asenath Waite")).then(planted(LUKE, "Asenath Waite", 0), passed(JACK))
+    move = move.when(JACK, grow("Klarkash-Ton", 0)).then(grown(JACK, "Klarkash-Ton", 0), passed(JANE))
+    # 3-4: Jane's Edward Pickman Derby (gray 2) is sequential to and of the cult of Asenath Waite: a double play, so
+    # she plays again, and plants Deep One (green 9)
+    move = move.when(JANE, grow("Edward Pickman Derby", 0)).then(grown(JANE, "Edward Pickman Derby", 0, double_play=True))
+    move = move.when(JANE, plant("Deep One")).then(planted(JANE, "Deep One", 1), passed(SUSAN))
+    # 5-7: Susan's Lobon (green 8) and Henry Anthony Wilcox (green 7) are two double plays; she plants Nasht (yellow 10)
+    move = move.when(SUSAN, grow("Lobon", 1)).then(grown(SUSAN, "Lobon", 1, double_play=True))
+    move = move.when(SUSAN, grow("Henry Anthony Wilcox", 1)).then(grown(SUSAN, "Henry Anthony Wilcox", 1, double_play=True))
+    move = move.when(SUSAN, plant("Nasht")).then(planted(SUSAN, "Nasht", 2), passed(LUKE))
+    # 8-9: Luke has no card for a tree (Mother Hydra does not extend Nasht's run): he draws The Mindless Flutist
+    # (yellow 11) and plays it on Susan's tree, a double play, then Mother Hydra (green 12)
+    assert offered(GAME, move.after, LUKE) == [DRAW]
+    move = move.when(LUKE, DRAW).then(*drew(LUKE, "The Mindless Flutist"))
+    move = move.when(LUKE, grow("The Mindless Flutist", 2)).then(grown(LUKE, "The Mindless Flutist", 2, double_play=True))
+    move = move.when(LUKE, grow("Mother Hydra", 2)).then(grown(LUKE, "Mother Hydra", 2), passed(JACK))
+    # 10: Jack can play nothing, draws, cannot play the drawn card either: his turn is over
+    move = move.when(JACK, DRAW).then(*drew(JACK, "Kamog"))
+    assert {"type": "end_turn"} in offered(GAME, move.after, JACK)
+    move = move.when(JACK, END).then(passed(JANE))
+    # 11-12: Jane's Bukrog (green 10) completes her tree, a double play. Erratum: Nug (gray 10) fits no incomplete
+    # tree (Susan's already holds a 10, the first runs 2-4), so she plants it, as her double play allows
+    bukrog = move.when(JANE, grow("Bukrog", 1)).then(grown(JANE, "Bukrog", 1, double_play=True))
+    bukrog.when(JANE, grow("Nug", 2)).refused("rules/tree_must_be_a_run")
+    move = bukrog.when(JANE, plant("Nug")).then(planted(JANE, "Nug", 3), passed(SUSAN))
+    # 13: Susan's Zkauba the Wizard (blue 5) completes the first tree, a double play; she plants her last card and
+    # wins the rite, and the Coveted Artifact
+    move = move.when(SUSAN, grow("Zkauba the Wizard", 0)).then(grown(SUSAN, "Zkauba the Wizard", 0, double_play=True))
+    won_rite = move.when(SUSAN, plant("Pnakotic Fragments")).then(
+        planted(SUSAN, "Pnakotic Fragments", 4), *won(SUSAN, "emptied_hand"))
+    assert won_rite.after.captured[SUSAN] == (9,)
 
 
 def test_a_tree_may_not_repeat_a_number():
-    state, _ = play_moves(GAME, tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, grow("Randolph Carter", 0)).refused("rules/tree_must_be_a_run")
+    tree_example().played((LUKE, plant("Asenath Waite"))).when(JACK, grow("Randolph Carter", 0)).refused(
+        "rules/tree_must_be_a_run")
 
 
 def test_cards_must_be_played_on_an_incomplete_tree_rather_than_planted():
-    state, _ = play_moves(GAME, tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, plant("Klarkash-Ton")).refused("rules/must_play_on_incomplete_tree")
+    tree_example().played((LUKE, plant("Asenath Waite"))).when(JACK, plant("Klarkash-Ton")).refused(
+        "rules/must_play_on_incomplete_tree")
 
 
 def test_a_cultist_who_can_play_may_not_draw():
-    state, _ = play_moves(GAME, tree_example(), (LUKE, plant("Asenath Waite")))
-    given_state(GAME, state).when(JACK, {"type": "draw_card"}).refused("rules/must_play_if_able")
+    tree_example().played((LUKE, plant("Asenath Waite"))).when(JACK, DRAW).refused("rules/must_play_if_able")
 
 
 def test_a_double_play_forces_another_play_by_the_same_cultist():
-    state, _ = play_moves(GAME, tree_example(), (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
-                    (JANE, grow("Edward Pickman Derby", 0)))
-    assert GAME.decider.to_act(state) >= {JANE} and state.stage.rite.again
-    given_state(GAME, state).when(SUSAN, grow("Zkauba the Wizard", 0)).refused("rules/not_your_turn")
+    double = tree_example().played((LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0))).when(
+        JANE, grow("Edward Pickman Derby", 0)).then(grown(JANE, "Edward Pickman Derby", 0, double_play=True))  # no turn_passed
+    assert GAME.decider.to_act(double.after) == {JANE}
+    double.played().when(SUSAN, grow("Zkauba the Wizard", 0)).refused("rules/not_your_turn")
 
 
 def test_when_the_last_card_is_drawn_the_fewest_cards_win():
     hands = {0: ["Hastur", "Yeb"], 1: ["Asenath Waite", "Kamog"]}
-    state = given(GAME, *position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[9], fill_pile=False)).state
-    state, _ = play_moves(GAME, state, (0, plant("Hastur")))
-    state, events = play_moves(GAME, state, (1, {"type": "draw_card"}))  # neither card fits; Dagon is the last card
-    assert [e.data for e in events if e.type == "rite_won"] == [{"seat": 0, "reason": "fewest_cards"}]
+    deal = position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[9], fill_pile=False)
+    # neither of seat 1's cards fits on Hastur (gray 12), nor does Dagon, the last card: seat 0 holds the fewest
+    given(GAME, *deal).played((0, plant("Hastur"))).when(1, DRAW).then(*drew(1, "Dagon"), *won(0, "fewest_cards", players=2))
 
 
 MOUNTAIN_HANDS = {
@@ -113,7 +135,7 @@ MOUNTAIN_HANDS = {
 
 def mountains():
     return given(GAME, *position(4, LYNNE, MOUNTAIN_HANDS, ["Bukrog", "The Mindless Flutist"],
-                                 rite="mountains_of_madness", artifacts=[9])).state
+                                 rite="mountains_of_madness", artifacts=[9]))
 
 
 def ridge(name):
@@ -124,54 +146,75 @@ def slope(name, ridge_card, side):
     return {"type": "play_on_slope", "card": E(name), "ridge_card": E(ridge_card), "side": side}
 
 
-END = {"type": "end_turn"}
+def cliff(book, name, ridge_card, side):
+    return {"type": "play_cliff", "book": E(book), "card": E(name), "ridge_card": E(ridge_card), "side": side}
+
+
+def extended(seat, name):
+    return ev("ridge_extended", seat=seat, card=E(name))
+
+
+def sloped(seat, names, ridge_card, side, cliff=False):
+    return ev("slope_played", seat=seat, cards=[E(n) for n in names], ridge_card=E(ridge_card), side=side, cliff=cliff)
 
 
 def test_mountains_play_example_lynne_wins_with_a_cliff():
-    state, _ = play_moves(GAME, mountains(), (LYNNE, ridge("Klarkash-Ton")), (LYNNE, ridge("Nephren-Ka")), (LYNNE, END))
-    assert offered(GAME, state, SIDNEY) == [{"type": "draw_card"}]
-    state, _ = play_moves(GAME, state, (SIDNEY, {"type": "draw_card"}))
-    assert offered(GAME, state, SIDNEY) == [END]
-    state, _ = play_moves(GAME, state, (SIDNEY, END), (LANCE, ridge("Randolph Carter")), (LANCE, ridge("Harley Warren")),
-                    (LANCE, slope("Zadok Allen", "Harley Warren", "below")), (LANCE, END))
+    # Lynne, the Grand Cultist, declares the Elder Sign with Klarkash-Ton (4); Nephren-Ka (5) must go on the ridge
+    move = mountains().when(LYNNE, ridge("Klarkash-Ton")).then(extended(LYNNE, "Klarkash-Ton"))
+    move = move.when(LYNNE, ridge("Nephren-Ka")).then(extended(LYNNE, "Nephren-Ka"))
+    move = move.when(LYNNE, END).then(passed(SIDNEY))
+    # Sidney can play nothing: she draws, cannot play the drawn card, and keeps it
+    assert offered(GAME, move.after, SIDNEY) == [DRAW]
+    move = move.when(SIDNEY, DRAW).then(*drew(SIDNEY, "Bukrog"))
+    assert offered(GAME, move.after, SIDNEY) == [END]
+    move = move.when(SIDNEY, END).then(passed(LANCE))
+    # Lance finishes the ridge with Randolph Carter (3) and Harley Warren (2), and starts a slope with Zadok Allen (1)
+    move = move.when(LANCE, ridge("Randolph Carter")).then(extended(LANCE, "Randolph Carter"))
+    move = move.when(LANCE, ridge("Harley Warren")).then(extended(LANCE, "Harley Warren"))
+    move = move.when(LANCE, slope("Zadok Allen", "Harley Warren", "below")).then(
+        sloped(LANCE, ["Zadok Allen"], "Harley Warren", "below"))
+    move = move.when(LANCE, END).then(passed(WARREN))
     # Erratum: Warren could play at the start of his turn (Abdul Reis el Drogman fits a slope), so he may not
     # draw; and Abdul Reis (3) cannot cover Zkauba (5): he starts the slope above Harley Warren instead.
-    given_state(GAME, state).when(WARREN, {"type": "draw_card"}).refused("rules/must_play_if_able")
-    state, _ = play_moves(GAME, state, (WARREN, slope("Zkauba the Wizard", "Klarkash-Ton", "above")))
-    given_state(GAME, state).when(WARREN, slope("Abdul Reis el Drogman", "Klarkash-Ton", "above")).refused(
-        "rules/slopes_step_by_one")
-    state, _ = play_moves(GAME, state, (WARREN, slope("Abdul Reis el Drogman", "Harley Warren", "above")),
-                    (WARREN, slope("Pharaoh Nitocris", "Harley Warren", "above")), (WARREN, END))
-    cliff = {"type": "play_cliff", "book": E("Liber Ivonis"), "card": E("Nyarlathotep"),
-             "ridge_card": E("Klarkash-Ton"), "side": "below"}
-    state, events = play_moves(GAME, state, (LYNNE, cliff))
-    assert E("The Mindless Flutist") in state.table.hands[LYNNE]
-    state, events = play_moves(GAME, state, (LYNNE, slope("The Mad Arab Abdul Alhazred", "Klarkash-Ton", "below")),
-                         (LYNNE, slope("The Mindless Flutist", "Klarkash-Ton", "below")))
-    assert [e.data for e in events if e.type == "rite_won"] == [{"seat": LYNNE, "reason": "emptied_hand"}]
+    move.when(WARREN, DRAW).refused("rules/must_play_if_able")
+    move = move.when(WARREN, slope("Zkauba the Wizard", "Klarkash-Ton", "above")).then(
+        sloped(WARREN, ["Zkauba the Wizard"], "Klarkash-Ton", "above"))
+    move.when(WARREN, slope("Abdul Reis el Drogman", "Klarkash-Ton", "above")).refused("rules/slopes_step_by_one")
+    move = move.when(WARREN, slope("Abdul Reis el Drogman", "Harley Warren", "above")).then(
+        sloped(WARREN, ["Abdul Reis el Drogman"], "Harley Warren", "above"))
+    move = move.when(WARREN, slope("Pharaoh Nitocris", "Harley Warren", "above")).then(
+        sloped(WARREN, ["Pharaoh Nitocris"], "Harley Warren", "above"))
+    move = move.when(WARREN, END).then(passed(LYNNE))
+    # Lynne plays a cliff, Liber Ivonis (0) and Nyarlathotep (13) below Klarkash-Ton, so he draws The Mindless Flutist
+    move = move.when(LYNNE, cliff("Liber Ivonis", "Nyarlathotep", "Klarkash-Ton", "below")).then(
+        sloped(LYNNE, ["Liber Ivonis", "Nyarlathotep"], "Klarkash-Ton", "below", cliff=True),
+        ev("cards_drawn", seat=LYNNE, cards=[E("The Mindless Flutist")], secret={"cards": [LYNNE]}))
+    # he plays The Mad Arab (12) and The Mindless Flutist (11) on Nyarlathotep: his hand is empty, he wins the rite
+    move = move.when(LYNNE, slope("The Mad Arab Abdul Alhazred", "Klarkash-Ton", "below")).then(
+        sloped(LYNNE, ["The Mad Arab Abdul Alhazred"], "Klarkash-Ton", "below"))
+    move.when(LYNNE, slope("The Mindless Flutist", "Klarkash-Ton", "below")).then(
+        sloped(LYNNE, ["The Mindless Flutist"], "Klarkash-Ton", "below"), *won(LYNNE, "emptied_hand"))
 
 
 def test_a_card_that_extends_the_ridge_may_not_go_on_a_slope():
-    state, _ = play_moves(GAME, mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    given_state(GAME, state).when(LYNNE, slope("Nephren-Ka", "Klarkash-Ton", "above")).refused("rules/ridge_before_slopes")
+    mountains().played((LYNNE, ridge("Klarkash-Ton"))).when(LYNNE, slope("Nephren-Ka", "Klarkash-Ton", "above")).refused(
+        "rules/ridge_before_slopes")
 
 
 def test_forbidden_books_may_not_be_part_of_the_ridge():
-    given_state(GAME, mountains()).when(LYNNE, ridge("Liber Ivonis")).refused("rules/no_forbidden_books_in_ridge")
+    mountains().when(LYNNE, ridge("Liber Ivonis")).refused("rules/no_forbidden_books_in_ridge")
 
 
 def test_the_ridge_is_at_most_four_cards_in_a_run():
-    state, _ = play_moves(GAME, mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    given_state(GAME, state).when(LYNNE, ridge("Nyarlathotep")).refused("rules/ridge_must_be_a_run")
+    mountains().played((LYNNE, ridge("Klarkash-Ton"))).when(LYNNE, ridge("Nyarlathotep")).refused("rules/ridge_must_be_a_run")
 
 
 def test_a_cliff_draws_a_card_and_the_turn_goes_on():
-    state, _ = play_moves(GAME, mountains(), (LYNNE, ridge("Klarkash-Ton")))
-    cliff = {"type": "play_cliff", "book": E("Liber Ivonis"), "card": E("Nyarlathotep"),
-             "ridge_card": E("Klarkash-Ton"), "side": "above"}
-    state, events = play_moves(GAME, state, (LYNNE, cliff))
-    assert [e.type for e in events][-1] == "cards_drawn" and GAME.decider.to_act(state) >= {LYNNE}
-    assert state.stage.rite.turn == LYNNE
+    drawn = mountains().played((LYNNE, ridge("Klarkash-Ton"))).when(
+        LYNNE, cliff("Liber Ivonis", "Nyarlathotep", "Klarkash-Ton", "above")).then(
+        sloped(LYNNE, ["Liber Ivonis", "Nyarlathotep"], "Klarkash-Ton", "above", cliff=True),
+        ev("cards_drawn", seat=LYNNE, cards=[E("Bukrog")], secret={"cards": [LYNNE]}))  # no turn_passed
+    assert GAME.decider.to_act(drawn.after) == {LYNNE}
 
 
 # --- the turn timer --------------------------------------------------------------------------------------------
@@ -180,15 +223,16 @@ def test_a_cliff_draws_a_card_and_the_turn_goes_on():
 def test_a_silent_cultist_who_drew_or_has_played_ends_the_turn_and_otherwise_plays_at_random():
     """Rulings: playing the drawn card, or playing on, is a "may": the timer ends the turn; where a play (or the draw
     when unable) is compulsory it picks one of the legal ones at random."""
-    start = tree_example()
+    start = tree_example().state
     plays = {str(timeout_choice(GAME, start, LUKE, random.Random(seed))) for seed in range(30)}
     assert len(plays) > 1 and all("plant_tree" in p for p in plays)
-    state, _ = play_moves(GAME, start, (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)),
-                    (JANE, grow("Edward Pickman Derby", 0)), (JANE, plant("Deep One")), (SUSAN, grow("Lobon", 1)),
-                    (SUSAN, grow("Henry Anthony Wilcox", 1)), (SUSAN, plant("Nasht")), (LUKE, {"type": "draw_card"}))
+    state = tree_example().played(
+        (LUKE, plant("Asenath Waite")), (JACK, grow("Klarkash-Ton", 0)), (JANE, grow("Edward Pickman Derby", 0)),
+        (JANE, plant("Deep One")), (SUSAN, grow("Lobon", 1)), (SUSAN, grow("Henry Anthony Wilcox", 1)),
+        (SUSAN, plant("Nasht")), (LUKE, DRAW)).state
     assert {"type": "end_turn"} in offered(GAME, state, LUKE) and len(offered(GAME, state, LUKE)) > 1
     assert [timeout_choice(GAME, state, LUKE, random.Random(seed)) for seed in range(20)] == [{"type": "end_turn"}] * 20
-    state, _ = play_moves(GAME, mountains(), (LYNNE, ridge("Klarkash-Ton")))
+    state = mountains().played((LYNNE, ridge("Klarkash-Ton"))).state
     assert len(offered(GAME, state, LYNNE)) > 1
     assert [timeout_choice(GAME, state, LYNNE, random.Random(seed)) for seed in range(20)] == [END] * 20
 
@@ -200,12 +244,11 @@ def test_a_mountains_slope_may_go_back_and_forth_by_one():
     hands = {0: ["Klarkash-Ton", "Randolph Carter", "Harley Warren", "Zadok Allen",
                  "Zkauba the Wizard", "Kamog", "Nephren-Ka", "Hastur"],
              1: ["Nug", "Dagon", "Yeb"]}
-    state = given(GAME, *position(2, 0, hands, ["Bukrog"], rite="mountains_of_madness", artifacts=[9])).state
-    state, _ = play_moves(GAME, state, (0, ridge("Klarkash-Ton")), (0, ridge("Randolph Carter")), (0, ridge("Harley Warren")),
-                    (0, ridge("Zadok Allen")))
-    given_state(GAME, state).when(0, slope("Hastur", "Klarkash-Ton", "above")).refused(
-        "rules/slopes_step_by_one")
-    state, _ = play_moves(GAME, state, (0, slope("Zkauba the Wizard", "Klarkash-Ton", "above")),
-                    (0, slope("Kamog", "Klarkash-Ton", "above")), (0, slope("Nephren-Ka", "Klarkash-Ton", "above")))
-    above = [s for s in state.stage.rite.slopes if s.ridge_card == E("Klarkash-Ton") and s.side == "above"]
-    assert [c % 14 for c in above[0].cards] == [5, 4, 5]
+    ridge_of_four = given(GAME, *position(2, 0, hands, ["Bukrog"], rite="mountains_of_madness", artifacts=[9])).played(
+        (0, ridge("Klarkash-Ton")), (0, ridge("Randolph Carter")), (0, ridge("Harley Warren")), (0, ridge("Zadok Allen")))
+    ridge_of_four.when(0, slope("Hastur", "Klarkash-Ton", "above")).refused("rules/slopes_step_by_one")  # 4 to 12
+    # Klarkash-Ton (4), then Zkauba (5), Kamog (4), Nephren-Ka (5) on one slope above it
+    move = ridge_of_four.when(0, slope("Zkauba the Wizard", "Klarkash-Ton", "above")).then(
+        sloped(0, ["Zkauba the Wizard"], "Klarkash-Ton", "above"))
+    move = move.when(0, slope("Kamog", "Klarkash-Ton", "above")).then(sloped(0, ["Kamog"], "Klarkash-Ton", "above"))
+    move.when(0, slope("Nephren-Ka", "Klarkash-Ton", "above")).then(sloped(0, ["Nephren-Ka"], "Klarkash-Ton", "above"))
