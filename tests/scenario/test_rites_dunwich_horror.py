@@ -8,10 +8,10 @@ import random
 from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import entity
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.cards import HORROR, TWINS, WILBUR
-from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Claims, Replacing, Revealed, Turn
-from shared.kernel import ev, fold, redact
-from tests.support.rites_positions import position, rite_begin
-from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
+from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Claims
+from shared.kernel import ev, fold
+from tests.support.rites_positions import dealt_again, position, rite_begin
+from tests.support.scenario import given, given_state, offered, timeout_choice
 
 E = entity
 RITE = "dunwich_horror"
@@ -62,12 +62,41 @@ def rite(state):
     return state.stage.rite
 
 
-def hand(state, seat):
-    return state.table.hands[seat]
+def twin_of(wall):
+    """Slots 0-3 wall in Wilbur Whateley, 4-7 The Dunwich Horror."""
+    return WILBUR if wall < 4 else HORROR
 
 
-def types(events):
-    return [e.type for e in events]
+def revealed(seat, a, b, wall, card):
+    return ev("wall_revealed", seat=seat, cards=pair(a, b), wall=wall, twin=twin_of(wall), card=E(card))
+
+
+def captured(seat, a, b, wall, card):
+    return ev("wall_captured", seat=seat, cards=pair(a, b), wall=wall, card=E(card))
+
+
+def claimed(seat, a, b, wall, card, revealer, order):
+    """``seat``'s knock (the last of ``order``, the claims as they arrived) captures the wall ``revealer`` revealed."""
+    return ev("wall_claimed", seat=seat, cards=pair(a, b), wall=wall, card=E(card), revealer=revealer,
+              arrival=len(order), order=list(order))
+
+
+def drew(seat, *names):
+    return ev("cards_drawn", seat=seat, cards=[E(n) for n in names], secret={"cards": [seat]})
+
+
+def turn(seat):
+    return ev("dunwich_turn_began", seat=seat)
+
+
+def chosen(walls=EXAMPLE_WALLS, handed_over=(None, None)):
+    """The Grand Cultist chooses The Dunwich Horror: the twins come out of the deck (any held handed over in view of
+    the table), eight face-down walls are built from the pile, and the Coveted Artifact (the Bas-Relief, whose
+    first turn goes to the poorest cultist: the Grand Cultist, first in turn order) is excavated."""
+    return [ev("rite_chosen", rite=RITE), ev("twins_set_aside", twins=[WILBUR, HORROR], handed_over=list(handed_over)),
+            ev("farmhouse_walls_built", count=8, walls=[E(c) for c in walls], secret={"walls": []}),
+            ev("artifact_excavated", artifact=6, seat=None), ev("opener_changed", seat=LUCY),
+            ev("rite_begun", rite=RITE)]
 
 
 # --- the play example --------------------------------------------------------------------------------------
@@ -75,45 +104,35 @@ def types(events):
 
 def test_play_example_lucy_captures_blake_then_reggie_knocks_first_and_takes_derby():
     # Lucy reveals the first wall card with Nug and Asenath Waite (10 - 3 = 7, Wilbur's elder sign) ...
-    revealed = given_state(GAME, start()).when(LUCY, reveal("Nug", "Asenath Waite", 0))
-    revealed.then(ev("wall_revealed", seat=LUCY, cards=pair("Nug", "Asenath Waite"), wall=0, twin=E("Wilbur Whateley"),
-                     card=E("Robert Harrison Blake")))
+    move = given_state(GAME, start()).when(LUCY, reveal("Nug", "Asenath Waite", 0)).then(
+        revealed(LUCY, "Nug", "Asenath Waite", 0, "Robert Harrison Blake"))
     # ... and captures it with 3 + 1 = 4; able to capture only one wall card a turn, she draws back to 5 and play
     # passes to Mark.
-    captured = given_state(GAME, revealed.after).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0))
-    captured.then(ev("wall_captured", seat=LUCY, cards=pair("Abdul Reis el Drogman", "Zadok Allen"), wall=0,
-                     card=E("Robert Harrison Blake")),
-                  ev("cards_drawn", seat=LUCY, cards=[E(c) for c in LUCY_DRAWS], secret={"cards": [LUCY]}),
-                  ev("dunwich_turn_began", seat=MARK))
-    state = captured.after
-    assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"),)
-    state, events = play_moves(GAME, state, (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))  # 1 + 5 = 6
-    assert events[0].data["card"] == E("Edward Pickman Derby")
-    assert offered(GAME, state, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
-    state, _ = play_moves(GAME, state, (MARK, CALL_KNOCK))
-    assert GAME.decider.to_act(state) == {LUCY, REGGIE}
-    assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)  # Lucy could claim it too
+    move = move.when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).then(
+        captured(LUCY, "Abdul Reis el Drogman", "Zadok Allen", 0, "Robert Harrison Blake"), drew(LUCY, *LUCY_DRAWS),
+        turn(MARK))
+    # Mark reveals Edward Pickman Derby (2) around The Dunwich Horror with 1 + 5 = 6 ...
+    move = move.when(MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)).then(
+        revealed(MARK, "Swami Chandraputra", "Francis Wayland Thurston", 4, "Edward Pickman Derby"))
+    assert offered(GAME, move.after, MARK) == [CALL_KNOCK]  # no pair of 13, 9, 4 makes 2: he must knock
+    move = move.when(MARK, CALL_KNOCK).then(ev("knock_called", seat=MARK, wall=4, card=E("Edward Pickman Derby")))
+    assert GAME.decider.to_act(move.after) == {LUCY, REGGIE}
+    assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, move.after, LUCY)  # Lucy could claim it too
     # 10 - 8 = 2: Reggie is slightly faster and takes Derby; Mark's turn ends, he draws back, play goes clockwise.
-    claimed = given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon"))
-    claimed.then(ev("wall_claimed", seat=REGGIE, cards=pair("Nasht", "Lobon"), wall=4, card=E("Edward Pickman Derby"),
-                    revealer=MARK, arrival=1, order=[REGGIE]),
-                 ev("cards_drawn", seat=MARK, cards=[E("Pnakotic Fragments"), E("Robert Olmstead")],
-                    secret={"cards": [MARK]}),
-                 ev("dunwich_turn_began", seat=REGGIE))
-    after = claimed.after
-    assert rite(after).captured[REGGIE] == (E("Edward Pickman Derby"),)
+    move = move.when(REGGIE, knock("Nasht", "Lobon")).then(
+        claimed(REGGIE, "Nasht", "Lobon", 4, "Edward Pickman Derby", revealer=MARK, order=[REGGIE]),
+        drew(MARK, "Pnakotic Fragments", "Robert Olmstead"), turn(REGGIE))
     # Lucy's knock arrives second: refused, whatever her pair (the game no longer waits on her).
-    given_state(GAME, after).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
+    move.when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
 
 
 # --- the deal --------------------------------------------------------------------------------------------------
 
 
 def test_the_twins_are_set_aside_face_up_and_each_walled_in_with_four_face_down_cards():
+    deal = position(3, LUCY, EXAMPLE_HANDS, (*EXAMPLE_WALLS, *LUCY_DRAWS))
+    given(GAME, *deal).when(LUCY, {"type": "choose_rite", "rite": RITE}).then(*chosen())
     state = start()
-    r = rite(state)
-    assert r.twins == TWINS == (WILBUR, HORROR)
-    assert r.walls == tuple(E(c) for c in EXAMPLE_WALLS) and not r.face_up
     assert all(c not in state.table.pile and all(c not in h for h in state.table.hands) for c in TWINS)
     view = GAME.decider.view(state, MARK)["rite"]
     assert [w["status"] for w in view["walls"]] == ["face_down"] * 8
@@ -125,16 +144,14 @@ def test_the_twins_are_set_aside_face_up_and_each_walled_in_with_four_face_down_
 def test_a_cultist_holding_a_twin_hands_it_over_and_draws_back_to_five_before_the_first_turn():
     hands = dict(EXAMPLE_HANDS)
     hands[MARK] = ["Wilbur Whateley", "Francis Wayland Thurston", "Dagon", "Dhole", "Klarkash-Ton"]
-    state = start(hands, pile=(*EXAMPLE_WALLS, "Swami Chandraputra"))
-    assert isinstance(rite(state).phase, Replacing)
-    assert len(hand(state, MARK)) == 4 and WILBUR not in hand(state, MARK)
-    assert GAME.decider.to_act(state) == {MARK}
-    given_state(GAME, state).when(MARK, reveal("Dagon", "Dhole", 0)).refused("rules/replacements_pending")
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 0)).refused("rules/not_your_turn")
-    state, events = play_moves(GAME, state, (MARK, {"type": "draw_card"}))
-    assert E("Swami Chandraputra") in hand(state, MARK) and len(hand(state, MARK)) == 5
-    assert rite(state).phase == Turn()
-    assert GAME.decider.to_act(state) == {LUCY}  # the Grand Cultist takes the first turn
+    handed = given(GAME, *position(3, LUCY, hands, (*EXAMPLE_WALLS, "Swami Chandraputra"))).when(
+        LUCY, {"type": "choose_rite", "rite": RITE}).then(*chosen(handed_over=[MARK, None]))
+    assert GAME.decider.to_act(handed.after) == {MARK}
+    handed.when(MARK, reveal("Dagon", "Dhole", 0)).refused("rules/replacements_pending")
+    handed.when(LUCY, reveal("Nug", "Asenath Waite", 0)).refused("rules/not_your_turn")
+    replaced = handed.when(MARK, {"type": "draw_card"}).then(
+        drew(MARK, "Swami Chandraputra"), ev("twin_replacement_drawn", seat=MARK))
+    assert GAME.decider.to_act(replaced.after) == {LUCY}  # the Grand Cultist takes the first turn
 
 
 def test_a_twin_is_handed_over_in_view_of_the_table_and_its_holder_draws_on_her_own_command():
@@ -142,22 +159,21 @@ def test_a_twin_is_handed_over_in_view_of_the_table_and_its_holder_draws_on_her_
     replacement is not drawn in the Grand Cultist's choice of the rite, which would write her hand into his command."""
     before = position(3, LUCY, {**EXAMPLE_HANDS, MARK: ["Wilbur Whateley", "Dagon", "Dhole", "Klarkash-Ton", "Yeb"],
                                 REGGIE: ["Nasht", "Lobon", "Yog-Sothoth", "Deep One", "Hastur"]}, EXAMPLE_WALLS)
-    events = given(GAME, *before).when(LUCY, {"type": "choose_rite", "rite": RITE}).events
-    set_aside = next(e for e in events if e.type == "twins_set_aside")
-    assert redact(set_aside, REGGIE)["handed_over"] == [MARK, None] and not set_aside.secret
-    assert "cards_drawn" not in [e.type for e in events]
+    # twins_set_aside has no secret part, and no cards_drawn follows
+    given(GAME, *before).when(LUCY, {"type": "choose_rite", "rite": RITE}).then(*chosen(handed_over=[MARK, None]))
 
 
 # --- revealing and capturing -----------------------------------------------------------------------------------
 
 
 def test_a_pair_reveals_a_wall_card_when_its_sum_or_difference_equals_the_twins_elder_sign():
-    state = start()
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).then_types("wall_revealed")  # 10 - 3
+    given_state(GAME, start()).when(LUCY, reveal("Nug", "Asenath Waite", 1)).then(
+        revealed(LUCY, "Nug", "Asenath Waite", 1, "Kaman-Thah"))  # 10 - 3
     hands = {**EXAMPLE_HANDS, LUCY: ["Asenath Waite", "Klarkash-Ton", "Nug", "Zadok Allen", "Randolph Carter"]}
     hands[MARK] = ["Swami Chandraputra", "Francis Wayland Thurston", "Dagon", "Dhole", "Shoggoth"]
     state = start(hands)
-    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Klarkash-Ton", 2)).then_types("wall_revealed")  # 3+4
+    given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Klarkash-Ton", 2)).then(
+        revealed(LUCY, "Asenath Waite", "Klarkash-Ton", 2, "Nephren-Ka"))  # 3 + 4
     given_state(GAME, state).when(LUCY, reveal("Asenath Waite", "Zadok Allen", 2)).refused("rules/pair_does_not_match")
 
 
@@ -168,9 +184,9 @@ def test_a_pair_reveals_only_a_wall_of_the_twin_whose_elder_sign_it_makes():
 
 
 def test_cults_do_not_matter_only_elder_signs():
-    state = start()
     # Abdul Reis el Drogman (yellow 3) and Nug (gray 10): different cults, difference 7.
-    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Nug", 0)).then_types("wall_revealed")
+    given_state(GAME, start()).when(LUCY, reveal("Abdul Reis el Drogman", "Nug", 0)).then(
+        revealed(LUCY, "Abdul Reis el Drogman", "Nug", 0, "Robert Harrison Blake"))
 
 
 def test_a_pair_is_two_different_cards_from_the_hand():
@@ -181,17 +197,17 @@ def test_a_pair_is_two_different_cards_from_the_hand():
 
 
 def test_a_pair_may_be_listed_in_either_order():
-    state = start()
-    command = {"type": "reveal_wall", "cards": [E("Asenath Waite"), E("Nug")][::-1], "wall": 0}
-    assert given_state(GAME, state).when(LUCY, command).then_types("wall_revealed")[0].data["cards"] == pair("Nug", "Asenath Waite")
+    command = {"type": "reveal_wall", "cards": [E("Nug"), E("Asenath Waite")], "wall": 0}  # the higher id first
+    given_state(GAME, start()).when(LUCY, command).then(revealed(LUCY, "Nug", "Asenath Waite", 0, "Robert Harrison Blake"))
 
 
 def test_hands_are_drawn_back_to_five_only_at_the_end_of_a_turn():
-    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
-    assert len(hand(state, LUCY)) == 3
-    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
-    assert len(hand(state, LUCY)) == 5
-    assert types(events)[:3] == ["wall_captured", "cards_drawn", "dunwich_turn_began"]
+    # the reveal draws nothing (Lucy holds 3 cards); the capture ends her turn, and she draws 4 back to 5
+    given_state(GAME, start()).when(LUCY, reveal("Nug", "Asenath Waite", 0)).then(
+        revealed(LUCY, "Nug", "Asenath Waite", 0, "Robert Harrison Blake")).when(
+        LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).then(
+        captured(LUCY, "Abdul Reis el Drogman", "Zadok Allen", 0, "Robert Harrison Blake"), drew(LUCY, *LUCY_DRAWS),
+        turn(MARK))
 
 
 def test_a_wall_card_may_only_be_captured_after_it_has_been_revealed():
@@ -200,87 +216,82 @@ def test_a_wall_card_may_only_be_captured_after_it_has_been_revealed():
 
 
 def test_capturing_needs_a_second_pair_matching_the_revealed_cards_elder_sign():
-    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))  # Blake, 4
-    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).refused(
-        "rules/pair_does_not_match")  # 3 and 3: sum 6, difference 0
+    given_state(GAME, start()).played((LUCY, reveal("Nug", "Asenath Waite", 0))).when(  # Blake, 4
+        LUCY, capture("Abdul Reis el Drogman", "Randolph Carter", 0)).refused("rules/pair_does_not_match")  # 3, 3: 6 or 0
 
 
 def test_after_a_reveal_the_revealer_captures_that_card_or_knocks_and_does_nothing_else():
-    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)))
-    assert isinstance(rite(state).phase, Revealed)
-    legal = offered(GAME, state, LUCY)
+    g = given_state(GAME, start()).played((LUCY, reveal("Nug", "Asenath Waite", 0)))
     # 3 + 1 = 4 twice over (Abdul Reis el Drogman or Randolph Carter with Zadok Allen), or the knock.
-    assert legal == [capture("Zadok Allen", "Randolph Carter", 0), capture("Zadok Allen", "Abdul Reis el Drogman", 0),
-                     CALL_KNOCK]
-    given_state(GAME, state).when(LUCY, reveal("Abdul Reis el Drogman", "Randolph Carter", 4)).refused(
+    assert offered(GAME, g.state, LUCY) == [capture("Zadok Allen", "Randolph Carter", 0),
+                                            capture("Zadok Allen", "Abdul Reis el Drogman", 0), CALL_KNOCK]
+    g.when(LUCY, reveal("Abdul Reis el Drogman", "Randolph Carter", 4)).refused("rules/one_reveal_per_turn")
+    g.when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).refused(
         "rules/one_reveal_per_turn")
-    given_state(GAME, state).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).refused(
-        "rules/one_reveal_per_turn")
-    given_state(GAME, state).when(LUCY, {"type": "end_turn"}).refused("rules/must_capture_or_knock")
+    g.when(LUCY, {"type": "end_turn"}).refused("rules/must_capture_or_knock")
 
 
 def test_a_cultist_may_capture_no_more_than_one_wall_card_per_turn():
-    state, events = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
-                         (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
-    assert rite(state).phase == Turn(MARK)
-    assert offered(GAME, state, LUCY) == []
-    given_state(GAME, state).when(LUCY, reveal("Nug", "Asenath Waite", 1)).refused("rules/not_your_turn")
+    # the capture ends the turn: Lucy draws back and Mark's turn begins
+    took = given_state(GAME, start()).played((LUCY, reveal("Nug", "Asenath Waite", 0))).when(
+        LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).then(
+        captured(LUCY, "Abdul Reis el Drogman", "Zadok Allen", 0, "Robert Harrison Blake"), drew(LUCY, *LUCY_DRAWS),
+        turn(MARK))
+    assert offered(GAME, took.after, LUCY) == []
+    took.when(LUCY, reveal("Nug", "Asenath Waite", 1)).refused("rules/not_your_turn")
 
 
 # --- the knock ---------------------------------------------------------------------------------------------------
 
 
 def marks_knock():
-    state, _ = play_moves(GAME, start(), (LUCY, reveal("Nug", "Asenath Waite", 0)),
-                    (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
-                    (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)), (MARK, CALL_KNOCK))
-    return state
+    """The play example up to Mark's knock: he revealed Edward Pickman Derby (2) and has no pair to capture it."""
+    return given_state(GAME, start()).played(
+        (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
+        (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)), (MARK, CALL_KNOCK))
 
 
 def test_a_revealer_who_cannot_capture_must_knock_and_every_other_cultist_may_claim():
-    state = marks_knock()
+    state = marks_knock().state
     assert rite(state).phase == Claims(MARK, 4)
     assert GAME.decider.to_act(state) == {LUCY, REGGIE}
     assert offered(GAME, state, REGGIE) == [knock("Nasht", "Lobon"), PASS]
     assert offered(GAME, state, MARK) == []
-    given_state(GAME, state).when(MARK, knock("Dagon", "Dhole")).refused("rules/not_your_turn")  # the revealer
+    marks_knock().when(MARK, knock("Dagon", "Dhole")).refused("rules/not_your_turn")  # the revealer
 
 
 def test_the_first_valid_claim_applied_wins_and_the_log_records_the_arrival_order():
-    state = marks_knock()
-    state, events = play_moves(GAME, state, (REGGIE, PASS))
-    assert events[0].data == {"seat": REGGIE, "wall": 4, "arrival": 1}
-    assert rite(state).phase == Claims(MARK, 4, (REGGIE,))
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/not_your_turn")  # he passed
-    state, events = play_moves(GAME, state, (LUCY, knock("Pharaoh Nitocris", "Kamog")))
-    claimed = events[0]
-    assert claimed.type == "wall_claimed" and claimed.data["arrival"] == 2 and claimed.data["order"] == [REGGIE, LUCY]
-    assert rite(state).captured[LUCY] == (E("Robert Harrison Blake"), E("Edward Pickman Derby"))
+    passed = marks_knock().when(REGGIE, PASS).then(ev("knock_passed", seat=REGGIE, wall=4, arrival=1))
+    passed.when(REGGIE, knock("Nasht", "Lobon")).refused("rules/not_your_turn")  # he passed
+    claim = passed.when(LUCY, knock("Pharaoh Nitocris", "Kamog")).then(
+        claimed(LUCY, "Pharaoh Nitocris", "Kamog", 4, "Edward Pickman Derby", revealer=MARK, order=[REGGIE, LUCY]),
+        drew(MARK, "Pnakotic Fragments", "Robert Olmstead"), turn(REGGIE))
+    assert rite(claim.after).captured[LUCY] == (E("Robert Harrison Blake"), E("Edward Pickman Derby"))
 
 
 def test_an_invalid_knock_is_refused_and_the_window_stays_open():
-    state = marks_knock()
-    given_state(GAME, state).when(REGGIE, knock("Yeb", "Deep One")).refused("rules/pair_does_not_match")  # 9 and 9
-    assert GAME.decider.to_act(state) == {LUCY, REGGIE}
+    marks_knock().when(REGGIE, knock("Yeb", "Deep One")).refused("rules/pair_does_not_match")  # 9 and 9
+    assert GAME.decider.to_act(marks_knock().state) == {LUCY, REGGIE}
 
 
 def test_a_claimant_draws_back_to_five_only_at_the_end_of_her_own_turn():
-    state, events = play_moves(GAME, marks_knock(), (REGGIE, knock("Nasht", "Lobon")))
-    assert len(hand(state, REGGIE)) == 3 and len(hand(state, MARK)) == 5
-    assert [e.data["seat"] for e in events if e.type == "cards_drawn"] == [MARK]
+    # only Mark, whose turn ends, draws back: Reggie keeps three cards into his turn
+    marks_knock().when(REGGIE, knock("Nasht", "Lobon")).then(
+        claimed(REGGIE, "Nasht", "Lobon", 4, "Edward Pickman Derby", revealer=MARK, order=[REGGIE]),
+        drew(MARK, "Pnakotic Fragments", "Robert Olmstead"), turn(REGGIE))
 
 
 def test_the_claim_window_closes_when_every_other_cultist_has_passed_and_the_card_stays_face_up():
-    state, events = play_moves(GAME, marks_knock(), (REGGIE, PASS), (LUCY, PASS))
-    assert types(events)[-3:] == ["claims_closed", "cards_drawn", "dunwich_turn_began"]
-    assert next(e for e in events if e.type == "claims_closed").data == {"wall": 4, "passed": [REGGIE, LUCY]}
-    assert 4 in rite(state).face_up and rite(state).phase == Turn(REGGIE)
-    given_state(GAME, state).when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
-    given_state(GAME, state).when(REGGIE, knock("Nasht", "Lobon")).refused("rules/no_knock_window")
+    closed = marks_knock().when(REGGIE, PASS).then(ev("knock_passed", seat=REGGIE, wall=4, arrival=1)).when(
+        LUCY, PASS).then(ev("knock_passed", seat=LUCY, wall=4, arrival=2), ev("claims_closed", wall=4, passed=[REGGIE, LUCY]),
+                         drew(MARK, "Pnakotic Fragments", "Robert Olmstead"), turn(REGGIE))
+    closed.when(LUCY, knock("Pharaoh Nitocris", "Kamog")).refused("rules/not_your_turn")
+    closed.when(REGGIE, knock("Nasht", "Lobon")).refused("rules/no_knock_window")
     # Reggie captures the card left face up on his own turn.
-    assert capture("Nasht", "Lobon", 4) in offered(GAME, state, REGGIE)
-    state, events = play_moves(GAME, state, (REGGIE, capture("Nasht", "Lobon", 4)))
-    assert rite(state).captured[REGGIE] == (E("Edward Pickman Derby"),)
+    assert capture("Nasht", "Lobon", 4) in offered(GAME, closed.after, REGGIE)
+    closed.when(REGGIE, capture("Nasht", "Lobon", 4)).then(
+        captured(REGGIE, "Nasht", "Lobon", 4, "Edward Pickman Derby"), drew(REGGIE, "Barnabas Marsh", "Gustaf Johansen"),
+        turn(LUCY))
 
 
 def test_no_knock_is_taken_when_nobody_has_knocked():
@@ -290,32 +301,28 @@ def test_no_knock_is_taken_when_nobody_has_knocked():
 
 
 def test_no_turn_move_is_made_while_the_claim_window_is_open():
-    given_state(GAME, marks_knock()).when(REGGIE, reveal("Nasht", "Lobon", 1)).refused("rules/claim_window_open")
+    marks_knock().when(REGGIE, reveal("Nasht", "Lobon", 1)).refused("rules/claim_window_open")
 
 
 # --- the other turn, the pile, the end ----------------------------------------------------------------------------
 
 
 def test_a_cultist_may_forego_the_turn_to_discard_two_cards_and_draw_two():
-    state = start()
-    state, events = play_moves(GAME, state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
-    assert types(events)[:3] == ["two_cards_discarded", "cards_drawn", "dunwich_turn_began"]
-    assert sorted(hand(state, LUCY)) == sorted(E(c) for c in ["Nug", "Asenath Waite", "Abdul Reis el Drogman",
-                                                              "Pharaoh Nitocris", "Kamog"])
-    assert rite(state).discards == tuple(pair("Zadok Allen", "Randolph Carter"))
-    assert rite(state).phase == Turn(MARK)
+    given_state(GAME, start()).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).then(
+        ev("two_cards_discarded", seat=LUCY, cards=pair("Zadok Allen", "Randolph Carter")),
+        drew(LUCY, "Pharaoh Nitocris", "Kamog"), turn(MARK))
 
 
 def test_when_the_pile_runs_out_the_discards_are_reshuffled_into_a_fresh_pile():
-    # Only the walls and one card are left in the pile; everything else is out of the rite.
+    # Only the walls and one card are left in the pile; everything else is out of the rite. The fresh pile's order
+    # is seen by nobody.
     state = start(pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
     assert len(state.table.pile) == 1
-    state, events = play_moves(GAME, state, (LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}))
-    assert types(events)[:4] == ["two_cards_discarded", "cards_drawn", "dunwich_discards_reshuffled", "cards_drawn"]
-    reshuffle = events[2]
-    assert sorted(reshuffle.data["order"]) == pair("Zadok Allen", "Randolph Carter")
-    assert "order" not in redact(reshuffle, MARK)
-    assert len(hand(state, LUCY)) == 5 and rite(state).discards == ()
+    given_state(GAME, state).when(LUCY, {"type": "discard_and_draw", "cards": pair("Zadok Allen", "Randolph Carter")}).then(
+        ev("two_cards_discarded", seat=LUCY, cards=pair("Zadok Allen", "Randolph Carter")),
+        drew(LUCY, "Pharaoh Nitocris"),
+        ev("dunwich_discards_reshuffled", count=2, order=[E("Zadok Allen"), E("Randolph Carter")], secret={"order": []}),
+        drew(LUCY, "Zadok Allen"), turn(MARK))
 
 
 def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
@@ -325,8 +332,7 @@ def test_a_cultist_with_nothing_to_play_ends_the_turn_and_draws_back_to_five():
         (E("Nug"),), *state.table.hands[1:]), set_aside=state.table.set_aside + state.table.hands[0][1:])
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(state.stage, rite=r))
     assert offered(GAME, state, LUCY) == [{"type": "end_turn"}]
-    state, _ = play_moves(GAME, state, (LUCY, {"type": "end_turn"}))
-    assert len(hand(state, LUCY)) == 5
+    given_state(GAME, state).when(LUCY, {"type": "end_turn"}).then(drew(LUCY, *LUCY_DRAWS), turn(MARK))
     given_state(GAME, start()).when(LUCY, {"type": "end_turn"}).refused("rules/must_act")
 
 
@@ -344,25 +350,23 @@ def with_walls_captured(state, captured, left):
 
 
 def test_when_every_wall_card_is_captured_the_twins_are_free_and_the_most_points_wins():
-    # Lucy holds Blake (4) + Kaman-Thah (9) ... Reggie the rest; Lucy's capture of the last wall ends the rite.
+    # Lucy holds Blake (4) + Kaman-Thah (9) ... Reggie the rest; Lucy's capture of the last wall ends the rite at once
+    # (she does not draw back). Lucy 4 + 9 = 13; Mark 5 + 1 = 6; Reggie 2 + 1 + 6 + 7 = 16.
     state = with_walls_captured(start(), {LUCY: [1], MARK: [2, 3], REGGIE: [4, 5, 6, 7]}, left=0)
-    state, events = play_moves(GAME, state, (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)))
-    freed = next(e for e in events if e.type == "twins_freed")
-    # Lucy 4 + 9 = 13; Mark 5 + 1 = 6; Reggie 2 + 1 + 6 + 7 = 16.
-    assert freed.data["points"] == [13, 6, 16]
-    won = next(e for e in events if e.type == "rite_won")
-    assert won.data == {"seat": REGGIE, "reason": "twins_freed"}
-    assert "cards_drawn" not in types(events)[: types(events).index("twins_freed")]
+    given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).then(
+        captured(LUCY, "Abdul Reis el Drogman", "Zadok Allen", 0, "Robert Harrison Blake"),
+        ev("twins_freed", points=[13, 6, 16]), ev("rite_won", seat=REGGIE, reason="twins_freed"),
+        ev("grand_cultist_passed", seat=MARK), *dealt_again(3))
 
 
 def test_the_twins_are_not_captured_and_a_tie_goes_to_the_first_in_turn_order_from_the_grand_cultist():
     # Mark 5 + 1 + 2 + 1 = 9 (Nephren-Ka, Enoch Bowen, Derby, Brown Jenkin); Reggie 6 + 7 = 13; Lucy 4 + 9 = 13.
     state = with_walls_captured(start(), {LUCY: [1], MARK: [2, 3, 4, 5], REGGIE: [6, 7]}, left=0)
-    events = given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).events
-    freed = [e.type for e in events].index("twins_freed")
-    assert events[freed].data["points"] == [13, 9, 13]
-    assert next(e for e in events if e.type == "rite_won").data["seat"] == LUCY
-    freed_state = fold(GAME, events[: freed + 1], state)
+    freeing = given_state(GAME, state).when(LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)).then(
+        captured(LUCY, "Abdul Reis el Drogman", "Zadok Allen", 0, "Robert Harrison Blake"),
+        ev("twins_freed", points=[13, 9, 13]), ev("rite_won", seat=LUCY, reason="twins_freed"),
+        ev("grand_cultist_passed", seat=MARK), *dealt_again(3))
+    freed_state = fold(GAME, freeing.events[:2], state)
     assert rite(freed_state).twins == TWINS  # still face up on the table
     assert all(c not in cards for cards in rite(freed_state).captured for c in TWINS)
 
@@ -373,11 +377,11 @@ def test_the_twins_are_not_captured_and_a_tie_goes_to_the_first_in_turn_order_fr
 def test_a_silent_cultist_in_a_knock_race_passes_and_a_silent_revealer_knocks():
     """Rulings: the timer plays pass_knock for a claimant who said nothing (even one holding a valid pair) and
     call_knock for a revealer who produced no second pair."""
-    state = start()
-    state, _ = play_moves(GAME, state, (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
-                    (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
-    assert [timeout_choice(GAME, state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
-    state, _ = play_moves(GAME, state, (MARK, CALL_KNOCK))
+    revealed_derby = given_state(GAME, start()).played(
+        (LUCY, reveal("Nug", "Asenath Waite", 0)), (LUCY, capture("Abdul Reis el Drogman", "Zadok Allen", 0)),
+        (MARK, reveal("Swami Chandraputra", "Francis Wayland Thurston", 4)))
+    assert [timeout_choice(GAME, revealed_derby.state, MARK, random.Random(seed)) for seed in range(20)] == [CALL_KNOCK] * 20
+    state = marks_knock().state
     assert knock("Pharaoh Nitocris", "Kamog") in offered(GAME, state, LUCY)
     assert {str(timeout_choice(GAME, state, s, random.Random(seed))) for s in (LUCY, REGGIE) for seed in range(20)} == {str(PASS)}
 
@@ -389,12 +393,16 @@ def test_a_power_plays_replacement_draw_reshuffles_the_discards_when_the_pile_ru
     hands = {**EXAMPLE_HANDS, LUCY: ["Nug", "Asenath Waite", "Abdul Reis el Drogman", "Zadok Allen",
                                      "Pnakotic Fragments"]}
     state = start(hands, pile=(*EXAMPLE_WALLS, "Pharaoh Nitocris"), fill_pile=False)
-    discards = tuple(c for c, _ in state.table.face_down[:30])
-    table = dataclasses.replace(state.table, face_down=state.table.face_down[30:])
+    discards = tuple(c for c, _ in state.table.face_down[:2])  # two cards of the set-aside rest, as if discarded
+    table = dataclasses.replace(state.table, face_down=state.table.face_down[2:])
     state = dataclasses.replace(state, table=table, stage=dataclasses.replace(
         state.stage, rite=dataclasses.replace(rite(state), discards=discards)))
     GAME.decider.invariant(state)
     assert len(state.table.pile) == 1
-    state, events = play_moves(GAME, state, (LUCY, {"type": "excavate_artifact", "cult": "green"}))
-    assert "dunwich_discards_reshuffled" in types(events)
-    assert len(hand(state, LUCY)) == 5 and state.table.pile
+    # the pair of green cards set aside, the last card drawn, the two discards reshuffled and one drawn: 5 in hand
+    given_state(GAME, state).when(LUCY, {"type": "excavate_artifact", "cult": "green"}).then(
+        ev("power_play_made", seat=LUCY, power="excavate_artifact", cult="green"),
+        ev("hand_cards_set_aside", seat=LUCY, cards=[E("Pnakotic Fragments"), E("Zadok Allen")]),
+        drew(LUCY, "Pharaoh Nitocris"),
+        ev("dunwich_discards_reshuffled", count=2, order=[E("Robert Olmstead"), E("Barnabas Marsh")], secret={"order": []}),
+        drew(LUCY, "Robert Olmstead"), ev("artifact_excavated", artifact=12, seat=LUCY))
