@@ -11,10 +11,10 @@ from shared.games.rites_of_cthulhu import GAME
 from shared.games.rites_of_cthulhu.cards import ARTIFACTS, CTHULHU, entity
 from shared.games.rites_of_cthulhu.rites import RITES
 from shared.games.rites_of_cthulhu.rules import rites_total, setup
-from shared.games.rites_of_cthulhu.state import Choosing, Finished, Performing
-from shared.kernel import ev, redact
-from tests.support.rites_positions import position
-from tests.support.scenario import first_difference, given, given_state, offered, play_moves, timeout_choice
+from shared.games.rites_of_cthulhu.state import Choosing, Finished
+from shared.kernel import ev
+from tests.support.rites_positions import dealt_again, position
+from tests.support.scenario import given, given_state, offered, play_moves, timeout_choice
 from tests.support.resignation import resigned_and_played_out
 
 E = entity
@@ -44,6 +44,31 @@ def begin(rite="cthulhu_rises", artifact=None, **kw):
 
 def card(name):
     return {"type": "play_card", "card": E(name)}
+
+
+CHOOSE_CTHULHU_RISES = {"type": "choose_rite", "rite": "cthulhu_rises"}
+
+
+def chosen(*artifact_facts):
+    """The Grand Cultist chooses Cthulhu Rises: the Coveted Artifact excavated (and its power, if it acts at once)."""
+    return [ev("rite_chosen", rite="cthulhu_rises"), *artifact_facts, ev("rite_begun", rite="cthulhu_rises")]
+
+
+def excavated(artifact, seat=None):
+    return ev("artifact_excavated", artifact=artifact, seat=seat)
+
+
+def invoked(seat, artifact, second=False):
+    return ev("artifact_invoked", seat=seat, artifact=artifact, second=second)
+
+
+def drew(seat, *names):
+    return ev("cards_drawn", seat=seat, cards=[E(n) for n in names], secret={"cards": [seat]})
+
+
+def hands_of(hands):
+    """Each hand's card ids, sorted, as the Glass from Leng opens them."""
+    return [sorted(E(n) for n in hands[s]) for s in sorted(hands)]
 
 
 # --- the series of rites ----------------------------------------------------------------------------------
@@ -85,30 +110,29 @@ def test_the_grand_cultist_picks_among_implemented_unplayed_rites():
 def test_choosing_a_rite_excavates_the_coveted_artifact():
     """The Grand Cultist picks the rite; the top artifact (Game Setup: one per rite) is excavated as the Coveted
     Artifact, by nobody, before the rite begins."""
-    chosen = given_state(GAME, choosing(deck=[7])).when(0, {"type": "choose_rite", "rite": "cthulhu_rises"})
-    chosen.then(ev("rite_chosen", rite="cthulhu_rises"), ev("artifact_excavated", artifact=7, seat=None),
-                ev("rite_begun", rite="cthulhu_rises"))
-    state = chosen.after
-    assert state.coveted == (7,) and isinstance(state.stage, Performing) and state.stage.begun
+    chose = given_state(GAME, choosing(deck=[7])).when(0, CHOOSE_CTHULHU_RISES).then(*chosen(excavated(7)))
+    assert chose.after.coveted == (7,)
 
 
 def test_the_winner_takes_the_coveted_pile_and_the_grand_cultist_passes_left():
     hands = {0: ["Hastur", "Yeb"], 1: ["Asenath Waite", "Kamog"]}
-    state = given(GAME, *position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[9, 4],
-                                  fill_pile=False)).state
-    state, events = play_moves(GAME, state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
-    assert state.captured[0] == (9, 4) and state.coveted == ()
-    assert state.grand_cultist == 1 and isinstance(state.stage, Choosing) and state.played == ("tree_on_the_hill",)
-    assert all(len(h) == 5 for h in state.table.hands)
+    deal = position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[9, 4], fill_pile=False)
+    # seat 1 draws the last card: seat 0 holds the fewest and wins; the seat passes left, the next rite is dealt
+    won = given(GAME, *deal).played((0, {"type": "plant_tree", "card": E("Hastur")})).when(1, {"type": "draw_card"}).then(
+        ev("drew_unable_to_play", seat=1), drew(1, "Dagon"), ev("rite_won", seat=0, reason="fewest_cards"),
+        ev("grand_cultist_passed", seat=1), *dealt_again(2))
+    assert won.after.captured[0] == (9, 4) and won.after.coveted == ()
+    assert isinstance(won.after.stage, Choosing) and won.after.played == ("tree_on_the_hill",)
 
 
 def test_the_game_ends_after_the_last_rite_and_the_most_points_win():
     hands = {0: ["Hastur", "Yeb"], 1: ["Asenath Waite", "Kamog"]}
-    state = given(GAME, *position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[3], fill_pile=False,
-                                  rites_total=1)).state
-    state, _ = play_moves(GAME, state, (0, {"type": "plant_tree", "card": E("Hastur")}), (1, {"type": "draw_card"}))
-    assert isinstance(state.stage, Finished)
-    outcome = GAME.decider.outcome(state)
+    deal = position(2, 0, hands, ["Dagon"], rite="tree_on_the_hill", artifacts=[3], fill_pile=False, rites_total=1)
+    ended = given(GAME, *deal).played((0, {"type": "plant_tree", "card": E("Hastur")})).when(1, {"type": "draw_card"}).then(
+        ev("drew_unable_to_play", seat=1), drew(1, "Dagon"), ev("rite_won", seat=0, reason="fewest_cards"),
+        ev("grand_cultist_passed", seat=1), ev("game_ended", scores=[4, 0]))  # the Star-Stone of Mnar is worth 4
+    assert isinstance(ended.after.stage, Finished)
+    outcome = GAME.decider.outcome(ended.after)
     assert outcome.winners == (0,) and outcome.scores == (4.0, 0.0)
 
 
@@ -195,10 +219,13 @@ def test_resample_never_hands_back_the_real_state_and_moves_the_hidden_hands():
 
 
 def test_excavate_a_new_artifact_discards_the_pair_draws_two_and_adds_a_coveted_artifact():
+    # the green 0 and 1 set aside, two cards drawn, the Bas-Relief excavated at once (its first turn: the poorest)
     state, _ = begin(artifact=7)
-    state, events = play_moves(GAME, state, (2, {"type": "excavate_artifact", "cult": "green"}))
-    assert len(state.coveted) == 2 and len(state.table.hands[2]) == 5
-    assert {E("Pnakotic Fragments"), E("Zadok Allen")} <= set(state.table.set_aside)
+    excavation = given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).then(
+        ev("power_play_made", seat=2, power="excavate_artifact", cult="green"),
+        ev("hand_cards_set_aside", seat=2, cards=[E("Pnakotic Fragments"), E("Zadok Allen")]),
+        drew(2, "Robert Olmstead", "Barnabas Marsh"), excavated(6, seat=2), ev("opener_changed", seat=0))
+    assert excavation.after.coveted == (7, 6)
 
 
 def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
@@ -207,13 +234,12 @@ def test_become_the_grand_cultist_fails_the_rite_and_deals_a_new_one():
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands)
     assert {"type": "become_grand_cultist", "cult": "green"} in offered(GAME, state, 3)
-    seized = given_state(GAME, state).when(3, {"type": "become_grand_cultist", "cult": "green"})
-    # the power play (two cards of the cult set aside), the rite failed, a new deal; the Grand Cultist does not pass
-    seized_events = seized.events
-    assert first_difference([ev("power_play_made", seat=3, power="become_grand_cultist", cult="green"),
-                             ev("hand_cards_set_aside", seat=3, cards=[E("Pnakotic Fragments"), E("Dagon")]),
-                             ev("rite_failed", reason="grand_cultist_seized", seat=3)], seized_events[:3]) is None
-    assert "grand_cultist_passed" not in [e.type for e in seized_events]
+    # the power play (two cards of the cult set aside, none drawn), the rite failed, a new deal; the Grand Cultist's
+    # seat does not pass: it is seat 3's
+    seized = given_state(GAME, state).when(3, {"type": "become_grand_cultist", "cult": "green"}).then(
+        ev("power_play_made", seat=3, power="become_grand_cultist", cult="green"),
+        ev("hand_cards_set_aside", seat=3, cards=[E("Pnakotic Fragments"), E("Dagon")]),
+        ev("rite_failed", reason="grand_cultist_seized", seat=3), *dealt_again(4))
     state = seized.after
     assert state.grand_cultist == 3 and isinstance(state.stage, Choosing)
     assert state.played == ("cthulhu_rises",) and 7 in state.thrown_out and state.captured == ((),) * 4
@@ -224,30 +250,33 @@ def test_become_the_grand_cultist_in_the_final_rite_ends_the_game():
     hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Pnakotic Fragments"]
     hands[2] = ["Pharaoh Khafra", "Nug", "Zadok Allen", "Deep One", "Yeb"]
     state, _ = begin(artifact=7, hands=hands, rites_total=1)
-    state, _ = play_moves(GAME, state, (3, {"type": "become_grand_cultist", "cult": "green"}))
-    assert isinstance(state.stage, Finished) and 7 in state.thrown_out
+    # no winner, no points: the Lamp is thrown out, and the game ends
+    ended = given_state(GAME, state).when(3, {"type": "become_grand_cultist", "cult": "green"}).then(
+        ev("power_play_made", seat=3, power="become_grand_cultist", cult="green"),
+        ev("hand_cards_set_aside", seat=3, cards=[E("Pnakotic Fragments"), E("Dagon")]),
+        ev("rite_failed", reason="grand_cultist_seized", seat=3), ev("game_ended", scores=[0, 0, 0, 0]))
+    assert isinstance(ended.after.stage, Finished) and 7 in ended.after.thrown_out
 
 
 def test_steal_a_coveted_artifact_takes_it_and_excavates_a_replacement():
-    hands = dict(HANDS4)
-    hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Nug"]
-    hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Dagon"][:4] + ["Yeb"]
-    hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"]
-    hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Yeb"]
-    hands[3] = ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Nug"]
-    state = choosing(hands=hands, deck=[7, 8])
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    # seat 3 holds Dagon but no forbidden book: give the triple to seat 2 instead
+    # a green 0, 1 and 13 are needed: with Dagon (13) in seat 3's hand, seat 2's Pnakotic Fragments and Zadok Allen
+    # are no steal
+    hands = {**HANDS4, 1: ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Yeb"],
+             2: ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"],
+             3: ["Robert Harrison Blake", "Dagon", "Lobon", "Edward Pickman Derby", "Nug"]}
+    state = given_state(GAME, choosing(hands=hands, deck=[7, 8])).played((0, CHOOSE_CTHULHU_RISES)).state
     assert not [c for c in offered(GAME, state, 2) if c["type"] == "steal_artifact"]
-    hands[2] = ["Pharaoh Khafra", "Pnakotic Fragments", "Zadok Allen", "Deep One", "Mother Hydra"]
-    hands[3] = ["Robert Harrison Blake", "Yeb", "Lobon", "Edward Pickman Derby", "Nug"]
-    hands[1] = ["Walter Gilman", "Lavinia Whateley", "Cthulhu", "George Gammell Angell", "Dagon"]
-    state = choosing(hands={**hands, 2: hands[2][:4] + ["Dagon"], 1: hands[1][:4] + ["Mother Hydra"]}, deck=[7, 8])
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    coveted = state.coveted[0]
-    state, events = play_moves(GAME, state, (2, {"type": "steal_artifact", "cult": "green", "artifact": coveted}))
-    assert state.captured[2] == (coveted,) and len(state.coveted) == 1 and state.coveted[0] != coveted
-    assert len(state.table.hands[2]) == 5
+    # with Dagon in seat 2's hand: the three set aside, three drawn, the Plutonian Drug stolen, the Lamp excavated
+    hands = {**hands, 1: hands[1][:4] + ["Mother Hydra"], 2: hands[2][:4] + ["Dagon"],
+             3: ["Robert Harrison Blake", "Yeb", "Lobon", "Edward Pickman Derby", "Nug"]}
+    covets_the_drug = given_state(GAME, choosing(hands=hands, deck=[7, 8])).when(0, CHOOSE_CTHULHU_RISES).then(
+        *chosen(excavated(8)))
+    stolen = covets_the_drug.when(2, {"type": "steal_artifact", "cult": "green", "artifact": 8}).then(
+        ev("power_play_made", seat=2, power="steal_artifact", cult="green"),
+        ev("hand_cards_set_aside", seat=2, cards=[E("Pnakotic Fragments"), E("Zadok Allen"), E("Dagon")]),
+        drew(2, "Robert Olmstead", "Barnabas Marsh", "Gustaf Johansen"), ev("artifact_stolen", seat=2, artifact=8),
+        excavated(7, seat=2))
+    assert stolen.after.captured[2] == (8,) and stolen.after.coveted == (7,)
 
 
 def test_excavation_is_refused_when_the_artifact_deck_is_empty():
@@ -271,10 +300,13 @@ def test_artifact_data_has_thirteen_project_cards_with_a_symbol_and_a_timing():
 
 
 def test_the_shining_trapezohedron_reverses_turn_order():
+    given_state(GAME, choosing(deck=[0])).when(0, CHOOSE_CTHULHU_RISES).then(
+        *chosen(excavated(0), ev("turn_order_reversed", direction=-1)))
     state, _ = begin(artifact=0)
-    state, _ = play_moves(GAME, state, (0, card("Nasht")))
-    assert state.stage.rite.gate[-1][0] == 0 and GAME.decider.to_act(state) >= {3}
-    assert offered(GAME, state, 3)[0]["type"] == "play_card"
+    led = given_state(GAME, state).when(0, card("Nasht")).then(
+        ev("card_played_to_gate", seat=0, card=E("Nasht"), opened=True), drew(0, "Robert Olmstead"))
+    assert GAME.decider.to_act(led.after) >= {3}  # the seat on the Grand Cultist's right plays next
+    assert offered(GAME, led.after, 3)[0]["type"] == "play_card"
 
 
 def test_the_glass_from_leng_opens_every_hand():
@@ -282,21 +314,20 @@ def test_the_glass_from_leng_opens_every_hand():
     assert GAME.decider.view(state, 1)["table"]["hands"]["2"] == sorted(state.table.hands[2])
 
 
-def hands_opened(events, viewer):
-    """What ``viewer`` receives of the Glass from Leng opening the hands."""
-    return [redact(e, viewer) for e in events if e.type == "hands_opened"]
-
-
 def test_the_glass_from_leng_shows_the_opened_hands_in_its_event():
     """A view changes only as the events say: the hands the Glass opens are in the event every seat receives, when it
     is revealed with the rite and when a power-play excavates it mid-rite."""
-    state, events = begin(artifact=1)
-    hands = [sorted(h) for h in state.table.hands]
-    assert hands_opened(events, 1) == hands_opened(events, None) == [{"hands": hands}]
+    # hands_opened has no secret part: every seat and spectator receives the hands
+    given_state(GAME, choosing(deck=[1])).when(0, CHOOSE_CTHULHU_RISES).then(
+        *chosen(excavated(1), ev("hands_opened", hands=hands_of(HANDS4))))
     state, _ = begin(artifact=7)
     state = dataclasses.replace(state, artifact_deck=(1,), thrown_out=tuple(a for a in range(13) if a not in (1, 7)))
-    after, events = play_moves(GAME, state, (2, {"type": "excavate_artifact", "cult": "green"}))
-    assert hands_opened(events, 3) == [{"hands": [sorted(h) for h in after.table.hands]}]
+    given_state(GAME, state).when(2, {"type": "excavate_artifact", "cult": "green"}).then(
+        ev("power_play_made", seat=2, power="excavate_artifact", cult="green"),
+        ev("hand_cards_set_aside", seat=2, cards=[E("Pnakotic Fragments"), E("Zadok Allen")]),
+        drew(2, "Robert Olmstead", "Barnabas Marsh"), excavated(1, seat=2),
+        ev("hands_opened", hands=hands_of({**HANDS4, 2: ["Robert Olmstead", "Barnabas Marsh", "Pharaoh Khafra",
+                                                         "Deep One", "Yeb"]})))
 
 
 def test_the_mirror_of_nitocris_shows_the_peeked_hand_in_the_invokers_view_only():
@@ -366,56 +397,58 @@ def test_the_star_stone_of_mnar_forbids_power_plays():
 
 
 def test_the_tiara_excavates_another_coveted_artifact():
-    state, _ = begin(artifact=None)
-    state = choosing(deck=[4, 9])
-    state, events = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    assert set(state.coveted) == {4, 9} or state.coveted == (9,)
-    state = choosing(deck=[4])
-    state = dataclasses.replace(state, artifact_deck=(4, 9), thrown_out=tuple(a for a in state.thrown_out if a != 9))
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    assert 4 in state.coveted or 9 in state.coveted
+    # the artifact is drawn at random: with this entropy the Tiara comes first, and its power excavates the Jade Amulet
+    tiara_first = (1).to_bytes(32, "big")
+    tiara = given_state(GAME, choosing(deck=[4, 9])).when(0, CHOOSE_CTHULHU_RISES, entropy=tiara_first).then(
+        *chosen(excavated(4), excavated(9)))
+    assert tiara.after.coveted == (4, 9)
+    # with the other draw the Jade Amulet comes out alone: it excavates nothing
+    given_state(GAME, choosing(deck=[4, 9])).when(0, CHOOSE_CTHULHU_RISES).then(*chosen(excavated(9)))
 
 
 def test_the_silver_key_gives_the_first_turn_to_the_grand_cultists_left():
-    state, _ = begin(artifact=5)
-    assert state.table.mods.opener == 1 and offered(GAME, state, 1)[0]["type"] == "play_card"
-    given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
+    keyed = given_state(GAME, choosing(deck=[5])).when(0, CHOOSE_CTHULHU_RISES).then(
+        *chosen(excavated(5), ev("opener_changed", seat=1)))
+    assert offered(GAME, keyed.after, 1)[0]["type"] == "play_card"
+    keyed.when(0, card("Nasht")).refused("rules/not_your_turn")
 
 
 def test_the_bas_relief_gives_the_first_turn_to_the_poorest_cultist():
     state = choosing(deck=[6])
     state = dataclasses.replace(state, captured=((3,), (8,), (), (10,)),
                                 thrown_out=tuple(a for a in state.thrown_out if a not in (3, 8, 10)))
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    assert state.table.mods.opener == 2
+    # seat 2 has no artifact: the first turn is hers
+    given_state(GAME, state).when(0, CHOOSE_CTHULHU_RISES).then(*chosen(excavated(6), ev("opener_changed", seat=2)))
 
 
 def test_the_lamp_of_alhazred_redraws_one_card_once_per_rite():
     state, _ = begin(artifact=7)
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
     assert cmd in offered(GAME, state, 0)
-    invoked = given_state(GAME, state).when(0, cmd)
-    invoked.then(ev("artifact_invoked", seat=0, artifact=7, second=False),
-                 ev("hand_cards_set_aside_face_down", seat=0, cards=[E("Kamog")], secret={"cards": [0]}),
-                 ev("cards_drawn", seat=0, cards=[E("Robert Olmstead")], secret={"cards": [0]}))
-    after = invoked.after
-    assert E("Kamog") not in after.table.hands[0] and len(after.table.hands[0]) == 5
+    lamp = given_state(GAME, state).when(0, cmd).then(
+        invoked(0, 7), ev("hand_cards_set_aside_face_down", seat=0, cards=[E("Kamog")], secret={"cards": [0]}),
+        drew(0, "Robert Olmstead"))
     again = {"type": "invoke_artifact", "artifact": 7, "card": E("Yeb"), "seat": None, "target": None}
-    given_state(GAME, after).when(2, again).refused("rules/artifact_not_invocable")
+    lamp.when(2, again).refused("rules/artifact_not_invocable")
 
 
 def test_the_plutonian_drug_replaces_the_whole_hand():
     state, _ = begin(artifact=8)
-    after, _ = play_moves(GAME, state, (2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None, "target": None}))
-    assert not set(after.table.hands[2]) & set(state.table.hands[2]) and len(after.table.hands[2]) == 5
+    given_state(GAME, state).when(2, {"type": "invoke_artifact", "artifact": 8, "card": None, "seat": None,
+                                      "target": None}).then(
+        invoked(2, 8),
+        ev("hand_cards_set_aside_face_down", seat=2, cards=[E(n) for n in HANDS4[2]], secret={"cards": [2]}),  # the whole hand
+        drew(2, "Robert Olmstead", "Barnabas Marsh", "Gustaf Johansen", "Francis Wayland Thurston", "Bukrog"))
 
 
 def test_the_jade_amulet_takes_an_artifact_from_another_cache():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((), (3,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 3))
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
-    state, _ = play_moves(GAME, state, (2, {"type": "invoke_artifact", "artifact": 9, "card": None, "seat": 1, "target": 3}))
-    assert state.captured[2] == (3,) and state.captured[1] == ()
+    # seat 2 takes the Star-Stone of Mnar from seat 1's cache
+    took = given_state(GAME, state).played((0, CHOOSE_CTHULHU_RISES)).when(
+        2, {"type": "invoke_artifact", "artifact": 9, "card": None, "seat": 1, "target": 3}).then(
+        invoked(2, 9), ev("artifact_taken", artifact=3, from_seat=1, seat=2))
+    assert took.after.captured[2] == (3,) and took.after.captured[1] == ()
 
 
 def test_the_crystallizer_replaces_another_coveted_artifact():
@@ -423,20 +456,27 @@ def test_the_crystallizer_replaces_another_coveted_artifact():
     state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
     state = dataclasses.replace(state, coveted=(10, 8), artifact_deck=(1,), revealed=(10, 8),
                                 thrown_out=tuple(a for a in range(13) if a not in (10, 8, 1)))
-    state, _ = play_moves(GAME, state, (3, {"type": "invoke_artifact", "artifact": 10, "card": None, "seat": None, "target": 8}))
-    assert 8 in state.thrown_out and set(state.coveted) == {10, 1} and state.table.mods.open_hands
+    # the Plutonian Drug thrown out; the Glass from Leng excavated in its place, and its power acts at once
+    replaced = given_state(GAME, state).when(
+        3, {"type": "invoke_artifact", "artifact": 10, "card": None, "seat": None, "target": 8}).then(
+        invoked(3, 10), ev("artifact_thrown_out", artifact=8), excavated(1, seat=3),
+        ev("hands_opened", hands=hands_of(HANDS4)))
+    assert set(replaced.after.coveted) == {10, 1}
 
 
 def test_the_scroll_of_tyog_forces_a_trade_the_receiver_answers_unseen():
     state, _ = begin(artifact=11)
-    cmd = {"type": "invoke_artifact", "artifact": 11, "card": E("Kamog"), "seat": 2, "target": None}
-    state, events = play_moves(GAME, state, (0, cmd))
-    assert state.table.trade is not None and 2 in GAME.decider.to_act(state)
-    assert [c["type"] for c in offered(GAME, state, 2)].count("return_card") == 5
-    given_state(GAME, state).when(0, card("Nasht")).refused("rules/not_your_turn")
-    given_state(GAME, state).when(2, card("Nasht")).refused("rules/trade_pending")
-    state, _ = play_moves(GAME, state, (2, {"type": "return_card", "card": E("Yeb")}))
-    assert E("Kamog") in state.table.hands[2] and E("Yeb") in state.table.hands[0]
+    # Kamog goes face down to seat 2: only seat 0 knows it
+    forced = given_state(GAME, state).when(0, scroll("Kamog", 2)).then(
+        invoked(0, SCROLL), ev("card_forced", giver=0, receiver=2, card=E("Kamog"), secret={"card": [0]}))
+    assert 2 in GAME.decider.to_act(forced.after)
+    assert [c["type"] for c in offered(GAME, forced.after, 2)].count("return_card") == 5
+    forced.when(0, card("Nasht")).refused("rules/not_your_turn")
+    forced.when(2, card("Nasht")).refused("rules/trade_pending")
+    # unseen, seat 2 answers with Yeb; then each of the two knows both cards
+    forced.when(2, {"type": "return_card", "card": E("Yeb")}).then(
+        ev("card_returned", giver=0, receiver=2, card=E("Yeb"), received=E("Kamog"),
+           secret={"card": [0, 2], "received": [0, 2]}))
 
 
 SCROLL = 11
@@ -451,27 +491,30 @@ def test_forcing_your_last_card_with_the_scroll_of_tyog_does_not_win_before_the_
     """Rulebook: the receiver "trades it for any card from her hand": the trade is one action, so the end of the
     rite is checked once it is answered, and the forcing cultist holds the returned card."""
     hands = {0: ["Kamog"], 1: ["Hastur", "Yeb", "Nug"]}
-    state = given(GAME, *position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)).state
-    state, events = play_moves(GAME, state, (0, scroll("Kamog", 1)))
-    assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == ()
-    assert GAME.decider.to_act(state) == {1} and GAME.decider.outcome(state) is None
-    state, events = play_moves(GAME, state, (1, {"type": "return_card", "card": E("Yeb")}))
-    assert "rite_won" not in [e.type for e in events] and state.table.hands[0] == (E("Yeb"),)
+    deal = position(2, 1, hands, ["Dagon", "Lobon"], rite=rite, artifacts=[SCROLL], fill_pile=False)
+    forced = given(GAME, *deal).when(0, scroll("Kamog", 1)).then(  # no rite_won
+        invoked(0, SCROLL), ev("card_forced", giver=0, receiver=1, card=E("Kamog"), secret={"card": [0]}))
+    assert GAME.decider.to_act(forced.after) == {1} and GAME.decider.outcome(forced.after) is None
+    answered = forced.when(1, {"type": "return_card", "card": E("Yeb")}).then(  # no rite_won either
+        ev("card_returned", giver=0, receiver=1, card=E("Yeb"), received=E("Kamog"),
+           secret={"card": [0, 1], "received": [0, 1]}))
+    assert answered.after.table.hands[0] == (E("Yeb"),)
 
 
 def test_a_gate_does_not_close_while_a_card_forced_with_the_scroll_of_tyog_is_unanswered():
     """Cthulhu Rises: a cultist who forces her only card while the gate waits on her gets a card back and plays it."""
     hands = {0: ["Nasht", "Kamog"], 1: ["Walter Gilman"]}
-    state = given(GAME, *position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)).state
-    state, _ = play_moves(GAME, state, (0, card("Nasht")))
-    state, events = play_moves(GAME, state, (1, scroll("Walter Gilman", 0)))
-    assert "gate_closed" not in [e.type for e in events] and GAME.decider.to_act(state) == {0}
-    state, events = play_moves(GAME, state, (0, {"type": "return_card", "card": E("Kamog")}))
-    assert "gate_closed" not in [e.type for e in events]
-    assert offered(GAME, state, 1) == [card("Kamog")]
-    state, events = play_moves(GAME, state, (1, card("Kamog")))
-    closed = [e.data for e in events if e.type == "gate_closed"]
-    assert closed and sorted(closed[0]["cards"]) == sorted([E("Nasht"), E("Kamog")])
+    deal = position(2, 0, hands, (), rite="cthulhu_rises", artifacts=[SCROLL], fill_pile=False)
+    forced = given(GAME, *deal).played((0, card("Nasht"))).when(1, scroll("Walter Gilman", 0)).then(  # no gate_closed
+        invoked(1, SCROLL), ev("card_forced", giver=1, receiver=0, card=E("Walter Gilman"), secret={"card": [1]}))
+    assert GAME.decider.to_act(forced.after) == {0}
+    answered = forced.when(0, {"type": "return_card", "card": E("Kamog")}).then(  # still no gate_closed
+        ev("card_returned", giver=1, receiver=0, card=E("Kamog"), received=E("Walter Gilman"),
+           secret={"card": [1, 0], "received": [1, 0]}))
+    assert offered(GAME, answered.after, 1) == [card("Kamog")]
+    answered.when(1, card("Kamog")).then(
+        ev("card_played_to_gate", seat=1, card=E("Kamog"), opened=False),
+        ev("gate_closed", seat=0, cards=[E("Nasht"), E("Kamog")], cthulhu=None, overthrow=False))
 
 
 def test_cthulhu_stays_in_hand_through_the_first_gate_whatever_artifact_is_invoked():
@@ -500,33 +543,36 @@ def test_a_cultist_answering_a_forced_card_keeps_cthulhu_through_the_first_gate(
 
 def test_the_mirror_of_nitocris_shows_one_hand_to_the_invoker_only():
     state, _ = begin(artifact=12)
-    state, events = play_moves(GAME, state, (1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3, "target": None}))
-    known = events[-1]
-    assert sorted(redact(known, 1)["cards"]) == sorted(state.table.hands[3]) and "cards" not in redact(known, 2)
+    given_state(GAME, state).when(1, {"type": "invoke_artifact", "artifact": 12, "card": None, "seat": 3,
+                                      "target": None}).then(
+        invoked(1, 12),
+        ev("cards_known", seat=1, of_seat=3, cards=[E(n) for n in ("Lobon", "Dagon", "Robert Harrison Blake",
+                                                                   "Edward Pickman Derby", "Nug")], secret={"cards": [1]}))
 
 
 def test_the_owner_invokes_a_captured_artifact_a_second_time_in_a_later_rite_only_once():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((7,), (), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 7))
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, CHOOSE_CTHULHU_RISES))
     cmd = {"type": "invoke_artifact", "artifact": 7, "card": E("Kamog"), "seat": None, "target": None}
     assert cmd in offered(GAME, state, 0)
     assert not [c for c in offered(GAME, state, 1) if c.get("artifact") == 7]
-    state, _ = play_moves(GAME, state, (0, cmd))
-    assert 7 in state.second_used and 7 in state.captured[0]
-    assert not [c for c in offered(GAME, state, 0) if c.get("artifact") == 7]
+    second = given_state(GAME, state).when(0, cmd).then(
+        invoked(0, 7, second=True), ev("hand_cards_set_aside_face_down", seat=0, cards=[E("Kamog")], secret={"cards": [0]}),
+        drew(0, "Robert Olmstead"))
+    assert 7 in second.after.captured[0]  # it still counts for its owner's score
+    assert not [c for c in offered(GAME, second.after, 0) if c.get("artifact") == 7]
 
 
 def test_a_before_artifact_is_invoked_again_only_before_the_rites_first_move():
     state = choosing(deck=[9])
     state = dataclasses.replace(state, captured=((), (0,), (), ()), thrown_out=tuple(a for a in state.thrown_out if a != 0))
-    state, _ = play_moves(GAME, state, (0, {"type": "choose_rite", "rite": "cthulhu_rises"}))
+    state, _ = play_moves(GAME, state, (0, CHOOSE_CTHULHU_RISES))
     cmd = {"type": "invoke_artifact", "artifact": 0, "card": None, "seat": None, "target": None}
     assert cmd in offered(GAME, state, 1)
     moved, _ = play_moves(GAME, state, (0, card("Nasht")))
     assert cmd not in offered(GAME, moved, 1)
-    after, _ = play_moves(GAME, state, (1, cmd))
-    assert after.table.mods.direction == -1
+    given_state(GAME, state).when(1, cmd).then(invoked(1, 0, second=True), ev("turn_order_reversed", direction=-1))
 
 
 def test_every_ruling_names_tests_that_exist():
