@@ -142,3 +142,24 @@ def test_the_end_is_reported_in_words_with_the_audit():
     played.audit = {"chain_ok": True, "replay_ok": False, "events": 88, "head_hash": "cd", "first_divergence": {"version": 7}}
     assert report(played)[1:] == ["g_9 audit: NOT VERIFIED (hash chain ok, re-decision FAILED, 88 events, head cd)",
                                   "g_9 audit: first divergence {'version': 7}"]
+
+
+def test_the_accept_policy_declines_by_its_conditions_and_refuses_words_it_does_not_know():
+    from session_service.cli.bot.policy import Policy
+
+    casual_person = {"rated": False, "challenger": {"name": "Ada", "bot": False}}
+    rated_bot = {"rated": True, "challenger": {"name": "Botty", "bot": True}}
+    assert Policy.parse("all").refuses(casual_person) is None and Policy.parse("all").refuses(rated_bot) is None
+    assert Policy.parse("none").refuses(casual_person) == "this bot accepts no challenges"
+    both = Policy.parse("casual, people")
+    assert both.refuses(casual_person) is None
+    assert both.refuses(rated_bot) == "this bot plays casual games only"
+    assert Policy.parse("bots").refuses(casual_person) == "this bot plays other bots only"
+    assert Policy.parse("rated").refuses(casual_person) == "this bot plays rated games only"
+    for bad in ("sometimes", "", "casual,rated", "all,none"):
+        try:
+            Policy.parse(bad)
+        except ValueError as exc:
+            assert "--accept" in str(exc)
+        else:
+            raise AssertionError(bad)

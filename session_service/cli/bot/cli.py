@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from session_service.cli.bot.load import BotNotFound, load
+from session_service.cli.bot.policy import Policy
 from session_service.cli.bot.runner import Options, Runner
 from session_service.cli.terminal.api import Api, PlayError
 
@@ -38,6 +39,8 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--ai", help="with --ai-after: their AI level (default: the server's)")
     run.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     run.add_argument("--games", type=int, help="leave once this many games were played (default: run until Ctrl-C)")
+    run.add_argument("--accept", default="all", metavar="POLICY", help="the challenges it accepts: all (the default), "
+                     "none, or casual or rated, bots or people, joined by commas (casual,people); the others are declined")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
         say("error: --concurrency is at least 1")
         return 2
     try:
-        bot = load(args.bot)
-    except BotNotFound as exc:
+        bot, policy = load(args.bot), Policy.parse(args.accept)
+    except (BotNotFound, ValueError) as exc:
         say(f"error: {exc}")
         return 2
     seek: dict[str, Any] = {"rated": bool(args.rated)}
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             seek[name] = value
     quick = [game for given in args.quick for game in given.split(",") if game]
-    options = Options(quick=quick, seek=seek, concurrency=args.concurrency, games=args.games)
+    options = Options(quick=quick, seek=seek, concurrency=args.concurrency, games=args.games, accept=policy)
     try:
         return Runner(args.url.rstrip("/"), args.key, bot, options, say).run()
     except PlayError as exc:

@@ -1,7 +1,7 @@
 """``mythos bot run``: a bot account's runner. It follows the player's stream (``GET /v1/me/stream``), plays every
 table the bot sits at, each on its own thread and stream (``game.py``), seeks quick play games when asked (one seek
-at a time, the server's limit, and only while it plays fewer games than ``concurrency``), and logs each game's end
-and audit.
+at a time, the server's limit, and only while it plays fewer games than ``concurrency``), answers every challenge
+by its policy (``policy.py``: accepted, it is a table like the others), and logs each game's end and audit.
 
 Everything arrives in one inbox, read by one thread (so the runner's state needs no lock): the player's stream
 messages, and each game's end from its thread. The player's stream is reopened whenever it drops, for as long as the
@@ -22,6 +22,7 @@ from typing import Any
 from shared.games import GAMES
 from session_service.cli.bot.game import GameLoop, Played
 from session_service.cli.bot.load import Bot
+from session_service.cli.bot.policy import Policy
 from session_service.cli.terminal.api import Api, Inbox, PlayError, StreamReader
 
 SEEK_AGAIN_S = 5.0  # a seek refused for a limit is tried again this long after
@@ -33,6 +34,7 @@ class Options:
     seek: dict[str, Any] = field(default_factory=dict)  # the rest of each seek's body (seats, rated, pool, ai fill)
     concurrency: int = 1  # games at once
     games: int | None = None  # stop once this many games were played (None: run until stopped)
+    accept: Policy = field(default_factory=lambda: Policy.parse("all"))  # the challenges it accepts
 
 
 class Runner:
@@ -49,6 +51,7 @@ class Runner:
         self.seek: str | None = None
         self.seek_after = 0.0  # monotonic time before which no seek is made (one was refused for a limit)
         self.next_quick = 0
+        self.answered: set[str] = set()  # challenges answered (the stream tells an open one again when it reopens)
         self.stopping = False
 
     # -- the loop ---------------------------------------------------------------------------------------------------
@@ -64,6 +67,10 @@ class Runner:
         self.options.quick = [g for g in self.options.quick if g in games]
         self.say(f"{self.me['name']} ({self.me['id']}) on {self.base}, playing {self.bot.spec} "
                  f"({', '.join(games)})" + (f"; quick play: {', '.join(self.options.quick)}" if self.options.quick else ""))
+        setting = self.me.get("accept_challenges")
+        if setting in ("auto", "never"):
+            self.say(f"challenges: the server {'accepts every one' if setting == 'auto' else 'refuses them all'} "
+                     f"(accept_challenges: {setting}, PATCH /v1/me), whatever --accept says")
         StreamReader(self.api, "", self.inbox, path="/v1/me/stream", give_up_s=None,
                      reopened=lambda _: self.say("the player's stream dropped; reopened")).start()
         while not self.over():
@@ -114,6 +121,13 @@ class Runner:
             self.maybe_seek()
         elif kind in ("game_started", "your_turn") and data.get("seat") is not None:
             self.follow(str(data["game"]))
+        elif kind == "challenge":
+            self.answer(data.get("challenge") or {})
+        elif kind == "challenge_accepted":  # accepted here, or by the server for a bot set to auto
+            self.follow(str(data["game"]))
+        elif kind in ("challenge_withdrawn", "challenge_expired"):
+            challenge = data.get("challenge") or {}
+            self.say(f"{_by(challenge)}'s challenge ({challenge.get('game')}) was {kind.split('_')[1]}")
 
     def follow(self, game_id: str) -> None:
         """Play the bot's seat at this table, unless this run plays it already or played it to its end."""
@@ -125,7 +139,7 @@ class Runner:
             return
         choose, game = self.bot.plays(table["game"]), GAMES.get(table["game"])
         if choose is None or game is None:
-            self.say(f"{game_id}: {self.bot.spec} does not play {table['game']}; its turn timer will")
+            self.say(f"{game_id}: {self.bot.spec} does not play {table['game']}: this run leaves that seat alone")
             self.taken.add(game_id)
             return
         names = [s["name"] for s in table["seats"]]
@@ -150,6 +164,34 @@ class Runner:
         for line in report(played):
             self.say(line)
         self.maybe_seek()
+
+    # -- challenges -------------------------------------------------------------------------------------------------
+    def answer(self, challenge: Mapping[str, Any]) -> None:
+        """Accept or decline a challenge made to the bot, once."""
+        challenge_id = str(challenge.get("id"))
+        if challenge_id in self.answered or challenge.get("status", "open") != "open":
+            return
+        self.answered.add(challenge_id)
+        game, limit = str(challenge.get("game")), self.options.games
+        why = (self.options.accept.refuses(challenge)
+               or (f"{self.bot.spec} does not play {game}" if self.bot.plays(game) is None else None)
+               or ("it is stopping" if self.stopping else None)
+               or (f"it plays {len(self.running)} game(s) at once already" if len(self.running) >= self.options.concurrency
+                   else None)
+               or (f"it plays {limit} game(s) in this run" if limit is not None and len(self.taken) >= limit else None))
+        verb = "decline" if why else "accept"
+        try:
+            answered = self.api.call("POST", f"/v1/challenges/{challenge_id}/{verb}")
+        except PlayError as exc:  # withdrawn or lapsed meanwhile (409 challenge/closed)
+            self.say(f"{_by(challenge)}'s challenge ({game}) could not be {verb}ed: {exc}")
+            return
+        if why:
+            self.say(f"declined {_by(challenge)}'s challenge ({game}): {why}")
+            return
+        self.say(f"accepted {_by(challenge)}'s challenge ({game}, {'rated' if challenge.get('rated') else 'casual'})")
+        self.follow(str(answered["table"]))
+        if len(self.running) >= self.options.concurrency:
+            self.withdraw()  # a seek matched now would be one game too many
 
     # -- quick play -------------------------------------------------------------------------------------------------
     def maybe_seek(self) -> None:
@@ -214,6 +256,10 @@ def report(played: Played) -> list[str]:
         if audit.get("first_divergence"):
             lines.append(f"{played.game_id} audit: first divergence {audit['first_divergence']}")
     return lines
+
+
+def _by(challenge: Mapping[str, Any]) -> str:
+    return str((challenge.get("challenger") or {}).get("name") or "someone")
 
 
 def _ok(value: Any) -> str:
