@@ -163,3 +163,10 @@ def test_the_accept_policy_declines_by_its_conditions_and_refuses_words_it_does_
             assert "--accept" in str(exc)
         else:
             raise AssertionError(bad)
+
+
+def test_the_docs_page_shows_the_pocket_madness_bot_as_its_file_holds_it():
+    page = (BOTS.parent / "writing-a-bot.md").read_text()
+    code = (BOTS / "pocket_madness.py").read_text()
+    shown = code[code.index("from session_service"):].strip()
+    assert f"```python\n{shown}\n```" in page

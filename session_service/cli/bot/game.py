@@ -141,7 +141,7 @@ class GameLoop(threading.Thread):
                     self.floor = max(self.floor, int(exc.details.get("current_version", version + 1)))
                     return  # the next turn is on its way
                 if (exc.code in RETRIED or exc.status >= 500) and time.monotonic() < give_up:
-                    time.sleep(0.5)
+                    time.sleep(min(max(exc.retry_after or 0.5, 0.5), 10.0))  # as long as the server asks (429, 503)
                     continue
                 if exc.code != "game/finished":
                     self.log(f"{self.played.game_id}: {command.to_wire()} was refused: {exc} ({exc.code})")

@@ -26,9 +26,10 @@ GIVE_UP_AFTER_S = 30.0  # a stream that cannot be reopened for this long is repo
 class PlayError(Exception):
     """A refusal in the server's own words (the error body's message), with its stable code."""
 
-    def __init__(self, message: str, code: str = "", details: dict[str, Any] | None = None, status: int = 0):
+    def __init__(self, message: str, code: str = "", details: dict[str, Any] | None = None, status: int = 0,
+                 retry_after: float | None = None):
         super().__init__(message)
-        self.code, self.details, self.status = code, details or {}, status
+        self.code, self.details, self.status, self.retry_after = code, details or {}, status, retry_after
 
 
 class Api:
@@ -54,7 +55,7 @@ class Api:
         if not reply.ok:
             error = (data or {}).get("error", {}) if isinstance(data, dict) else {}
             raise PlayError(error.get("message") or f"the server answered {reply.status_code}", error.get("code", ""),
-                            error.get("details"), reply.status_code)
+                            error.get("details"), reply.status_code, _seconds(reply.headers.get("Retry-After")))
         return data
 
 
@@ -184,6 +185,13 @@ class LineReader(threading.Thread):
                 self.inbox.put(("eof", None))
                 return
             self.inbox.put(("line", line.strip()))
+
+
+def _seconds(header: str | None) -> float | None:
+    try:
+        return float(header) if header else None
+    except ValueError:
+        return None  # an HTTP date: not sent by this server
 
 
 class _Refused(Exception):
