@@ -1,7 +1,9 @@
 """``mythos bot run`` against the real stack (issue 45): each example bot of docs/bots/ seeks a quick play game of its
-game against AI seats and plays it to the end through the runner, which logs the end and the audit; and the runner
-whose connections are all cut once mid-game (its player's stream, its game's stream, an answer on its way) resumes
-and finishes, each of its commands applied once. The loop's rules one by one: tests/unit/test_bot_game_loop.py."""
+game against AI seats and plays it to the end through the runner, which logs the end and the audit; the runner whose
+connections are all cut once mid-game (its player's stream, its game's stream, an answer on its way) resumes and
+finishes, each of its commands applied once; and a runner answers two challenges by its policy and plays the one it
+accepts against another runner's bot to the end, cut off once mid-game too. The loop's rules one by one:
+tests/unit/test_bot_game_loop.py."""
 
 from __future__ import annotations
 
@@ -95,3 +97,56 @@ def test_a_bot_cut_off_mid_game_resumes_on_both_streams_and_finishes(stack):
     assert re.search(rf"{game_id}: the stream dropped; resumed after version \d+", out), out
     assert "the player's stream dropped; reopened" in out
     check_played(stack.url, out, player, "rites-of-cthulhu", game_id)
+
+
+def test_a_bot_answers_challenges_by_its_policy_and_plays_the_one_it_accepts_to_its_end_though_cut_off_mid_game(stack):
+    """Two runners of the docs' bot: the challenged (casual games only, behind a proxy) declines a rated challenge and
+    accepts a casual one, the challenger's runner (which accepts none) finds the table on its stream, and they play it
+    to the end, the challenged one's connections all cut once mid-game."""
+    proxy = CutProxy(stack.port)
+    key, player = bot_account(stack.url, "Challenged bot")
+    their_key, challenger = bot_account(stack.url, "Challenger bot")
+    runs, outs = [], [[], []]
+    for run_key, url, policy, out in ((key, proxy.url, "casual", outs[0]), (their_key, stack.url, "none", outs[1])):
+        runs.append(subprocess.Popen([MYTHOS, "bot", "run", "--key", run_key, "--url", url, "--games", "1", "--accept",
+                                      policy, str(ROOT / "docs" / "bots" / "every_game.py:BOT")],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd="/"))
+        threading.Thread(target=lambda r=runs[-1], o=out: o.extend(r.stdout), daemon=True).start()
+    try:
+        def challenge(rated: bool) -> dict:
+            made = requests.post(f"{stack.url}/v1/challenges", headers={"Authorization": f"Bearer {their_key}"}, timeout=10,
+                                 json={"to": player, "game": "pocket-madness", "rated": rated})
+            assert made.status_code == 201, made.text
+            return made.json()
+
+        def answered(made: dict) -> dict | None:
+            found = requests.get(f"{stack.url}/v1/challenges/{made['id']}", headers={"Authorization": f"Bearer {their_key}"},
+                                 timeout=10).json()
+            return found if found["status"] != "open" else None
+
+        rated, casual = challenge(rated=True), challenge(rated=False)
+        assert wait_for(lambda: answered(rated), what="the rated challenge's answer")["status"] == "declined"
+        accepted = wait_for(lambda: answered(casual), what="the casual challenge's answer")
+        assert accepted["status"] == "accepted" and accepted["table"]
+
+        def mid_game():
+            reply = requests.get(f"{stack.url}/v1/games/{accepted['table']}", timeout=10)
+            if reply.status_code == 404:
+                return None  # the challenge says accepted a moment before the accept has written its table
+            table = reply.json()
+            return table if table["status"] != "active" or table["version"] >= 60 else None
+
+        assert wait_for(mid_game, timeout_s=60, what="the game to be under way")["status"] == "active"
+        assert proxy.cut() >= 2
+        assert [run.wait(120) for run in runs] == [0, 0], ["".join(out) for out in outs]
+    finally:
+        for run in runs:
+            run.kill()
+        proxy.close()
+    mine, theirs = ("".join(out) for out in outs)
+    assert "declined Challenger bot's challenge (pocket-madness): this bot plays casual games only" in mine, mine
+    assert "accepted Challenger bot's challenge (pocket-madness, casual)" in mine, mine
+    assert re.search(rf"{accepted['table']}: the stream dropped; resumed after version \d+", mine), mine
+    for out, who in ((mine, player), (theirs, challenger)):
+        assert games_of(out) == {"Pocket Madness": accepted["table"]}, out
+        check_played(stack.url, out, who, "pocket-madness", accepted["table"])
