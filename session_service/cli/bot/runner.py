@@ -90,10 +90,13 @@ class Runner:
             return
         if source == "error":
             raise PlayError(f"the player's stream: {item}")
-        if source == "ended":
-            self.ended(item)
-        elif source == "stream":
-            self.on_message(str(item.get("type")), item.get("data") or {})
+        try:
+            if source == "ended":
+                self.ended(item)
+            elif source == "stream":
+                self.on_message(str(item.get("type")), item.get("data") or {})
+        except PlayError as exc:  # a request on the way lost: the stream says it again (your_turn, tables once reopened)
+            self.say(f"could not act on the player's stream yet: {exc}")
 
     def over(self) -> bool:
         limit = self.options.games
