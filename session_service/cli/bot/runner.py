@@ -128,6 +128,9 @@ class Runner:
             self.answer(data.get("challenge") or {})
         elif kind == "challenge_accepted":  # accepted here, or by the server for a bot set to auto
             self.follow(str(data["game"]))
+        elif kind == "challenge_declined":  # one the bot's owner made with its key
+            challenge = data.get("challenge") or {}
+            self.say(f"{(challenge.get('challenged') or {}).get('name')} declined the challenge ({challenge.get('game')})")
         elif kind in ("challenge_withdrawn", "challenge_expired"):
             challenge = data.get("challenge") or {}
             self.say(f"{_by(challenge)}'s challenge ({challenge.get('game')}) was {kind.split('_')[1]}")
