@@ -1,7 +1,7 @@
 """The ``mythos`` command: ``mythos run`` starts the stack, ``mythos cluster`` the scaled one (a Redis Cluster,
 two processes of each part, HAProxy), ``mythos audit FILE`` verifies an export offline, ``mythos ratings DIR``
 recomputes the ratings of a directory of exports, ``mythos projections rebuild`` the read models, ``mythos play`` plays a
-seat in the terminal."""
+seat in the terminal, ``mythos bot run`` plays as a bot account (``mythos bot new`` makes one)."""
 
 from __future__ import annotations
 
@@ -99,12 +99,16 @@ def main(argv: list[str] | None = None) -> None:
     audit.add_argument("file")
     audit.add_argument("--commitment", help="the seed commitment you saw when the game was created (hex)")
     audit.add_argument("--head", help="the head hash you saw when the game ended")
+    from session_service.cli.bot import cli as bot
     from session_service.cli.play import add_parser, run as play
 
     add_parser(sub)
+    bot.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "play":
         sys.exit(play(args))
+    if args.command == "bot":
+        sys.exit(bot.run(args))
     if args.command == "audit":
         sys.exit(audit_file(args.file, args.commitment, args.head))
     if args.command == "ratings":

@@ -14,6 +14,7 @@ import json
 import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -25,9 +26,10 @@ GIVE_UP_AFTER_S = 30.0  # a stream that cannot be reopened for this long is repo
 class PlayError(Exception):
     """A refusal in the server's own words (the error body's message), with its stable code."""
 
-    def __init__(self, message: str, code: str = "", details: dict[str, Any] | None = None):
+    def __init__(self, message: str, code: str = "", details: dict[str, Any] | None = None, status: int = 0,
+                 retry_after: float | None = None):
         super().__init__(message)
-        self.code, self.details = code, details or {}
+        self.code, self.details, self.status, self.retry_after = code, details or {}, status, retry_after
 
 
 class Api:
@@ -39,9 +41,11 @@ class Api:
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
-    def call(self, method: str, path: str, body: Any = None) -> Any:
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        """The answer's JSON; ``PlayError`` for a refusal (its code and status) or no answer (``client/unreachable``)."""
         try:
-            reply = self.http.request(method, self.base + path, json=body, headers=self.headers(), timeout=30)
+            reply = self.http.request(method, self.base + path, json=body, headers={**self.headers(), **(headers or {})},
+                                      timeout=30)
         except requests.RequestException as exc:
             raise PlayError(f"cannot reach {self.base}: {exc.__class__.__name__}", "client/unreachable") from exc
         try:
@@ -51,17 +55,21 @@ class Api:
         if not reply.ok:
             error = (data or {}).get("error", {}) if isinstance(data, dict) else {}
             raise PlayError(error.get("message") or f"the server answered {reply.status_code}", error.get("code", ""),
-                            error.get("details"))
+                            error.get("details"), reply.status_code, _seconds(reply.headers.get("Retry-After")))
         return data
 
 
 class StreamReader(threading.Thread):
     """Reads one game's stream into ``inbox`` until its ``end`` message, or until ``stop`` is set (its session is
-    over: a seat taken, say, opens a stream of its own); a daemon, it never keeps the client up."""
+    over: a seat taken, say, opens a stream of its own); a daemon, it never keeps the client up. ``path``: another
+    stream (the player's, which has no end); ``give_up_s``: None never gives up; ``reopened``: told the version a
+    stream resumed after, each time it was opened again."""
 
-    def __init__(self, api: Api, game_id: str, inbox: Inbox):
-        super().__init__(name=f"stream {game_id}", daemon=True)
-        self.url = f"{api.base}/v1/games/{game_id}/events/stream"
+    def __init__(self, api: Api, game_id: str, inbox: Inbox, *, path: str | None = None,
+                 give_up_s: float | None = GIVE_UP_AFTER_S, reopened: Callable[[int | None], None] | None = None):
+        super().__init__(name=f"stream {path or game_id}", daemon=True)
+        self.url = api.base + (path or f"/v1/games/{game_id}/events/stream")
+        self.give_up_s, self.reopened, self.connections = give_up_s, reopened, 0
         self.headers = {"Accept": "application/x-ndjson", **api.headers()}
         self.inbox = inbox
         self.http = requests.Session()  # a session of its own: requests' sessions are not shared across threads
@@ -88,7 +96,7 @@ class StreamReader(threading.Thread):
                 wait_s, failing_since = exc.wait_s, None
             except (requests.RequestException, ValueError):
                 failing_since = failing_since or time.monotonic()
-                if time.monotonic() - failing_since > GIVE_UP_AFTER_S:
+                if self.give_up_s is not None and time.monotonic() - failing_since > self.give_up_s:
                     self.put(("error", "the game's stream was lost and could not be reopened"))
                     return
             time.sleep(wait_s)  # a pause before reconnecting, never a way to wait for a message
@@ -107,6 +115,9 @@ class StreamReader(threading.Thread):
                 except ValueError:
                     message = None
                 raise _Refused(message or f"the stream was refused ({reply.status_code})")
+            self.connections += 1
+            if self.connections > 1 and self.reopened is not None:
+                self.reopened(self.after)
             for line in reply.iter_lines():
                 if not line:
                     continue  # a keep-alive
@@ -174,6 +185,13 @@ class LineReader(threading.Thread):
                 self.inbox.put(("eof", None))
                 return
             self.inbox.put(("line", line.strip()))
+
+
+def _seconds(header: str | None) -> float | None:
+    try:
+        return float(header) if header else None
+    except ValueError:
+        return None  # an HTTP date: not sent by this server
 
 
 class _Refused(Exception):
