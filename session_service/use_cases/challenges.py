@@ -153,9 +153,7 @@ class Challenges:
         if not won:
             if status != "accepted":
                 raise ChallengeClosed(status)
-            deadline = time.monotonic() + TABLE_WAIT_S
-            while self.tables.store.meta(table) is None and time.monotonic() < deadline:
-                time.sleep(0.05)  # the accept that won is still writing the table
+            self._written(table)
             return self.shown({**challenge, "status": status, "table": table})
         sitters = [Sitter(challenge["challenger"]["player"], challenge["challenger"]["name"], challenge["key_hash"]),
                    Sitter(challenge["challenged"]["player"], challenge["challenged"]["name"], key_hash)]
@@ -219,7 +217,17 @@ class Challenges:
 
     # -- reading --------------------------------------------------------------------------------------
     def get(self, player: Player, challenge_id: str) -> dict[str, Any]:
-        return self.shown(self._theirs(player, challenge_id))
+        challenge = self._theirs(player, challenge_id)
+        if challenge["status"] == "accepted":
+            self._written(challenge["table"])
+        return self.shown(challenge)
+
+    def _written(self, table: str) -> None:
+        """Wait (bounded) for an accepted challenge's table: the accept that won records the table's id before it
+        writes the table, and a reader told the id must find the game there."""
+        deadline = time.monotonic() + TABLE_WAIT_S
+        while self.tables.store.meta(table) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def mine(self, player: Player) -> dict[str, list[dict[str, Any]]]:
         """The player's open challenges: those it made, and those made to it, oldest first."""

@@ -374,6 +374,34 @@ def test_an_accept_that_loses_the_race_answers_the_winners_table_once_it_is_writ
     assert len(client.get("/v1/me/games", headers=auth(cy["key"])).json["games"]) == 1
 
 
+def test_a_challenge_read_while_its_table_is_written_names_a_table_that_is_there(app, client, monkeypatch):
+    """Forced as above: the challenger reads the challenge after the accept won and before its table is written;
+    the answer names the table only once ``GET /v1/games/{table}`` finds it (it was a 404 for a moment)."""
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    made = challenge(client, ada, cy)
+    waiting, read = threading.Event(), {}
+    real_sleep, real_open = time.sleep, challenges_module.open_for
+    monkeypatch.setattr(challenges_module, "time", SimpleNamespace(
+        monotonic=time.monotonic, time=time.time, sleep=lambda s: (waiting.set(), real_sleep(s))))
+
+    def open_late(*args, **kwargs):
+        def look() -> None:
+            reader = app.test_client()
+            shown = reader.get(f"/v1/challenges/{made['id']}", headers=auth(ada["key"])).json
+            read.update(shown=shown, game=reader.get(f"/v1/games/{shown['table']}").status_code)
+        threading.Thread(target=look).start()
+        assert waiting.wait(10), "the read never waited for the table"
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(challenges_module, "open_for", open_late)
+    assert client.post(f"/v1/challenges/{made['id']}/accept", headers=auth(cy["key"])).status_code == 200
+    for _ in range(200):
+        if "game" in read:
+            break
+        real_sleep(0.05)
+    assert read["shown"]["status"] == "accepted" and read["game"] == 200, read
+
+
 def test_an_accept_whose_table_cannot_be_opened_leaves_the_challenge_open(client, monkeypatch):
     ada, cy = player(client, "Ada"), player(client, "Cy")
     made = challenge(client, ada, cy)
