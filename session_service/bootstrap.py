@@ -97,7 +97,7 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, dec
     if "SCHEDULER" in parts:
         scheduler = parts["SCHEDULER"]
     else:
-        rq_client = parts.get("RQ_REDIS") or redis_clients.queue_client(settings.queue_redis_url)
+        rq_client = parts.get("RQ_REDIS") or redis_clients.queue_client(settings.queue_redis)
         queue = make_queue(rq_client, settings.queue_name)
         scheduler = RqScheduler(queue, store, Gate(rq_client, queue.name, settings.ai_turns_at_once_per_client))
     return Tables(

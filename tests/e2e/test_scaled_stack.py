@@ -1,8 +1,9 @@
-"""The scaled stack (``make cluster``) end to end: a Redis Cluster of three primaries and three replicas, two
-session and two rules processes behind HAProxy, two workers. Every game plays to its end through the
-balancer with its commands spread over both session processes; a session and a rules process killed during
-a burst cost nothing; the loss of the Redis primary under a busy game costs a few seconds of writes and no
-acknowledged command. Long versions of the same run in ``make soak`` (tests/soak/test_scaled_soak.py)."""
+"""The scaled stack (``make cluster``) end to end: a Redis Cluster of three primaries and three replicas, the queue's
+Redis with its replica and three Sentinels, two session and two rules processes behind HAProxy, two workers. Every
+game plays to its end through the balancer with its commands spread over both session processes; a session and a
+rules process killed during a burst cost nothing; the loss of the Redis primary under a busy game costs a few seconds
+of writes and no acknowledged command; the loss of the queue's primary, a few seconds of AI and timer moves and no
+turn. Long versions of the same run in ``make soak`` (tests/soak/test_scaled_soak.py, test_queue_failover.py)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,13 @@ import requests
 from session_service.cli.clusterstack import ScaledStack
 from session_service.rules_client import decide_fields
 from session_service.cli.supervise import Supervisor
+from shared import audit
 from shared.games import GAMES
 from shared.kernel import fold
 from shared.wire import keys
 from tests.support import hop_peer
 from tests.support.properties import random_playout
+from tests.support.queue_failover import Tables, kill_queue_primary
 from tests.support.scaled import (Player, healed, human_game, running_scaled_stack, store_of, until_ack_after,
                                   verified)
 from tests.trust.helpers import Api, record_figures
@@ -169,6 +172,26 @@ def test_an_answer_says_whether_a_replica_has_the_command_and_those_that_say_so_
     record_figures("scaled", fault="Redis primary killed while its replica lagged (SIGSTOP)",
                    confirmed_acks_lost=0, unconfirmed_events=len(unconfirmed),
                    unconfirmed_events_lost=sum(logged.get(e["version"]) != e["hash"] for e in unconfirmed))
+
+
+def test_the_queue_s_primary_killed_ai_seats_and_timers_resume_and_no_turn_is_lost(stack):
+    """Issue 47: RQ's Redis was a single point (its loss stopped every AI seat and timer). Now a primary, a replica and
+    three Sentinels: kill -9 of the primary under AI tables and turn timers, the Sentinels promote the replica, the
+    services follow them there, and what the queue forgot meanwhile the worker sweeps back as soon as it reaches the
+    queue again. Every table moves on, AI and timers alike, its chain and audit whole."""
+    api = Api(stack.url)
+    tables = Tables.opened(api, ai=6, timed=2)
+    figures = kill_queue_primary(stack, tables)
+    print(f"queue's primary {figures['killed']} killed: AI moves stopped {figures['ai_gap_s']} s, timers "
+          f"{figures['timer_gap_s']} s; {figures['promoted']} promoted")
+    assert figures["promoted"] != figures["killed"]
+    store = store_of(stack)
+    for game_id in tables.ai + tables.timed:  # still in play (an audit would race the next move): the log read once
+        records = store.records(game_id)
+        assert [r["v"] for r in records] == list(range(1, len(records) + 1))
+        assert audit.first_broken_link(records) is None
+    record_figures("scaled", fault="queue's Redis primary killed (SIGKILL) under 6 AI tables and 2 timed ones",
+                   ai_moves_stopped_s=figures["ai_gap_s"], timer_moves_stopped_s=figures["timer_gap_s"])
 
 
 def test_the_balancer_s_hop_frontend_answers_no_one_without_the_secret_nor_a_kept_name_from_another_peer(stack):
