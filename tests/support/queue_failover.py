@@ -49,9 +49,12 @@ class Tables:
         return ai, timer
 
     def under_way(self, moment: float, ai_moves: int, timeouts: int) -> bool:
-        """Has every table made ``ai_moves`` AI moves since ``moment``, and every timed one ``timeouts`` timer moves?"""
+        """Has every table still in play made ``ai_moves`` AI moves since ``moment``, and every timed one ``timeouts``
+        timer moves?"""
         ai, timer = self.since(moment)
-        return all(len(ai[g]) >= ai_moves for g in ai) and all(len(timer[g]) >= timeouts for g in self.timed)
+        playing = {g for g in ai if self.api.get(f"/v1/games/{g}").json()["status"] == "active"}
+        return (all(len(ai[g]) >= ai_moves for g in playing)
+                and all(len(timer[g]) >= timeouts for g in self.timed if g in playing))
 
 
 def longest_gap(times: list[float], start: float) -> float:
