@@ -51,6 +51,9 @@ class Settings:
     # the environment's default: 1 on a Redis Cluster.
     replica_acks: int = 0
     replica_wait_ms: int = 50
+    # Strict durability: a command no replica confirmed is answered 503 service/unreplicated (Retry-After), not 200
+    # with Mythos-Replicated: false; needs REPLICA_ACKS >= 1 (bootstrap.checked_durability). README: Durability.
+    require_replicated: bool = False
     # How long an append whose Redis primary is lost is sent again: longer than a failover takes.
     append_retry_s: float = 10.0
     queue_name: str = "mythos"

@@ -20,6 +20,7 @@ import redis
 import requests
 
 from session_service.cli.clusterstack import ScaledStack
+from session_service.cli.devstack import free_port
 from session_service.rules_client import decide_fields
 from session_service.cli.supervise import Supervisor
 from shared import audit
@@ -192,6 +193,85 @@ def test_the_queue_s_primary_killed_ai_seats_and_timers_resume_and_no_turn_is_lo
         assert audit.first_broken_link(records) is None
     record_figures("scaled", fault="queue's Redis primary killed (SIGKILL) under 6 AI tables and 2 timed ones",
                    ai_moves_stopped_s=figures["ai_gap_s"], timer_moves_stopped_s=figures["timer_gap_s"])
+
+
+@pytest.fixture
+def strict(stack) -> Iterator[str]:
+    """One more session process on the stack, with REQUIRE_REPLICATED=1: its own address (not behind the balancer)."""
+    port = free_port()
+    stack.start_session("strict", port, {"REQUIRE_REPLICATED": "1"})
+    try:
+        until(lambda: stack.ours(f"http://127.0.0.1:{port}/readyz"), "the strict session process", 60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stack.kill("strict")
+        del stack.processes["strict"], stack.specs["strict"]  # not a part the supervision test starts again
+
+
+def next_move(api: Api, game_id: str, tokens: dict[int, str]) -> tuple[str, dict, int]:
+    """A seat the game waits on: its token, a legal command of its, and the version it is played at."""
+    seat = api.get(f"/v1/games/{game_id}").json()["to_act"][0]
+    state = api.state(game_id, tokens[seat]).json()
+    return tokens[seat], state["legal_commands"][0], state["version"]
+
+
+def test_in_strict_mode_an_unconfirmed_command_is_a_retryable_503_and_a_retry_writes_it_once(stack, strict):
+    """REQUIRE_REPLICATED (README, Durability): a command no replica confirmed is answered 503 service/unreplicated
+    with Retry-After, not 200 with Mythos-Replicated: false (which a process without the setting still answers). The
+    same command resent with its Idempotency-Key is found, not applied again, and answered 200 (true) once a replica
+    has it; if the primary was lost before any replica had it, the resent command is written then, once."""
+    cluster, store = stack.cluster, store_of(stack)
+    api, lenient = Api(strict), Api(f"http://127.0.0.1:{stack.backend_ports['session0']}")
+    created = human_game(api, "rise-of-cthulhu")
+    game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    primary = cluster.primary_port(store.key(game_id, "events"))
+    replica = cluster.replica_of(primary)
+
+    def sent(key: str, move: tuple[str, dict, int], client: Api = api) -> requests.Response:
+        return client.command(game_id, move[0], move[1], move[2], key=key)
+
+    first = sent("m1", next_move(api, game_id, tokens))
+    assert first.status_code == 200 and first.headers["Mythos-Replicated"] == "true"
+    cluster.kill(replica, signal.SIGSTOP)
+    try:
+        second = next_move(api, game_id, tokens)
+        refused = sent("m2", second)
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "service/unreplicated", refused.text
+        assert int(refused.headers["Retry-After"]) >= 1
+        written = store.version(game_id)
+        assert written > second[2]  # applied on the primary: the game goes on from it
+        assert sent("m2", second).status_code == 503 and store.version(game_id) == written  # found, not written again
+        third = sent("m3", next_move(api, game_id, tokens), lenient)  # a process without the setting: as before
+        assert third.status_code == 200 and third.headers["Mythos-Replicated"] == "false"
+    finally:
+        cluster.kill(replica, signal.SIGCONT)
+    retried: list[requests.Response] = []
+    until(lambda: retried.append(sent("m2", second)) or retried[-1].status_code == 200, "a replica to confirm m2", 30)
+    assert retried[-1].headers["Mythos-Replicated"] == "true"
+    logged = {r["v"]: r for r in store.records(game_id)}
+    assert all(logged[e["version"]]["hash"] == e["hash"] for e in retried[-1].json()["events"])
+
+    # Now the primary is lost before any replica has the command: the paused replica's link is cut first (bytes the
+    # primary sent it before would still reach it from its socket once it goes on).
+    cluster.kill(replica, signal.SIGSTOP)
+    try:
+        cluster.client(primary).execute_command("CLIENT", "KILL", "TYPE", "replica")
+        fourth = next_move(api, game_id, tokens)
+        assert sent("m4", fourth).status_code == 503
+        cluster.kill(primary)
+    finally:
+        cluster.kill(replica, signal.SIGCONT)
+    until(lambda: cluster.primary_port(store.key(game_id, "events")) == replica, "the replica to take over", 30)
+    assert store.version(game_id) == fourth[2]  # m4 went with the primary
+    cluster.start_node(primary)  # back as the new primary's replica, so a retry can be confirmed
+    answers = []
+    until(lambda: answers.append(sent("m4", fourth)) or answers[-1].status_code == 200, "m4 written and confirmed", 60)
+    assert answers[-1].headers["Mythos-Replicated"] == "true"
+    commands = {r["cause"]["id"] for r in store.records(game_id) if r["cause"]["by"] == "seat"}
+    assert len(commands) == 4 and store.version(game_id) == answers[-1].json()["version"]  # m1-m4, each once
+    print(f"strict: m4 resent {len(answers)} times after the failover ({[a.status_code for a in answers]}), written once")
+    record_figures("scaled", fault="strict durability: replica paused, then the primary lost",
+                   unreplicated_503s=2 + sum(a.status_code == 503 for a in answers), commands_written=4)
 
 
 def test_the_balancer_s_hop_frontend_answers_no_one_without_the_secret_nor_a_kept_name_from_another_peer(stack):
