@@ -320,7 +320,8 @@ def unreplicated(stack: ScaledStack) -> dict[str, float]:
 
 def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_replicated_again(stack):
     """What ``mythos cluster`` does (devstack.serve's supervisor): kill -9 of a Redis node, a session, rules or
-    worker process, or HAProxy, and the part is started again; a node rejoins, so every shard has its replica."""
+    worker process, HAProxy, the queue's primary or a Sentinel, and the part is started again; a node rejoins, so
+    every shard has its replica, and the queue's Redis its replica and its three Sentinels."""
     cluster = stack.cluster
     primaries = [p for p in cluster.running() if cluster.client(p).info("replication")["role"] == "master"]
     primary, another = primaries[0], primaries[1]  # the earlier tests' failovers moved the roles around
@@ -335,12 +336,14 @@ def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_repli
         assert until(lambda: cluster.healthy(), "the replica back and in sync", 60)
         before = {name: proc.pid for name, proc in stack.parts().items()}
         cluster.kill(another)
-        for name in ("session0", "rules0", "worker0", "balancer"):
+        killed = ("session0", "rules0", "worker0", "balancer", stack.queue_primary(), "redis-sentinel0")
+        for name in killed:
             stack.kill(name)
         assert until(lambda: all(p.poll() is None and p.pid != before.get(n) for n, p in stack.parts().items()
-                                 if n in ("session0", "rules0", "worker0", "balancer", f"node-{another}")),
+                                 if n in (*killed, f"node-{another}")),
                      "every part running again", 60)
         assert until(lambda: cluster.healthy() and stack.routed() and not unreplicated(stack), "every shard replicated", 60)
+        assert until(stack.queue_watched, "the queue's Redis replicated and watched again", 60)
     finally:
         stop.set()
         ticking.join(5)
