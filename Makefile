@@ -27,8 +27,9 @@ install: $(STAMP)
 run: install
 	$(BIN)/mythos run
 
-# The scaled stack on this machine: Redis Cluster (3 primaries + 3 replicas), 2 rules, 2 session, 2 workers, and
-# HAProxy (installed from Debian's packages if missing) serving the API on PORT (8000) as `make run` does.
+# The scaled stack on this machine: Redis Cluster (3 primaries + 3 replicas), the queue's Redis (a primary, a replica
+# and 3 Sentinels), 2 rules, 2 session, 2 workers, and HAProxy (installed from Debian's packages if missing) serving
+# the API on PORT (8000) as `make run` does.
 cluster: install
 	$(BIN)/mythos cluster
 

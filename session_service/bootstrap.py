@@ -36,6 +36,18 @@ from session_service.use_cases.tables import Tables
 BadTokenSecret = keys.BadSecret  # the session service will not start without a key of its own (nor the hop's)
 
 
+class BadDurability(ValueError):
+    """``REQUIRE_REPLICATED=1`` on a deployment that waits for no replica: no command could ever be answered."""
+
+
+def checked_durability(settings: Settings) -> None:
+    """Strict durability asks a replica to confirm every command, so it needs replicas to wait for."""
+    if settings.require_replicated and settings.replica_acks < 1:
+        raise BadDurability("REQUIRE_REPLICATED=1 answers a command only once a Redis replica confirms it, and "
+                            "REPLICA_ACKS is 0 (no replica is waited for): set REPLICA_ACKS=1 on a Redis with replicas "
+                            "(a Redis Cluster: README, Durability), or unset REQUIRE_REPLICATED")
+
+
 def token_secret(settings: Settings) -> bytes:
     """The server's key for seat tokens and invites of retried requests (``lobby.derived``): it must be set, random,
     and not the deployment files' placeholder, since whoever holds it and a copy of Redis holds those seats."""
@@ -71,6 +83,8 @@ def build(settings: Settings, parts: Mapping[str, Any] | None = None, serves_cli
     """The use cases wired from ``settings``; the hub starts its reader only when a stream first waits. A process that
     ``serves_clients`` (the HTTP app) derives tokens, and refuses to start without its key (``token_secret``);
     the worker's lobby only ends idle tables, and is not given the key; one that never ``decides`` (``build_tables``)."""
+    if serves_clients:
+        checked_durability(settings)
     tables = build_tables(settings, parts, decides)
     players = Players(tables.store)
     tables.bots_among = players.bots_among
@@ -97,7 +111,7 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, dec
     if "SCHEDULER" in parts:
         scheduler = parts["SCHEDULER"]
     else:
-        rq_client = parts.get("RQ_REDIS") or redis_clients.queue_client(settings.queue_redis_url)
+        rq_client = parts.get("RQ_REDIS") or redis_clients.queue_client(settings.queue_redis)
         queue = make_queue(rq_client, settings.queue_name)
         scheduler = RqScheduler(queue, store, Gate(rq_client, queue.name, settings.ai_turns_at_once_per_client))
     return Tables(

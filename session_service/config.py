@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.wire import keys
-from session_service.storage.redis_clients import is_cluster
+from session_service.storage.redis_clients import QueueRedis, is_cluster
 from session_service.use_cases import retention
 from session_service.use_cases.challenges import ChallengeLimits
 from session_service.use_cases.chat import ChatLimits
@@ -38,6 +38,10 @@ class Settings:
 
     redis_url: str = "redis://127.0.0.1:6379/0"
     rq_redis_url: str = ""  # "": REDIS_URL's
+    # The queue's Redis through its Sentinels (host:port,…), by the name they know its primary by: then RQ_REDIS_URL
+    # gives only the credentials and database, and a failover of the queue's primary is followed (issue 47).
+    queue_sentinels: str = ""
+    queue_sentinel_master: str = "mythos-queue"
     # The rules service: its internal hop (tcp://host:port, rules_service/hop.py), or its public API (http://…).
     rules_url: str = "tcp://127.0.0.1:8002"
     key_prefix: str = "mt"
@@ -47,6 +51,9 @@ class Settings:
     # the environment's default: 1 on a Redis Cluster.
     replica_acks: int = 0
     replica_wait_ms: int = 50
+    # Strict durability: a command no replica confirmed is answered 503 service/unreplicated (Retry-After), not 200
+    # with Mythos-Replicated: false; needs REPLICA_ACKS >= 1 (bootstrap.checked_durability). README: Durability.
+    require_replicated: bool = False
     # How long an append whose Redis primary is lost is sent again: longer than a failover takes.
     append_retry_s: float = 10.0
     queue_name: str = "mythos"
@@ -106,6 +113,11 @@ class Settings:
     @property
     def queue_redis_url(self) -> str:
         return self.rq_redis_url or self.redis_url
+
+    @property
+    def queue_redis(self) -> QueueRedis:
+        """Where the job queue's Redis is (``redis_clients.queue_client`` connects to it)."""
+        return QueueRedis(self.queue_redis_url, self.queue_sentinels, self.queue_sentinel_master)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **overrides: Any) -> Settings:

@@ -180,7 +180,9 @@ class RqScheduler(Scheduler):
                 job_id = turn_id("timeout", meta.id, seat, meta.version)
                 if force and when <= datetime.now(when.tzinfo):
                     queued += self._enqueue(job_id, meta, force)
-                elif not force:  # it takes its client's place when it fires (the job asks the gate then)
+                # It takes its client's place when it fires (the job asks the gate then). The sweeper sets again a
+                # timer the queue forgot (refused while the queue's primary was failed over, or taken back with it).
+                elif not force or self.queue.fetch_job(job_id) is None:
                     self.queue.enqueue_at(when, TURN_TIMEOUT, meta.id, seat, meta.version, job_id=job_id, **KEEP)
                     queued += 1
         return queued

@@ -216,9 +216,9 @@ class Stack:
                            "--bind", f"127.0.0.1:{port or self.rules_port}", "rules_service.app:create_app()"],
                     {"RULES_HOP_BIND": f"127.0.0.1:{hop_port or self.hop_port}"})
 
-    def start_session(self, name: str = "session", port: int | None = None) -> None:
+    def start_session(self, name: str = "session", port: int | None = None, env: dict[str, str] | None = None) -> None:
         self._spawn(name, [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn_session.py"),
-                           "--bind", f"127.0.0.1:{port or self.port}", "session_service.http.app:create_app()"])
+                           "--bind", f"127.0.0.1:{port or self.port}", "session_service.http.app:create_app()"], env)
 
     def start_worker(self, name: str = "worker") -> None:
         self._spawn(name, [sys.executable, "-m", "session_service.worker.main"])

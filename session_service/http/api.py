@@ -35,7 +35,10 @@ SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 REPLICATED_HEADER = {"Mythos-Replicated": {
     "description": "On a deployment that waits for Redis replicas: true when a replica had the command before this "
                    "answer (it survives the loss of its Redis primary), false when none confirmed it in time (it is "
-                   "applied, and survives the primary's restart but not its loss). README: Durability.",
+                   "applied, and survives the primary's restart but not its loss). Where the operator requires "
+                   "replication (REQUIRE_REPLICATED), a command no replica confirmed is answered 503 "
+                   "service/unreplicated with Retry-After instead, and every 200 says true: resent with the same "
+                   "Idempotency-Key it is found, not applied again, and answered once a replica has it. README: Durability.",
     "schema": {"type": "string", "enum": ["true", "false"]}}}
 STREAM_DESCRIPTION = """The game live, for the caller's seat (or a spectator), as Server-Sent Events or, with
 `Accept: application/x-ndjson` (or `application/jsonl`), as one JSON object per line.
@@ -165,14 +168,15 @@ def post_command(body: dict[str, Any], game_id: str) -> tuple[Response, int, dic
     """Play a command for the caller's seat, all or nothing."""
     # Served by the edge's route (``command_route``) unless its body needs the schema's word on it: the same play.
     limit: RateLimit = current_app.extensions["rate_limit"]
-    result, headers = play(tables(), limit, exchange(), game_id, body, bearer(), checked_idempotency_key())
+    strict = current_app.extensions["settings"].require_replicated
+    result, headers = play(tables(), limit, exchange(), game_id, body, bearer(), checked_idempotency_key(), strict)
     return cast(Response, current_app.json.response(result)), 200, headers
 
 
-def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
+def command_route(tables: Tables, limit: RateLimit, max_body: int, strict: bool = False) -> Route:
     """``POST /v1/games/<id>/commands`` on the edge, past Flask's routing: a body that is plainly a command
     (``schemas.plain_command_request``), played as the view plays it. Anything else (no length, too long, not JSON,
-    not plainly a command) goes to Flask and the schema, untouched."""
+    not plainly a command) goes to Flask and the schema, untouched. ``strict``: ``REQUIRE_REPLICATED`` (``play``)."""
 
     def handle(ex: Exchange, game_id: str) -> tuple[int, dict[str, Any], dict[str, str]] | None:
         ex.game_id = game_id
@@ -190,21 +194,22 @@ def command_route(tables: Tables, limit: RateLimit, max_body: int) -> Route:
         key = ex.header("Idempotency-Key")
         if key is not None and not plausible_idempotency_key(key):
             raise bad_idempotency_key()
-        return 200, *play(tables, limit, ex, game_id, body, clients.bearer_of(ex.header("Authorization")), key)
+        return 200, *play(tables, limit, ex, game_id, body, clients.bearer_of(ex.header("Authorization")), key, strict)
 
     return Route("POST", COMMANDS, "/v1/games/<game_id>/commands", handle)
 
 
 def play(tables: Tables, limit: RateLimit, ex: Exchange, game_id: str, body: dict[str, Any], token: str | None,
-         idempotency_key: str | None) -> tuple[dict[str, Any], dict[str, str]]:
+         idempotency_key: str | None, strict: bool = False) -> tuple[dict[str, Any], dict[str, str]]:
     """A command's answer and its headers: played for the seat the use case finds (``Tables.commander``), and
-    counted by the append against the seat's token when it holds and the address (ratelimit.py)."""
+    counted by the append against the seat's token when it holds and the address (ratelimit.py). ``strict``
+    (``REQUIRE_REPLICATED``): answered only once a replica has the command, else 503 ``service/unreplicated``."""
     meta, seat, unread = tables.commander(game_id, token, body["expected_version"])
     ex.fields["seat"] = seat
     charge = limit.for_client(ex, clients.client(meta, token, ex.address) if token is not None else
                               clients.address_client(ex.address))
     result = tables.command(game_id, commanding(seat), body["command"], body["expected_version"], idempotency_key,
-                            meta=meta, charge=charge, unread=unread)
+                            meta=meta, charge=charge, unread=unread, durable=strict)
     replicated = result.pop(REPLICATED, None)  # README, Durability: what an acknowledged command survives
     return result, ({} if replicated is None else {"Mythos-Replicated": "true" if replicated else "false"})
 

@@ -74,7 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     limit = app.extensions["rate_limit"] = RateLimit(tables.store, settings.rate_limit_per_minute,
                                                      settings.rate_limit_per_address)
     app.wsgi_app = Edge(app, cors=Cors.parse(settings.cors_origins), json_only=True,  # type: ignore[method-assign]
-                        routes=[api.command_route(tables, limit, settings.max_content_length)],
+                        routes=[api.command_route(tables, limit, settings.max_content_length, settings.require_replicated)],
                         admit=limit.admit, refusals=[refusals.answer])
     if settings.trusted_proxies:  # see session_service/http/clients.py; outermost, so the edge sees its address
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]

@@ -13,7 +13,8 @@ from shared.wire.errors import body
 from session_service.use_cases.errors import (BadRequest, BadToken, ChallengeClosed, Finished, GameFull, GameStarted,
                                               IdempotencyKeyReused, InviteRequired, MissingToken, NoRematch, NotCreator,
                                               NotFinished, NotFound, NotInvited, NotYourChallenge, NotYourSeat,
-                                              RateLimited, Refused, Unavailable, Unprocessable, VersionConflict)
+                                              RateLimited, Refused, Unavailable, Unprocessable, Unreplicated,
+                                              VersionConflict)
 
 log = logging.getLogger("mythos.session")
 # A subclass takes its base's status.
@@ -38,6 +39,7 @@ HTTP_STATUS: dict[type[Refused], int] = {
     Unprocessable: 422,
     RateLimited: 429,
     Unavailable: 503,
+    Unreplicated: 503,
 }
 
 

@@ -9,6 +9,9 @@ not a thread for ever) and so that a cluster URL works everywhere:
 
 The job queue (RQ) cannot run on a cluster (its enqueue is not atomic there and its workers fail), so
 ``queue_client`` refuses a cluster URL, or a plain URL that reaches a cluster node, with a message that says so.
+Every client of the queue's Redis (the worker's wait for jobs and its other loops, the session service's enqueues,
+the leases, the gate) is made by ``queue_client``, from one ``QueueRedis``: a plain Redis, or the primary its
+Sentinels name (``QUEUE_SENTINELS``), found again after a failover (issue 47).
 """
 
 from __future__ import annotations
@@ -16,14 +19,17 @@ from __future__ import annotations
 import os
 import select
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
 from redis._parsers import _HiredisParser
-from redis.backoff import NoBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
+from redis.connection import parse_url
 from redis.retry import Retry
+from redis.sentinel import Sentinel
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 CONNECT_TIMEOUT_S = 2.0
@@ -99,29 +105,71 @@ def connect(url: str, *, read_timeout_s: float | None = READ_TIMEOUT_S, pool_siz
     )
 
 
-def queue_client(url: str) -> redis.Redis:
-    """A plain Redis for RQ; a cluster is refused, before any job is enqueued on it."""
-    if urlsplit(url).scheme in CLUSTER_SCHEMES:
-        raise QueueOnCluster(f"RQ_REDIS_URL (which defaults to REDIS_URL) names a Redis Cluster ({url}); RQ needs "
-                             "a plain Redis: set RQ_REDIS_URL to a redis://host:port/db of its own")
-    client = redis.Redis.from_url(url, socket_timeout=READ_TIMEOUT_S, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                  health_check_interval=15)
+@dataclass(frozen=True)
+class QueueRedis:
+    """Where the job queue's Redis is: the plain Redis of ``url`` or, with ``sentinels`` (``host:port,…``), the primary
+    the Sentinels know as ``master``, reached with ``url``'s credentials and database (its host is then unused)."""
+
+    url: str
+    sentinels: str = ""
+    master: str = "mythos-queue"
+
+    def sentinel_addresses(self) -> list[tuple[str, int]]:
+        found = []
+        for host_port in self.sentinels.split(","):
+            if host_port.strip():
+                host, _, port = host_port.strip().rpartition(":")
+                found.append((host, int(port)))
+        return found
+
+
+# A queue command that meets a lost connection is sent again a few times within about a second: across a Sentinel
+# failover's switch, the next connection asks the Sentinels for the primary again. (RQ's enqueues and the leases'
+# scripts are safe to repeat: job ids are deterministic, the claims compare and set.)
+QUEUE_RETRY = Retry(ExponentialBackoff(cap=0.5, base=0.05), 4)
+
+
+def queue_client(where: QueueRedis | str, wait_s: float | None = None) -> redis.Redis:
+    """A plain Redis for RQ, through its Sentinels when it has them; a cluster is refused, before any job is
+    enqueued on it. With ``wait_s``, a client for one blocking wait of up to that long (an RQ worker's wait for a job):
+    its reads may take the wait plus a margin, and only its own connections do, so the worker's other clients keep
+    their short timeouts; TCP keep-alive finds a peer gone without a word (a partition) within the wait's own bound."""
+    where = QueueRedis(where) if isinstance(where, str) else where
+    if urlsplit(where.url).scheme in CLUSTER_SCHEMES:
+        raise QueueOnCluster(f"RQ_REDIS_URL (which defaults to REDIS_URL) names a Redis Cluster ({where.url}); RQ "
+                             "needs a plain Redis: set RQ_REDIS_URL to a redis://host:port/db of its own")
+    options: dict[str, Any] = {"socket_connect_timeout": CONNECT_TIMEOUT_S}
+    if wait_s is None:
+        options.update(socket_timeout=READ_TIMEOUT_S, health_check_interval=15, retry=QUEUE_RETRY)
+    else:  # RQ retries its wait itself, every second while Redis is away (worker/main.py)
+        options.update(socket_timeout=wait_s + 10, socket_keepalive=True, health_check_interval=0,
+                       retry=Retry(NoBackoff(), 0))
+    if where.sentinels:
+        return _through_sentinels(where, options)
+    client = redis.Redis.from_url(where.url, **options)
+    if wait_s is not None:
+        return client
     try:
         cluster_enabled = client.info("cluster").get("cluster_enabled") == 1
     except redis.ConnectionError:
         return client  # not up yet: the worker waits for it, the session service reports it in /readyz
     if cluster_enabled:
-        raise QueueOnCluster(f"RQ_REDIS_URL ({url}) reaches a Redis Cluster node; RQ needs a plain Redis: "
+        raise QueueOnCluster(f"RQ_REDIS_URL ({where.url}) reaches a Redis Cluster node; RQ needs a plain Redis: "
                              "set RQ_REDIS_URL to a redis://host:port/db of its own")
     return client
 
 
-def blocking_client(url: str, wait_s: float) -> redis.Redis:
-    """A plain Redis for one blocking wait of up to ``wait_s`` (an RQ worker's wait for a job): its reads may take
-    that long plus a margin, and only its own connections do, so the worker's other clients keep their short
-    timeouts. TCP keep-alive finds a peer gone without a word (a partition) within the wait's own bound."""
-    return redis.Redis.from_url(url, socket_timeout=wait_s + 10, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                socket_keepalive=True, health_check_interval=0)
+def _through_sentinels(where: QueueRedis, options: dict[str, Any]) -> redis.Redis:
+    """The primary the Sentinels name: each new connection asks them where it is (redis-py's SentinelConnectionPool),
+    so after a failover the next one reaches the replica they promoted; a connection to a primary demoted meanwhile
+    is dropped at its first refused write. The Sentinels are asked with the same credentials."""
+    given = parse_url(where.url) if where.url else {}
+    credentials = {k: given[k] for k in ("username", "password") if k in given}
+    sentinels = Sentinel(where.sentinel_addresses(), sentinel_kwargs={
+        "socket_timeout": CONNECT_TIMEOUT_S, "socket_connect_timeout": CONNECT_TIMEOUT_S, **credentials})
+    tls = {"ssl": True} if urlsplit(where.url).scheme == "rediss" else {}
+    primary: redis.Redis = sentinels.master_for(where.master, db=given.get("db", 0), **credentials, **tls, **options)
+    return primary
 
 
 def ping(client: Any) -> bool:

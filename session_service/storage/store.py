@@ -17,9 +17,10 @@ walks is one such part (``active``); the listing's indexes are others (``session
 
 Durability: with ``replicas`` > 0 every append is followed, on the same connection to the game's primary, by
 ``WAIT replicas replica_wait_ms``; ``Appended.replicated`` says whether a replica confirmed it (README:
-"Durability"). An append whose reply is lost (the connection dropped, the primary failed over) is sent again
-for up to ``retry_s``: the script's version check makes a re-sent append land at most once, and a conflict
-whose first record carries this append's cause id is this append, found in the log.
+"Durability"), and ``confirm`` asks again for a command already appended. An append whose reply is lost (the
+connection dropped, the primary failed over) is sent again for up to ``retry_s``: the script's version check makes
+a re-sent append land at most once, and a conflict whose first record carries this append's cause id is this
+append, found in the log.
 
 Every append PUBLISHes ``"<game id> <new version>"`` on ``<prefix>:appended`` (from the script, so the notice
 follows the write or nothing): the one thing a session process listens to, whatever it watches (see hub.py).
@@ -69,6 +70,14 @@ if tonumber(ARGV[3]) > 0 then
 end
 redis.call("PUBLISH", ARGV[4], ARGV[5] .. " " .. tostring(n))
 return n
+"""
+CONFIRM = """
+-- KEYS: a game's idempotency hash. ARGV: a command's field. Writes the command's answer again as it is: replicated after
+-- the command's own write, so a WAIT that follows says whether a replica has the command. 0: the field is not there.
+local answer = redis.call("HGET", KEYS[1], ARGV[1])
+if not answer then return 0 end
+redis.call("HSET", KEYS[1], ARGV[1], answer)
+return 1
 """
 CREATE = -1  # the expected version that creates a game (its meta must not exist yet)
 GAME_PARTS = ("events", "meta", "snap", "cmds", "chat:players", "chat:spectators", "chatseq", "watchers", "rematch",
@@ -223,6 +232,18 @@ class EventStore:
                 raise replies[0]
             return replies[0], (replies[1] if self.replicas and isinstance(replies[1], int) else 0)
         raise rx.NoScriptError("the append script could not be loaded")
+
+    def confirm(self, game_id: str, field: str) -> bool:
+        """Does a replica have the command the idempotency ``field`` names, already in the game's log (a retry of a
+        command whose append no replica confirmed)? A WAIT on a connection that wrote nothing says only how many
+        replicas are connected, so the answer is written again first, on the same connection to the game's primary
+        (``CONFIRM``); the replica that acknowledges it has the command too (one stream, in order)."""
+        node, wanted = self._primary_for(self.key(game_id, "cmds")), max(self.replicas, 1)
+        with node.pipeline(transaction=False) as pipe:
+            pipe.eval(CONFIRM, 1, self.key(game_id, "cmds"), field)
+            pipe.execute_command("WAIT", wanted, self.replica_wait_ms)
+            found, acked = pipe.execute()
+        return bool(found) and int(acked) >= wanted
 
     def _primary_for(self, key: str) -> redis.Redis:
         if not self.cluster:

@@ -144,6 +144,21 @@ class Unavailable(Refused):
         super().__init__(f"{what} is unavailable right now; nothing was written, try again shortly", retry_after_s=2)
 
 
+class Unreplicated(Refused):
+    """Strict durability (``REQUIRE_REPLICATED``; README, Durability): the command is in the log on the game's Redis
+    primary, but no replica confirmed it in time, so it could still be lost with that primary. Not an answer the
+    client may build on; retried with the same Idempotency-Key it is found, not written again, and answered once a
+    replica has it."""
+
+    code = "service/unreplicated"
+    default = ("the command was applied on the game's Redis primary, but no replica confirmed it in time, so it is not "
+               "yet durable; send it again with the same Idempotency-Key: it is not applied twice, and is answered "
+               "once a replica has it")
+
+    def __init__(self) -> None:
+        super().__init__(retry_after_s=1)
+
+
 class RulesRetired(Unavailable):
     """The game was started under a rules version this server no longer provides: it is not decided by other
     rules, and resumes once a release providing its version is deployed (docs/operations.md, "Upgrades")."""

@@ -158,11 +158,11 @@ class Tables(TableWrites):
     # -- deciding ------------------------------------------------------------------------------------
     def command(self, game_id: str, seat: int, command: Any, expected_version: int | None = None,
                 idempotency_key: str | None = None, by: str = "seat", meta: Meta | None = None,
-                charge: Charge | None = None, unread: bool = False) -> dict[str, Any]:
+                charge: Charge | None = None, unread: bool = False, durable: bool = False) -> dict[str, Any]:
         """Decide a game ``command`` for ``seat`` through the rules service and append its events, all or nothing
         (``by``: seat, ai or timeout). ``meta`` is the game's meta when the caller has just read it, or knows it
         (``known_meta``: then ``unread``); ``charge``: the write's rate counters, counted by the append (refused:
-        ``RateLimited``)."""
+        ``RateLimited``); ``durable``: answered only once a replica has it (``CommandRequest``)."""
 
         def decide(pos: Position) -> tuple[list[Event], Table, str | None]:
             pos.seating.check_game_command(pos.table)
@@ -174,7 +174,7 @@ class Tables(TableWrites):
             return events, table, ruling.kept
 
         return self.write(CommandRequest(game_id, seat, command, expected_version, idempotency_key, by, meta, unread=unread,
-                                         charge=charge), decide)
+                                         charge=charge, durable=durable), decide)
 
     def table_command(self, game_id: str, seat: int | None, command: Mapping[str, Any], *,
                       expected_version: int | None = None, idempotency_key: str | None = None, by: str = "seat",

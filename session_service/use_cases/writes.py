@@ -23,7 +23,8 @@ from shared.kernel.table import Seating, Status, Table
 from shared.records import client_event, make_records
 from session_service.storage import index
 from session_service.storage.store import Appended, Charge
-from session_service.use_cases.errors import Finished, IdempotencyKeyReused, NotFound, RateLimited, VersionConflict
+from session_service.use_cases.errors import (Finished, IdempotencyKeyReused, NotFound, RateLimited, Unreplicated,
+                                              VersionConflict)
 from session_service.use_cases.meta import Meta, dumps, epoch_ms, idempotency_field, iso, now, token_hash
 from session_service.use_cases.ports import Scheduler
 from session_service.use_cases.positions import Position
@@ -48,7 +49,8 @@ class CommandRequest:
     ai, timeout, server or lobby. ``meta``: the game's meta when the caller has just read it, or knows it
     (``known_meta``: then ``unread``); ``charge``: the write's rate counters, counted by the append; ``tokens``: the
     secrets of seats the batch fills, whose hashes join the meta; ``digest``: the request's fingerprint (the
-    command's by default)."""
+    command's by default); ``durable``: answered only once a Redis replica has the batch, else ``Unreplicated``
+    (``REQUIRE_REPLICATED``: README, Durability), also when a repeated key finds it already written."""
 
     game_id: str
     seat: int | None
@@ -61,6 +63,7 @@ class CommandRequest:
     charge: Charge | None = None
     tokens: Callable[[Position, list[Event]], dict[int, str]] | None = None
     digest: str = ""
+    durable: bool = False
 
     @property
     def idem(self) -> str:
@@ -89,20 +92,20 @@ class TableWrites(TableReads):
         on, or ended, or the rules now refuse the command): otherwise the append script itself finds it, which
         saves a round trip on every fresh command. ``digest`` (of the request; a command's by default): the
         same key sent with another request is refused, not answered with the first one's answer."""
-        game_id, seat, expected_version = request.game_id, request.seat, request.expected_version
-        idem, asked, known, unread = request.idem, request.asked, request.meta, request.unread
+        game_id, expected_version = request.game_id, request.expected_version
+        idem, known, unread = request.idem, request.meta, request.unread
         for _ in range(RETRIES_WITHOUT_EXPECTED_VERSION):
             meta, known = known or self.meta(game_id), None
             if meta.over or (expected_version is not None and expected_version != meta.version):
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(meta, seat, prior, asked)
+                    return self._answered(meta, request, prior)
                 raise Finished() if meta.over else VersionConflict(meta.version)
             pos = self.position(game_id, meta)
             try:
                 events, folded, kept = decide(pos)
             except (RuleViolation, GameOver) as refused:
                 if idem and (prior := self.store.idempotent_answer(game_id, idem)) is not None:
-                    return self._answer(meta, seat, prior, asked)
+                    return self._answered(meta, request, prior)
                 if unread:  # refused on what this process knew of the game: only the log's word refuses
                     unread, known = False, self.meta(game_id)
                     if (known.version, known.head_hash) != (meta.version, meta.head_hash):
@@ -125,7 +128,7 @@ class TableWrites(TableReads):
         """Append one decided batch (``folded``: the table it leaves, when the decider folded it already; ``kept``:
         the rules process's name for the game after it); the answer, or None when the game moved first (a version
         conflict)."""
-        seat, command, by, idem, asked = request.seat, request.command, request.by, request.idem, request.asked
+        seat, command, by, idem = request.seat, request.command, request.by, request.idem
         tokens = request.tokens(pos, events) if request.tokens else {}
         meta, moment = pos.meta, now()
         records = make_records(events, version=pos.version, prev_hash=meta.head_hash, cause=cause_of(seat, command["type"], by),
@@ -142,12 +145,14 @@ class TableWrites(TableReads):
             raise RateLimited()
         if appended.status == "duplicate":
             assert appended.prior is not None, "a duplicate carries the first answer (store._appended)"
-            return self._answer(meta, seat, appended.prior, asked)
+            return self._answered(meta, request, appended.prior)
         if appended.status == "missing":
             raise NotFound()
         if appended.status == "conflict":
             return None
         self._after_append(pos, meta, table, appended, records, progress, moves, kept)
+        if request.durable and appended.replicated is not True:
+            raise Unreplicated()  # written, and the game goes on from it; but not an answer to build on yet
         voice = self.voice(meta, seat, seats)
         return {"version": appended.version, "events": [client_event(r, seat, voice, meta.game) for r in records],
                 REPLICATED: appended.replicated}
@@ -175,15 +180,24 @@ class TableWrites(TableReads):
         log.warning("could not tell the projector that %s ended; the sweeper will", game_id)
         return False
 
-    def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None) -> dict[str, Any]:
+    def _answer(self, meta: Meta, seat: int | None, stored: str, digest: str | None, durable: str = "") -> dict[str, Any]:
         """Rebuild the first answer to an idempotent command from the events it wrote; refused when the key was
-        first sent with another request (answers stored before digests were kept are answered as they are)."""
+        first sent with another request (answers stored before digests were kept are answered as they are). With
+        ``durable`` (the request's idempotency field), answered only once a replica has those events
+        (``EventStore.confirm``)."""
         span = orjson.loads(stored)
         if digest is not None and span.get("digest", digest) != digest:
             raise IdempotencyKeyReused()
+        if durable and not self.store.confirm(meta.id, durable):
+            raise Unreplicated()
         records = self.store.records(meta.id, after=span["from"] - 1, until=span["to"])
         voice = self.voice(meta, seat)
-        return {"version": span["to"], "events": [client_event(r, seat, voice, meta.game) for r in records], REPLICATED: None}
+        return {"version": span["to"], "events": [client_event(r, seat, voice, meta.game) for r in records],
+                REPLICATED: True if durable else None}
+
+    def _answered(self, meta: Meta, request: CommandRequest, stored: str) -> dict[str, Any]:
+        """``_answer`` for ``request``, a repeat of a command already written."""
+        return self._answer(meta, request.seat, stored, request.asked, request.idem if request.durable else "")
 
     def progress(self, seating: Seating, table: Table, records: list[dict[str, Any]], moment: datetime,
                  timeout_s: int | None, seats: list[dict[str, Any]] | None = None) -> dict[str, str]:

@@ -237,13 +237,14 @@ def sweep() -> dict[str, int]:
     return sweep_once()
 
 
-def sweep_once() -> dict[str, int]:
-    """Re-enqueue AI turns and expired timers of every active game that has not moved for a while, report a game in
-    play that waits on nobody (``_stuck``), and end the tables nobody plays (``Lobby.end_if_idle``)."""
+def sweep_once(stalled_before: datetime | None = None) -> dict[str, int]:
+    """Re-enqueue AI turns and timers of every active game that has not moved since ``stalled_before`` (by default
+    for ``STALLED_AFTER_S``), report a game in play that waits on nobody (``_stuck``), and end the tables nobody plays
+    (``Lobby.end_if_idle``)."""
     tables, started = worker_tables(), time.perf_counter()
     lobby = _LOBBY
     counts = {"games": 0, "requeued": 0, "idle_ended": 0}
-    cutoff = datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
+    cutoff = stalled_before or datetime.now().astimezone() - timedelta(seconds=STALLED_AFTER_S)
     for game_id in tables.store.active_ids():
         try:
             meta = tables.meta(game_id)

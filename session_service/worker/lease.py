@@ -80,6 +80,11 @@ class Leases:
     def done(self, turn: str) -> None:
         self._take(keys=[self.running], args=[turn, self.me])
 
+    def mine(self) -> list[str]:
+        """The turns (not the moves: the publisher's own) this worker holds."""
+        held = self.connection.hgetall(self.running)
+        return sorted(t.decode() for t, w in held.items() if w.decode() == self.me and t.decode().startswith(TURNS))
+
     def orphans(self) -> list[str]:
         """The turns whose worker's lease has run out, each claimed here (no other worker gets it)."""
         held = {turn.decode(): worker.decode() for turn, worker in self.connection.hgetall(self.running).items()}

@@ -11,7 +11,7 @@ import socket
 import sys
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import redis
 from rq import Queue, SimpleWorker
@@ -33,7 +33,7 @@ log = logging.getLogger("mythos.worker")
 # (30 round trips beside a busy thread: 553 → 103 ms) for a search that is billed in CPU time anyway.
 SWITCH_INTERVAL_S = 0.0005
 # RQ's blocking wait for a job (BLMOVE), bounded so a Redis cut off without a word (a partition) is noticed within it
-# plus the margin of the worker's own socket timeout (redis_clients.blocking_client); RQ waits worker_ttl - 15.
+# plus the margin of the worker's own socket timeout (redis_clients.queue_client); RQ waits worker_ttl - 15.
 DEQUEUE_WAIT_S = 10
 
 
@@ -43,26 +43,31 @@ class LeasedWorker(SimpleWorker):
     ``outage.WORKER`` that Redis answers again."""
 
     leases: lease.Leases | None = None
+    # RQ waits 1, 2, 4 … 60 s between its attempts to reach a lost Redis: after a failover of the queue's primary
+    # (seconds) the worker took up to twice as long again to notice it was over. Every second instead (one line
+    # says the loss: outage.RQ_RETRIES).
+    max_connection_wait_time = 1.0
 
     def execute_job(self, job: Job, queue: Queue) -> None:
+        """Run the job held against the lease. The hold is given up once RQ has recorded the job's end; when RQ could
+        not (Redis lost under the job: RQ then quits its loop), it stays, and ``run_again_held`` runs the turn again
+        once Redis answers (issue 47: such a turn held its client's one place until the sweep, ~20 s)."""
         leases = self.leases if job.id.startswith(lease.TURNS) else None
         if leases is not None:
             leases.hold(job.id)
-        try:
-            super().execute_job(job, queue)
-        finally:
-            if leases is not None:
-                leases.done(job.id)
+        super().execute_job(job, queue)
+        if leases is not None:
+            leases.done(job.id)
 
     def heartbeat(self, *args: object, **kwargs: object) -> None:
         super().heartbeat(*args, **kwargs)  # type: ignore[arg-type]
         outage.WORKER.reached()
 
 
-def rq_worker(queue: Queue, url: str, leases: lease.Leases) -> LeasedWorker:
+def rq_worker(queue: Queue, where: redis_clients.QueueRedis, leases: lease.Leases) -> LeasedWorker:
     """A worker on ``queue`` that waits for jobs on a connection of its own, whose socket timeout is longer than
     the wait: with the queue's 5 s one, an idle worker logged `Timeout reading from socket` every few seconds."""
-    worker = LeasedWorker([queue.name], connection=redis_clients.blocking_client(url, DEQUEUE_WAIT_S),
+    worker = LeasedWorker([queue.name], connection=redis_clients.queue_client(where, wait_s=DEQUEUE_WAIT_S),
                           serializer=queue.serializer, worker_ttl=DEQUEUE_WAIT_S + 15)
     worker.leases = leases
     return worker
@@ -70,10 +75,20 @@ def rq_worker(queue: Queue, url: str, leases: lease.Leases) -> LeasedWorker:
 
 def sweep_forever(stop: threading.Event) -> None:
     """Sweep every SWEEP_EVERY_S in a thread of the worker itself, whatever the queue holds (the sweep job, which
-    schedules its own next run, can be lost with a queue Redis that restarts empty)."""
-    while not stop.wait(jobs.SWEEP_EVERY_S):
+    schedules its own next run, can be lost with a queue Redis that restarts empty), and at once when the worker
+    reaches Redis again after losing it: then every game that has not moved since is looked at, not only those still
+    for STALLED_AFTER_S, since what the queue forgot meanwhile (an enqueue refused while its primary was being failed
+    over, the jobs the failover took back) would otherwise wait for a sweep that finds them still (issue 47)."""
+    while True:
+        back = outage.WORKER.back.wait(jobs.SWEEP_EVERY_S)
+        if stop.is_set():
+            return
+        since = None
+        if back:
+            outage.WORKER.back.clear()
+            since = datetime.fromtimestamp(outage.WORKER.back_at).astimezone()
         try:
-            jobs.sweep_once()
+            jobs.sweep_once(stalled_before=since)
         except redis.RedisError as exc:
             outage.WORKER.lost(exc)
             continue
@@ -156,10 +171,10 @@ def main() -> None:
     queue = tables.scheduler.queue
     queue.enqueue_in(timedelta(seconds=1), jobs.sweep, job_id="sweep")
     threading.Thread(target=sweep_forever, args=(threading.Event(),), name="sweeper", daemon=True).start()
-    leases, url = start_leases(tables.scheduler), Settings.from_env().queue_redis_url
+    leases, where = start_leases(tables.scheduler), Settings.from_env().queue_redis
     start_projections()
     while True:
-        worker = rq_worker(queue, url, leases)
+        worker = rq_worker(queue, where, leases)
         try:
             worker.work(with_scheduler=False, logging_level=os.environ.get("RQ_LOG_LEVEL", "WARNING").upper())
         except redis.RedisError:
@@ -169,6 +184,19 @@ def main() -> None:
         if getattr(worker, "_shutdown_requested_date", True) is not None:
             return
         wait_for_redis(queue.connection)
+        run_again_held(leases, tables.scheduler)
+
+
+def run_again_held(leases: lease.Leases, scheduler: RqScheduler) -> None:
+    """The turns this worker held when its RQ loop quit (Redis lost under them), back on the queue, where each still
+    holds its client's place (running one again is safe: the idempotency key bound to its version)."""
+    try:
+        for turn in leases.mine():
+            log.warning("turn %s was under way when the worker lost Redis; running it again", turn)
+            scheduler.enqueue_turn(turn)
+            leases.done(turn)
+    except redis.RedisError as exc:  # lost again: the lease keeps them, the next return or the sweeper runs them
+        outage.WORKER.lost(exc)
 
 
 def wait_for_redis(connection: redis.Redis) -> None:

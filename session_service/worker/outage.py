@@ -5,6 +5,7 @@ each loop, said nothing the first had not (issue 47: an idle worker's log was a 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 log = logging.getLogger("mythos.worker")
@@ -16,6 +17,10 @@ class Outage:
     def __init__(self, what: str) -> None:
         self.what = what
         self.lost_at: float | None = None
+        # Set when an outage ends, with the moment (epoch seconds): the sweeper then looks at once for what the
+        # queue forgot meanwhile (worker/main.py, sweep_forever).
+        self.back = threading.Event()
+        self.back_at = 0.0
 
     def lost(self, error: BaseException | None = None) -> bool:
         """Note a failed attempt; True (and a warning) only for the first of an outage."""
@@ -30,6 +35,8 @@ class Outage:
         if self.lost_at is not None:
             log.warning("%s reached Redis again after %.1f s", self.what, time.monotonic() - self.lost_at)
             self.lost_at = None
+            self.back_at = time.time()
+            self.back.set()
 
 
 class OneLinePerLoss(logging.Filter):

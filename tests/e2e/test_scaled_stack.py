@@ -1,8 +1,9 @@
-"""The scaled stack (``make cluster``) end to end: a Redis Cluster of three primaries and three replicas, two
-session and two rules processes behind HAProxy, two workers. Every game plays to its end through the
-balancer with its commands spread over both session processes; a session and a rules process killed during
-a burst cost nothing; the loss of the Redis primary under a busy game costs a few seconds of writes and no
-acknowledged command. Long versions of the same run in ``make soak`` (tests/soak/test_scaled_soak.py)."""
+"""The scaled stack (``make cluster``) end to end: a Redis Cluster of three primaries and three replicas, the queue's
+Redis with its replica and three Sentinels, two session and two rules processes behind HAProxy, two workers. Every
+game plays to its end through the balancer with its commands spread over both session processes; a session and a
+rules process killed during a burst cost nothing; the loss of the Redis primary under a busy game costs a few seconds
+of writes and no acknowledged command; the loss of the queue's primary, a few seconds of AI and timer moves and no
+turn. Long versions of the same run in ``make soak`` (tests/soak/test_scaled_soak.py, test_queue_failover.py)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,16 @@ import redis
 import requests
 
 from session_service.cli.clusterstack import ScaledStack
+from session_service.cli.devstack import free_port
 from session_service.rules_client import decide_fields
 from session_service.cli.supervise import Supervisor
+from shared import audit
 from shared.games import GAMES
 from shared.kernel import fold
 from shared.wire import keys
 from tests.support import hop_peer
 from tests.support.properties import random_playout
+from tests.support.queue_failover import Tables, kill_queue_primary
 from tests.support.scaled import (Player, healed, human_game, running_scaled_stack, store_of, until_ack_after,
                                   verified)
 from tests.trust.helpers import Api, record_figures
@@ -171,6 +175,105 @@ def test_an_answer_says_whether_a_replica_has_the_command_and_those_that_say_so_
                    unconfirmed_events_lost=sum(logged.get(e["version"]) != e["hash"] for e in unconfirmed))
 
 
+def test_the_queue_s_primary_killed_ai_seats_and_timers_resume_and_no_turn_is_lost(stack):
+    """Issue 47: RQ's Redis was a single point (its loss stopped every AI seat and timer). Now a primary, a replica and
+    three Sentinels: kill -9 of the primary under AI tables and turn timers, the Sentinels promote the replica, the
+    services follow them there, and what the queue forgot meanwhile the worker sweeps back as soon as it reaches the
+    queue again. Every table moves on, AI and timers alike, its chain and audit whole."""
+    api = Api(stack.url)
+    tables = Tables.opened(api, ai=6, timed=2)
+    figures = kill_queue_primary(stack, tables)
+    print(f"queue's primary {figures['killed']} killed: AI moves stopped {figures['ai_gap_s']} s, timers "
+          f"{figures['timer_gap_s']} s; {figures['promoted']} promoted")
+    assert figures["promoted"] != figures["killed"]
+    store = store_of(stack)
+    for game_id in tables.ai + tables.timed:  # still in play (an audit would race the next move): the log read once
+        records = store.records(game_id)
+        assert [r["v"] for r in records] == list(range(1, len(records) + 1))
+        assert audit.first_broken_link(records) is None
+    record_figures("scaled", fault="queue's Redis primary killed (SIGKILL) under 6 AI tables and 2 timed ones",
+                   ai_moves_stopped_s=figures["ai_gap_s"], timer_moves_stopped_s=figures["timer_gap_s"])
+
+
+@pytest.fixture
+def strict(stack) -> Iterator[str]:
+    """One more session process on the stack, with REQUIRE_REPLICATED=1: its own address (not behind the balancer)."""
+    port = free_port()
+    stack.start_session("strict", port, {"REQUIRE_REPLICATED": "1"})
+    try:
+        until(lambda: stack.ours(f"http://127.0.0.1:{port}/readyz"), "the strict session process", 60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stack.kill("strict")
+        del stack.processes["strict"], stack.specs["strict"]  # not a part the supervision test starts again
+
+
+def next_move(api: Api, game_id: str, tokens: dict[int, str]) -> tuple[str, dict, int]:
+    """A seat the game waits on: its token, a legal command of its, and the version it is played at."""
+    seat = api.get(f"/v1/games/{game_id}").json()["to_act"][0]
+    state = api.state(game_id, tokens[seat]).json()
+    return tokens[seat], state["legal_commands"][0], state["version"]
+
+
+def test_in_strict_mode_an_unconfirmed_command_is_a_retryable_503_and_a_retry_writes_it_once(stack, strict):
+    """REQUIRE_REPLICATED (README, Durability): a command no replica confirmed is answered 503 service/unreplicated
+    with Retry-After, not 200 with Mythos-Replicated: false (which a process without the setting still answers). The
+    same command resent with its Idempotency-Key is found, not applied again, and answered 200 (true) once a replica
+    has it; if the primary was lost before any replica had it, the resent command is written then, once."""
+    cluster, store = stack.cluster, store_of(stack)
+    api, lenient = Api(strict), Api(f"http://127.0.0.1:{stack.backend_ports['session0']}")
+    created = human_game(api, "rise-of-cthulhu")
+    game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    primary = cluster.primary_port(store.key(game_id, "events"))
+    replica = cluster.replica_of(primary)
+
+    def sent(key: str, move: tuple[str, dict, int], client: Api = api) -> requests.Response:
+        return client.command(game_id, move[0], move[1], move[2], key=key)
+
+    first = sent("m1", next_move(api, game_id, tokens))
+    assert first.status_code == 200 and first.headers["Mythos-Replicated"] == "true"
+    cluster.kill(replica, signal.SIGSTOP)
+    try:
+        second = next_move(api, game_id, tokens)
+        refused = sent("m2", second)
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "service/unreplicated", refused.text
+        assert int(refused.headers["Retry-After"]) >= 1
+        written = store.version(game_id)
+        assert written > second[2]  # applied on the primary: the game goes on from it
+        assert sent("m2", second).status_code == 503 and store.version(game_id) == written  # found, not written again
+        third = sent("m3", next_move(api, game_id, tokens), lenient)  # a process without the setting: as before
+        assert third.status_code == 200 and third.headers["Mythos-Replicated"] == "false"
+    finally:
+        cluster.kill(replica, signal.SIGCONT)
+    retried: list[requests.Response] = []
+    until(lambda: retried.append(sent("m2", second)) or retried[-1].status_code == 200, "a replica to confirm m2", 30)
+    assert retried[-1].headers["Mythos-Replicated"] == "true"
+    logged = {r["v"]: r for r in store.records(game_id)}
+    assert all(logged[e["version"]]["hash"] == e["hash"] for e in retried[-1].json()["events"])
+
+    # Now the primary is lost before any replica has the command: the paused replica's link is cut first (bytes the
+    # primary sent it before would still reach it from its socket once it goes on).
+    cluster.kill(replica, signal.SIGSTOP)
+    try:
+        cluster.client(primary).execute_command("CLIENT", "KILL", "TYPE", "replica")
+        fourth = next_move(api, game_id, tokens)
+        assert sent("m4", fourth).status_code == 503
+        cluster.kill(primary)
+    finally:
+        cluster.kill(replica, signal.SIGCONT)
+    until(lambda: cluster.primary_port(store.key(game_id, "events")) == replica, "the replica to take over", 30)
+    assert store.version(game_id) == fourth[2]  # m4 went with the primary
+    cluster.start_node(primary)  # back as the new primary's replica, so a retry can be confirmed
+    answers = []
+    until(lambda: answers.append(sent("m4", fourth)) or answers[-1].status_code == 200, "m4 written and confirmed", 60)
+    assert answers[-1].headers["Mythos-Replicated"] == "true"
+    commands = {r["cause"]["id"] for r in store.records(game_id) if r["cause"]["by"] == "seat"}
+    assert len(commands) == 4 and store.version(game_id) == answers[-1].json()["version"]  # m1-m4, each once
+    print(f"strict: m4 resent {len(answers)} times after the failover ({[a.status_code for a in answers]}), written once")
+    record_figures("scaled", fault="strict durability: replica paused, then the primary lost",
+                   unreplicated_503s=2 + sum(a.status_code == 503 for a in answers), commands_written=4)
+
+
 def test_the_balancer_s_hop_frontend_answers_no_one_without_the_secret_nor_a_kept_name_from_another_peer(stack):
     """Issue 41, M1, through HAProxy's hop frontend: a connection that has not proved the hop's secret gets one
     refusal and is closed; a name one peer was given, sent by another peer on a connection to the same rules
@@ -217,7 +320,8 @@ def unreplicated(stack: ScaledStack) -> dict[str, float]:
 
 def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_replicated_again(stack):
     """What ``mythos cluster`` does (devstack.serve's supervisor): kill -9 of a Redis node, a session, rules or
-    worker process, or HAProxy, and the part is started again; a node rejoins, so every shard has its replica."""
+    worker process, HAProxy, the queue's primary or a Sentinel, and the part is started again; a node rejoins, so
+    every shard has its replica, and the queue's Redis its replica and its three Sentinels."""
     cluster = stack.cluster
     primaries = [p for p in cluster.running() if cluster.client(p).info("replication")["role"] == "master"]
     primary, another = primaries[0], primaries[1]  # the earlier tests' failovers moved the roles around
@@ -232,12 +336,14 @@ def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_repli
         assert until(lambda: cluster.healthy(), "the replica back and in sync", 60)
         before = {name: proc.pid for name, proc in stack.parts().items()}
         cluster.kill(another)
-        for name in ("session0", "rules0", "worker0", "balancer"):
+        killed = ("session0", "rules0", "worker0", "balancer", stack.queue_primary(), "redis-sentinel0")
+        for name in killed:
             stack.kill(name)
         assert until(lambda: all(p.poll() is None and p.pid != before.get(n) for n, p in stack.parts().items()
-                                 if n in ("session0", "rules0", "worker0", "balancer", f"node-{another}")),
+                                 if n in (*killed, f"node-{another}")),
                      "every part running again", 60)
         assert until(lambda: cluster.healthy() and stack.routed() and not unreplicated(stack), "every shard replicated", 60)
+        assert until(stack.queue_watched, "the queue's Redis replicated and watched again", 60)
     finally:
         stop.set()
         ticking.join(5)

@@ -75,3 +75,19 @@ def test_a_connection_still_tells_an_unread_reply_or_a_closed_socket(redis_url):
         assert time.monotonic() < deadline, "the closed connection still looked clean"
         time.sleep(0.01)
     pool.release(connection)
+
+
+def test_the_queue_through_its_sentinels_takes_the_url_s_credentials_and_database_and_its_own_timeouts():
+    """QUEUE_SENTINELS (issue 47): each connection asks the Sentinels where the primary is; RQ_REDIS_URL then gives
+    only the password and the database. Nothing is reached here: the pool connects on first use."""
+    from redis.sentinel import SentinelConnectionPool
+
+    where = redis_clients.QueueRedis("redis://:s3cret@unused:1/3", "127.0.0.1:26379, 127.0.0.1:26380", "mythos-queue")
+    assert where.sentinel_addresses() == [("127.0.0.1", 26379), ("127.0.0.1", 26380)]
+    pool = redis_clients.queue_client(where).connection_pool
+    assert isinstance(pool, SentinelConnectionPool) and pool.service_name == "mythos-queue"
+    kwargs = pool.connection_kwargs
+    assert (kwargs["db"], kwargs["password"], kwargs["socket_timeout"]) == (3, "s3cret", redis_clients.READ_TIMEOUT_S)
+    assert pool.sentinel_manager.sentinels[0].connection_pool.connection_kwargs["password"] == "s3cret"
+    waiting = redis_clients.queue_client(where, wait_s=10).connection_pool.connection_kwargs
+    assert waiting["socket_timeout"] == 20 and waiting["socket_keepalive"]

@@ -21,6 +21,7 @@ from session_service.cli.clusterstack import ScaledStack
 from session_service.cli.devstack import free_port
 from session_service.storage.store import EventStore
 from shared.games import GAMES
+from tests.support.queue_failover import queue_back
 from tests.trust.helpers import Api, record_figures
 
 ANSWERED = (200, 409, 422)  # anything else (502 from the balancer, 503 from a service) is retried
@@ -57,6 +58,7 @@ def healed(scaled: ScaledStack) -> None:
     for port, proc in list(scaled.cluster.processes.items()):
         if proc.poll() is not None:
             scaled.cluster.start_node(port)  # it rejoins as a replica of whoever took over its slots
+    queue_back(scaled)
     scaled._wait(lambda: all(scaled.serving(n) for n in scaled.session_names) and scaled.cluster.healthy() and scaled.routed(),
                  "the stack to heal", 60)
 

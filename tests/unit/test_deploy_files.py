@@ -75,7 +75,7 @@ def test_the_services_and_workers_have_probes_resources_and_room_to_stop():
     for deployment in deployments.values():
         assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
     assert {h["spec"]["scaleTargetRef"]["name"] for h in by_kind("HorizontalPodAutoscaler").values()} == set(deployments)
-    assert {"session", "rules", "worker", "redis-cluster"} <= set(by_kind("PodDisruptionBudget"))
+    assert {"session", "rules", "worker", "redis-cluster", "redis-queue", "redis-sentinel"} <= set(by_kind("PodDisruptionBudget"))
 
 
 def _graceful_timeout(service: str) -> int:
@@ -425,9 +425,10 @@ def test_only_the_session_and_worker_pods_reach_the_hop_and_only_the_services_re
     clients = {"session", "worker", "retention"}
     assert _may_reach("redis-cluster", 6379) == clients | {"redis-cluster-init", "redis-cluster"}
     assert _may_reach("redis-cluster", 16379) == {"redis-cluster"}
-    assert _may_reach("redis-queue", 6379) == clients
+    assert _may_reach("redis-queue", 6379) == clients | {"redis-queue", "redis-sentinel"}
+    assert _may_reach("redis-sentinel", 26379) == clients | {"redis-queue", "redis-sentinel"}
     assert _may_reach("session", 8000) == {"*"}  # the public API, behind the Ingress
-    for name in ("rules", "redis-cluster", "redis-queue"):
+    for name in ("rules", "redis-cluster", "redis-queue", "redis-sentinel"):
         ports = {p["containerPort"] for d in rendered() for c in _containers(d)
                  if d.get("spec", {}).get("template", {}).get("metadata", {}).get("labels", {}).get("app.kubernetes.io/name") == name
                  for p in c.get("ports", [])}
@@ -439,7 +440,8 @@ def test_compose_keeps_redis_on_a_network_of_the_services_that_use_it():
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
     on = {name: set(s.get("networks", [])) for name, s in compose["services"].items()}
     assert {name for name, nets in on.items() if "data" in nets} == {
-        "session", "worker", "redis-queue", "redis-cluster-init", *(f"redis-{i}" for i in range(6))}
+        "session", "worker", "redis-queue-0", "redis-queue-1", *(f"redis-sentinel-{i}" for i in range(3)),
+        "redis-cluster-init", *(f"redis-{i}" for i in range(6))}
     assert {name for name, nets in on.items() if "internal" in nets} == {"session", "worker", "rules", "balancer"}
     assert compose["networks"]["data"] == {"internal": True}
 
@@ -459,3 +461,37 @@ def test_every_part_is_restarted_and_a_cluster_node_keeps_its_nodes_conf_to_rejo
     assert {"readinessProbe", "livenessProbe"} <= set(node)
     cluster_conf = (DEPLOY / "redis-cluster.conf").read_text().splitlines()
     assert {"cluster-config-file nodes.conf", "cluster-migration-barrier 1", "cluster-allow-replica-migration yes"} <= set(cluster_conf)
+
+
+def test_the_queue_s_redis_has_a_replica_and_three_sentinels_everywhere_started_by_one_script(tmp_path):
+    """Issue 47: the queue's one Redis was a single point (its loss stopped every AI seat and timer). make cluster,
+    compose and Kubernetes each run two nodes and three Sentinels, all started by deploy/redis-queue.sh with
+    deploy/sentinel.conf, and point every service at the Sentinels."""
+    from session_service.cli.clusterstack import QUEUE_MASTER, SENTINELS, ScaledStack
+
+    sentinels = [f"redis-sentinel-{i}:26379" for i in range(3)]
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    for name in ("redis-queue-0", "redis-queue-1", *(s.split(":")[0] for s in sentinels)):
+        command = services[name]["command"]
+        assert command[:2] == ["sh", "/etc/mythos/redis-queue.sh"] and command[3:] == [name, command[4], "/data"], name
+        assert "./redis-queue.sh:/etc/mythos/redis-queue.sh:ro" in services[name]["volumes"] and f"{name}:/data" in services[name]["volumes"]
+        assert services[name]["environment"]["SENTINELS"].split() == sentinels
+    for name in ("session", "worker"):
+        assert services[name]["environment"]["QUEUE_SENTINELS"].split(",") == sentinels
+        assert services[name]["environment"]["QUEUE_SENTINEL_MASTER"] == QUEUE_MASTER
+    config = by_kind("ConfigMap")
+    assert config["redis-queue-config"]["data"] == {"redis-queue.sh": (DEPLOY / "redis-queue.sh").read_text(),
+                                                    "sentinel.conf": (DEPLOY / "sentinel.conf").read_text()}
+    in_k8s = [f"redis-sentinel-{i}.redis-sentinel:26379" for i in range(3)]
+    assert config["mythos"]["data"]["QUEUE_SENTINELS"].split(",") == in_k8s
+    sets = by_kind("StatefulSet")
+    assert (sets["redis-queue"]["spec"]["replicas"], sets["redis-sentinel"]["spec"]["replicas"]) == (2, len(SENTINELS))
+    for name, role in (("redis-queue", "node"), ("redis-sentinel", "sentinel")):
+        (container,) = sets[name]["spec"]["template"]["spec"]["containers"]
+        assert container["command"][:4] == ["sh", "/etc/mythos-queue/redis-queue.sh", role, f"$(POD_NAME).{name}"]
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        assert env["SENTINELS"].split() == in_k8s and {"readinessProbe", "livenessProbe"} <= set(container)
+        assert by_kind("Service")[name]["spec"]["clusterIP"] == "None"
+    stack = ScaledStack(data_dir=tmp_path, log_dir=tmp_path)
+    assert stack.env()["QUEUE_SENTINEL_MASTER"] == QUEUE_MASTER
+    assert f"sentinel monitor {QUEUE_MASTER} PRIMARY 6379 2" in (DEPLOY / "sentinel.conf").read_text().splitlines()

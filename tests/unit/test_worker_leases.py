@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from session_service.scheduler import TURN_TIMEOUT, make_queue
+import pytest
+import redis
+from rq import SimpleWorker
+from rq.job import Job
+
+from session_service.scheduler import TURN_TIMEOUT, RqScheduler, make_queue
+from session_service.storage.store import EventStore
 from session_service.worker.lease import MOVE, Leases, move_due
+from session_service.worker.main import LeasedWorker, run_again_held
 from session_service.worker.pacing import Move, Publisher
 
 
@@ -86,3 +93,22 @@ def test_a_turn_a_dead_worker_took_off_the_queue_before_holding_it_is_claimed_on
     assert b.stranded(intermediate) == ["ai-g1-0-3"]
     assert c.stranded(intermediate) == []  # b claimed it
     assert fake_redis.lrange(intermediate, 0, -1) == [b"ai-g2-0-5", b"sweep"]
+
+
+def test_a_turn_whose_end_rq_could_not_record_stays_held_and_runs_again_once_redis_answers(fake_redis, prefix, monkeypatch):
+    """Issue 47: the queue's primary failed over under a turn, RQ could not record the turn's end and quit its loop; the
+    turn, given up anyway, held its client's one place until the sweep (~20 s for every table of that client)."""
+    (a,) = workers(fake_redis, prefix, "a")
+    queue = make_queue(fake_redis, prefix)
+    worker = LeasedWorker([queue.name], connection=fake_redis, serializer=queue.serializer)
+    worker.leases = a
+
+    def lost(self, job, queue):
+        raise redis.ConnectionError("the primary is being failed over")
+
+    monkeypatch.setattr(SimpleWorker, "execute_job", lost)
+    with pytest.raises(redis.ConnectionError):
+        worker.execute_job(Job.create("os.getpid", id="ai-g1-0-3", connection=fake_redis), queue)
+    assert a.mine() == ["ai-g1-0-3"]
+    run_again_held(a, RqScheduler(queue, EventStore(fake_redis, prefix)))
+    assert queue.job_ids == ["ai-g1-0-3"] and a.mine() == []
