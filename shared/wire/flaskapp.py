@@ -33,7 +33,9 @@ ERRORS = {
          "request/idempotency_key_reused)",
     429: "request/rate_limited (Retry-After: seconds until the window ends)",
     431: "request/too_large: a header field past 8190 bytes, or more than 100 headers (refused by the server itself)",
-    503: "service/unavailable: a dependency is down; nothing was written (Retry-After: seconds)",
+    503: "service/unavailable: a dependency is down; nothing was written (Retry-After: seconds); or, under "
+         "REQUIRE_REPLICATED, service/unreplicated: the command was written but no replica confirmed it yet; resend "
+         "it with the same Idempotency-Key",
 }
 
 
