@@ -2,11 +2,11 @@
 // game's leaderboard (places.js).
 
 import { call, catalog, followMine, store } from "./api.js";
-import { el, human } from "./render.js";
+import { el, human, profileLink } from "./render.js";
 import { tablePage } from "./table.js";
 import { defaultAiLevel } from "./games.js";
 import { replayPage } from "./replay.js";
-import { leaderboardPage, onPlayerMessage, profileLink, profilePage, quickPlayPanel } from "./places.js";
+import { leaderboardPage, onPlayerMessage, profilePage, quickPlayPanel } from "./places.js";
 import { toast } from "./toast.js";
 
 export { toast };  // the pages import it from toast.js: one imported from here would close an import circle

@@ -1,7 +1,7 @@
 // Each game's table layout, by game id: one module per game (game-<id>.js; every game has one:
 // tests/unit/test_web_client_files.py), built from the seat's view and the catalogue's card data.
 
-import { el } from "./render.js";
+import { el, profileLink } from "./render.js";
 import { listWords } from "./cards.js";
 import { makeGame as pocketMadness } from "./game-pocket-madness.js";
 import { makeGame as arkhamRitual } from "./game-arkham-ritual.js";
@@ -15,8 +15,8 @@ const LAYOUTS = {
 };
 
 // The seats' panels, in turn order from the seat after yours (at the end from yours: every hand face up, your own
-// first): name, AI level, the game's numbers, backs and public cards; marked when the game waits on them or they
-// won; a "Choose" button when a move targets the seat.
+// first): name (a player's linking to their profile), AI level, the game's numbers, backs and public cards; marked
+// when the game waits on them or they won; a "Choose" button when a move targets the seat.
 export function seatPanels(drawn, { names, seats, toAct, me, winners, used, over = false }) {
   const order = [...seats.keys()];
   const start = me === null ? 0 : over ? me : me + 1;
@@ -27,7 +27,7 @@ export function seatPanels(drawn, { names, seats, toAct, me, winners, used, over
     const won = winners.includes(s);
     return el("article", { class: ["seat-panel", waited ? "waiting" : "", s === me ? "mine" : "", won ? "winner" : ""].join(" "), "data-seat": s, "aria-label": names[s] },
       el("header", { class: "seat-head" },
-        el("span", { class: "seat-name", text: names[s] + (s === me ? " (you)" : "") }),
+        el("span", { class: "seat-name" }, profileLink(info.player, names[s]), s === me ? " (you)" : ""),
         info.ai ? el("span", { class: "tag ai", text: `AI · ${info.ai}` }) : null,
         info.bot ? el("span", { class: "tag bot", title: "a bot account: a program plays this seat", text: "bot" }) : null,
         info.resigned ? el("span", { class: "tag", text: "resigned" }) : null,

@@ -3,7 +3,7 @@
 // GET /v1/leaderboards/{game}).
 
 import { call, catalog, store } from "./api.js";
-import { el, human } from "./render.js";
+import { el, human, profileLink } from "./render.js";
 
 const PAGE = 20;
 const RATINGS_HOW = "Ratings use OpenSkill's Weng–Lin model (Plackett–Luce): each rated game moves every player's " +
@@ -15,9 +15,6 @@ const RATINGS_HOW = "Ratings use OpenSkill's Weng–Lin model (Plackett–Luce):
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
 const whenOf = (iso) => new Date(iso).toLocaleString();
-export const profileLink = (player, name) => player
-  ? el("a", { href: `#/player/${encodeURIComponent(player)}`, class: "profile-link", text: name })
-  : document.createTextNode(name);
 
 // -- quick play ----------------------------------------------------------------------------------------
 let waiting = null;  // the seek this page waits on: {id, timer}

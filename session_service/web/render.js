@@ -1,5 +1,5 @@
-// The page's two small helpers: build an element (no HTML strings: the CSP forbids inline anything, and text is
-// always text), and turn a key into words.
+// The page's small helpers: build an element (no HTML strings: the CSP forbids inline anything, and text is
+// always text), turn a key into words, and name a person with a link to their profile.
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -21,3 +21,8 @@ export function human(key) {
   const text = String(key).replace(/[_-]+/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+// A person's name, linking to their profile when a player holds it (a guest's or an AI seat's name is only text).
+export const profileLink = (player, name) => player
+  ? el("a", { href: `#/player/${encodeURIComponent(player)}`, class: "profile-link", text: name })
+  : document.createTextNode(name);

@@ -1,6 +1,7 @@
 """The places people come back to, in headless Chromium against the real stack (issue 44): a profile with its ratings,
 its games linking to their replays and the paragraph on how ratings work; a leaderboard whose names link to profiles;
-quick play in the lobby, waiting and then seated when another player seeks the same game. At 1280 and 390 px, with
+quick play in the lobby, waiting and then seated when another player seeks the same game; players' names at a table
+linking to their profiles. At 1280 and 390 px, with
 no sideways scroll and no id on the page. Screenshots go to var/screenshots (MYTHOS_SCREENSHOTS=docs/screenshots
 refreshes the README's)."""
 
@@ -21,12 +22,17 @@ GAME = "rise-of-cthulhu"  # two seats, no more
 IDS = re.compile(r"\b[gps]_[A-Za-z0-9_-]{8,}\b")
 
 
+SEAT_NAMES = """return [...document.querySelectorAll('#seats .seat-panel')].map((p) => ({seat: Number(p.dataset.seat),
+  name: p.querySelector('.seat-name').textContent, bot: Boolean(p.querySelector('.tag.bot')),
+  links: [...p.querySelectorAll('.seat-name a.profile-link')].map((a) => [a.textContent, a.getAttribute('href')])}))"""
+
+
 def auth(key):
     return {"Authorization": f"Bearer {key}"}
 
 
-def make_player(url, name):
-    reply = requests.post(f"{url}/v1/players", json={"name": name}, timeout=10)
+def make_player(url, name, bot=False):
+    reply = requests.post(f"{url}/v1/players", json={"name": name, "bot": bot}, timeout=10)
     assert reply.status_code == 201, reply.text
     return reply.json()
 
@@ -119,3 +125,31 @@ def test_quick_play_waits_then_seats_the_player_when_another_seeks(stack, browse
     seats = requests.get(f"{stack.url}/v1/games/{game_id}", timeout=10).json()["seats"]
     assert {s["name"] for s in seats} == {eve["name"], zed["name"]}
     wait_for(lambda: browser.find_elements("css selector", ".table-page"), what="the table")
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_names_at_a_table_link_to_their_players_profiles(stack, browser, width):
+    """Seats a player holds name them with a link to their profile (a bot's marked as a bot); an AI seat's and a
+    guest's name is only text."""
+    host, bot = make_player(stack.url, f"Hana {width}"), make_player(stack.url, f"Robo {width}", bot=True)
+    seats = [{"me": True}, {"open": True}, {"name": "Marsh AI", "ai": "random"}, {"name": "Gus the guest"}]
+    made = requests.post(f"{stack.url}/v1/games", json={"game": "pocket-madness", "seats": seats},
+                         headers=auth(host["key"]), timeout=10)
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    joined = requests.post(f"{stack.url}/v1/games/{game_id}/join", json={}, headers=auth(bot["key"]), timeout=10)
+    assert joined.status_code == 200, joined.text
+    browser.set_window_size(WIDTHS[width], 900)
+    as_player(browser, stack.url, host)
+    browser.get(f"{stack.url}/#/table/{game_id}/watch")
+    seated = wait_for(lambda: len(found := browser.execute_script(SEAT_NAMES)) == 4 and found, what="the table's four seats")
+    readable(browser, width == "phone")
+    by_seat = {s["seat"]: s for s in seated}  # read at once: the stream redraws the panels as the AI plays
+    assert by_seat[0]["links"] == [[host["name"], f"#/player/{host['id']}"]] and not by_seat[0]["bot"]
+    assert by_seat[1]["links"] == [[bot["name"], f"#/player/{bot['id']}"]] and by_seat[1]["bot"]
+    assert by_seat[2] == {"seat": 2, "name": "Marsh AI", "links": [], "bot": False}
+    assert by_seat[3] == {"seat": 3, "name": "Gus the guest", "links": [], "bot": False}
+    shoot(browser, SHOTS / f"table-names-{width}.png")
+    click(browser, '#seats .seat-panel[data-seat="1"] .seat-name a.profile-link')
+    wait_for(lambda: bot["name"] in browser.find_element("css selector", "#profile h2").text, what="the bot's profile")
+    assert "(a bot)" in browser.find_element("css selector", "#profile h2").text
