@@ -62,9 +62,10 @@ def _background(redis_url: str, prefix: str, stop: Any, ready: Any, lags: Any) -
     projector = svc.projector
     fold = projector.fold
 
-    def timed_fold(result: ratings.Result) -> None:
-        fold(result)
-        lags.put(time.time() - result.ended_ms / 1000)
+    def timed_fold(results: list[ratings.Result]) -> None:
+        fold(results)
+        for result in results:
+            lags.put(time.time() - result.ended_ms / 1000)
 
     projector.fold = timed_fold  # type: ignore[method-assign]
     halt = threading.Event()

@@ -32,18 +32,22 @@ CLAIM_EVERY_S = 10.0  # how often a projector looks for entries a dead one left
 POOLS = ("humans", "bots")
 
 COMMIT = """
--- KEYS: ledger, results, ratings, board:humans, board:bots. ARGV: game id, end ms, result, expected count,
--- expected last member, replace (1/0), then per rating: entry, rating json, ordinal, pool index (1/2), qualifies
-if ARGV[1] ~= "" and redis.call("ZSCORE", KEYS[1], ARGV[1]) then return "duplicate" end
-if redis.call("ZCARD", KEYS[1]) ~= tonumber(ARGV[4]) then return "moved" end
+-- KEYS: ledger, results, ratings, board:humans, board:bots. ARGV: expected count, expected last member, replace
+-- (1/0), n, then n games (game id, end ms, result), then per rating: entry, rating json, ordinal, pool index
+-- (1/2), qualifies
+if redis.call("ZCARD", KEYS[1]) ~= tonumber(ARGV[1]) then return "moved" end
 local last = redis.call("ZRANGE", KEYS[1], -1, -1)[1] or ""
-if last ~= ARGV[5] then return "moved" end
-if ARGV[6] == "1" then redis.call("DEL", KEYS[3], KEYS[4], KEYS[5]) end  -- every rating of the type follows
-if ARGV[1] ~= "" then
-  redis.call("ZADD", KEYS[1], ARGV[2], ARGV[1])
-  redis.call("HSET", KEYS[2], ARGV[1], ARGV[3])
+if last ~= ARGV[2] then return "moved" end
+local games_end = 4 + 3 * tonumber(ARGV[4])
+for i = 5, games_end, 3 do
+  if redis.call("ZSCORE", KEYS[1], ARGV[i]) then return "duplicate" end
 end
-for i = 7, #ARGV, 5 do
+if ARGV[3] == "1" then redis.call("DEL", KEYS[3], KEYS[4], KEYS[5]) end  -- every rating of the type follows
+for i = 5, games_end, 3 do
+  redis.call("ZADD", KEYS[1], ARGV[i + 1], ARGV[i])
+  redis.call("HSET", KEYS[2], ARGV[i], ARGV[i + 2])
+end
+for i = games_end + 1, #ARGV, 5 do
   redis.call("HSET", KEYS[3], ARGV[i], ARGV[i + 1])
   local board = KEYS[3 + tonumber(ARGV[i + 3])]
   if ARGV[i + 4] == "1" then redis.call("ZADD", board, ARGV[i + 2], ARGV[i]) else redis.call("ZREM", board, ARGV[i]) end
@@ -92,20 +96,28 @@ class EndedFeed:
              block_ms: int = 0) -> list[tuple[int, str, str]]:
         """Up to ``count`` entries per shard for ``consumer``: those a dead consumer left (idle past
         ``claim_idle_ms``; looked for every ``CLAIM_EVERY_S``, or always when that is 0), then new ones, waiting up
-        to ``block_ms`` for one (one blocking read of every shard on one Redis; a cluster's shards are read in turn,
-        without waiting: they live in different slots). Each is ``(shard, entry id, game id)``."""
-        for shard in range(self.store.shards):
+        to ``block_ms`` for one (one blocking read of every shard on one Redis; on a cluster, the shards whose
+        stream holds entries are read in turn, without waiting: they live in different slots, and an idle look is
+        one pipelined XLEN). Each is ``(shard, entry id, game id)``."""
+        shards = range(self.store.shards)
+        for shard in shards:
             self._group(shard)
         found: list[tuple[int, str, str]] = []
         now = time.monotonic()
         if claim_idle_ms == 0 or now - self._claimed_at >= CLAIM_EVERY_S:
             self._claimed_at = now
-            for shard in range(self.store.shards):
-                claimed = self.store.redis.xautoclaim(self.key(shard), GROUP, consumer, claim_idle_ms, "0-0", count=count)[1]
-                found += [(shard, entry_id.decode(), fields[b"g"].decode()) for entry_id, fields in claimed if fields]
-        shard_of = {self.key(shard).encode(): shard for shard in range(self.store.shards)}
-        if self.store.cluster:
-            fresh = [r for key in shard_of for r in self.store.redis.xreadgroup(GROUP, consumer, {key: ">"}, count=count)]
+            with self.store.redis.pipeline(transaction=False) as pipe:
+                for shard in shards:
+                    pipe.xautoclaim(self.key(shard), GROUP, consumer, claim_idle_ms, "0-0", count=count)
+                for shard, claimed in zip(shards, pipe.execute()):
+                    found += [(shard, entry_id.decode(), fields[b"g"].decode()) for entry_id, fields in claimed[1] if fields]
+        shard_of = {self.key(shard).encode(): shard for shard in shards}
+        if self.store.cluster:  # only the shards holding entries (XLEN, pipelined: a round trip per node)
+            with self.store.redis.pipeline(transaction=False) as pipe:
+                for key in shard_of:
+                    pipe.xlen(key)
+                busy = [key for key, n in zip(shard_of, pipe.execute()) if n]
+            fresh = [r for key in busy for r in self.store.redis.xreadgroup(GROUP, consumer, {key: ">"}, count=count)]
         else:
             fresh = self.store.redis.xreadgroup(GROUP, consumer, {key: ">" for key in shard_of}, count=count,
                                                 block=None if found or not block_ms else block_ms) or []
@@ -113,11 +125,16 @@ class EndedFeed:
                   for key, batch in fresh for entry_id, fields in batch if fields]
         return found
 
-    def ack(self, shard: int, entry_id: str) -> None:
-        key = self.key(shard)
-        with self.store.redis.pipeline(transaction=False) as pipe:
-            pipe.xack(key, GROUP, entry_id).xdel(key, entry_id)
-            pipe.execute()
+    def ack(self, entries: Iterable[tuple[int, str]]) -> None:
+        """Acknowledge and delete these ``(shard, entry id)`` entries, in one pipeline."""
+        by_shard: dict[int, list[str]] = {}
+        for shard, entry_id in entries:
+            by_shard.setdefault(shard, []).append(entry_id)
+        if by_shard:
+            with self.store.redis.pipeline(transaction=False) as pipe:
+                for shard, ids in by_shard.items():
+                    pipe.xack(self.key(shard), GROUP, *ids).xdel(self.key(shard), *ids)
+                pipe.execute()
 
     def pending(self) -> int:
         """Entries not yet acknowledged, in every shard (delivered or not): the projector's backlog."""
@@ -149,24 +166,25 @@ class ReadModels:
             count, last = pipe.execute()
         return int(count), last[0][0].decode() if last else "", float(last[0][1]) if last else 0.0
 
-    def rated(self, game: str, game_id: str) -> bool:
-        return self.store.redis.zscore(self._game_key(game, "ledger"), game_id) is not None
-
     def ratings(self, game: str, entries: Iterable[str]) -> dict[str, bytes]:
         wanted = list(entries)
         raw = self.store.redis.hmget(self._game_key(game, "ratings"), wanted) if wanted else []
         return {entry: value for entry, value in zip(wanted, raw) if value is not None}
 
-    def results(self, game: str) -> list[bytes]:
-        """Every result a game type was rated with (for a refold: bounded by that type's rated games)."""
-        return list(self.store.redis.hvals(self._game_key(game, "results")))
+    def results(self, game: str) -> dict[str, bytes]:
+        """Every result a game type was rated with, by game id (for a refold: bounded by that type's rated games)."""
+        return {k.decode(): v for k, v in self.store.redis.hgetall(self._game_key(game, "results")).items()}
 
-    def commit(self, game: str, game_id: str, ended_ms: int, result: bytes, expected: tuple[int, str],
+    def commit(self, game: str, games: Iterable[tuple[str, int, bytes]], expected: tuple[int, str],
                ratings: Mapping[str, tuple[bytes, float, str, bool]], replace: bool = False) -> str:
-        """Rate one game, all or nothing: ``duplicate`` (rated already), ``moved`` (another projector rated one
-        since ``expected``, the ledger's count and last game: read again), or ``ok``. ``ratings``: entry →
-        (rating JSON, ordinal, pool, on the board); ``replace``: these are every rating of the game type."""
-        args: list[Any] = [game_id, ended_ms, result, expected[0], expected[1], "1" if replace else "0"]
+        """Rate ``games`` (game id, end ms, result JSON) at once, all or nothing: ``moved`` (another projector rated
+        one since ``expected``, the ledger's count and last game: read again), ``duplicate`` (one is rated
+        already: read again), or ``ok``. ``ratings``: entry → (rating JSON, ordinal, pool, on the board), each
+        entry's after the last of ``games``; ``replace``: these are every rating of the game type."""
+        rows = list(games)
+        args: list[Any] = [expected[0], expected[1], "1" if replace else "0", len(rows)]
+        for game_id, ended_ms, result in rows:
+            args += [game_id, ended_ms, result]
         for entry, (raw, ordinal, pool, shown) in ratings.items():
             args += [entry, raw, repr(ordinal), POOLS.index(pool) + 1, "1" if shown else "0"]
         return str(self._commit(keys=self._keys(game), args=args).decode())
@@ -210,13 +228,18 @@ class ReadModels:
     def _player_key(self, player: str, part: str) -> str:
         return f"{self.store.prefix}:{{{player}}}:{part}"
 
-    def add_history(self, players: Iterable[str], game_id: str, ended_ms: int, line: Mapping[str, Any]) -> None:
-        """The game's line in each player's history (idempotent: the same game id again changes nothing)."""
-        raw = orjson.dumps(line, option=orjson.OPT_SORT_KEYS)
+    def add_history(self, rows: Iterable[tuple[Iterable[str], str, int, Mapping[str, Any]]],
+                    projected: Iterable[str] = ()) -> None:
+        """Each game's line in its players' histories (``rows``: players, game id, end ms, line), then each game of
+        ``projected`` marked projected, in one pipeline (idempotent: the same game id again changes nothing)."""
         with self.store.redis.pipeline(transaction=False) as pipe:
-            for player in players:
-                pipe.zadd(self._player_key(player, "history"), {game_id: ended_ms})
-                pipe.hset(self._player_key(player, "historyrows"), game_id, raw)
+            for players, game_id, ended_ms, line in rows:
+                raw = orjson.dumps(line, option=orjson.OPT_SORT_KEYS)
+                for player in players:
+                    pipe.zadd(self._player_key(player, "history"), {game_id: ended_ms})
+                    pipe.hset(self._player_key(player, "historyrows"), game_id, raw)
+            for game_id in projected:
+                pipe.set(self.store.key(game_id, "projected"), "1")
             pipe.execute()
 
     def clear_history(self, players: Iterable[str]) -> None:
@@ -233,9 +256,6 @@ class ReadModels:
         return int(self.store.redis.zcard(self._player_key(player, "history")))
 
     # -- a game's own mark ------------------------------------------------------------------------------
-    def mark_projected(self, game_id: str) -> None:
-        self.store.redis.set(self.store.key(game_id, "projected"), "1")
-
     def projected_many(self, game_ids: list[str]) -> dict[str, bool]:
         with self.store.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:

@@ -14,12 +14,19 @@ that ends after the last rated game of its type is rated on top of the current r
 ratings are always those a rebuild from the logs computes (``rebuild``). Where it runs: a thread of every worker
 (``worker/main.py``); several share the group, each game goes to one of them, and two that rate games of one type
 at once are kept apart by the script's check of the ledger (the loser reads again).
+
+Cheap while idle, batched while busy: an idle projector waits in one blocking read a second (on a cluster, one
+pipelined look at the shards' lengths every ``idle_s``). A read that wakes it waits ``GATHER_S`` for the games
+that end meanwhile, and the batch costs a handful of round trips whatever its size: their marks, their logs, per
+game type the ledger's head, the ratings and one commit of every game in it, then their history lines and marks
+in one pipeline and their acknowledgements in another (docs/performance.md, "Projections and quick play").
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +42,8 @@ from session_service.use_cases.tables import Tables
 log = logging.getLogger("mythos.projector")
 MIN_GAMES = 3  # games a rating entry needs to stand on a leaderboard (LEADERBOARD_MIN_GAMES)
 RETRIES = 20
+GATHER_S = 0.2  # how long a pass that found a few ended games waits for more, to fold them together
+REBUILD_CHUNK = 500  # games a rebuild writes in one script call or pipeline
 
 
 @dataclass
@@ -50,31 +59,32 @@ class Projector:
         self._pools: dict[str, str] = {}
 
     # -- the subscription ---------------------------------------------------------------------------------
-    def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS, block_ms: int = 0) -> int:
-        """Project what the feed holds for this consumer now (their logs read in one round trip, folded in
-        ``ORDER``: a backlog read shard by shard is folded as it ended); how many entries it settled."""
+    def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS, block_ms: int = 0, gather_s: float = 0.0) -> int:
+        """Project what the feed holds for this consumer now, as one batch (module docstring); how many entries it
+        settled. ``gather_s``: when the first read found fewer than ``count``, wait that long and read once more,
+        so the games that end close together are folded together."""
         entries = self.feed.read(self.consumer, count, claim_idle_ms, block_ms)
-        ids = [game_id for _, _, game_id in entries]
+        if entries and gather_s > 0 and len(entries) < count:
+            time.sleep(gather_s)
+            entries += self.feed.read(self.consumer, count - len(entries), claim_idle_ms)
+        ids = list(dict.fromkeys(game_id for _, _, game_id in entries))  # one game said twice is one game
         done = self.models.projected_many(ids)
         logs = self.tables.store.records_after({game_id: 0 for game_id in ids if not done[game_id]})
-        found = [(ratings.result_of(logs[game_id]) if game_id in logs else None, shard, entry_id, game_id)
-                 for shard, entry_id, game_id in entries]
-        for result, shard, entry_id, game_id in sorted(found, key=lambda f: ratings.order_key(f[0]) if f[0] else (0, f[3])):
-            if result is not None and not self.models.projected(game_id):
-                self.fold(result)
-                self.models.mark_projected(game_id)
-            self.feed.ack(shard, entry_id)
+        results = [r for game_id in logs if (r := ratings.result_of(logs[game_id])) is not None]
+        self.fold(results)
+        self.feed.ack((shard, entry_id) for shard, entry_id, _ in entries)
         return len(entries)
 
-    def run(self, stop: threading.Event, idle_s: float = 0.5, failed: Callable[[Exception], None] | None = None,
-            reached: Callable[[], None] = lambda: None) -> None:
+    def run(self, stop: threading.Event, idle_s: float = 0.5, gather_s: float = GATHER_S,
+            failed: Callable[[Exception], None] | None = None, reached: Callable[[], None] = lambda: None) -> None:
         """Project until ``stop`` (a worker's thread): wait on the feed (a blocking read of a second; on a cluster,
-        a read of every shard and a rest of ``idle_s`` when they are empty). A failure (Redis restarting: the
-        entries wait in the group) is told to ``failed`` (the worker says a lost Redis once, not once a retry),
-        and the loop rests a second before it tries again; ``reached`` after each pass that worked."""
+        a look at every shard and a rest of ``idle_s`` when they are empty), then gather for ``gather_s`` what ends
+        meanwhile. A failure (Redis restarting: the entries wait in the group) is told to ``failed`` (the worker
+        says a lost Redis once, not once a retry), and the loop rests a second before it tries again; ``reached``
+        after each pass that worked."""
         while not stop.is_set():
             try:
-                if not self.run_once(block_ms=1000) and self.tables.store.cluster:
+                if not self.run_once(block_ms=1000, gather_s=gather_s) and self.tables.store.cluster:
                     stop.wait(idle_s)
                 reached()
             except Exception as exc:  # noqa: BLE001 - see the docstring
@@ -84,43 +94,50 @@ class Projector:
                     log.warning("projecting failed; trying again", exc_info=exc)
                 stop.wait(1.0)
 
-    # -- one game ---------------------------------------------------------------------------------------
+    # -- games ------------------------------------------------------------------------------------------
     def project(self, game_id: str) -> Result | None:
         """Fold one ended game into the read models (again: no change). None for a game gone or not ended."""
         if self.models.projected(game_id):
             return None
         result = ratings.result_of(self.tables.store.records(game_id))
-        if result is None:
-            return None
-        self.fold(result)
-        self.models.mark_projected(game_id)
+        if result is not None:
+            self.fold([result])
         return result
 
-    def fold(self, result: Result) -> None:
-        """Rate ``result`` (when rateable) and write its history lines: the live path and the rebuild's alike."""
-        if result.private or result.status != "finished":
-            return  # a private table is in no read model; an aborted one was no game
-        if result.rateable:
-            self._rate(result)
-        self.fold_history(result)
+    def fold(self, results: Iterable[Result]) -> None:
+        """Rate the rateable of ``results`` (one commit per game type), write their history lines and mark them
+        projected (one pipeline): the live path and the rebuild's alike. A private table is in no read model; an
+        aborted one was no game: they are only marked."""
+        every = list(results)
+        kept = [r for r in every if not r.private and r.status == "finished"]
+        for game, rated in sorted(_by_game(kept).items()):
+            self._rate(game, rated)
+        self.models.add_history(((sorted({s.player for s in r.seats if s.player}), r.game_id, r.ended_ms, r.line())
+                                 for r in kept), [r.game_id for r in every])
 
-    def _rate(self, result: Result) -> None:
-        raw = orjson.dumps(result_json(result), option=orjson.OPT_SORT_KEYS)
+    def _rate(self, game: str, rated: list[Result]) -> None:
+        """Rate ``rated`` (one game type's, in ``ORDER``) in one commit: on top of the current ratings when they
+        all end after the last rated game, else by folding the type again from its rated results (a late game)."""
         for _ in range(RETRIES):
-            count, last, last_ms = self.models.ledger_head(result.game)
-            if (result.ended_ms, result.game_id) > (int(last_ms), last):
-                current = {e: Rating.loads(r) for e, r in self.models.ratings(result.game, (e for e, _ in result.entries())).items()}
-                new, replace = ratings.rate(result, current), False
+            count, last, last_ms = self.models.ledger_head(game)
+            if ratings.order_key(rated[0]) > (int(last_ms), last):
+                entries = list(dict.fromkeys(e for r in rated for e, _ in r.entries()))
+                current = {e: Rating.loads(raw) for e, raw in self.models.ratings(game, entries).items()}
+                for result in rated:
+                    current.update(ratings.rate(result, current))
+                adding, new, replace = rated, {e: current[e] for e in entries}, False
             else:  # late: fold the type again from its rated results, in order
-                if self.models.rated(result.game, result.game_id):
+                earlier = self.models.results(game)
+                adding = [r for r in rated if r.game_id not in earlier]
+                if not adding:
                     return
-                earlier = [result_from_json(orjson.loads(r)) for r in self.models.results(result.game)]
-                new, replace = ratings.fold([*earlier, result]).get(result.game, {}), True
-            verdict = self.models.commit(result.game, result.game_id, result.ended_ms, raw, (count, last),
+                kept = [result_from_json(orjson.loads(raw)) for raw in earlier.values()]
+                new, replace = ratings.fold([*kept, *adding]).get(game, {}), True
+            verdict = self.models.commit(game, ((r.game_id, r.ended_ms, _raw(r)) for r in adding), (count, last),
                                          self._shown(new), replace)
-            if verdict != "moved":
+            if verdict == "ok":
                 return
-        raise RuntimeError(f"could not rate {result.game_id}: the ledger of {result.game} kept moving")
+        raise RuntimeError(f"could not rate {rated[0].game_id}: the ledger of {game} kept moving")
 
     def _shown(self, new: Mapping[str, Rating]) -> dict[str, tuple[bytes, float, str, bool]]:
         return {entry: (r.dumps(), r.ordinal, self.pool_of(entry), r.games >= self.min_games) for entry, r in new.items()}
@@ -143,15 +160,15 @@ class Projector:
             self.models.clear(game)
         self.models.clear_history({s.player for r in kept for s in r.seats if s.player})
         folded = ratings.fold(kept)
-        for game, rated in sorted(_by_game(kept).items()):
-            last = rated[-1]
-            for earlier in rated[:-1]:  # the ledger and its results, then every rating at once
-                self.models.commit(game, earlier.game_id, earlier.ended_ms, _raw(earlier), self.models.ledger_head(game)[:2], {})
-            self.models.commit(game, last.game_id, last.ended_ms, _raw(last), self.models.ledger_head(game)[:2],
-                               self._shown(folded.get(game, {})))
-        for result in kept:
-            self.fold_history(result)
-            self.models.mark_projected(result.game_id)
+        for game, rated in sorted(_by_game(kept).items()):  # the ledger a chunk at a time, every rating with the last
+            for at in range(0, len(rated), REBUILD_CHUNK):
+                chunk = rated[at:at + REBUILD_CHUNK]
+                shown = self._shown(folded.get(game, {})) if at + REBUILD_CHUNK >= len(rated) else {}
+                self.models.commit(game, ((r.game_id, r.ended_ms, _raw(r)) for r in chunk), self.models.ledger_head(game)[:2], shown)
+        for at in range(0, len(kept), REBUILD_CHUNK):
+            chunk = kept[at:at + REBUILD_CHUNK]
+            self.models.add_history(((sorted({s.player for s in r.seats if s.player}), r.game_id, r.ended_ms, r.line())
+                                     for r in chunk), [r.game_id for r in chunk])
         return len(kept)
 
     def logged_results(self, page: int = 500) -> Iterator[Result]:
@@ -166,10 +183,6 @@ class Projector:
             if len(window) < page:
                 return
             after = window[-1]
-
-    def fold_history(self, result: Result) -> None:
-        players = sorted({s.player for s in result.seats if s.player})
-        self.models.add_history(players, result.game_id, result.ended_ms, result.line())
 
 
 def _by_game(results: list[Result]) -> dict[str, list[Result]]:

@@ -5,6 +5,7 @@ play seats two seekers together and their streams say so."""
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import pytest
 
@@ -153,8 +154,7 @@ def test_a_late_game_is_folded_in_order_and_a_rebuild_gives_the_same_bytes(clien
     live.project(games[4])
     for game_id in games:
         live.project(game_id)
-    for shard, entry_id, _ in feed.read("drain", 1000):
-        feed.ack(shard, entry_id)
+    feed.ack((shard, entry_id) for shard, entry_id, _ in feed.read("drain", 1000))
     assert shards and feed.pending() == 0
     ids = [p["id"] for p in people]
     before = live.models.dump(["toy"], ids)
@@ -163,6 +163,58 @@ def test_a_late_game_is_folded_in_order_and_a_rebuild_gives_the_same_bytes(clien
         assert json.loads(tables.store.redis.hget(f"{tables.store.prefix}:{{lb:toy}}:ratings", entry)) == rating.to_json()
     rebuilt = projector(app, "rebuild").rebuild(ratings.result_of(tables.store.records(g)) for g in games)
     assert rebuilt == 6 and live.models.dump(["toy"], ids) == before
+
+
+@contextmanager
+def round_trips(client):
+    """The round trips ``client`` makes meanwhile: each command, and each pipeline that sends any."""
+    made: list[str] = []
+    command, pipeline = client.execute_command, client.pipeline
+
+    def counted(*args, **kwargs):
+        made.append(str(args[0]))
+        return command(*args, **kwargs)
+
+    def counted_pipeline(*args, **kwargs):
+        pipe = pipeline(*args, **kwargs)
+        execute = pipe.execute
+
+        def run(*a, **k):
+            if pipe.command_stack:
+                made.append("pipeline")
+            return execute(*a, **k)
+
+        pipe.execute = run
+        return pipe
+
+    client.execute_command, client.pipeline = counted, counted_pipeline
+    try:
+        yield made
+    finally:
+        del client.execute_command, client.pipeline
+
+
+def test_a_batch_of_ended_games_costs_the_round_trips_of_one_and_an_idle_pass_one(client, app):
+    redis = app.extensions["tables"].store.redis
+    people = [player(client, name) for name in ("Ada", "Cy", "Eve")]
+    live = projector(app)
+    rated_game(client, people[0], people[1]), rated_game(client, people[1], people[2])
+    live.run_once(claim_idle_ms=0)  # the groups made, the players' pools known
+    with round_trips(redis) as idle:
+        assert live.run_once() == 0
+    assert idle == ["XREADGROUP"], "an idle pass is one read"
+    costs = []
+    for n in (1, 6):
+        games = [rated_game(client, people[i % 3], people[(i + 1) % 3]) for i in range(n)]
+        with round_trips(redis) as made:
+            assert live.run_once() == n
+        costs.append(made)
+        assert all(live.models.projected(g) for g in games)
+    assert costs[0] == costs[1] and len(costs[0]) <= 8, f"round trips for a batch of 1 and of 6: {costs}"
+    assert sum(live.models.history_size(p["id"]) for p in people) == 2 * 9, "each game in both its players' histories"
+    expected = ratings.fold([r for r in live.logged_results()])["toy"]
+    assert {p["id"]: client.get(f"/v1/players/{p['id']}").json["ratings"][0]["mu"] for p in people} == \
+        {p["id"]: expected[p["id"]].mu for p in people}, "a batch rates as one game after another does"
 
 
 def stream_of(client, key):
