@@ -83,6 +83,13 @@ class SeekPools:
     def size(self, pool: str) -> int:
         return int(self.store.redis.zcard(self._pool_key(pool, "queue")))
 
+    def sizes(self, pools: list[str]) -> list[int]:
+        """Each pool's open seeks, in one pipeline (on a cluster, a round trip per node)."""
+        with self.store.redis.pipeline(transaction=False) as pipe:
+            for pool in pools:
+                pipe.zcard(self._pool_key(pool, "queue"))
+            return [int(n) for n in pipe.execute()]
+
     def owned(self, owner: str) -> dict[str, str]:
         """An owner's seeks (seek id → pool) that are still in their pools (the others are dropped from its list)."""
         listed = {k.decode(): v.decode() for k, v in self.store.redis.hgetall(self._owner_key(owner)).items()}

@@ -147,13 +147,11 @@ class Matchmaker:
 
     # -- matching -------------------------------------------------------------------------------------
     def match_all(self) -> int:
-        """One round over every pool (the worker's loop: windows widen and AI fills come due with time)."""
-        seated = 0
-        for game in self.tables.games:
-            for pool in ("humans", "bots"):
-                for rated in (False, True):
-                    seated += self.match(pool_name(game, pool, rated))
-        return seated
+        """One round over every pool that holds a seek (the worker's loop: windows widen and AI fills come due with
+        time). Which pools those are is one pipelined look at their sizes, so an idle round is one round trip."""
+        pools = [pool_name(game, pool, rated) for game in sorted(self.tables.games) for pool in ("humans", "bots")
+                 for rated in (False, True)]
+        return sum(self.match(pool) for pool, size in zip(pools, self.pools.sizes(pools)) if size)
 
     def match(self, pool: str, fresh: str | None = None) -> int:
         """Seat what can be seated in ``pool`` now; how many tables were opened. ``fresh``: a seek just made, matched

@@ -217,6 +217,23 @@ def test_a_batch_of_ended_games_costs_the_round_trips_of_one_and_an_idle_pass_on
         {p["id"]: expected[p["id"]].mu for p in people}, "a batch rates as one game after another does"
 
 
+def test_the_matchmakers_round_looks_at_every_pool_at_once_and_seats_a_fill_that_came_due(client, app):
+    matchmaker = app.extensions["matchmaker"]
+    redis = app.extensions["tables"].store.redis
+    with round_trips(redis) as idle:
+        assert matchmaker.match_all() == 0
+    assert idle == ["pipeline"], "an idle round is one look at the pools' sizes"
+    ada = player(client, "Ada")
+    made = client.post("/v1/seeks", json={"game": "toy", "seats": 2, "ai_fill_after_s": 30}, headers=auth(ada["key"]))
+    assert made.status_code == 201 and made.json["waiting"]
+    assert matchmaker.match_all() == 0, "not yet due"
+    now = matchmaker.clock()
+    matchmaker.clock = lambda: now + 31
+    assert matchmaker.match_all() == 1
+    (matched,) = [n for n in app.extensions["players"].recent_notices(ada["id"], 10) if n["type"] == "matched"]
+    assert [s["player"] for s in client.get(f"/v1/games/{matched['game']}").json["seats"]] == [ada["id"], None]
+
+
 def stream_of(client, key):
     """The player's stream, past its first message: its lines (None for a keep-alive, every 0.2 s)."""
     reply = client.get("/v1/me/stream", headers={**auth(key), "Accept": "application/x-ndjson"})
