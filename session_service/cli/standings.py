@@ -6,12 +6,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from shared import ratings
 from shared.kernel import Game
 from shared.ratings import Result
+
+if TYPE_CHECKING:
+    from session_service.use_cases.projector import Projector
 
 
 def exported_results(directory: Path, problems: list[str], games: Mapping[str, Game] | None = None) -> Iterator[Result]:
@@ -61,6 +65,16 @@ def ratings_dir(directory: str, games: Mapping[str, Game] | None = None) -> int:
     return 1 if problems else 0
 
 
+def ended_results(projector: Projector, exports: Path | None, problems: list[str], games: Mapping[str, Game]) -> list[Result]:
+    """What a rebuild folds: every ended game's result, from its log while Redis holds it, else from the export
+    retention kept of it in ``exports`` (one that does not verify is named in ``problems`` and left out)."""
+    found = {r.game_id: r for r in projector.logged_results()}
+    if exports is not None and exports.is_dir():
+        for result in exported_results(exports, problems, games):
+            found.setdefault(result.game_id, result)
+    return list(found.values())
+
+
 def rebuild() -> int:
     """Every read model again, from the games in Redis (REDIS_URL) and the exports retention kept
     (RETENTION_EXPORT_DIR). Run it with the workers' projectors stopped: a game folded live during the rebuild
@@ -70,13 +84,9 @@ def rebuild() -> int:
 
     settings = Settings.from_env()
     service = bootstrap.build(settings, {"SCHEDULER": None}, serves_clients=False, decides=False)
-    found = {r.game_id: r for r in service.projector.logged_results()}
     problems: list[str] = []
-    exports = settings.retention.export_dir
-    if exports is not None and exports.is_dir():
-        for result in exported_results(exports, problems, service.tables.games):
-            found.setdefault(result.game_id, result)
-    folded = service.projector.rebuild(found.values())
+    found = ended_results(service.projector, settings.retention.export_dir, problems, service.tables.games)
+    folded = service.projector.rebuild(found)
     print(f"rebuilt the read models from {folded} games ({len(found)} ended games found)")
     for problem in problems:
         print(f"problem   {problem}", file=sys.stderr)
