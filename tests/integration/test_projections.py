@@ -59,16 +59,19 @@ def rated_game(client, winner, loser, rated=True, visibility="public"):
 
 
 def test_a_rated_end_moves_both_ratings_in_profiles_and_the_leaderboard(client, app):
+    contract = Contract(client.get("/openapi.json").get_json())
     ada, cy = player(client, "Ada"), player(client, "Cy")
     game_id = rated_game(client, ada, cy)
     assert projector(app).run_once() == 1
     profile = client.get(f"/v1/players/{ada['id']}").json
+    contract.check("Profile", profile)
     (rating,) = profile["ratings"]
     assert rating["game"] == "toy" and rating["games"] == 1 and rating["mu"] > ratings.MODEL.mu
     assert [g["game_id"] for g in profile["games"]] == [game_id] and profile["games"][0]["rated"]
     loser = client.get(f"/v1/players/{cy['id']}").json["ratings"][0]
     assert loser["mu"] < ratings.MODEL.mu
     board = client.get("/v1/leaderboards/toy").json
+    contract.check("Leaderboard", board)
     assert [e["name"] for e in board["entries"]] == ["Ada", "Cy"] and board["entries"][0]["rank"] == 1
     assert board["rating_algorithm"]["library"] == "openskill"
 
@@ -260,7 +263,10 @@ def test_two_seekers_are_seated_together_and_their_streams_say_matched(client, a
     try:
         first = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"]))
         assert first.status_code == 201, first.json
-        assert first.json["waiting"] and client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"][0]["id"] == first.json["id"]
+        mine = client.get("/v1/seeks", headers=auth(ada["key"])).json
+        contract.check("Seek", first.json)
+        contract.check("Seeks", mine)
+        assert first.json["waiting"] and mine["seeks"][0]["id"] == first.json["id"]
         second = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(cy["key"]))
         assert second.status_code == 201 and not second.json["waiting"]
         told = {who: next_of(read, "matched") for who, (_, read) in streams.items()}
