@@ -48,13 +48,14 @@ class Sizes:
     projected_games: int = 300  # the projector's backlog
     open_seeks: int = 1000  # seeks open while the matchmaker's wait is measured
     seek_pairs: int = 100
-    projections_load_s: float = 5.0
+    projections_load_s: float = 2.0
+    projections_rounds: int = 10  # pairs of rounds with and without the projector and matchmaker, in turn (the noise)
 
 
 QUICK = Sizes(levels=[2], warmup_s=0.2, measure_s=0.5, rounds=1, append_ops=50, append_rounds=1,
               lengths=[10, 100], budget_s=0.01, memory_games=10, playouts=1, streams=40, stream_level=2,
               stream_drive_s=1.0, stream_rate=20.0, stream_hold_s=0.5, projected_games=20, open_seeks=50, seek_pairs=5,
-              projections_load_s=1.0)
+              projections_load_s=1.0, projections_rounds=1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                     say(f"projections: the projector's folds and lag, the matchmaker at {sizes.open_seeks:,} open seeks")
                     with timed(report, "projections"):
                         projections.measure(report, stack.effective_redis_url, sizes.projected_games, sizes.open_seeks,
-                                            sizes.seek_pairs, sizes.projections_load_s, sizes.rounds)
+                                            sizes.seek_pairs, sizes.projections_load_s, sizes.projections_rounds)
                 if "scaled" in only:
                     say("scaled: the Redis Cluster stack through HAProxy against this single-Redis stack")
                     with timed(report, "scaled"):

@@ -56,24 +56,39 @@ def rated_game(svc: bootstrap.Service, a: Caller, b: Caller) -> str:
     return str(made["id"])
 
 
-def _background(redis_url: str, prefix: str, stop: Any, ready: Any, lags: Any) -> None:
-    """The worker's two threads in a process of their own; each projected game's lag (s) goes to ``lags``."""
+def _background(redis_url: str, prefix: str, stop: Any, running: Any, ready: Any, rounds: Any) -> None:
+    """The worker's two threads in a process of their own, running while ``running`` is set (started and stopped
+    with it, the process kept: its start is not part of a round). Each running puts on ``rounds`` the CPU (s) it
+    took and each game's lag (s) behind its end, once it stopped (a put a game would wake a feeder thread a game)."""
     svc = service(redis_url, prefix)
     projector = svc.projector
     fold = projector.fold
+    lags: list[float] = []
 
     def timed_fold(results: list[ratings.Result]) -> None:
         fold(results)
         for result in results:
-            lags.put(time.time() - result.ended_ms / 1000)
+            lags.append(time.time() - result.ended_ms / 1000)
 
     projector.fold = timed_fold  # type: ignore[method-assign]
-    halt = threading.Event()
-    threading.Thread(target=svc.matchmaker.run, args=(halt, 1.0), daemon=True).start()
-    threading.Thread(target=projector.run, args=(halt,), daemon=True).start()
     ready.set()
-    stop.wait()
-    halt.set()
+    while not stop.is_set():
+        if not running.wait(0.1):
+            continue
+        halt = threading.Event()
+        threads = [threading.Thread(target=svc.matchmaker.run, args=(halt, 1.0), daemon=True),
+                   threading.Thread(target=projector.run, args=(halt,), daemon=True)]
+        for thread in threads:
+            thread.start()
+        cpu = time.process_time()
+        while running.is_set() and not stop.is_set():
+            time.sleep(0.2)
+        halt.set()
+        for thread in threads:
+            thread.join(10)
+        rounds.put((time.process_time() - cpu, lags[:]))
+        lags.clear()
+        ready.set()  # stopped: the next round may start
 
 
 def command_load(svc: bootstrap.Service, seconds: float, callers: list[Caller], ending_every: int) -> tuple[int, int]:
@@ -155,37 +170,80 @@ def measure(report: Report, redis_url: str, games: int = 300, seeks: int = 1000,
     for i in range(seeks):  # the seeks left waiting go: the load below runs beside an ordinary pool
         matcher.pools.claim(pool, [f"s_wait{i}"])
 
-    # -- commands per second without, then with, the projector and the matchmaker running (rounds in turn) --------
+    details.update({"games": games, "seeks": seeks, "pairs": pairs, "load_s": load_s})
+    compare_load(report, details, redis_url, prefix, svc, callers, load_s, rounds)
+    _forget(svc, prefix)
+
+
+def compare_load(report: Report, details: dict[str, Any], redis_url: str, prefix: str, svc: bootstrap.Service,
+                 callers: list[Caller], load_s: float, rounds: int) -> None:
+    """Commands per second without, then with, the projector and the matchmaker running: short rounds in pairs,
+    each pair's order the other way from the last's, so the drift of a shared machine's load cancels; and, as
+    figures the noise moves less, the CPU each side spent (this process's, Redis's, the background process's)."""
     bare = service(redis_url, prefix, projections=False)
     context = multiprocessing.get_context("spawn")
-    lags = context.Queue()
-    without, with_them, ended = [], [], 0
-    for _ in range(rounds):
-        without.append(command_load(bare, load_s, callers, 10)[0] / load_s)  # tables end as often, told to no feed
-        stop, ready = context.Event(), context.Event()
-        worker = context.Process(target=_background, args=(redis_url, prefix, stop, ready, lags), daemon=True)
-        worker.start()
-        ready.wait(60)
-        time.sleep(1.0)  # past its start, which takes a core while it imports
-        done, n = command_load(svc, load_s, callers, 10)
-        with_them.append(done / load_s)
-        ended += n
-        time.sleep(1.0)
-        stop.set()
-        worker.join(10)
-    seen = []
-    while not lags.empty():
-        seen.append(lags.get())
+    told, stop, running, ready = context.Queue(), context.Event(), context.Event(), context.Event()
+    worker = context.Process(target=_background, args=(redis_url, prefix, stop, running, ready, told), daemon=True)
+    worker.start()
+    ready.wait(120)
+    time.sleep(1.0)  # past its start, which takes a core while it imports
+    redis = svc.tables.store.redis
+    sides: dict[str, dict[str, list[float]]] = {side: {"rate": [], "cpu": [], "redis_cpu": [], "commands": []}
+                                                for side in ("without", "with")}
+    ended = 0
+
+    def one(side: str) -> None:
+        nonlocal ended
+        if side == "with":
+            ready.clear()
+            running.set()
+            time.sleep(0.5)  # its threads started
+        redis_before, cpu = _redis_cpu(redis), time.process_time()
+        done, n = command_load(svc if side == "with" else bare, load_s, callers, 10)  # bare: told to no feed
+        kept = sides[side]
+        kept["cpu"].append(time.process_time() - cpu)
+        kept["rate"].append(done / load_s)
+        kept["commands"].append(done)
+        if side == "with":
+            ended += n
+            time.sleep(0.5)  # the last games folded
+            running.clear()
+            ready.wait(30)
+        kept["redis_cpu"].append(_redis_cpu(redis) - redis_before)
+
+    for round_ in range(rounds):
+        for side in (("without", "with") if round_ % 2 == 0 else ("with", "without")):
+            one(side)
+    stop.set()
+    runs = [told.get(timeout=10) for _ in range(rounds)]
+    background, seen = [cpu for cpu, _ in runs], [lag for _, lags in runs for lag in lags]
+    worker.join(10)
+    without, with_them = sides["without"]["rate"], sides["with"]["rate"]
+    ratios = sorted(w / b for w, b in zip(with_them, without))
     report.compare(SECTION, "commands with the projector and matchmaker running", median(with_them), "commands/s",
                    median(without), "without them", target=">= 0.9x", holds=lambda r: r >= 0.9,
-                   note=f"medians of {rounds} rounds each, in turn; {ended} rated tables ended meanwhile, folded by a "
-                        "process of their own (a worker's two threads)")
+                   note=f"medians of {rounds} rounds of {load_s:g} s each, in turn (each pair's ratio {ratios[0]:.2f}x to "
+                        f"{ratios[-1]:.2f}x, median {median(ratios):.2f}x); {ended} rated tables ended meanwhile, "
+                        "folded by a process of their own (a worker's two threads)")
+    parts = {side: {"load": 1000 * sum(k["cpu"]) / sum(k["commands"]), "redis": 1000 * sum(k["redis_cpu"]) / sum(k["commands"])}
+             for side, k in sides.items()}
+    parts["with"]["background"] = 1000 * sum(background) / sum(sides["with"]["commands"])
+    per_command = {side: sum(part.values()) for side, part in parts.items()}
+    report.compare(SECTION, "CPU a command costs, with them (the load, Redis, the projector and matchmaker)",
+                   per_command["with"], "ms", per_command["without"], "without them (the load, Redis)",
+                   note=f"the background process: {1000 * sum(background) / max(1, ended):.2f} ms a game folded, "
+                        f"{100 * sum(background) / (rounds * (load_s + 1.0)):.1f} % of a core while it ran")
     if len(seen) >= 2:
         report.figure(SECTION, "projector lag behind a game's end, p99 (under that load)", quantiles(seen, n=100)[98] * 1000, "ms",
                       note=f"{len(seen)} games, from the end's record to its fold written")
-    details.update({"games": games, "seeks": seeks, "pairs": pairs, "load_s": load_s, "lags": len(seen),
-                    "without": without, "with": with_them})
-    _forget(svc, prefix)
+    details.update({"lags": len(seen), "without": without, "with": with_them, "pair_ratios": ratios,
+                    "cpu_ms_per_command": per_command, "cpu_ms_per_command_parts": parts, "background_cpu_s": background})
+
+
+def _redis_cpu(redis: Any) -> float:
+    """The CPU (s) Redis has spent, its main thread and children (INFO cpu; on a cluster, 0: not measured)."""
+    info = redis.info("cpu")
+    return float(info.get("used_cpu_user", 0.0)) + float(info.get("used_cpu_sys", 0.0)) if "used_cpu_user" in info else 0.0
 
 
 def _forget(svc: bootstrap.Service, prefix: str) -> None:
