@@ -14,7 +14,7 @@ PYTEST_WORKERS ?= 3
 # test run starts the services' processes by the dozen, and each would compile the project's modules again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install browser run cluster test test-fast bench ai-table soak balance lint clean
+.PHONY: install browser run cluster test test-fast bench ai-table soak partitions balance lint clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -53,8 +53,20 @@ bench: install
 ai-table: install
 	nice $(BIN)/python -m bench.ai_strength --jobs 2 --write-docs
 
+# make soak runs the partition campaign too (two rounds of its three faults): as root, like make partitions.
 soak: install
-	MYTHOS_SOAK=1 $(BIN)/python -m pytest tests/soak -q
+	MYTHOS_SOAK=1 MYTHOS_PARTITION_ROUNDS=$${MYTHOS_PARTITION_ROUNDS:-2} $(BIN)/python -m pytest tests/soak tests/partitions -q
+
+# The partition campaign (tests/partitions, docs/reliability.md "Partitions"): the scaled deployment across three
+# hosts made of network namespaces, HAProxy and clients on a fourth; a host cut off, a host killed, the host of the
+# most primaries isolated; every acknowledgement checked against the logs after healing. A few minutes. It makes
+# network namespaces, veth pairs and a bridge, so it needs root.
+partitions: install
+	@if [ "$$(id -u)" -ne 0 ]; then \
+		echo "make partitions needs root: it makes network namespaces, veth pairs and a bridge (ip netns). Run it as root: sudo make partitions" >&2; \
+		exit 2; \
+	fi
+	MYTHOS_PARTITIONS=1 $(BIN)/python -m pytest tests/partitions -q -s
 
 balance: install
 	$(BIN)/python -m tests.balance_rise_of_cthulhu

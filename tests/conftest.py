@@ -20,6 +20,10 @@ from tests.support.real_stack import SHARED, running_stack
 # The soak runs raise the trust suites' scale when imported, so `make test` must not even collect them;
 # `make soak` sets MYTHOS_SOAK=1.
 collect_ignore = [] if os.environ.get("MYTHOS_SOAK") == "1" else ["soak"]
+# The partition campaign (tests/partitions: network namespaces, needs root, minutes long) runs in `make partitions`
+# and `make soak` only.
+if os.environ.get("MYTHOS_SOAK") != "1" and os.environ.get("MYTHOS_PARTITIONS") != "1":
+    collect_ignore.append("partitions")
 
 # The stacks the suites start (their workers read it from the environment) run the AI fifty times faster than play:
 # each level's think time and publication delay (session_service/worker/pacing.py) scaled down, so a game of a
