@@ -157,6 +157,13 @@ def interruption(fault: Fault, acks: list[Ack], lost: list[Ack]) -> dict[str, An
         "false_during": sum(a.replicated == "false" for a in during),
         "false_lost": sum(1 for a in lost if window[0] <= a.at <= window[1]),
     }
+    cut_off = [a.at for a in during if a.home == fault.host and a.at < fault.ended]
+    if cut_off:  # how long the host's side went on acknowledging after the cut (its primary, until node timeout)
+        summary["cut off: acknowledged for s after the cut"] = round(max(cut_off) - fault.started, 1)
+    gone = [a.at for a in lost if window[0] <= a.at <= window[1]]
+    if gone:
+        summary["lost: acknowledged from s to s after the cut"] = [round(min(gone) - fault.started, 1),
+                                                                   round(max(gone) - fault.started, 1)]
     for side, found in waits.items():
         if found:
             summary[f"{side}: clients"] = len(found)

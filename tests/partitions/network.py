@@ -160,11 +160,13 @@ def remove_leftovers() -> None:
 
 @dataclass
 class Network:
-    """The hosts (name -> last byte of its address) on one switch; a context manager that removes all of it."""
+    """The hosts (name -> last byte of its address) on one switch, and a scratch directory for their files; a
+    context manager that removes all of it."""
 
     hosts: dict[str, int]
     lock: IO[str] | None = None
     made: list[str] = field(default_factory=list)
+    root: Path | None = None
 
     def address(self, host: str) -> str:
         return f"{SUBNET}.{self.hosts[host]}"
@@ -182,6 +184,7 @@ class Network:
             raise RuntimeError(f"another partition campaign holds {self.lock.name}: one at a time") from None
         try:
             remove_leftovers()
+            self.root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}-run-"))
             self._make()
         except BaseException:
             self.__exit__()
@@ -218,6 +221,9 @@ class Network:
                     ip("netns", "del", ns)
             self.made.clear()
         finally:
+            if self.root is not None:
+                shutil.rmtree(self.root, ignore_errors=True)
+                self.root = None
             if self.lock is not None:
                 self.lock.close()
                 self.lock = None

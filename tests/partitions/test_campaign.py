@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from tests.partitions.checker import Verdict, check
 from tests.partitions.clients import Clients, History
 from tests.partitions.hosts import EDGE, HOSTS, SERVICE_HOSTS, Deployment
 from tests.partitions.nemesis import Nemesis
-from tests.partitions.network import PREFIX, Network, check_root, inside, namespace
+from tests.partitions.network import Network, check_root, inside, namespace
 from tests.trust.helpers import Api, record_figures
 
 pytestmark = pytest.mark.e2e
@@ -54,42 +53,44 @@ def schedule(nemesis: Nemesis, round_: int) -> None:
 
 @pytest.fixture(scope="module", params=["default"])
 def campaign(request) -> Iterator[Campaign]:
-    check_root()
-    mode = request.param
-    root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}-run-"))
-    began = time.monotonic()
-    try:
-        with Network(HOSTS) as net, inside(namespace(EDGE)):
-            deployment = Deployment(net, root)
-            clients = None
-            try:
-                deployment.start()
-                started_in = time.monotonic() - began
-                history = History()
-                clients = Clients(deployment, history, HOMES)
-                clients.start()
-                nemesis = Nemesis(net, deployment, history)
-                time.sleep(SETTLE_S)
-                for round_ in range(ROUNDS):
-                    schedule(nemesis, round_)
-                still = clients.finish(FINISH_WITHIN_S)
-                history.problems += [f"{name}: still playing after {FINISH_WITHIN_S:.0f} s" for name in still]
-                verdict = check(history, deployment.store(), Api(deployment.url), nemesis.faults)
-            except BaseException:
-                print(deployment.tails())
-                raise
-            finally:
-                if clients is not None:
-                    clients.stop()
-                deployment.stop()
-                if os.environ.get("MYTHOS_PARTITION_LOGS"):  # a directory to keep the processes' logs in
-                    shutil.copytree(root / "logs", Path(os.environ["MYTHOS_PARTITION_LOGS"]), dirs_exist_ok=True)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    result = Campaign(mode, verdict, history, started_in, time.monotonic() - began)
+    result = run(request.param)
     report(result)
-    dump(history, nemesis.faults, began)
     yield result
+
+
+def run(mode: str) -> Campaign:
+    """Hosts up, clients playing, the faults in turn, every game played to its end, then the checker; all of it
+    removed afterwards, whatever happened."""
+    check_root()
+    began = time.monotonic()
+    with Network(HOSTS) as net, inside(namespace(EDGE)):
+        assert net.root is not None
+        deployment = Deployment(net, net.root)
+        clients = None
+        try:
+            deployment.start()
+            started_in = time.monotonic() - began
+            history = History()
+            clients = Clients(deployment, history, HOMES)
+            clients.start()
+            nemesis = Nemesis(net, deployment, history)
+            time.sleep(SETTLE_S)
+            for round_ in range(ROUNDS):
+                schedule(nemesis, round_)
+            still = clients.finish(FINISH_WITHIN_S)
+            history.problems += [f"{name}: still playing after {FINISH_WITHIN_S:.0f} s" for name in still]
+            verdict = check(history, deployment.store(), Api(deployment.url), nemesis.faults)
+        except BaseException:
+            print(deployment.tails())
+            raise
+        finally:
+            if clients is not None:
+                clients.stop()
+            deployment.stop()
+            if os.environ.get("MYTHOS_PARTITION_LOGS"):  # a directory to keep the processes' logs in
+                shutil.copytree(net.root / "logs", Path(os.environ["MYTHOS_PARTITION_LOGS"]), dirs_exist_ok=True)
+    dump(history, nemesis.faults, began)
+    return Campaign(mode, verdict, history, started_in, time.monotonic() - began)
 
 
 def report(campaign: Campaign) -> None:
