@@ -15,7 +15,6 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from queue import Empty, SimpleQueue
 from typing import Any
 
 import requests
@@ -105,8 +104,9 @@ class Clients:
     homes: list[str]
     seed: int = 47
     threads: list[threading.Thread] = field(default_factory=list)
-    spare: SimpleQueue[Played] = field(default_factory=SimpleQueue)
-    no_new_games: threading.Event = field(default_factory=threading.Event)
+    spare: list[Played] = field(default_factory=list)
+    no_new_games: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)  # the spare games and no_new_games together
     halt: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> None:
@@ -119,11 +119,25 @@ class Clients:
     def finish(self, timeout_s: float) -> list[str]:
         """No new games; every game under way (and every spare one) played to its end. Returns the clients still
         playing after ``timeout_s``."""
-        self.no_new_games.set()
+        with self.lock:
+            self.no_new_games = True
         deadline = time.monotonic() + timeout_s
         for thread in self.threads:
             thread.join(max(0.0, deadline - time.monotonic()))
         return [t.name for t in self.threads if t.is_alive()]
+
+    def hand_over(self, game: Played) -> bool:
+        """Give ``game`` to the balancer's clients, unless they may already have stopped looking (then False: the
+        caller plays it)."""
+        with self.lock:
+            if not self.no_new_games:
+                self.spare.append(game)
+            return not self.no_new_games
+
+    def take(self, spare: bool) -> tuple[Played | None, bool]:
+        """A spare game if ``spare`` and there is one, and whether new games are still wanted."""
+        with self.lock:
+            return (self.spare.pop(0) if spare and self.spare else None), not self.no_new_games
 
     def stop(self) -> None:
         self.halt.set()
@@ -152,23 +166,23 @@ class Client:
                 self.history.problems.append(f"{self.name}: {exc}")
         except Halted:
             pass
+        except Exception as exc:  # noqa: BLE001 - a client that breaks says how, for the verdict
+            with self.history.lock:
+                self.history.problems.append(f"{self.name}: {type(exc).__name__}: {exc}")
 
     def next_game(self) -> Played | None:
         """A spare game if this client is the balancer's, else a new one (none once no new games are wanted). A
         client on a service host keeps a new game whose primary is on its own host (the game it can play when its
         host is cut off) and hands up to two others a round to the balancer's clients."""
-        if self.home == EDGE:
-            try:
-                return self.clients.spare.get_nowait()
-            except Empty:
-                pass
-        if self.clients.no_new_games.is_set():
-            return None
+        spare, wanted = self.clients.take(spare=self.home == EDGE)
+        if spare is not None or not wanted:
+            return spare
         for _ in range(3):
             game = self.create()
             if self.home == EDGE or self.deployment.primary_host(game.id, self.home) == self.home:
                 return game
-            self.clients.spare.put(game)
+            if not self.clients.hand_over(game):
+                return game
         return self.create()
 
     def create(self) -> Played:
