@@ -6,7 +6,7 @@ so that no shard has both its nodes on one host: h<n>'s first node is a primary,
 of the host before it. The edge host runs HAProxy (deploy/haproxy.cfg, the servers written here as ``make cluster``
 writes them) and the queue's plain Redis; the campaign's clients live there and on the service hosts.
 
-Ruled here (docs/reliability.md, "Partitions"): a host's session process and worker reach the rules through that
+Ruled here (docs/reliability.md, "Partitions across hosts"): a host's session process and worker reach the rules through that
 host's own rules process (its hop), not through the balancer. A host cut off can then still decide commands on the
 primaries it holds, as a cut-off machine of a real deployment with co-located parts would, which is the case a
 partition test is for: writes accepted on the minority side.
