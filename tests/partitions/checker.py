@@ -153,6 +153,7 @@ def interruption(fault: Fault, acks: list[Ack], lost: list[Ack]) -> dict[str, An
         "fault": fault.kind, "host": fault.host, "held_s": round(fault.ended - fault.started, 1),
         "whole_again_after_s": round(fault.healed_in_s, 1), "processes_killed": fault.processes_killed,
         "primaries_before": sorted(fault.primaries_before.values()), "primaries_after": sorted(fault.primaries_after.values()),
+        "queue_primary": [fault.queue_before, fault.queue_after],
         "acks_during": len(during), "true_during": sum(a.replicated == "true" for a in during),
         "false_during": sum(a.replicated == "false" for a in during),
         "false_lost": sum(1 for a in lost if window[0] <= a.at <= window[1]),

@@ -252,7 +252,7 @@ class Client:
                 reply = call()
                 if reply.status_code in ANSWERED or reply.status_code in also:
                     return reply
-                self.history.retried(self.name, str(reply.status_code))
+                self.history.retried(self.name, f"{reply.status_code} {error_code(reply)}".strip())
             except requests.RequestException as exc:
                 self.history.retried(self.name, type(exc).__name__)
                 self.http = requests.Session()  # its connections may be to a process that is gone
@@ -260,3 +260,11 @@ class Client:
         if self.clients.halt.is_set():
             raise Halted()
         raise Unanswered(f"no answer for {GIVE_UP_S:.0f} s")
+
+
+def error_code(reply: requests.Response) -> str:
+    """The API's error code of an answer (``service/unreplicated``…), or nothing (HAProxy's own answers have none)."""
+    try:
+        return str(reply.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return ""

