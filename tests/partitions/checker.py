@@ -62,7 +62,7 @@ def check(history: History, store: EventStore, api: Api, faults: list[Fault]) ->
             lost += check_game(verdict, game, sorted(acks_of.get(game.id, []), key=lambda a: a.at), store, api,
                                Path(exports))
     verdict.counts["games"] = len(history.games)
-    verdict.faults = [interruption(fault, history.acks, lost) for fault in faults]
+    verdict.faults = [interruption(fault, history.acks, lost) | ai_stall(fault, history) for fault in faults]
     return verdict
 
 
@@ -172,3 +172,13 @@ def interruption(fault: Fault, acks: list[Ack], lost: list[Ack]) -> dict[str, An
             summary[f"{side}: median wait s"] = round(statistics.median(found), 2)
             summary[f"{side}: clients interrupted > {INTERRUPTED_S:g} s"] = sum(w > INTERRUPTED_S for w in found)
     return summary
+
+
+def ai_stall(fault: Fault, history: History) -> dict[str, Any]:
+    """The longest an all-AI game playing across the fault went without a move (its moves need the queue's Redis,
+    the workers and the rules, on every host)."""
+    stalls = []
+    for moved in history.moved.values():
+        if moved[0] < fault.started and moved[-1] > fault.whole:
+            stalls.append(max(b - a for a, b in zip(moved, moved[1:]) if b > fault.started and a < fault.whole))
+    return {"ai: games": len(stalls), "ai: longest stall s": round(max(stalls), 1)} if stalls else {"ai: games": 0}

@@ -63,6 +63,7 @@ class Played:
     created: dict[str, Any]
     home: str
     created_at: float
+    ai: bool = False  # every seat an AI's: the workers play it, through the queue's Redis
     finished: bool = False
     gone: bool = False
     head: str | None = None  # the head hash the game's resource showed at its end
@@ -79,6 +80,7 @@ class History:
     games: dict[str, Played] = field(default_factory=dict)
     answers: Counter[str] = field(default_factory=Counter)  # commands by answer, and every request sent again, by why
     retries: list[tuple[float, str, str]] = field(default_factory=list)  # (when, client, why) of each request sent again
+    moved: dict[str, list[float]] = field(default_factory=dict)  # an all-AI game: when its version was seen to move
     problems: list[str] = field(default_factory=list)  # a client that could not go on
 
     def ack(self, ack: Ack) -> None:
@@ -102,6 +104,7 @@ class Clients:
     deployment: Deployment
     history: History
     homes: list[str]
+    ai_watchers: int = 0  # clients behind the balancer that open all-AI tables and watch them play
     seed: int = 47
     threads: list[threading.Thread] = field(default_factory=list)
     spare: list[Played] = field(default_factory=list)
@@ -110,8 +113,10 @@ class Clients:
     halt: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> None:
-        for n, home in enumerate(self.homes):
-            client = Client(self, f"c{n}-{home}", home, random.Random(self.seed * 1000 + n))
+        everyone = [(Client, f"c{n}-{home}", home) for n, home in enumerate(self.homes)]
+        everyone += [(AiWatcher, f"ai{n}-{EDGE}", EDGE) for n in range(self.ai_watchers)]
+        for n, (kind, name, home) in enumerate(everyone):
+            client = kind(self, name, home, random.Random(self.seed * 1000 + n))
             thread = threading.Thread(target=client.run, name=client.name, daemon=True)
             self.threads.append(thread)
             thread.start()
@@ -260,6 +265,48 @@ class Client:
         if self.clients.halt.is_set():
             raise Halted()
         raise Unanswered(f"no answer for {GIVE_UP_S:.0f} s")
+
+
+class AiWatcher(Client):
+    """Opens an all-AI table (two ``random`` seats) after another and watches it play to its end: its moves go
+    through the queue's Redis and the workers, which the faults cut off and fail over too. A table that does not
+    move for GIVE_UP_S is stuck."""
+
+    def next_game(self) -> Played | None:
+        if not self.clients.take(spare=False)[1]:
+            return None
+        game_id = self.rand.choice(GAME_IDS)
+        seats = [{"name": f"Bot {i}", "ai": "random"} for i in range(GAMES[game_id].catalogue.min_players)]
+        key = f"{self.name}-create-{self.rand.getrandbits(32)}"
+        reply = self.answered(lambda: self.send("POST", "/v1/games", {"game": game_id, "seats": seats},
+                                                Idempotency_Key=key))
+        assert reply.status_code == 201, reply.text
+        played = Played(reply.json(), self.home, time.monotonic(), ai=True)
+        with self.history.lock:
+            self.history.games[played.id] = played
+            self.history.moved[played.id] = [time.monotonic()]
+        return played
+
+    def play(self, game: Played) -> None:
+        version, moved = -1, time.monotonic()
+        while not self.clients.halt.is_set():
+            reply = self.answered(lambda: self.send("GET", f"/v1/games/{game.id}"), also=(404,))
+            if reply.status_code == 404:
+                game.gone = time.monotonic() - moved > GONE_AFTER_S
+                if game.gone:
+                    return
+            else:
+                resource = reply.json()
+                if resource["status"] != "active":
+                    game.finished, game.head = resource["status"] == "finished", resource["head_hash"]
+                    return
+                if resource["version"] != version:
+                    version, moved = resource["version"], time.monotonic()
+                    with self.history.lock:
+                        self.history.moved[game.id].append(moved)
+                elif time.monotonic() - moved > GIVE_UP_S:
+                    raise Unanswered(f"the all-AI game {game.id} did not move for {GIVE_UP_S:.0f} s")
+            time.sleep(0.25)
 
 
 def error_code(reply: requests.Response) -> str:

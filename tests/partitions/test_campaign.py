@@ -27,6 +27,7 @@ from tests.trust.helpers import Api, record_figures
 pytestmark = pytest.mark.e2e
 # Six clients behind the balancer, two on each service host (their host's side of a partition).
 HOMES = [EDGE] * 6 + [h for h in SERVICE_HOSTS for _ in range(2)]
+AI_WATCHERS = 2  # and two behind the balancer opening all-AI tables, whose moves go through the queue's Redis
 ROUNDS = int(os.environ.get("MYTHOS_PARTITION_ROUNDS", "1"))
 # The same campaign once as deployed by default, once with REQUIRE_REPLICATED=1 (README, Durability: a command no
 # replica confirmed is answered 503 service/unreplicated, and found again when resent): what each costs and loses.
@@ -74,7 +75,7 @@ def run(mode: str) -> Campaign:
             deployment.start()
             started_in = time.monotonic() - began
             history = History()
-            clients = Clients(deployment, history, HOMES)
+            clients = Clients(deployment, history, HOMES, ai_watchers=AI_WATCHERS)
             clients.start()
             nemesis = Nemesis(net, deployment, history)
             time.sleep(SETTLE_S)
@@ -127,6 +128,7 @@ def dump(mode: str, history: History, faults: list, began: float) -> None:
                "replicated": a.replicated, "versions": [v for v, _ in a.events], "attempts": a.attempts}
               for a in history.acks]
     lines += [{"retry": why, "client": client, "at": t(at)} for at, client, why in history.retries]
+    lines += [{"ai_game": gid, "moved": [t(at) for at in moved]} for gid, moved in history.moved.items()]
     Path(str(REPORT).format(mode=f"{mode}-history")).with_suffix(".jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
