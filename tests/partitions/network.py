@@ -224,6 +224,8 @@ class Network:
             if self.root is not None:
                 shutil.rmtree(self.root, ignore_errors=True)
                 self.root = None
-            if self.lock is not None:
+            if self.lock is not None:  # removed while held: a run that opened it meanwhile found it taken
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.lock.name)
                 self.lock.close()
                 self.lock = None
