@@ -2,7 +2,7 @@
 three hosts of network namespaces (hosts.py), clients on every host and behind the balancer (clients.py), a nemesis
 that cuts a host off, kills a whole host and isolates the host of a primary (nemesis.py), and a checker of the
 history against the logs after healing (checker.py). The run happens once, in the module's fixture; each test
-reads one property of its verdict. Figures: docs/reliability.md ("Partitions") and docs/scaling.md.
+reads one property of its verdict. Figures: docs/reliability.md ("Partitions across hosts") and docs/scaling.md.
 """
 
 from __future__ import annotations
