@@ -461,19 +461,24 @@ def evolve(state: State | None, event: Event) -> State:
         case TurnEnded():
             return state
         case TurnStarted(seat=seat, extra=extra):
-            playing = in_play(state)
-            last_turns = playing.last_turns
-            if last_turns is not None and not extra:
-                last_turns = last_turns[1:]
-            turn = Turn(seat, extra=extra, last=playing.last_turns is not None,
-                        gug_claimed_before=extra and GUG in playing.turn.claimed)
-            shoggoth = None if playing.shoggoth == seat else playing.shoggoth
-            return replace(state, phase=replace(playing, turn=turn, last_turns=last_turns, shoggoth=shoggoth))
+            return started(state, seat, extra)
         case RoundEnded(reason=reason, seat=ender, gained=gained):
             madness = tuple(m + g for m, g in zip(state.madness, gained))
             return replace(state, madness=madness, phase=RoundOver(RoundEnd(reason), ender, tuple(gained)))
         case fact:
             raise TypeError(f"pocket-madness: no fold for {fact!r}")
+
+
+def started(state: State, seat: int, extra: bool) -> State:
+    """``seat``'s turn begins (``extra``: a Dagon turn): the fold of ``TurnStarted``, and the playouts' (``simulate``)."""
+    playing = in_play(state)
+    last_turns = playing.last_turns
+    if last_turns is not None and not extra:
+        last_turns = last_turns[1:]
+    turn = Turn(seat, extra=extra, last=playing.last_turns is not None,
+                gug_claimed_before=extra and GUG in playing.turn.claimed)
+    shoggoth = None if playing.shoggoth == seat else playing.shoggoth
+    return replace(state, phase=replace(playing, turn=turn, last_turns=last_turns, shoggoth=shoggoth))
 
 
 def _dealt(state: State | None, dealt: RoundDealt) -> State:
