@@ -20,13 +20,26 @@ from tests.support.properties import random_playout
 SIMULATED = sorted(g for g in GAMES if GAMES[g].ai.simulate is not None)
 
 
+def _options(game, rand):
+    """The game's options, each drawn at random (the defaults in the first game of each size)."""
+    out = {}
+    for name, option in game.catalogue.options.items():
+        if option.type == "bool":
+            out[name] = rand.random() < 0.5
+        elif option.type == "choice":
+            out[name] = rand.choice(option.choices)
+    return out
+
+
 def _positions(game, seeds):
-    """Every position of random games, two at each table size, and a world of each drawn for a seat to act."""
+    """Every position of random games at each table size (the first with the default options, the others with
+    options drawn at random), and a world of each drawn for a seat to act."""
     low, high = game.catalogue.min_players, game.catalogue.max_players
     for players in sorted({max(low, 2), high, (low + high) // 2}):
         for seed in seeds:
-            play = random_playout(game, players, 700 + 31 * seed + players, keep_states=True)
             rand = random.Random(seed)
+            options = _options(game, rand) if seed else {}
+            play = random_playout(game, players, 700 + 31 * seed + players, options=options, keep_states=True)
             for state in play.states:
                 if game.decider.outcome(state) is not None:
                     continue

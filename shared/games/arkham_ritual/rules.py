@@ -111,10 +111,10 @@ def _start_round(decision: Decision[State]) -> None:
     if state.round is None:
         decision.emit(ActivePlayerChosen(seat=decision.rng.randrange(state.players), rule=FirstActive.RANDOM))
     else:
-        decision.emit(ActivePlayerChosen(seat=_lowest_sanity_seat(state), rule=FirstActive.LOWEST_SANITY))
+        decision.emit(ActivePlayerChosen(seat=lowest_sanity_seat(state), rule=FirstActive.LOWEST_SANITY))
 
 
-def _lowest_sanity_seat(state: State) -> int:
+def lowest_sanity_seat(state: State) -> int:
     """5-1: lowest Sanity; on a tie, the closest clockwise from the last Active Player (who comes last: ruling 8)."""
     last = active_seat(state)
     lowest = min(state.sanity)
@@ -292,7 +292,7 @@ def _end_turn(decision: Decision[State]) -> None:
     decision.emit(DeckPassed(seat=active, to=next((s for s in clockwise if s in r.on_table), clockwise[0])))
 
 
-def _revealed(hands: tuple[int | None, ...]) -> list[int]:
+def revealed(hands: tuple[int | None, ...]) -> list[int]:
     """7: the cards revealed at a round's end, when every hand (a seat's, a Dummy's) holds one."""
     held = [c for c in hands if c is not None]
     assert len(held) == len(hands), "every hand holds a card when a round ends"
@@ -302,7 +302,7 @@ def _revealed(hands: tuple[int | None, ...]) -> list[int]:
 def _end_round(decision: Decision[State], cause: RoundEnd, goo_holder: int | None = None) -> None:
     """7 (or 10-4): reveal, judge or resolve the Great Old One, then 8: the game ends or a new round starts."""
     r = current(decision.state)
-    decision.emit(RoundEnded(round=r.number, cause=cause, cards=_revealed(r.hands), dummy_cards=_revealed(r.dummies)))
+    decision.emit(RoundEnded(round=r.number, cause=cause, cards=revealed(r.hands), dummy_cards=revealed(r.dummies)))
     if goo_holder is None:
         _judge(decision)
     else:

@@ -169,11 +169,11 @@ def _require_no_awakening(state: RiseOfCthulhuState) -> None:
 # -- evolve --------------------------------------------------------------------------------------------------
 
 
-def _add(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+def add_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     return tuple(sorted((*hand, card)))
 
 
-def _remove(items: tuple[str, ...], card: str) -> tuple[str, ...]:
+def remove_card(items: tuple[str, ...], card: str) -> tuple[str, ...]:
     index = items.index(card)
     return items[:index] + items[index + 1 :]
 
@@ -183,8 +183,8 @@ def _take(state: RiseOfCthulhuState, seat: int, card: str) -> RiseOfCthulhuState
     known = state.known[seat]
     return replace(
         state,
-        hands=replace_at(state.hands, seat, _remove(state.hands[seat], card)),
-        known=replace_at(state.known, seat, _remove(known, card) if card in known else known),
+        hands=replace_at(state.hands, seat, remove_card(state.hands[seat], card)),
+        known=replace_at(state.known, seat, remove_card(known, card) if card in known else known),
     )
 
 
@@ -192,8 +192,8 @@ def _give(state: RiseOfCthulhuState, seat: int, card: str, public: bool) -> Rise
     known = state.known[seat]
     return replace(
         state,
-        hands=replace_at(state.hands, seat, _add(state.hands[seat], card)),
-        known=replace_at(state.known, seat, _add(known, card) if public else known),
+        hands=replace_at(state.hands, seat, add_card(state.hands[seat], card)),
+        known=replace_at(state.known, seat, add_card(known, card) if public else known),
     )
 
 
@@ -266,7 +266,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
                 deck_drawn=state.deck_drawn or seat == state.current,
                 seen=frozenset(),
                 locations=replace_at(state.locations, LOCATIONS.index(where), replace(loc, old_one=name)),
-                sleeping=_remove(state.sleeping, name),
+                sleeping=remove_card(state.sleeping, name),
                 awake=(*state.awake, name),
                 hunter=None if hunter_returned else state.hunter,
             )
@@ -287,7 +287,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
         case HunterMoved(to=to):
             return replace(state, hunter=to)
         case CultistDestroyed(seat=seat, card=card, location=where):
-            state = _side(state, where, seat, _remove(_cultists(state, where, seat), card))
+            state = _side(state, where, seat, remove_card(_cultists(state, where, seat), card))
             return replace(state, discard=(*state.discard, card))
         case MonsterDrawn(seat=seat, card=card):
             return _give(replace(state, monster_deck=state.monster_deck[1:]), seat, card, public=False)
@@ -305,16 +305,16 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
         case ArtifactPlayed(seat=seat, card=card):
             return replace(_take(state, seat, card), spent=(*state.spent, card))
         case CultistMoved(seat=seat, card=card, from_location=source, to_location=where):
-            state = _side(state, source, seat, _remove(_cultists(state, source, seat), card))
+            state = _side(state, source, seat, remove_card(_cultists(state, source, seat), card))
             return _side(state, where, seat, (*_cultists(state, where, seat), card))
         case CultistCrossed(seat=seat, card=card, location=where):
-            state = _side(state, where, other(seat), _remove(_cultists(state, where, other(seat)), card))
+            state = _side(state, where, other(seat), remove_card(_cultists(state, where, other(seat)), card))
             return _side(state, where, seat, (*_cultists(state, where, seat), card))
         case CultistSentToValley(seat=seat, card=card, location=where):
-            state = _side(state, where, seat, _remove(_cultists(state, where, seat), card))
+            state = _side(state, where, seat, remove_card(_cultists(state, where, seat), card))
             return replace(state, valley=(*state.valley, card))
         case ValleyCardTaken(seat=seat, card=card):
-            return _give(replace(state, valley=_remove(state.valley, card)), seat, card, public=True)
+            return _give(replace(state, valley=remove_card(state.valley, card)), seat, card, public=True)
         case ExtraActionGained():
             return replace(state, actions_allowed=state.actions_allowed + 1)
         case TurnPassed(seat=seat, must_draw=must_draw):
