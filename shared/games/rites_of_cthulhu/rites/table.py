@@ -216,6 +216,12 @@ def draw(d: Decision[RitesState], seat: int, count: int) -> int:
     return len(cards)
 
 
+def drawn(table: Tabletop, seat: int, count: int) -> Tabletop:
+    """The table after ``draw(d, seat, count)``: the fold of its fact (for a playout's move, ``Rite.simulate``)."""
+    cards = table.pile[:count]
+    return fold_table(table, CardsDrawn(seat=seat, cards=list(cards))) if cards else table
+
+
 def set_aside_from_hand(d: Decision[RitesState], seat: int, cards: Sequence[int], face_down: bool = False) -> None:
     """Take cards out of the rite from a hand: shown to all, or face down (only the seat sees which)."""
     if face_down:

@@ -20,9 +20,10 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     end_or_at_random,
     shedding_commands,
     shedding_result,
+    simulated_draw_or_end,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
-from shared.games.rites_of_cthulhu.rites.table import draw, without
+from shared.games.rites_of_cthulhu.rites.table import draw, drawn, without
 from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
@@ -99,6 +100,26 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
         case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
             d.emit(SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card, side=side, cliff=True))
             draw(d, seat, 1)
+
+
+def simulate(table: Tabletop, state: MountainsState, command: Command, seat: int) -> tuple[Tabletop, MountainsState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
+    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    if turn is not None:
+        return turn
+    match command:
+        case ExtendRidge(card=card):
+            after, played = evolve(table, state, RidgeExtended(seat=seat, card=card))
+        case PlayOnSlope(card=card, ridge_card=ridge_card, side=side):
+            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[card], ridge_card=ridge_card, side=side,
+                                                             cliff=False))
+        case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
+            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card,
+                                                             side=side, cliff=True))
+            after = drawn(after, seat, 1)
+        case _:
+            return None
+    return after, played, 1
 
 
 def _why(table: Tabletop, state: MountainsState, seat: int, command: Command) -> RuleViolation:

@@ -20,6 +20,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     end_or_at_random,
     shedding_commands,
     shedding_result,
+    simulated_draw_or_end,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import next_seat, without
@@ -92,6 +93,24 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     d.emit(CardPlayedToTree(seat=seat, card=card, tree=tree, planted=isinstance(command, PlantTree), double_play=double))
     if not double and len(table.hands[seat]) > 1:
         d.emit(TurnPassed(seat=next_seat(table, seat)))
+
+
+def simulate(table: Tabletop, state: TreeState, command: Command, seat: int) -> tuple[Tabletop, TreeState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
+    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    if turn is not None:
+        return turn
+    assert isinstance(command, (PlantTree, GrowTree))
+    card, planted = command.card, isinstance(command, PlantTree)
+    if isinstance(command, GrowTree):
+        tree, double = command.tree, is_double_play(state.trees[command.tree], card)
+    else:
+        tree, double = len(state.trees), False
+    after, grown = evolve(table, state, CardPlayedToTree(seat=seat, card=card, tree=tree, planted=planted, double_play=double))
+    if double or len(table.hands[seat]) <= 1:
+        return after, grown, 1
+    after, grown = evolve(after, grown, TurnPassed(seat=next_seat(table, seat)))
+    return after, grown, 2
 
 
 def _why(table: Tabletop, state: TreeState, seat: int, command: PlantTree | GrowTree) -> RuleViolation:
