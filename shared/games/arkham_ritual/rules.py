@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.arkham_ritual import cards as C
@@ -139,17 +139,21 @@ def to_act(state: State) -> frozenset[int]:
 def legal_commands(state: State, seat: int) -> list[Command]:
     if seat not in to_act(state):
         return []
-    passes: list[Command] = [PassCard(to=to) for to in sorted(current(state).on_table)]
     match state.phase:
         case Drawing():
-            return [DrawCard()]
+            return [_DRAW]
         case Passing():
-            return passes
+            return [_pass(to=to) for to in sorted(current(state).on_table)]
         case Offered():
-            return [TakeCard(), *(passes or [PassCard(to=None)])]
+            return [_TAKE, *([_pass(to=to) for to in sorted(current(state).on_table)] or [_pass(to=None)])]
         case Peeking():
-            return [ReturnTopCard(), RemoveTopCard()]
+            return [_RETURN, _REMOVE]
     return []
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_pass = interned(PassCard)
+_DRAW, _TAKE, _RETURN, _REMOVE = DrawCard(), TakeCard(), ReturnTopCard(), RemoveTopCard()
 
 
 def outcome(state: State) -> Outcome | None:

@@ -17,7 +17,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.great_old_one.commands import (
@@ -216,11 +216,17 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         commands += _pair_commands(state, seat, with_takes=True)
         commands += _phase_commands(state, turn, seat)
     return commands + [
-        PlaySign(card=card, **way)
+        _sign(card=card, **way)
         for card in state.hands[seat]
         if card in SIGN_CARDS
         for way in effect_options(state, seat, card)
     ]
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_sign, _horror, _pair, _call, _swap = (interned(PlaySign), interned(PlayHorror), interned(PlayPair), interned(CallStory),
+                                       interned(RecruitSwap))
+_DRAW, _PASS_CALL, _RECRUIT_DRAW, _PASS_RECRUIT, _END = DrawCard(), PassCall(), RecruitDraw(), PassRecruit(), EndTurn()
 
 
 def _pairs_in_hand(hand: tuple[int, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -242,9 +248,9 @@ def _takeable(state: State, connections: tuple[str, ...]) -> list[tuple[int, int
 def _pair_commands(state: State, seat: int, with_takes: bool) -> list[Command]:
     commands: list[Command] = []
     for a, b, connections in _pairs_in_hand(state.hands[seat]):
-        commands.append(PlayPair(cards=(a, b), take=None))
+        commands.append(_pair(cards=(a, b), take=None))
         if with_takes:
-            commands += [PlayPair(cards=(a, b), take=h) for _, h in _takeable(state, connections)]
+            commands += [_pair(cards=(a, b), take=h) for _, h in _takeable(state, connections)]
     return commands
 
 
@@ -257,27 +263,27 @@ def _phase_commands(state: State, turn: Turn, seat: int) -> list[Command]:
     commands: list[Command]
     match turn.step:
         case Step.DRAW:
-            return [DrawCard()]
+            return [_DRAW]
         case Step.CALL:
             targets = _callable(state, seat)
             if not targets:
-                return [PassCall()]
-            commands = [CallStory(target=t, story=s) for t in targets for s in STORY_KEYS]
+                return [_PASS_CALL]
+            commands = [_call(target=t, story=s) for t in targets for s in STORY_KEYS]
             return commands
         case Step.RECRUIT:
-            commands = [RecruitSwap(card=c, centre_card=x) for c in hand if c in STORY_CARDS for x in state.centre]
+            commands = [_swap(card=c, centre_card=x) for c in hand if c in STORY_CARDS for x in state.centre]
             if state.deck:
-                commands.append(RecruitDraw())
-            return commands or [PassRecruit()]
+                commands.append(_RECRUIT_DRAW)
+            return commands or [_PASS_RECRUIT]
     # the Horror phase
     commands = []
     if not turn.horror_played:
         for card in hand:
             if card in HORROR_CARDS:
-                commands += [PlayHorror(card=card, **way) for way in effect_options(state, seat, card)]
+                commands += [_horror(card=card, **way) for way in effect_options(state, seat, card)]
             elif card == CULTIST:
-                commands.append(PlayHorror(card=card, **NO_CHOICE))
-    return commands + [EndTurn()]
+                commands.append(_horror(card=card, **NO_CHOICE))
+    return commands + [_END]
 
 
 # -- decide ----------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.pocket_madness.cards import (
@@ -94,29 +94,36 @@ def legal_commands(state: State, seat: int) -> list[Command]:
             return [ChooseFirstPlayer(seat=s) for s in range(state.players)]
         case Playing(pending=Power() as power):
             return _power_commands(state, power, seat)
-    out: list[Command] = [DrawCards(count=n) for n in draw_counts(state, seat)]
-    out += [MeldSet(location=loc, count=n) for loc, n in settable(state, seat)]
+    out: list[Command] = [_draw_cards(count=n) for n in draw_counts(state, seat)]
+    out += [_set(location=loc, count=n) for loc, n in settable(state, seat)]
     if can_meld_run(state, seat):
-        out.append(MeldRun())
-    out += [SealPortal(portal=p) for p in sealable(state, seat)]
+        out.append(_MELD_RUN)
+    out += [_seal_portal(portal=p) for p in sealable(state, seat)]
     if can_end_turn(state, seat):
-        out.append(EndTurn())
+        out.append(_END_TURN)
     return out
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_draw_cards, _set, _seal_portal = interned(DrawCards), interned(MeldSet), interned(SealPortal)
+_give_card, _look_at_hand, _take_card, _take_deck_card = (interned(GiveCard), interned(LookAtHand), interned(TakeCard),
+                                                          interned(TakeDeckCard))
+_MELD_RUN, _END_TURN, _STOP_GIVING = MeldRun(), EndTurn(), StopGiving()
 
 
 def _power_commands(state: State, power: Power, seat: int) -> list[Command]:
     hands = state.cards.hands
     out: list[Command]
     if power.portal == CTHULHU:
-        out = [GiveCard(location=loc, seat=o) for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
-        return out + [StopGiving()] if power.given else out
+        out = [_give_card(location=loc, seat=o) for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
+        return out + [_STOP_GIVING] if power.given else out
     if power.portal == SHUB_NIGGURATH:
         if power.target is None:
-            out = [LookAtHand(seat=o) for o in opponents(state, seat) if hand_size(state, o)]
+            out = [_look_at_hand(seat=o) for o in opponents(state, seat) if hand_size(state, o)]
             return out
-        out = [TakeCard(location=loc) for loc in LOCATIONS if hands[power.target][slot(loc)]]
+        out = [_take_card(location=loc) for loc in LOCATIONS if hands[power.target][slot(loc)]]
         return out
-    out = [TakeDeckCard(position=i) for i in range(len(state.cards.deck))]
+    out = [_take_deck_card(position=i) for i in range(len(state.cards.deck))]
     return out
 
 

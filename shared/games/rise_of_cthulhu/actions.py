@@ -154,6 +154,16 @@ def recall_options(s: RiseOfCthulhuState, seat: int, card: str, where: str) -> l
     return [False]
 
 
+def colour_counts(side: Side) -> dict[str, int]:
+    """The side's Cultists by colour (``_colour_set`` for every card at once: a card makes a set where its colour
+    counts two)."""
+    out: dict[str, int] = {}
+    for c in side.cultists:
+        tone = cards.colour(c)
+        out[tone] = out.get(tone, 0) + 1
+    return out
+
+
 def _check_recall(s: RiseOfCthulhuState, seat: int, card: str, where: str, recall: bool) -> None:
     if recall:
         require(s.hunter is not None, "rules/dark_hunter_already_home", "The Dark Hunter is already in its place.")

@@ -13,17 +13,18 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
+from shared.games.rise_of_cthulhu import cards
 from shared.games.rise_of_cthulhu.actions import (
+    colour_counts,
     draw_card,
     finish,
     forced_draw,
     hunter_destinations,
     play_cultist,
     play_to_valley,
-    recall_options,
     valley_accepts,
 )
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, LOCATIONS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
@@ -333,8 +334,14 @@ def to_act(state: RiseOfCthulhuState) -> frozenset[int]:
         return frozenset()
     if state.pending is not None:
         return frozenset({state.pending.influencer})
-    owing = frozenset(seat for seat in range(state.players) if state.owed[seat] > 0)
-    return owing or frozenset({state.current})
+    owed = state.owed
+    if any(owed):
+        return frozenset(seat for seat in range(state.players) if owed[seat] > 0)
+    return frozenset({state.current})
+
+
+_DRAW_DECK, _DRAW_VALLEY = DrawCard(source="deck"), DrawCard(source="valley")
+_play_cultist, _play_to_valley = interned(PlayCultist), interned(PlayToValley)
 
 
 def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
@@ -345,20 +352,24 @@ def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
     if state.owed[seat] > 0:
         return [DrawOwedCards()]
     hand = state.hands[seat]
-    out: list[Command] = [DrawCard(source="deck")]
+    out: list[Command] = [_DRAW_DECK]
     if not forced_draw(state):
         if state.valley:
-            out.append(DrawCard(source="valley"))
+            out.append(_DRAW_VALLEY)
         playable = [loc for loc in free_locations(state) if loc != state.hunter]
         destinations = hunter_destinations(state)
+        # ``recall_options`` for every card and Location, each side's colours counted once
+        colours = [colour_counts(location(state, where).sides[seat]) for where in playable] if state.hunter else None
         for card in hand:
             if card not in CULTISTS:
                 continue
-            for where in playable:
-                for recall in recall_options(state, seat, card, where):
-                    out.append(PlayCultist(card=card, location=where, recall_hunter=recall))
+            tone = cards.colour(card)
+            for i, where in enumerate(playable):
+                out.append(_play_cultist(card, where, False))
+                if colours is not None and colours[i].get(tone, 0) + 1 >= 3:
+                    out.append(_play_cultist(card, where, True))
             if valley_accepts(state, card):
-                out += [PlayToValley(card=card, hunter_to=to) for to in destinations]
+                out += [_play_to_valley(card, to) for to in destinations]
     for card in hand:
         if card in MONSTERS:
             for where in LOCATIONS:
