@@ -20,25 +20,28 @@ from tests.support.properties import random_playout
 SIMULATED = sorted(g for g in GAMES if GAMES[g].ai.simulate is not None)
 
 
-def _options(game, rand):
-    """The game's options, each drawn at random (the defaults in the first game of each size)."""
-    out = {}
+def _options(game, i):
+    """The game's options for its ``i``-th random game: each choice in turn, the switches in every combination (the
+    first game has every default)."""
+    out, switch = {}, 0
     for name, option in game.catalogue.options.items():
-        if option.type == "bool":
-            out[name] = rand.random() < 0.5
-        elif option.type == "choice":
-            out[name] = rand.choice(option.choices)
+        if option.type == "choice":
+            out[name] = option.choices[i % len(option.choices)]
+        elif option.type == "bool":
+            out[name] = bool((i >> switch) & 1)
+            switch += 1
     return out
 
 
 def _positions(game, seeds):
-    """Every position of random games at each table size (the first with the default options, the others with
-    options drawn at random), and a world of each drawn for a seat to act."""
+    """Every position of random games at each table size, with the game's options in turn (``_options``), and a
+    world of each drawn for a seat to act."""
     low, high = game.catalogue.min_players, game.catalogue.max_players
-    for players in sorted({max(low, 2), high, (low + high) // 2}):
-        for seed in seeds:
+    sizes = sorted({max(low, 2), high, (low + high) // 2})
+    for seed in seeds:
+        for j, players in enumerate(sizes):
             rand = random.Random(seed)
-            options = _options(game, rand) if seed else {}
+            options = _options(game, seed * len(sizes) + j)
             play = random_playout(game, players, 700 + 31 * seed + players, options=options, keep_states=True)
             for state in play.states:
                 if game.decider.outcome(state) is not None:
@@ -46,6 +49,10 @@ def _positions(game, seeds):
                 yield state
                 waited = sorted(game.decider.to_act(state)) or [0]
                 yield game.ai.resample(state, rand.choice(waited), rand)
+
+
+def test_every_game_but_the_toy_has_a_simulation():
+    assert set(SIMULATED) == set(GAMES) - {"toy"}
 
 
 @pytest.mark.parametrize("game_id", SIMULATED)

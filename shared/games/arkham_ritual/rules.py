@@ -8,7 +8,7 @@ the Active Player who drew it (and by whoever saw it on top of the Deck); Dummy 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -248,7 +248,7 @@ def _take(decision: Decision[State], seat: int) -> None:
         case C.ELDER_SIGN:
             _end_round(decision, RoundEnd.ELDER_SIGN)
         case C.GATE:
-            holder = _great_old_one_holder(decision.state)
+            holder = great_old_one_holder(decision.state)
             if holder is None:
                 decision.emit(GateFoundNoGreatOldOne(seat=seat))
                 _end_turn(decision)
@@ -269,7 +269,7 @@ def _take(decision: Decision[State], seat: int) -> None:
             _end_turn(decision)
 
 
-def _great_old_one_holder(state: State) -> int | None:
+def great_old_one_holder(state: State) -> int | None:
     """10-2 Gate, FAQ Q4: the participant (seat, then Dummy ``players + d``) holding a Great Old One, if any."""
     r = current(state)
     held = r.hands + r.dummies
@@ -341,18 +341,27 @@ def normal_loss(state: State, failed: int) -> int:
 
 def _judge(decision: Decision[State]) -> None:
     """7-1 to 7-3 with Investigator and Wary Student (10-3)."""
-    state: State = decision.state
+    survived, failed, loss, changes = judgement(decision.state)
+    decision.emit(RitualJudged(survived=survived, failed=failed, loss=loss))
+    for seat, change, cause in changes:
+        _change_sanity(decision, seat, change, cause)
+
+
+def judgement(state: State) -> tuple[list[bool], int, int, list[tuple[int, int, str]]]:
+    """The ritual judged (7-1 to 7-3, 10-3): who survived, how many failed, the loss, and each seat's Sanity change
+    with its cause (one a seat at most, each from its own Sanity: they apply in any order)."""
     survived = survivors(state)
     failed = survived.count(False)
     loss = normal_loss(state, failed)
-    decision.emit(RitualJudged(survived=survived, failed=failed, loss=loss))
+    changes = []
     for seat in range(state.players):
         key = C.key(held_card(current(state), seat))
         if not survived[seat]:
             wary = key == C.WARY_STUDENT
-            _change_sanity(decision, seat, -(1 if wary else loss), C.WARY_STUDENT if wary else FAILED_RITUAL)
+            changes.append((seat, -(1 if wary else loss), C.WARY_STUDENT if wary else FAILED_RITUAL))
         elif key == C.INVESTIGATOR:
-            _change_sanity(decision, seat, 1, C.INVESTIGATOR)
+            changes.append((seat, 1, C.INVESTIGATOR))
+    return survived, failed, loss, changes
 
 
 def _resolve_great_old_one(decision: Decision[State], holder: int) -> None:
@@ -361,40 +370,49 @@ def _resolve_great_old_one(decision: Decision[State], holder: int) -> None:
     r = current(state)
     card = (r.hands + r.dummies)[holder]
     assert card is not None
-    goo = C.key(card)
     holder_seat = holder if holder < state.players else None
     decision.emit(GreatOldOneAwakened(card=card, holder=holder_seat,
                                       dummy=None if holder_seat is not None else holder - state.players))
+    goo = C.key(card)
+    strike(state, holder_seat, goo, lambda seat, change: _change_sanity(decision, seat, change, goo),
+           lambda: decision.state.sanity)
+
+
+def strike(state: State, holder_seat: int | None, goo: str, change: Callable[[int, int], None],
+           sanity_now: Callable[[], tuple[int, ...]]) -> None:
+    """10-4: the Great Old One ``goo`` strikes, held by ``holder_seat`` (None: a Dummy): each Sanity change in turn
+    through ``change(seat, change)``, as ``_change_sanity`` makes it (``sanity_now``: the Sanity after those so far)."""
+    r = current(state)
     seats = range(state.players)
     sanity = state.sanity
     match goo:
         case C.CTHULHU:
             for seat in seats:
                 if seat != holder_seat:
-                    _change_sanity(decision, seat, -(participants(state) - 1), goo)
+                    change(seat, -(participants(state) - 1))
         case C.NYARLATHOTEP:
             rivals = [s for s in seats if s != holder_seat]
             most = max(sanity[s] for s in rivals)
             tied = [s for s in rivals if sanity[s] == most]
             loss = normal_loss(state, len(tied))
             for seat in tied:
-                _change_sanity(decision, seat, -loss, goo)
+                change(seat, -loss)
             if holder_seat is not None:
-                _change_sanity(decision, holder_seat, sum(sanity) - sum(decision.state.sanity), goo)
+                change(holder_seat, sum(sanity) - sum(sanity_now()))
         case C.YOG_SOTHOTH:
             lowest = [s for s in seats if sanity[s] == min(sanity)]
             for seat in seats:
                 if len(lowest) > 1:
-                    _change_sanity(decision, seat, 1 - sanity[seat] if seat == holder_seat else -1, goo)
+                    change(seat, 1 - sanity[seat] if seat == holder_seat else -1)
                 elif seat not in (lowest[0], holder_seat):
-                    _change_sanity(decision, seat, -sanity[seat], goo)
+                    change(seat, -sanity[seat])
         case C.HASTUR:
             held = held_cards(r)
             with_artifact = [i for i, c in enumerate(held) if C.is_artifact(c)]
             loss = normal_loss(state, len(with_artifact)) + sum(1 for c in held if not C.is_sane(c))
             for index in with_artifact:
                 if index < state.players:
-                    _change_sanity(decision, index, -loss, goo)
+                    change(index, -loss)
         case _:
             raise AssertionError(f"{goo} is not a Great Old One")
 

@@ -1,10 +1,10 @@
 """Arkham Ritual's moves for the AI's playouts (``AiHooks.simulate``): ``decide``'s state, built directly.
 
 A playout plays a command the game itself just listed, in a world the search drew, and reads only the state it
-leaves. A round's end is a dozen facts (the reveal, the judgement, each Sanity change, the next deal card by card),
-each rebuilding the round or the state; here a draw, a pass, a take (with the turn or the round it ends, and the
-next deal) and a Magical Orb's choice build each record once, from the rules' own reads (``survivors``, the
-lowest Sanity). A take that resolves a Gate or a Shining Trapezohedron goes to ``decide``, as does anything else.
+leaves. A round's end is a dozen facts (the reveal, the judgement or the Great Old One, each Sanity change, the next
+deal card by card), each rebuilding the round or the state; here every command of a round (a draw, a pass, a take
+with the Event it resolves, the turn or the round it ends and the next deal, a Magical Orb's choice) builds each
+record once, from the rules' own reads (``judgement``, ``strike``, the lowest Sanity).
 ``tests/unit/test_ai_simulate.py`` checks that the state is exactly ``decide``'s.
 """
 
@@ -15,7 +15,7 @@ from shared.kernel import Command, replace, replace_at, rng
 from shared.games.arkham_ritual import cards as C
 from shared.games.arkham_ritual.commands import DrawCard, PassCard, RemoveTopCard, ReturnTopCard, TakeCard
 from shared.games.arkham_ritual.rules import (
-    decide, lowest_sanity_seat, normal_loss, others, revealed, survivors, winners_among,
+    decide, great_old_one_holder, held_cards, judgement, lowest_sanity_seat, others, revealed, strike, winners_among,
 )
 from shared.games.arkham_ritual.state import (
     ArkhamRitualState, Drawing, Finished, GameEnd, Offered, Passing, Peeking, Round, RoundEnd, RoundResult,
@@ -47,24 +47,40 @@ def simulate(state: State, command: Command, seat: int, entropy: bytes) -> State
             assert isinstance(phase, Offered)
             gone = r.hands[seat]
             assert gone is not None
-            kind = C.key(gone)
-            if kind in (C.GATE, C.SHINING_TRAPEZOHEDRON):
-                return decide(state, command, seat, entropy).state
             r = replace(r, hands=replace_at(r.hands, seat, phase.card), discards=(*r.discards, gone),
                         known=frozenset(k for k in r.known if k[0] != gone), shown_colour=r.shown_colour - {gone},
                         cleared=r.cleared - {gone})
-            if kind == C.ELDER_SIGN:
-                return _end_round(state, r, RoundEnd.ELDER_SIGN, entropy)
-            if kind == C.MAGICAL_ORB and r.deck:
-                top = r.deck[0]
-                return replace(state, round=replace(r, known=r.known | {(top, seat)}), phase=Peeking(seat, top))
-            return _end_turn(state, r, entropy)
+            return _discarded(state, r, C.key(gone), seat, entropy)
         case ReturnTopCard():
             return _end_turn(state, r, entropy)
         case RemoveTopCard():
             assert isinstance(phase, Peeking)
             return _end_turn(state, replace(r, deck=r.deck[1:], removed=(*r.removed, phase.card)), entropy)
     return decide(state, command, seat, entropy).state
+
+
+def _discarded(state: State, r: Round, kind: str, seat: int, entropy: bytes) -> State:
+    """``rules._take`` after the card is taken: the discarded Event resolves (10-2)."""
+    if kind == C.ELDER_SIGN:
+        return _end_round(state, r, RoundEnd.ELDER_SIGN, entropy)
+    if kind == C.GATE:
+        holder = great_old_one_holder(replace(state, round=r))
+        if holder is not None:
+            return _end_round(state, r, RoundEnd.GREAT_OLD_ONE, entropy, holder)
+        return _end_turn(state, replace(r, cleared=r.cleared | set(held_cards(r))), entropy)
+    if kind == C.MAGICAL_ORB and r.deck:
+        top = r.deck[0]
+        return replace(state, round=replace(r, known=r.known | {(top, seat)}), phase=Peeking(seat, top))
+    if kind == C.SHINING_TRAPEZOHEDRON and r.deck:
+        top = r.deck[0]
+        sane = C.is_sane(top)
+        r = replace(r, known=r.known | {(top, seat)}, shown_colour=r.shown_colour | {top})
+        sanity = state.sanity
+        after = max(0, min(C.MAX_SANITY, sanity[seat] + (1 if sane else -1)))
+        state = replace(state, sanity=replace_at(sanity, seat, after))
+        if after == 0:
+            return _game_over(replace(state, round=r))
+    return _end_turn(state, r, entropy)
 
 
 def _end_turn(state: State, r: Round, entropy: bytes) -> State:
@@ -78,29 +94,29 @@ def _end_turn(state: State, r: Round, entropy: bytes) -> State:
     return replace(state, round=replace(r, active=to, on_table=frozenset(others(state.players, to))), phase=Drawing())
 
 
-def _end_round(state: State, r: Round, cause: RoundEnd, entropy: bytes) -> State:
-    """``rules._end_round`` without a Great Old One: the reveal, the judgement, then the game's end or the next deal."""
+def _end_round(state: State, r: Round, cause: RoundEnd, entropy: bytes, goo_holder: int | None = None) -> State:
+    """``rules._end_round``: the reveal, the judgement or the Great Old One, then the game's end or the next deal."""
     state = replace(state, round=r)
-    survived = survivors(state)
-    loss = normal_loss(state, survived.count(False))
     sanity = list(state.sanity)
-    for seat in range(state.players):
-        card = r.hands[seat]
+
+    def change(seat: int, by: int) -> None:
+        sanity[seat] = max(0, min(C.MAX_SANITY, sanity[seat] + by))  # rules._change_sanity
+
+    if goo_holder is None:
+        survived, _, _, changes = judgement(state)
+        for seat, by, _ in changes:
+            change(seat, by)
+        judged: tuple[bool, ...] | None = tuple(survived)
+    else:
+        card = (r.hands + r.dummies)[goo_holder]
         assert card is not None
-        key = C.key(card)
-        if not survived[seat]:
-            change = -1 if key == C.WARY_STUDENT else -loss
-        elif key == C.INVESTIGATOR:
-            change = 1
-        else:
-            continue
-        sanity[seat] = max(0, min(C.MAX_SANITY, sanity[seat] + change))
+        strike(state, goo_holder if goo_holder < state.players else None, C.key(card), change, lambda: tuple(sanity))
+        judged = None
     result = RoundResult(number=r.number, cause=cause, cards=tuple(revealed(r.hands)),
-                         dummy_cards=tuple(revealed(r.dummies)), survived=tuple(survived), great_old_one=None)
+                         dummy_cards=tuple(revealed(r.dummies)), survived=judged, great_old_one=goo_holder)
     state = replace(state, sanity=tuple(sanity), last_result=result)
     if 0 in sanity:
-        winners = winners_among(state, frozenset(range(state.players)))
-        return replace(state, phase=Finished(reason=GameEnd.SANITY_LOST, winners=winners))
+        return _game_over(state)
     doom = state.doom + 1 if state.doom_track else state.doom
     order = sorted(state.cards)
     rng(entropy).shuffle(order)
@@ -111,3 +127,9 @@ def _end_round(state: State, r: Round, cause: RoundEnd, entropy: bytes) -> State
                   on_table=frozenset(others(players, active)), known=frozenset(), shown_colour=frozenset(),
                   cleared=frozenset())
     return replace(state, doom=doom, round=fresh, phase=Drawing())
+
+
+def _game_over(state: State) -> State:
+    """``rules._end_game``: a seat has no Sanity left."""
+    winners = winners_among(state, frozenset(range(state.players)))
+    return replace(state, phase=Finished(reason=GameEnd.SANITY_LOST, winners=winners))
