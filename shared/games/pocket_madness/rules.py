@@ -57,17 +57,20 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 
 def _deal(decision: Decision[State], players: int, round_no: int, chooser: int | None) -> None:
     """Setup 3-6: shuffle, deal 2 each, set 17 aside unseen, turn the rest face up, shuffle both together."""
+    decision.emit(dealt(decision.rng, players, round_no, chooser),
+                  secret={"face_down": [], **{f"hand_{s}": [s] for s in range(players)}})
+
+
+def dealt(draw: Any, players: int, round_no: int, chooser: int | None) -> RoundDealt:
+    """A round's deal drawn with ``draw`` (the decision's PRNG): the fact ``_deal`` emits, and the playouts fold."""
     cards = list(FULL_DECK)
-    decision.rng.shuffle(cards)
+    draw.shuffle(cards)
     hands = [sorted(cards[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(players)]
     rest = cards[HAND_SIZE * players :]
     pile = [(loc, False) for loc in rest[:FACE_DOWN_CARDS]] + [(loc, True) for loc in rest[FACE_DOWN_CARDS:]]
-    decision.rng.shuffle(pile)
-    decision.emit(
-        RoundDealt(round=round_no, players=players, chooser=chooser, deck=[loc if up else None for loc, up in pile],
-                   face_down=[loc for loc, up in pile if not up], **{f"hand_{s}": hands[s] for s in range(players)}),
-        secret={"face_down": [], **{f"hand_{s}": [s] for s in range(players)}},
-    )
+    draw.shuffle(pile)
+    return RoundDealt(round=round_no, players=players, chooser=chooser, deck=[loc if up else None for loc, up in pile],
+                      face_down=[loc for loc, up in pile if not up], **{f"hand_{s}": hands[s] for s in range(players)})
 
 
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
@@ -389,11 +392,24 @@ def _end_round(decision: Decision[State], reason: RoundEnd, ender: int | None) -
     """
     state: State = decision.state
     if reason == RoundEnd.HAND_EMPTIED:
-        gained = [-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness)]
-        decision.emit(RoundEnded(reason=reason, seat=ender, gained=gained))
+        decision.emit(RoundEnded(reason=reason, seat=ender, gained=round_gains(state, reason, ender)))
     else:
         hands = [hand_cards(h) for h in state.cards.hands]
-        decision.emit(RoundEnded(reason=reason, seat=None, gained=[len(set(h)) for h in hands], hands=hands))
+        decision.emit(RoundEnded(reason=reason, seat=None, gained=round_gains(state, reason, None), hands=hands))
+
+
+def round_gains(state: State, reason: RoundEnd, ender: int | None) -> list[int]:
+    """Each seat's Madness change at the round's end (End of the Round): the ender of a hand sheds half her tokens
+    (rounded up) and each opponent takes 1; an exhausted deck gives 1 per different Location held."""
+    if reason == RoundEnd.HAND_EMPTIED:
+        return [-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness)]
+    return [sum(1 for n in h if n) for h in state.cards.hands]
+
+
+def round_ended(state: State, reason: RoundEnd, ender: int | None, gained: list[int]) -> State:
+    """The fold of ``RoundEnded``, and the playouts' (``simulate``)."""
+    madness = tuple(m + g for m, g in zip(state.madness, gained))
+    return replace(state, madness=madness, phase=RoundOver(RoundEnd(reason), ender, tuple(gained)))
 
 
 # -- evolve -------------------------------------------------------------------------------------------------
@@ -470,8 +486,7 @@ def evolve(state: State | None, event: Event) -> State:
         case TurnStarted(seat=seat, extra=extra):
             return started(state, seat, extra)
         case RoundEnded(reason=reason, seat=ender, gained=gained):
-            madness = tuple(m + g for m, g in zip(state.madness, gained))
-            return replace(state, madness=madness, phase=RoundOver(RoundEnd(reason), ender, tuple(gained)))
+            return round_ended(state, RoundEnd(reason), ender, gained)
         case fact:
             raise TypeError(f"pocket-madness: no fold for {fact!r}")
 

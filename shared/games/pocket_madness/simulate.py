@@ -3,8 +3,9 @@
 A playout plays a command the game itself just listed, in a world the search drew, and reads only the state it
 leaves. ``decide`` checks the command, emits two or three facts (a draw, the end of the turn, the next turn) and
 ``evolve`` rebuilds the records of the state once for each; here the commands that make most of a playout (a draw,
-a set, a seal, the end of a turn: 88% of them) and a portal power's choices build each record once, from the same
-helpers ``evolve`` uses. A round's deal and its first player, a run, and every round's end go to ``decide``.
+a set, a seal, the end of a turn: 88% of them), a portal power's choice and a round's end build each record once,
+from the same helpers ``evolve`` uses (``started``, ``round_ended``); a run and a round's deal fold their one fact
+with ``evolve`` itself.
 ``tests/unit/test_ai_simulate.py`` checks that the state is exactly ``decide``'s, for every legal command of
 positions of random games and of worlds drawn from them.
 """
@@ -17,13 +18,15 @@ from shared.games.pocket_madness.cards import (
     AZATHOTH, CTHULHU, DAGON, GUG, LOCATIONS, MAX_GIFTS, NYARLATHOTEP, SHOGGOTH, SHUB_NIGGURATH,
 )
 from shared.games.pocket_madness.commands import (
-    DrawCards, EndTurn, GiveCard, LookAtHand, MeldSet, SealPortal, StopGiving, TakeCard, TakeDeckCard,
+    ChooseFirstPlayer, DealNextRound, DrawCards, EndTurn, GiveCard, LookAtHand, MeldRun, MeldSet, SealPortal,
+    StopGiving, TakeCard, TakeDeckCard,
 )
+from shared.games.pocket_madness.events import RunMelded
 from shared.games.pocket_madness.position import action_closed, sealable
-from shared.games.pocket_madness.rules import decide, started
+from shared.games.pocket_madness.rules import dealt, decide, evolve, round_ended, round_gains, started
 from shared.games.pocket_madness.state import (
-    Action, Meld, Playing, PocketMadnessState, Power, RoundCards, hand_add, hand_cards, looked_at, moved_secretly,
-    seen_by_all, slot,
+    Action, Designating, Meld, Playing, PocketMadnessState, Power, RoundCards, RoundEnd, RoundOver, Turn, hand_add,
+    hand_cards, looked_at, moved_secretly, seen_by_all, slot,
 )
 
 State = PocketMadnessState
@@ -40,6 +43,10 @@ def simulate(state: State, command: Command, seat: int, entropy: bytes) -> State
             after = _power_move(state, phase, phase.pending, command, seat)
         if after is not None:
             return after
+    elif isinstance(phase, RoundOver) and isinstance(command, DealNextRound):
+        return evolve(state, dealt(rng(entropy), state.players, state.round + 1, seat))  # type: ignore[arg-type]  # a fact as it is
+    elif isinstance(phase, Designating) and isinstance(command, ChooseFirstPlayer):
+        return replace(state, start=command.seat, phase=Playing(Turn(command.seat)))
     return decide(state, command, seat, entropy).state
 
 
@@ -65,8 +72,6 @@ def _turn_move(state: State, playing: Playing, command: Command, seat: int, entr
         case MeldSet(location=loc, count=count):
             i = slot(loc)
             hands = cards.hands
-            if sum(hands[seat]) == count:
-                return None  # the hand is emptied: the round ends (decide)
             held = hands[seat]
             cards = replace(cards, hands=replace_at(hands, seat, replace_at(held, i, held[i] - count)),
                             melds=replace_at(cards.melds, seat, cards.melds[seat] + (Meld(loc, count),)))
@@ -76,7 +81,11 @@ def _turn_move(state: State, playing: Playing, command: Command, seat: int, entr
                 cards = replace(cards, portals=replace_at(cards.portals, i, seat))
                 changes["claimed"] = turn.claimed | {loc}
             turn = replace(turn, **changes)
-            return _maybe_end_turn(replace(state, cards=cards, phase=replace(playing, turn=turn)))
+            return _after_cards_played(replace(state, cards=cards, phase=replace(playing, turn=turn)), seat)
+        case MeldRun():
+            number = playing.runs + 1
+            ran = evolve(state, RunMelded(seat=seat, number=number, madness=number))  # type: ignore[arg-type]  # a fact as it is
+            return _after_cards_played(ran, seat)
         case SealPortal(portal=portal):
             return _seal(state, playing, cards, portal, seat, entropy)
         case EndTurn():
@@ -89,9 +98,11 @@ def _power_move(state: State, playing: Playing, power: Power, command: Command, 
     cards = state.cards
     match command:
         case GiveCard(seat=to, location=loc):
-            if sum(cards.hands[seat]) == 1:
-                return None
             given = power.given + 1
+            if sum(cards.hands[seat]) == 1:  # her last card: the round ends
+                after = replace(state, cards=moved_secretly(cards, seat, to, loc),
+                                phase=replace(playing, pending=replace(power, given=given)))
+                return _round_ended(after, RoundEnd.HAND_EMPTIED, seat)
             pending = replace(power, given=given) if given < MAX_GIFTS else None
             return _resolved(state, playing, moved_secretly(cards, seat, to, loc), pending)
         case StopGiving():
@@ -154,6 +165,17 @@ def _discarded(cards: RoundCards, seat: int, card: int) -> RoundCards:
     return seen_by_all(cards, seat, lambda known: replace_at(known, i, max(0, known[i] - 1)))
 
 
+def _after_cards_played(state: State, seat: int) -> State:
+    """``rules._after_cards_played``: a player who has played all her cards ends the round at once."""
+    if not sum(state.cards.hands[seat]):
+        return _round_ended(state, RoundEnd.HAND_EMPTIED, seat)
+    return _maybe_end_turn(state)
+
+
+def _round_ended(state: State, reason: RoundEnd, ender: int | None) -> State:
+    return round_ended(state, reason, ender, round_gains(state, reason, ender))
+
+
 def _maybe_end_turn(state: State) -> State:
     """``rules._maybe_end_turn``: the turn ends by itself once nothing is left to do."""
     turn = state.phase.turn  # type: ignore[union-attr]  # a turn move leaves the round being played
@@ -172,4 +194,4 @@ def _end_turn(state: State) -> State:
         return started(state, (seat + 1) % state.players, False)
     if playing.last_turns:
         return started(state, playing.last_turns[0], False)
-    return decide(state, EndTurn(), seat, b"").state  # the last turn is over: the round is scored
+    return _round_ended(state, RoundEnd.DECK_EXHAUSTED, None)  # the last turn is over: the round is scored
