@@ -52,11 +52,11 @@ class Rollout:
 
     def _play(self, state: Any, start: Any, depth: int, move: Callable[[Any, Command, int, random.Random], Any]
               ) -> list[float] | None:
-        rules, rng, policy, value = self.rules, self.rng, self.policy, self.value
+        rng, policy, value, outcome, mover = self.rng, self.policy, self.value, self.rules.outcome, self._mover
         timed = self.clock is not None and self.deadline is not None
         start = state if start is None else start
         for count in range(MAX_COMMANDS):
-            final = rules.outcome(state)
+            final = outcome(state)
             if final is not None:
                 return discounted([1.0 if s in final.winners else 0.0 for s in range(state.players)], depth + count)
             if value is not None:
@@ -65,7 +65,7 @@ class Rollout:
                     return discounted(judged, depth + count)
             if timed and count % CLOCK_EVERY == 0 and self.clock() >= self.deadline:  # type: ignore[misc,operator]
                 return None
-            seat, legal = self._mover(state)
+            seat, legal = mover(state)
             if not legal:
                 break
             command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)

@@ -141,6 +141,25 @@ def position(state: RiseOfCthulhuState, turn: int) -> str:
     Artifact draw that shrinks its deck), so two turns begin in equal public positions only when the whole
     position repeats: a loop (ruling 25). Its digest keeps the state small; the state codec stores it."""
     kinds = tuple((sum(c in MONSTERS for c in h), sum(c in ARTIFACTS for c in h), len(h)) for h in state.hands)
-    facts = (turn, state.hunter, state.valley, state.discard, state.spent, state.locations, state.known, kinds,
+    # ``repr`` of the facts' tuple, with each Location's text made once (a play changes one Location; the others are
+    # the same records from turn to turn)
+    locations = "(" + ", ".join(_text(loc) for loc in state.locations) + ")"
+    facts = (turn, state.hunter, state.valley, state.discard, state.spent, locations, state.known, kinds,
              len(state.deck), len(state.monster_deck), len(state.artifact_deck), state.awake)
-    return hashlib.blake2b(repr(facts).encode(), digest_size=8).hexdigest()
+    text = "(" + ", ".join(f if i == 5 else repr(f) for i, f in enumerate(facts)) + ")"  # type: ignore[misc]
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+_TEXTS: dict[int, tuple[Location, str]] = {}
+"""Each Location's ``repr`` by the record's identity (the record is kept with it, so its id is not reused)."""
+
+
+def _text(loc: Location) -> str:
+    hit = _TEXTS.get(id(loc))
+    if hit is not None and hit[0] is loc:
+        return hit[1]
+    if len(_TEXTS) >= 4096:
+        _TEXTS.clear()
+    text = repr(loc)
+    _TEXTS[id(loc)] = (loc, text)
+    return text
