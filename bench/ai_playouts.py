@@ -6,17 +6,25 @@ Positions are reached by random play from seeded starts (0-29 random commands in
 of them for the seat the game waits on and plays it to the end with ``shared.ai.rollout.Rollout`` (the game's
 ``rollout_policy`` where it has one, else random legal commands), as the search does after its tree.
 ``--search`` times whole IS-MCTS searches (tree, redaction and all) instead. ``--path both`` (the default) runs the
-bare simulation path (``simulating()``: the moves build no events) and the full one side by side, alternating second
-by second, and prints commands per CPU second of each. ``--profile`` prints cProfile's top functions by own time.
+bare simulation path (the game's ``simulate``, inside ``simulating()``: no events, no checks) and the full one
+(``decide``, its events built and folded back) side by side, alternating second by second, and prints commands per
+CPU second of each. ``--against DIR`` runs the full path of another checkout (``git archive main | tar -x -C DIR``:
+today's code) in a second process instead, alternating with this one's bare path slice by slice, so both see the same
+load. ``--profile`` prints cProfile's top functions by own time.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from shared.ai import SeatKnowledge, search
@@ -69,6 +77,40 @@ def measure(game: Game, players: int, seconds: float, whole_search: bool, bare: 
         rollout_module.BARE = saved
 
 
+_DRIVER = """
+import json, sys
+from bench.ai_playouts import measure
+from shared.games import GAMES
+for line in sys.stdin:
+    game_id, seconds, whole, bare = json.loads(line)
+    game = GAMES[game_id]
+    print(json.dumps(measure(game, max(2, game.catalogue.min_players), seconds, whole, bare)), flush=True)
+"""
+
+
+class Other:
+    """``measure`` in another checkout's code (its own process, this interpreter): ``python -m bench.ai_playouts``
+    there needs nothing but ``measure(game, players, seconds, whole_search, bare)``, which every checkout since the
+    bare path has."""
+
+    def __init__(self, root: Path):
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        self.proc = subprocess.Popen([sys.executable, "-c", _DRIVER], cwd=root, env=env, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def measure(self, game_id: str, seconds: float, whole_search: bool, bare: bool) -> tuple[int, float, int]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps([game_id, seconds, whole_search, bare]) + "\n")
+        self.proc.stdin.flush()
+        done, spent, commands = json.loads(self.proc.stdout.readline())
+        return int(done), float(spent), int(commands)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai_playouts", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and path")
@@ -77,8 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", choices=("both", "bare", "full"), default="both",
                         help="playouts on the bare path (no events), the full one (events built and folded back, "
                              "as before issue 46), or both side by side, alternating in slices of a second")
+    parser.add_argument("--against", type=Path,
+                        help="a checkout whose full path runs side by side with this one's bare path (today's code)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     args = parser.parse_args(argv)
+    if args.against:
+        return against(args)
     paths = {"both": (False, True), "bare": (True,), "full": (False,)}[args.path]
     for game_id in args.only.split(","):
         game = GAMES[game_id]
@@ -106,6 +152,33 @@ def main(argv: list[str] | None = None) -> int:
         print("  ".join(line), flush=True)
         if profile:
             pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+    return 0
+
+
+def against(args: argparse.Namespace) -> int:
+    """This checkout's bare path against ``--against``'s full path, alternating slice by slice."""
+    other = Other(args.against)
+    slices = max(1, round(args.seconds))
+    try:
+        for game_id in args.only.split(","):
+            game = GAMES[game_id]
+            players = max(2, game.catalogue.min_players)
+            totals = {"today": [0, 0.0, 0], "bare": [0, 0.0, 0]}
+            for _ in range(slices):
+                for path in totals:
+                    if path == "today":
+                        got = other.measure(game_id, args.seconds / slices, args.search, False)
+                    else:
+                        got = measure(game, players, args.seconds / slices, args.search, True)
+                    totals[path] = [a + b for a, b in zip(totals[path], got)]
+            (t_done, t_spent, t_cmds), (b_done, b_spent, b_cmds) = totals["today"], totals["bare"]
+            what = "search iterations" if args.search else "playouts"
+            print(f"{game_id} {players}p:  today's full path ({args.against}) {t_done / t_spent:.0f} {what}/s, "
+                  f"{t_cmds / t_spent:,.0f} commands/s  bare {b_done / b_spent:.0f} {what}/s, "
+                  f"{b_cmds / b_spent:,.0f} commands/s  × {(b_cmds / b_spent) / (t_cmds / t_spent):.2f} commands/s, "
+                  f"× {(b_done / b_spent) / (t_done / t_spent):.2f} {what}/s", flush=True)
+    finally:
+        other.close()
     return 0
 
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from shared.ai.step import step
+from shared.ai.step import simulator, step
 from shared.kernel.commands import Command
 from shared.kernel.decision import simulating
 from shared.kernel.game import Game
@@ -15,7 +15,8 @@ from shared.kernel.game import Game
 MAX_COMMANDS = 3000  # a playout that long is scored as a draw
 CLOCK_EVERY = 8  # commands between looks at the clock
 INTERJECT = 0.1  # how often a seat the game does not wait on is offered its out-of-turn plays
-BARE = True  # playouts decide inside ``simulating()``: no events built (they read only states); False: the full path
+BARE = True  # playouts move by the game's ``simulate`` inside ``simulating()``: no events built (they read only
+# states), no command checked again; False: the full path, ``decide`` with its events (as before issue 46)
 DISCOUNT = 0.999  # per command: a result that many commands away counts that much less (toward an even 1/2)
 
 
@@ -36,24 +37,26 @@ class Rollout:
         self.rules, self.rng, self.clock, self.deadline = game.decider, rng, clock, deadline
         self.policy = game.ai.rollout_policy
         self.value = game.ai.playout_value
+        self.simulate = simulator(game)
         self.commands = 0  # played so far, over every playout (for the benchmark)
 
     def play(self, state: Any, start: Any = None, depth: int = 0) -> list[float] | None:
         """Each seat's reward (1 for a winner, else 0; a draw, 1/players each, when no end comes; the game's
         ``playout_value`` of the position where it judges one reached from ``start``, the world the iteration
         drew), ``discounted`` by the commands from the root (``depth`` of them in the tree before this playout);
-        ``None`` when the clock passed the deadline on the way. The moves build no events (``BARE``)."""
+        ``None`` when the clock passed the deadline on the way. The moves are simulated (``BARE``)."""
         if not BARE:
-            return self._play(state, start, depth)
+            return self._play(state, start, depth, lambda s, c, seat, r: step(self.rules, s, c, seat, r).state)
         with simulating():
-            return self._play(state, start, depth)
+            return self._play(state, start, depth, self.simulate)
 
-    def _play(self, state: Any, start: Any, depth: int) -> list[float] | None:
-        rules, rng, policy, value = self.rules, self.rng, self.policy, self.value
+    def _play(self, state: Any, start: Any, depth: int, move: Callable[[Any, Command, int, random.Random], Any]
+              ) -> list[float] | None:
+        rng, policy, value, outcome, mover = self.rng, self.policy, self.value, self.rules.outcome, self._mover
         timed = self.clock is not None and self.deadline is not None
         start = state if start is None else start
         for count in range(MAX_COMMANDS):
-            final = rules.outcome(state)
+            final = outcome(state)
             if final is not None:
                 return discounted([1.0 if s in final.winners else 0.0 for s in range(state.players)], depth + count)
             if value is not None:
@@ -62,11 +65,11 @@ class Rollout:
                     return discounted(judged, depth + count)
             if timed and count % CLOCK_EVERY == 0 and self.clock() >= self.deadline:  # type: ignore[misc,operator]
                 return None
-            seat, legal = self._mover(state)
+            seat, legal = mover(state)
             if not legal:
                 break
             command = policy(state, seat, legal, rng) if policy is not None else rng.choice(legal)
-            state = step(rules, state, command, seat, rng).state
+            state = move(state, command, seat, rng)
             self.commands += 1
         return [1.0 / state.players] * state.players
 

@@ -13,8 +13,9 @@ Public surface (``__all__``; ``tests/unit/test_kernel_surface.py`` keeps this li
 - ``Event``, ``ev``, ``redact``, ``sees``, ``viewer_for``, ``EVERYONE``: the event record and the one function
   that redacts it for a viewer (``events.py``).
 - ``Fact``, ``Facts``: typed events, one frozen dataclass per event type (``facts.py``).
-- ``Command``, ``arg``, ``by_type``, ``CommandRefused``: typed commands, one frozen dataclass per command type, its
-  fields described by ``arg``, read strictly from the wire and derived as JSON Schema (``commands.py``).
+- ``Command``, ``arg``, ``by_type``, ``CommandRefused``, ``interned``: typed commands, one frozen dataclass per command
+  type, its fields described by ``arg``, read strictly from the wire and derived as JSON Schema (``commands.py``);
+  ``interned(kind)`` builds one record per distinct arguments (for ``legal_commands``).
 - ``Outcome``: the end of a game as a value, its reason one of the game's enum.
 - ``entropy_for``, ``rng``, ``seat_rng``: randomness derived from the session's secret seed (``entropy.py``).
 
@@ -23,7 +24,7 @@ reader; ``table_narration.py``: the table's own events) is imported from its mod
 game (``table.py``) and the state codec (``codec.py``), which the services and the audit build on.
 """
 
-from shared.kernel.commands import Command, CommandRefused, arg, by_type
+from shared.kernel.commands import Command, CommandRefused, arg, by_type, interned
 from shared.kernel.decision import Decided, Decision, replace, replace_at
 from shared.kernel.entropy import entropy_for, rng, seat_rng
 from shared.kernel.errors import RuleViolation, require
@@ -54,6 +55,7 @@ __all__ = [
     "entropy_for",
     "ev",
     "fold",
+    "interned",
     "redact",
     "replace",
     "replace_at",

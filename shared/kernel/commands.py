@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from shared.kernel.shapes import Schema, array, boolean, integer, nullable, string
 
 _REQUIRED: Any = dataclasses.MISSING
+C = TypeVar("C", bound="Command")
 _SPEC = "command_arg"
 
 
@@ -266,6 +268,13 @@ def _reader(cls: type[Command]) -> _Reader:
     if reader is None:
         reader = _READERS[cls] = _Reader(cls)
     return reader
+
+
+def interned(kind: type[C]) -> Callable[..., C]:
+    """A constructor of ``kind`` that hands back one record per distinct arguments: a command is a value, and the
+    AI's playouts list the same few hundred commands on every move (building each record anew was a fifth of listing
+    them). For a game's ``legal_commands``: ``_play = interned(PlayCard)`` then ``_play(card=c)``."""
+    return functools.cache(kind)
 
 
 def by_type(*kinds: type[Command]) -> dict[str, type[Command]]:

@@ -56,13 +56,15 @@ class Decision(Generic[S]):
 
     ``emit`` takes typed facts (with the audience of their secret fields) or ready ``Event`` values; ``rng``
     is the decision's one PRNG, seeded from the entropy it was given (drawn only if some rule needs it). Inside
-    ``simulating()`` it keeps no events and folds the facts themselves."""
+    ``simulating()`` it keeps no events and folds the facts themselves; ``emitted`` counts the facts on both paths
+    (a rule that asks whether a step emitted anything must not read ``events``, which is empty there)."""
 
-    __slots__ = ("state", "events", "_evolve", "_entropy", "_rng", "_bare")
+    __slots__ = ("state", "events", "emitted", "_evolve", "_entropy", "_rng", "_bare")
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S], entropy: bytes | None = None):
         self.state = state
         self.events: list[Event] = []
+        self.emitted = 0
         self._evolve = evolve
         self._entropy = entropy
         self._rng: random.Random | None = None
@@ -70,6 +72,7 @@ class Decision(Generic[S]):
 
     def emit(self, fact: Fact | Event, secret: Mapping[str, Iterable[int]] | None = None) -> S:
         """Record ``fact`` and fold it; the state after it."""
+        self.emitted += 1
         if self._bare and not isinstance(fact, Event):
             self.state = self._evolve(self.state, fact)  # type: ignore[arg-type]  # Facts.parse takes a fact as it is
             return self.state

@@ -51,6 +51,11 @@ from what was posted (``shared.wire.commands``: ``Command.from_wire``, defaults 
   may stop at ``state``, each seat's reward in [0, 1] as a judgement of the position (a game of several rounds
   judges at the end of the round the search is about, rather than playing out rounds it cannot yet influence);
   ``None`` plays on. It may read only ``state`` and ``start`` (worlds the searching seat drew), like the policy.
+- ``simulate(state, command, seat, entropy) -> state`` (optional): ``decide``'s state without its events, for the
+  AI's playouts only (in a world the search drew, never the real state): the command is one ``legal_commands``
+  listed, so it is not checked again, and the state is built directly rather than by folding events. It must be
+  exactly ``decide(state, command, seat, entropy).state`` (``tests/unit/test_ai_simulate.py``, every game); a game
+  may hand the commands it has no fast path for to ``decide``. Without it, playouts ``decide``.
 - ``levels``: the AI levels the catalogue offers (``shared.ai.LEVELS``: search budgets, game-agnostic).
 
 ``Game`` adds the game's ``id``, its ``rules_version`` and ``retired`` (the earlier rules versions the code still
@@ -172,6 +177,7 @@ class AiHooks:
     resample_unrevealable: Callable[[Any, int, Any], Any] | None = None
     rollout_policy: Callable[[Any, int, list[Command], random.Random], Command] | None = None
     playout_value: Callable[[Any, Any], list[float] | None] | None = None
+    simulate: Callable[[Any, Command, int, bytes], Any] | None = None
     levels: tuple[str, ...] = AI_LEVELS
 
 

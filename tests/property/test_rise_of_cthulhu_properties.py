@@ -98,3 +98,22 @@ def test_the_outcome_follows_the_tie_break_order(seed):
         assert result.reason == "points" and result.winners == (pts.index(max(pts)),)
     else:
         assert result.reason in ("artifacts", "monsters", "hand", "tie")
+
+
+def test_the_position_digest_is_the_digest_of_the_public_facts_text():
+    """The digest is stored (``seen``), so its text may not change: ``position`` assembles the facts' ``repr`` with
+    each Location's text made once, and it must equal ``repr`` of the whole tuple, in every position of random games."""
+    import hashlib
+
+    from shared.games.rise_of_cthulhu.state import ARTIFACTS, MONSTERS, position
+
+    checked = 0
+    for seed in range(3):
+        for state in random_playout(GAME, 2, 300 + seed, keep_states=True).states:
+            kinds = tuple((sum(c in MONSTERS for c in h), sum(c in ARTIFACTS for c in h), len(h)) for h in state.hands)
+            for turn in (0, 1):
+                facts = (turn, state.hunter, state.valley, state.discard, state.spent, state.locations, state.known,
+                         kinds, len(state.deck), len(state.monster_deck), len(state.artifact_deck), state.awake)
+                assert position(state, turn) == hashlib.blake2b(repr(facts).encode(), digest_size=8).hexdigest()
+                checked += 1
+    assert checked > 300

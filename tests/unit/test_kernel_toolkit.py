@@ -40,6 +40,23 @@ def test_a_decision_folds_each_event_as_it_is_emitted():
     assert decision.events[0].secret == {"card": (1,)}
 
 
+def test_a_decision_inside_simulating_keeps_no_events_but_counts_what_it_emitted():
+    """A rule that asks whether a step emitted anything (Rites of Cthulhu's settling, to its fixed point) reads
+    ``emitted``: a playout's decision keeps no events, and ``len(events)`` there would say nothing happened."""
+    from shared.kernel.decision import simulating
+
+    def fold(total, fact):
+        return total + FACTS.parse(fact).card  # type: ignore[attr-defined]
+
+    with simulating():
+        bare = Decision(0, fold, entropy=b"e")
+        bare.emit(CardDrawn(seat=1, card=4), secret={"card": [1]})
+        assert bare.emit(CardDrawn(seat=0, card=3)) == 7
+    full = Decision(0, fold, entropy=b"e")
+    full.emit(CardDrawn(seat=1, card=4))
+    assert (bare.emitted, bare.events) == (2, []) and (full.emitted, len(full.events)) == (1, 1)
+
+
 def test_a_decision_without_entropy_may_not_draw():
     with pytest.raises(RuntimeError):
         Decision(None, lambda s, e: s).rng.random()

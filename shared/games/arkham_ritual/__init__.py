@@ -15,6 +15,7 @@ from shared.games.arkham_ritual.narration import NARRATOR
 from shared.games.arkham_ritual.shapes import SHAPES
 from shared.games.arkham_ritual.policy import playout_value
 from shared.games.arkham_ritual.rules import decide, evolve, legal_commands, outcome, setup, to_act, winners_among
+from shared.games.arkham_ritual.simulate import simulate
 from shared.games.arkham_ritual.state import STATE_TYPES, GameEnd
 from shared.games.arkham_ritual.views import invariant, resample, resample_unrevealable, view
 
@@ -52,7 +53,8 @@ GAME = Game(
         title="Arkham Ritual", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, options=OPTIONS,
         card_data=CARD_DATA,
     ),
-    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value,
+               simulate=simulate),
 )
 
 __all__ = ["GAME"]

@@ -8,11 +8,11 @@ the Active Player who drew it (and by whoever saw it on top of the Deck); Dummy 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.arkham_ritual import cards as C
@@ -111,10 +111,10 @@ def _start_round(decision: Decision[State]) -> None:
     if state.round is None:
         decision.emit(ActivePlayerChosen(seat=decision.rng.randrange(state.players), rule=FirstActive.RANDOM))
     else:
-        decision.emit(ActivePlayerChosen(seat=_lowest_sanity_seat(state), rule=FirstActive.LOWEST_SANITY))
+        decision.emit(ActivePlayerChosen(seat=lowest_sanity_seat(state), rule=FirstActive.LOWEST_SANITY))
 
 
-def _lowest_sanity_seat(state: State) -> int:
+def lowest_sanity_seat(state: State) -> int:
     """5-1: lowest Sanity; on a tie, the closest clockwise from the last Active Player (who comes last: ruling 8)."""
     last = active_seat(state)
     lowest = min(state.sanity)
@@ -139,17 +139,21 @@ def to_act(state: State) -> frozenset[int]:
 def legal_commands(state: State, seat: int) -> list[Command]:
     if seat not in to_act(state):
         return []
-    passes: list[Command] = [PassCard(to=to) for to in sorted(current(state).on_table)]
     match state.phase:
         case Drawing():
-            return [DrawCard()]
+            return [_DRAW]
         case Passing():
-            return passes
+            return [_pass(to=to) for to in sorted(current(state).on_table)]
         case Offered():
-            return [TakeCard(), *(passes or [PassCard(to=None)])]
+            return [_TAKE, *([_pass(to=to) for to in sorted(current(state).on_table)] or [_pass(to=None)])]
         case Peeking():
-            return [ReturnTopCard(), RemoveTopCard()]
+            return [_RETURN, _REMOVE]
     return []
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_pass = interned(PassCard)
+_DRAW, _TAKE, _RETURN, _REMOVE = DrawCard(), TakeCard(), ReturnTopCard(), RemoveTopCard()
 
 
 def outcome(state: State) -> Outcome | None:
@@ -244,7 +248,7 @@ def _take(decision: Decision[State], seat: int) -> None:
         case C.ELDER_SIGN:
             _end_round(decision, RoundEnd.ELDER_SIGN)
         case C.GATE:
-            holder = _great_old_one_holder(decision.state)
+            holder = great_old_one_holder(decision.state)
             if holder is None:
                 decision.emit(GateFoundNoGreatOldOne(seat=seat))
                 _end_turn(decision)
@@ -265,7 +269,7 @@ def _take(decision: Decision[State], seat: int) -> None:
             _end_turn(decision)
 
 
-def _great_old_one_holder(state: State) -> int | None:
+def great_old_one_holder(state: State) -> int | None:
     """10-2 Gate, FAQ Q4: the participant (seat, then Dummy ``players + d``) holding a Great Old One, if any."""
     r = current(state)
     held = r.hands + r.dummies
@@ -292,7 +296,7 @@ def _end_turn(decision: Decision[State]) -> None:
     decision.emit(DeckPassed(seat=active, to=next((s for s in clockwise if s in r.on_table), clockwise[0])))
 
 
-def _revealed(hands: tuple[int | None, ...]) -> list[int]:
+def revealed(hands: tuple[int | None, ...]) -> list[int]:
     """7: the cards revealed at a round's end, when every hand (a seat's, a Dummy's) holds one."""
     held = [c for c in hands if c is not None]
     assert len(held) == len(hands), "every hand holds a card when a round ends"
@@ -302,7 +306,7 @@ def _revealed(hands: tuple[int | None, ...]) -> list[int]:
 def _end_round(decision: Decision[State], cause: RoundEnd, goo_holder: int | None = None) -> None:
     """7 (or 10-4): reveal, judge or resolve the Great Old One, then 8: the game ends or a new round starts."""
     r = current(decision.state)
-    decision.emit(RoundEnded(round=r.number, cause=cause, cards=_revealed(r.hands), dummy_cards=_revealed(r.dummies)))
+    decision.emit(RoundEnded(round=r.number, cause=cause, cards=revealed(r.hands), dummy_cards=revealed(r.dummies)))
     if goo_holder is None:
         _judge(decision)
     else:
@@ -337,18 +341,27 @@ def normal_loss(state: State, failed: int) -> int:
 
 def _judge(decision: Decision[State]) -> None:
     """7-1 to 7-3 with Investigator and Wary Student (10-3)."""
-    state: State = decision.state
+    survived, failed, loss, changes = judgement(decision.state)
+    decision.emit(RitualJudged(survived=survived, failed=failed, loss=loss))
+    for seat, change, cause in changes:
+        _change_sanity(decision, seat, change, cause)
+
+
+def judgement(state: State) -> tuple[list[bool], int, int, list[tuple[int, int, str]]]:
+    """The ritual judged (7-1 to 7-3, 10-3): who survived, how many failed, the loss, and each seat's Sanity change
+    with its cause (one a seat at most, each from its own Sanity: they apply in any order)."""
     survived = survivors(state)
     failed = survived.count(False)
     loss = normal_loss(state, failed)
-    decision.emit(RitualJudged(survived=survived, failed=failed, loss=loss))
+    changes = []
     for seat in range(state.players):
         key = C.key(held_card(current(state), seat))
         if not survived[seat]:
             wary = key == C.WARY_STUDENT
-            _change_sanity(decision, seat, -(1 if wary else loss), C.WARY_STUDENT if wary else FAILED_RITUAL)
+            changes.append((seat, -(1 if wary else loss), C.WARY_STUDENT if wary else FAILED_RITUAL))
         elif key == C.INVESTIGATOR:
-            _change_sanity(decision, seat, 1, C.INVESTIGATOR)
+            changes.append((seat, 1, C.INVESTIGATOR))
+    return survived, failed, loss, changes
 
 
 def _resolve_great_old_one(decision: Decision[State], holder: int) -> None:
@@ -357,40 +370,49 @@ def _resolve_great_old_one(decision: Decision[State], holder: int) -> None:
     r = current(state)
     card = (r.hands + r.dummies)[holder]
     assert card is not None
-    goo = C.key(card)
     holder_seat = holder if holder < state.players else None
     decision.emit(GreatOldOneAwakened(card=card, holder=holder_seat,
                                       dummy=None if holder_seat is not None else holder - state.players))
+    goo = C.key(card)
+    strike(state, holder_seat, goo, lambda seat, change: _change_sanity(decision, seat, change, goo),
+           lambda: decision.state.sanity)
+
+
+def strike(state: State, holder_seat: int | None, goo: str, change: Callable[[int, int], None],
+           sanity_now: Callable[[], tuple[int, ...]]) -> None:
+    """10-4: the Great Old One ``goo`` strikes, held by ``holder_seat`` (None: a Dummy): each Sanity change in turn
+    through ``change(seat, change)``, as ``_change_sanity`` makes it (``sanity_now``: the Sanity after those so far)."""
+    r = current(state)
     seats = range(state.players)
     sanity = state.sanity
     match goo:
         case C.CTHULHU:
             for seat in seats:
                 if seat != holder_seat:
-                    _change_sanity(decision, seat, -(participants(state) - 1), goo)
+                    change(seat, -(participants(state) - 1))
         case C.NYARLATHOTEP:
             rivals = [s for s in seats if s != holder_seat]
             most = max(sanity[s] for s in rivals)
             tied = [s for s in rivals if sanity[s] == most]
             loss = normal_loss(state, len(tied))
             for seat in tied:
-                _change_sanity(decision, seat, -loss, goo)
+                change(seat, -loss)
             if holder_seat is not None:
-                _change_sanity(decision, holder_seat, sum(sanity) - sum(decision.state.sanity), goo)
+                change(holder_seat, sum(sanity) - sum(sanity_now()))
         case C.YOG_SOTHOTH:
             lowest = [s for s in seats if sanity[s] == min(sanity)]
             for seat in seats:
                 if len(lowest) > 1:
-                    _change_sanity(decision, seat, 1 - sanity[seat] if seat == holder_seat else -1, goo)
+                    change(seat, 1 - sanity[seat] if seat == holder_seat else -1)
                 elif seat not in (lowest[0], holder_seat):
-                    _change_sanity(decision, seat, -sanity[seat], goo)
+                    change(seat, -sanity[seat])
         case C.HASTUR:
             held = held_cards(r)
             with_artifact = [i for i, c in enumerate(held) if C.is_artifact(c)]
             loss = normal_loss(state, len(with_artifact)) + sum(1 for c in held if not C.is_sane(c))
             for index in with_artifact:
                 if index < state.players:
-                    _change_sanity(decision, index, -loss, goo)
+                    change(index, -loss)
         case _:
             raise AssertionError(f"{goo} is not a Great Old One")
 

@@ -15,6 +15,7 @@ from shared.games.great_old_one.narration import NARRATOR
 from shared.games.great_old_one.shapes import SHAPES
 from shared.games.great_old_one.policy import playout_value
 from shared.games.great_old_one.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
+from shared.games.great_old_one.simulate import simulate
 from shared.games.great_old_one.state import STATE_TYPES
 from shared.games.great_old_one.views import invariant, resample, resample_unrevealable, view
 
@@ -45,7 +46,8 @@ GAME = Game(
             ),
         },
     ),
-    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, playout_value=playout_value,
+               simulate=simulate),
 )
 
 __all__ = ["GAME"]

@@ -22,9 +22,9 @@ _SEEN: dict[str, Callable[[Any, dict[str, Any]], list[tuple[int, int, int]]]] = 
     "story_called": lambda s, d: [] if d.get("card") is None else [(d["target"], d["seat"], d["card"])],
     "card_taken": lambda s, d: [(d["from_seat"], d["seat"], d["card"])],
     "card_given": lambda s, d: [(d["seat"], d["to_seat"], d["card"])],
-    "story_swapped": lambda s, d: [(o, d["seat"], d["centre_card"]) for o in range(s.players) if o != d["seat"]],
-    "horror_taken": lambda s, d: [(o, d["seat"], d["card"]) for o in range(s.players) if o != d["seat"]],
-    "horror_returned": lambda s, d: [(o, d["seat"], d["card"]) for o in range(s.players) if o != d["seat"]],
+    "story_swapped": lambda s, d: others_saw(s.players, d["seat"], d["centre_card"]),
+    "horror_taken": lambda s, d: others_saw(s.players, d["seat"], d["card"]),
+    "horror_returned": lambda s, d: others_saw(s.players, d["seat"], d["card"]),
 }
 
 
@@ -42,19 +42,34 @@ def remembering(fold: Callable[[Any, Event], Any]) -> Callable[[Any, Event], Any
         kind = event.TYPE if fact else event.type  # type: ignore[attr-defined]
         known = after.known
         if known and kind in _TAKES_FROM_A_HAND:
-            hands = after.hands
-            kept = tuple(k for k in known if k[2] in hands[k[1]])
+            kept = forget(known, after.hands)
             if len(kept) != len(known):
                 after = replace(after, known=kept)
         seen = _SEEN.get(kind)
         if seen is not None:
             data = event.data() if fact else dict(event.data)  # type: ignore[operator]
-            added = [k for k in seen(after, data) if k not in after.known]
-            if added:
-                after = replace(after, known=tuple(sorted((*after.known, *added))))
+            learned = learn(after.known, seen(after, data))
+            if learned is not after.known:
+                after = replace(after, known=learned)
         return after
 
     return evolve
+
+
+def forget(known: tuple[tuple[int, int, int], ...], hands: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, int], ...]:
+    """The entries whose card is still in its holder's hand."""
+    return tuple(k for k in known if k[2] in hands[k[1]])
+
+
+def learn(known: tuple[tuple[int, int, int], ...], entries: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    """``known`` with ``entries`` added, in order (``known`` itself when there is nothing new)."""
+    added = [k for k in entries if k not in known]
+    return tuple(sorted((*known, *added))) if added else known
+
+
+def others_saw(players: int, holder: int, card: int) -> list[tuple[int, int, int]]:
+    """Everyone but ``holder`` saw ``card`` go into its hand."""
+    return [(o, holder, card) for o in range(players) if o != holder]
 
 
 def known_to(state: Any, seat: int) -> dict[int, set[int]]:

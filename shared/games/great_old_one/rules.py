@@ -12,12 +12,13 @@ legal commands, while the game waits only on the seat whose turn it is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.great_old_one.commands import (
@@ -216,11 +217,23 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         commands += _pair_commands(state, seat, with_takes=True)
         commands += _phase_commands(state, turn, seat)
     return commands + [
-        PlaySign(card=card, **way)
+        _sign(card, way["target"], way["chosen"], way["centre"])
         for card in state.hands[seat]
         if card in SIGN_CARDS
         for way in effect_options(state, seat, card)
     ]
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_sign, _horror, _pair, _call, _swap = (interned(PlaySign), interned(PlayHorror), interned(PlayPair), interned(CallStory),
+                                       interned(RecruitSwap))
+_DRAW, _PASS_CALL, _RECRUIT_DRAW, _PASS_RECRUIT, _END = DrawCard(), PassCall(), RecruitDraw(), PassRecruit(), EndTurn()
+
+
+@functools.cache
+def _calls(target: int) -> tuple[CallStory, ...]:
+    """Every Call of ``target``: one for each Story (the Call phase's commands, up to a hundred at six seats)."""
+    return tuple(_call(target=target, story=story) for story in STORY_KEYS)
 
 
 def _pairs_in_hand(hand: tuple[int, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -242,9 +255,9 @@ def _takeable(state: State, connections: tuple[str, ...]) -> list[tuple[int, int
 def _pair_commands(state: State, seat: int, with_takes: bool) -> list[Command]:
     commands: list[Command] = []
     for a, b, connections in _pairs_in_hand(state.hands[seat]):
-        commands.append(PlayPair(cards=(a, b), take=None))
+        commands.append(_pair((a, b), None))
         if with_takes:
-            commands += [PlayPair(cards=(a, b), take=h) for _, h in _takeable(state, connections)]
+            commands += [_pair((a, b), h) for _, h in _takeable(state, connections)]
     return commands
 
 
@@ -257,27 +270,26 @@ def _phase_commands(state: State, turn: Turn, seat: int) -> list[Command]:
     commands: list[Command]
     match turn.step:
         case Step.DRAW:
-            return [DrawCard()]
+            return [_DRAW]
         case Step.CALL:
             targets = _callable(state, seat)
             if not targets:
-                return [PassCall()]
-            commands = [CallStory(target=t, story=s) for t in targets for s in STORY_KEYS]
-            return commands
+                return [_PASS_CALL]
+            return [command for t in targets for command in _calls(t)]
         case Step.RECRUIT:
-            commands = [RecruitSwap(card=c, centre_card=x) for c in hand if c in STORY_CARDS for x in state.centre]
+            commands = [_swap(c, x) for c in hand if c in STORY_CARDS for x in state.centre]
             if state.deck:
-                commands.append(RecruitDraw())
-            return commands or [PassRecruit()]
+                commands.append(_RECRUIT_DRAW)
+            return commands or [_PASS_RECRUIT]
     # the Horror phase
     commands = []
     if not turn.horror_played:
         for card in hand:
             if card in HORROR_CARDS:
-                commands += [PlayHorror(card=card, **way) for way in effect_options(state, seat, card)]
+                commands += [_horror(card, w["target"], w["chosen"], w["centre"]) for w in effect_options(state, seat, card)]
             elif card == CULTIST:
-                commands.append(PlayHorror(card=card, **NO_CHOICE))
-    return commands + [EndTurn()]
+                commands.append(_horror(card, None, None, None))
+    return commands + [_END]
 
 
 # -- decide ----------------------------------------------------------------------------------------------

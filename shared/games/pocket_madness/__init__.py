@@ -13,6 +13,7 @@ from shared.games.pocket_madness.events import FACTS
 from shared.games.pocket_madness.narration import NARRATOR
 from shared.games.pocket_madness.shapes import SHAPES
 from shared.games.pocket_madness.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
+from shared.games.pocket_madness.simulate import simulate
 from shared.games.pocket_madness.state import STATE_TYPES
 from shared.games.pocket_madness.views import invariant, resample, resample_unrevealable, view
 
@@ -27,7 +28,7 @@ GAME = Game(
         narrator=NARRATOR, shapes=SHAPES,
         title="Pocket Madness", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, commands=COMMANDS, card_data=CARD_DATA,
     ),
-    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable),
+    ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, simulate=simulate),
 )
 
 __all__ = ["GAME"]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
 from shared.games.pocket_madness.cards import (
@@ -57,17 +57,20 @@ def setup(players: int, options: Mapping[str, Any], entropy: bytes) -> list[Even
 
 def _deal(decision: Decision[State], players: int, round_no: int, chooser: int | None) -> None:
     """Setup 3-6: shuffle, deal 2 each, set 17 aside unseen, turn the rest face up, shuffle both together."""
+    decision.emit(dealt(decision.rng, players, round_no, chooser),
+                  secret={"face_down": [], **{f"hand_{s}": [s] for s in range(players)}})
+
+
+def dealt(draw: Any, players: int, round_no: int, chooser: int | None) -> RoundDealt:
+    """A round's deal drawn with ``draw`` (the decision's PRNG): the fact ``_deal`` emits, and the playouts fold."""
     cards = list(FULL_DECK)
-    decision.rng.shuffle(cards)
+    draw.shuffle(cards)
     hands = [sorted(cards[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(players)]
     rest = cards[HAND_SIZE * players :]
     pile = [(loc, False) for loc in rest[:FACE_DOWN_CARDS]] + [(loc, True) for loc in rest[FACE_DOWN_CARDS:]]
-    decision.rng.shuffle(pile)
-    decision.emit(
-        RoundDealt(round=round_no, players=players, chooser=chooser, deck=[loc if up else None for loc, up in pile],
-                   face_down=[loc for loc, up in pile if not up], **{f"hand_{s}": hands[s] for s in range(players)}),
-        secret={"face_down": [], **{f"hand_{s}": [s] for s in range(players)}},
-    )
+    draw.shuffle(pile)
+    return RoundDealt(round=round_no, players=players, chooser=chooser, deck=[loc if up else None for loc, up in pile],
+                      face_down=[loc for loc, up in pile if not up], **{f"hand_{s}": hands[s] for s in range(players)})
 
 
 # -- who acts, legal commands, outcome ------------------------------------------------------------------------
@@ -94,29 +97,36 @@ def legal_commands(state: State, seat: int) -> list[Command]:
             return [ChooseFirstPlayer(seat=s) for s in range(state.players)]
         case Playing(pending=Power() as power):
             return _power_commands(state, power, seat)
-    out: list[Command] = [DrawCards(count=n) for n in draw_counts(state, seat)]
-    out += [MeldSet(location=loc, count=n) for loc, n in settable(state, seat)]
+    out: list[Command] = [_draw_cards(count=n) for n in draw_counts(state, seat)]
+    out += [_set(location=loc, count=n) for loc, n in settable(state, seat)]
     if can_meld_run(state, seat):
-        out.append(MeldRun())
-    out += [SealPortal(portal=p) for p in sealable(state, seat)]
+        out.append(_MELD_RUN)
+    out += [_seal_portal(portal=p) for p in sealable(state, seat)]
     if can_end_turn(state, seat):
-        out.append(EndTurn())
+        out.append(_END_TURN)
     return out
+
+
+# one record per distinct command (``interned``): the AI's playouts list them on every move
+_draw_cards, _set, _seal_portal = interned(DrawCards), interned(MeldSet), interned(SealPortal)
+_give_card, _look_at_hand, _take_card, _take_deck_card = (interned(GiveCard), interned(LookAtHand), interned(TakeCard),
+                                                          interned(TakeDeckCard))
+_MELD_RUN, _END_TURN, _STOP_GIVING = MeldRun(), EndTurn(), StopGiving()
 
 
 def _power_commands(state: State, power: Power, seat: int) -> list[Command]:
     hands = state.cards.hands
     out: list[Command]
     if power.portal == CTHULHU:
-        out = [GiveCard(location=loc, seat=o) for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
-        return out + [StopGiving()] if power.given else out
+        out = [_give_card(location=loc, seat=o) for loc in LOCATIONS if hands[seat][slot(loc)] for o in opponents(state, seat)]
+        return out + [_STOP_GIVING] if power.given else out
     if power.portal == SHUB_NIGGURATH:
         if power.target is None:
-            out = [LookAtHand(seat=o) for o in opponents(state, seat) if hand_size(state, o)]
+            out = [_look_at_hand(seat=o) for o in opponents(state, seat) if hand_size(state, o)]
             return out
-        out = [TakeCard(location=loc) for loc in LOCATIONS if hands[power.target][slot(loc)]]
+        out = [_take_card(location=loc) for loc in LOCATIONS if hands[power.target][slot(loc)]]
         return out
-    out = [TakeDeckCard(position=i) for i in range(len(state.cards.deck))]
+    out = [_take_deck_card(position=i) for i in range(len(state.cards.deck))]
     return out
 
 
@@ -382,11 +392,24 @@ def _end_round(decision: Decision[State], reason: RoundEnd, ender: int | None) -
     """
     state: State = decision.state
     if reason == RoundEnd.HAND_EMPTIED:
-        gained = [-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness)]
-        decision.emit(RoundEnded(reason=reason, seat=ender, gained=gained))
+        decision.emit(RoundEnded(reason=reason, seat=ender, gained=round_gains(state, reason, ender)))
     else:
         hands = [hand_cards(h) for h in state.cards.hands]
-        decision.emit(RoundEnded(reason=reason, seat=None, gained=[len(set(h)) for h in hands], hands=hands))
+        decision.emit(RoundEnded(reason=reason, seat=None, gained=round_gains(state, reason, None), hands=hands))
+
+
+def round_gains(state: State, reason: RoundEnd, ender: int | None) -> list[int]:
+    """Each seat's Madness change at the round's end (End of the Round): the ender of a hand sheds half her tokens
+    (rounded up) and each opponent takes 1; an exhausted deck gives 1 per different Location held."""
+    if reason == RoundEnd.HAND_EMPTIED:
+        return [-((m + 1) // 2) if s == ender else 1 for s, m in enumerate(state.madness)]
+    return [sum(1 for n in h if n) for h in state.cards.hands]
+
+
+def round_ended(state: State, reason: RoundEnd, ender: int | None, gained: list[int]) -> State:
+    """The fold of ``RoundEnded``, and the playouts' (``simulate``)."""
+    madness = tuple(m + g for m, g in zip(state.madness, gained))
+    return replace(state, madness=madness, phase=RoundOver(RoundEnd(reason), ender, tuple(gained)))
 
 
 # -- evolve -------------------------------------------------------------------------------------------------
@@ -461,19 +484,23 @@ def evolve(state: State | None, event: Event) -> State:
         case TurnEnded():
             return state
         case TurnStarted(seat=seat, extra=extra):
-            playing = in_play(state)
-            last_turns = playing.last_turns
-            if last_turns is not None and not extra:
-                last_turns = last_turns[1:]
-            turn = Turn(seat, extra=extra, last=playing.last_turns is not None,
-                        gug_claimed_before=extra and GUG in playing.turn.claimed)
-            shoggoth = None if playing.shoggoth == seat else playing.shoggoth
-            return replace(state, phase=replace(playing, turn=turn, last_turns=last_turns, shoggoth=shoggoth))
+            return started(state, seat, extra)
         case RoundEnded(reason=reason, seat=ender, gained=gained):
-            madness = tuple(m + g for m, g in zip(state.madness, gained))
-            return replace(state, madness=madness, phase=RoundOver(RoundEnd(reason), ender, tuple(gained)))
+            return round_ended(state, RoundEnd(reason), ender, gained)
         case fact:
             raise TypeError(f"pocket-madness: no fold for {fact!r}")
+
+
+def started(state: State, seat: int, extra: bool) -> State:
+    """``seat``'s turn begins (``extra``: a Dagon turn): the fold of ``TurnStarted``, and the playouts' (``simulate``)."""
+    playing = in_play(state)
+    last_turns = playing.last_turns
+    if last_turns is not None and not extra:
+        last_turns = last_turns[1:]
+    turn = Turn(seat, extra=extra, last=playing.last_turns is not None,
+                gug_claimed_before=extra and GUG in playing.turn.claimed)
+    shoggoth = None if playing.shoggoth == seat else playing.shoggoth
+    return replace(state, phase=replace(playing, turn=turn, last_turns=last_turns, shoggoth=shoggoth))
 
 
 def _dealt(state: State | None, dealt: RoundDealt) -> State:

@@ -16,6 +16,7 @@ from shared.games.rise_of_cthulhu.events import FACTS
 from shared.games.rise_of_cthulhu.narration import NARRATOR
 from shared.games.rise_of_cthulhu.shapes import SHAPES
 from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
+from shared.games.rise_of_cthulhu.simulate import simulate
 from shared.games.rise_of_cthulhu.state import STATE_TYPES
 from shared.games.rise_of_cthulhu.views import invariant, resample, view
 
@@ -28,7 +29,7 @@ GAME = Game(
     ),
     catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA,
                         narrator=NARRATOR, shapes=SHAPES),
-    ai=AiHooks(resample=resample),
+    ai=AiHooks(resample=resample, simulate=simulate),
 )
 
 __all__ = ["GAME"]

@@ -154,6 +154,16 @@ def recall_options(s: RiseOfCthulhuState, seat: int, card: str, where: str) -> l
     return [False]
 
 
+def colour_counts(side: Side) -> dict[str, int]:
+    """The side's Cultists by colour (``_colour_set`` for every card at once: a card makes a set where its colour
+    counts two)."""
+    out: dict[str, int] = {}
+    for c in side.cultists:
+        tone = cards.colour(c)
+        out[tone] = out.get(tone, 0) + 1
+    return out
+
+
 def _check_recall(s: RiseOfCthulhuState, seat: int, card: str, where: str, recall: bool) -> None:
     if recall:
         require(s.hunter is not None, "rules/dark_hunter_already_home", "The Dark Hunter is already in its place.")
@@ -172,11 +182,11 @@ def set_abilities(decision: Play, seat: int, card: str, where: str, recall: bool
     same_number = sum(1 for c in side.cultists if cards.number(c) == cards.number(card))
     if same_number >= 3 and decision.state.monster_deck:
         decision.emit(MonsterDrawn(seat=seat, card=decision.state.monster_deck[0]), secret={"card": [seat]})
-    if _in_run(side, card) and decision.state.artifact_deck:
+    if in_run(side, card) and decision.state.artifact_deck:
         decision.emit(ArtifactDrawn(seat=seat, card=decision.state.artifact_deck[0]), secret={"card": [seat]})
 
 
-def _in_run(side: Side, card: str) -> bool:
+def in_run(side: Side, card: str) -> bool:
     """Three of one colour in order, the played card among them."""
     colour, n = cards.colour(card), cards.number(card)
     present = {cards.number(c) for c in side.cultists if cards.colour(c) == colour}

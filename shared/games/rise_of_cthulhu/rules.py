@@ -13,17 +13,18 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from shared.kernel import Command, Decided, Decision, Event, Outcome, replace, replace_at, rng, RuleViolation
+from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, rng, RuleViolation
 from shared.kernel.errors import require
 
+from shared.games.rise_of_cthulhu import cards
 from shared.games.rise_of_cthulhu.actions import (
+    colour_counts,
     draw_card,
     finish,
     forced_draw,
     hunter_destinations,
     play_cultist,
     play_to_valley,
-    recall_options,
     valley_accepts,
 )
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, LOCATIONS, MONSTERS, OLD_ONE_SLOT, OLD_ONES
@@ -169,11 +170,11 @@ def _require_no_awakening(state: RiseOfCthulhuState) -> None:
 # -- evolve --------------------------------------------------------------------------------------------------
 
 
-def _add(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+def add_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     return tuple(sorted((*hand, card)))
 
 
-def _remove(items: tuple[str, ...], card: str) -> tuple[str, ...]:
+def remove_card(items: tuple[str, ...], card: str) -> tuple[str, ...]:
     index = items.index(card)
     return items[:index] + items[index + 1 :]
 
@@ -183,8 +184,8 @@ def _take(state: RiseOfCthulhuState, seat: int, card: str) -> RiseOfCthulhuState
     known = state.known[seat]
     return replace(
         state,
-        hands=replace_at(state.hands, seat, _remove(state.hands[seat], card)),
-        known=replace_at(state.known, seat, _remove(known, card) if card in known else known),
+        hands=replace_at(state.hands, seat, remove_card(state.hands[seat], card)),
+        known=replace_at(state.known, seat, remove_card(known, card) if card in known else known),
     )
 
 
@@ -192,8 +193,8 @@ def _give(state: RiseOfCthulhuState, seat: int, card: str, public: bool) -> Rise
     known = state.known[seat]
     return replace(
         state,
-        hands=replace_at(state.hands, seat, _add(state.hands[seat], card)),
-        known=replace_at(state.known, seat, _add(known, card) if public else known),
+        hands=replace_at(state.hands, seat, add_card(state.hands[seat], card)),
+        known=replace_at(state.known, seat, add_card(known, card) if public else known),
     )
 
 
@@ -266,7 +267,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
                 deck_drawn=state.deck_drawn or seat == state.current,
                 seen=frozenset(),
                 locations=replace_at(state.locations, LOCATIONS.index(where), replace(loc, old_one=name)),
-                sleeping=_remove(state.sleeping, name),
+                sleeping=remove_card(state.sleeping, name),
                 awake=(*state.awake, name),
                 hunter=None if hunter_returned else state.hunter,
             )
@@ -287,7 +288,7 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
         case HunterMoved(to=to):
             return replace(state, hunter=to)
         case CultistDestroyed(seat=seat, card=card, location=where):
-            state = _side(state, where, seat, _remove(_cultists(state, where, seat), card))
+            state = _side(state, where, seat, remove_card(_cultists(state, where, seat), card))
             return replace(state, discard=(*state.discard, card))
         case MonsterDrawn(seat=seat, card=card):
             return _give(replace(state, monster_deck=state.monster_deck[1:]), seat, card, public=False)
@@ -305,16 +306,16 @@ def evolve(state: RiseOfCthulhuState | None, event: Event) -> RiseOfCthulhuState
         case ArtifactPlayed(seat=seat, card=card):
             return replace(_take(state, seat, card), spent=(*state.spent, card))
         case CultistMoved(seat=seat, card=card, from_location=source, to_location=where):
-            state = _side(state, source, seat, _remove(_cultists(state, source, seat), card))
+            state = _side(state, source, seat, remove_card(_cultists(state, source, seat), card))
             return _side(state, where, seat, (*_cultists(state, where, seat), card))
         case CultistCrossed(seat=seat, card=card, location=where):
-            state = _side(state, where, other(seat), _remove(_cultists(state, where, other(seat)), card))
+            state = _side(state, where, other(seat), remove_card(_cultists(state, where, other(seat)), card))
             return _side(state, where, seat, (*_cultists(state, where, seat), card))
         case CultistSentToValley(seat=seat, card=card, location=where):
-            state = _side(state, where, seat, _remove(_cultists(state, where, seat), card))
+            state = _side(state, where, seat, remove_card(_cultists(state, where, seat), card))
             return replace(state, valley=(*state.valley, card))
         case ValleyCardTaken(seat=seat, card=card):
-            return _give(replace(state, valley=_remove(state.valley, card)), seat, card, public=True)
+            return _give(replace(state, valley=remove_card(state.valley, card)), seat, card, public=True)
         case ExtraActionGained():
             return replace(state, actions_allowed=state.actions_allowed + 1)
         case TurnPassed(seat=seat, must_draw=must_draw):
@@ -333,8 +334,14 @@ def to_act(state: RiseOfCthulhuState) -> frozenset[int]:
         return frozenset()
     if state.pending is not None:
         return frozenset({state.pending.influencer})
-    owing = frozenset(seat for seat in range(state.players) if state.owed[seat] > 0)
-    return owing or frozenset({state.current})
+    owed = state.owed
+    if any(owed):
+        return frozenset(seat for seat in range(state.players) if owed[seat] > 0)
+    return frozenset({state.current})
+
+
+_DRAW_DECK, _DRAW_VALLEY = DrawCard(source="deck"), DrawCard(source="valley")
+_play_cultist, _play_to_valley = interned(PlayCultist), interned(PlayToValley)
 
 
 def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
@@ -345,20 +352,24 @@ def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
     if state.owed[seat] > 0:
         return [DrawOwedCards()]
     hand = state.hands[seat]
-    out: list[Command] = [DrawCard(source="deck")]
+    out: list[Command] = [_DRAW_DECK]
     if not forced_draw(state):
         if state.valley:
-            out.append(DrawCard(source="valley"))
+            out.append(_DRAW_VALLEY)
         playable = [loc for loc in free_locations(state) if loc != state.hunter]
         destinations = hunter_destinations(state)
+        # ``recall_options`` for every card and Location, each side's colours counted once
+        colours = [colour_counts(location(state, where).sides[seat]) for where in playable] if state.hunter else None
         for card in hand:
             if card not in CULTISTS:
                 continue
-            for where in playable:
-                for recall in recall_options(state, seat, card, where):
-                    out.append(PlayCultist(card=card, location=where, recall_hunter=recall))
+            tone = cards.colour(card)
+            for i, where in enumerate(playable):
+                out.append(_play_cultist(card, where, False))
+                if colours is not None and colours[i].get(tone, 0) + 1 >= 3:
+                    out.append(_play_cultist(card, where, True))
             if valley_accepts(state, card):
-                out += [PlayToValley(card=card, hunter_to=to) for to in destinations]
+                out += [_play_to_valley(card, to) for to in destinations]
     for card in hand:
         if card in MONSTERS:
             for where in LOCATIONS:

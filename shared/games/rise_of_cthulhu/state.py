@@ -4,7 +4,9 @@ rule uses (influence, points, phase)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from shared.games.rise_of_cthulhu import cards
 from shared.games.rise_of_cthulhu.cards import ARTIFACTS, LOCATIONS, MONSTERS
@@ -140,7 +142,41 @@ def position(state: RiseOfCthulhuState, turn: int) -> str:
     draws no hidden card moves unseen (a hand changes only by public plays and Valley draws, or by a Monster or
     Artifact draw that shrinks its deck), so two turns begin in equal public positions only when the whole
     position repeats: a loop (ruling 25). Its digest keeps the state small; the state codec stores it."""
-    kinds = tuple((sum(c in MONSTERS for c in h), sum(c in ARTIFACTS for c in h), len(h)) for h in state.hands)
-    facts = (turn, state.hunter, state.valley, state.discard, state.spent, state.locations, state.known, kinds,
-             len(state.deck), len(state.monster_deck), len(state.artifact_deck), state.awake)
-    return hashlib.blake2b(repr(facts).encode(), digest_size=8).hexdigest()
+    # ``repr`` of the facts' tuple, assembled from each part's text made once: a command changes a field or two, and
+    # the others are the very records the turn before held (a Location, the discard, a hand's kinds)
+    facts = (repr(turn), repr(state.hunter), _text(state.valley), _text(state.discard), _text(state.spent),
+             _tuple_text([_text(loc) for loc in state.locations]), _text(state.known),
+             _tuple_text([_KINDS.text(h) for h in state.hands]), repr(len(state.deck)), repr(len(state.monster_deck)),
+             repr(len(state.artifact_deck)), _text(state.awake))
+    return hashlib.blake2b(_tuple_text(facts).encode(), digest_size=8).hexdigest()
+
+
+def _tuple_text(parts: list[str] | tuple[str, ...]) -> str:
+    """``repr`` of a tuple whose items' texts are ``parts``."""
+    return f"({parts[0]},)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+
+class _Texts:
+    """A text of immutable records kept by the record's identity (the record is kept with it, so its id is not
+    reused while it is there; at most ``LIMIT`` of them)."""
+
+    LIMIT = 4096
+
+    def __init__(self, make: Callable[[Any], str]):
+        self.make = make
+        self.held: dict[int, tuple[Any, str]] = {}
+
+    def text(self, value: Any) -> str:
+        hit = self.held.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if len(self.held) >= self.LIMIT:
+            self.held.clear()
+        made = self.make(value)
+        self.held[id(value)] = (value, made)
+        return made
+
+
+_REPRS = _Texts(repr)
+_KINDS = _Texts(lambda h: repr((sum(c in MONSTERS for c in h), sum(c in ARTIFACTS for c in h), len(h))))
+_text = _REPRS.text

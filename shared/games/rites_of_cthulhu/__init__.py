@@ -28,6 +28,7 @@ from shared.games.rites_of_cthulhu.rules import (
     to_act,
     winners_among,
 )
+from shared.games.rites_of_cthulhu.simulate import simulate
 from shared.games.rites_of_cthulhu.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.views import invariant, resample, resample_unrevealable, view
 
@@ -53,7 +54,7 @@ GAME = Game(
                                            "privilege": r.privilege} for r in RITES.values()]},
     ),
     ai=AiHooks(resample=resample, resample_unrevealable=resample_unrevealable, rollout_policy=rollout_policy,
-               playout_value=playout_value),
+               playout_value=playout_value, simulate=simulate),
 )
 
 __all__ = ["GAME"]

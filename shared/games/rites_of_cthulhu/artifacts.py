@@ -14,7 +14,7 @@ first, and once more by its owner in a later rite.
 from __future__ import annotations
 
 
-from shared.kernel import Command, Decision
+from shared.kernel import Command, Decision, interned
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import ARTIFACTS, Power, Symbol, Timing
@@ -87,18 +87,27 @@ def immediate(d: Decision[RitesState], artifact: int) -> None:
 
 
 def _options(state: RitesState, artifact: int, seat: int) -> list[Command]:
-    """Every complete ``invoke_artifact`` command for this artifact and seat (empty: nothing to do)."""
+    """Every complete ``invoke_artifact`` command for this artifact and seat (empty: nothing to do). Each power
+    reads only what it needs (asked on every move of a playout)."""
     assert isinstance(state.stage, Performing)
     table = state.table
     rite = RITES[state.stage.rite_id]
-    hand = sorted(table.hands[seat])
-    kept = rite.keeps_in_hand(table, state.stage.rite)
-    free = [c for c in hand if c not in kept]
-    others_with_cards = [s for s in range(state.players) if s != seat and table.hands[s]]
-    drawable = rite.draws_replacements and rite.drawable(table, state.stage.rite) > 0
+
+    def hand() -> list[int]:
+        return sorted(table.hands[seat])
+
+    def free() -> list[int]:
+        kept = rite.keeps_in_hand(table, state.stage.rite)  # type: ignore[union-attr]  # a rite is performed
+        return [c for c in hand() if c not in kept]
+
+    def others_with_cards() -> list[int]:
+        return [s for s in range(state.players) if s != seat and table.hands[s]]
+
+    def drawable() -> bool:
+        return rite.draws_replacements and rite.drawable(table, state.stage.rite) > 0  # type: ignore[union-attr]
 
     def use(card: int | None = None, target_seat: int | None = None, target: int | None = None) -> Command:
-        return InvokeArtifact(artifact=artifact, card=card, seat=target_seat, target=target)
+        return _invoke(artifact, card, target_seat, target)
 
     match power(artifact):
         case Power.EXCAVATE:
@@ -106,18 +115,23 @@ def _options(state: RitesState, artifact: int, seat: int) -> list[Command]:
         case p if p in IMMEDIATE:
             return [use()]
         case Power.REDRAW_ONE:
-            return [use(card=c) for c in free] if drawable else []
+            return [use(card=c) for c in free()] if drawable() else []
         case Power.REDRAW_HAND:
-            return [use()] if hand and free == hand and drawable else []
+            held = hand()
+            return [use()] if held and free() == held and drawable() else []
         case Power.STEAL_CAPTURED:
             return [use(target_seat=s, target=a) for s in range(state.players) if s != seat for a in state.captured[s]]
         case Power.REPLACE_COVETED:
             return [use(target=a) for a in state.coveted if a != artifact] if state.artifact_deck else []
         case Power.FORCED_TRADE:
-            return [use(card=c, target_seat=s) for c in free for s in others_with_cards]
+            targets = others_with_cards()
+            return [use(card=c, target_seat=s) for c in free() for s in targets]
         case Power.PEEK_HAND:
-            return [use(target_seat=s) for s in others_with_cards]
+            return [use(target_seat=s) for s in others_with_cards()]
     raise AssertionError(f"no options for {power(artifact)}")
+
+
+_invoke = interned(InvokeArtifact)  # one record per distinct command
 
 
 def _invocable(state: RitesState, seat: int) -> dict[int, bool]:

@@ -275,9 +275,9 @@ def _settle(d: Decision[RitesState]) -> None:
     if rite is None or d.state.table.trade is not None:
         return
     for _ in range(MAX_SETTLE):
-        before = len(d.events)
+        before = d.emitted  # not len(d.events): a playout's decision keeps no events (simulating())
         rite.settle(d)
-        if len(d.events) == before:
+        if d.emitted == before:
             break
     else:
         raise AssertionError(f"{rite.id}: settle does not reach a fixed point")

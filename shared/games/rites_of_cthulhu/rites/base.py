@@ -147,6 +147,11 @@ class Rite:
     not_moves: tuple[type[Fact], ...] = ()
     """Facts the rite emits by itself that are no cultist's move (Out of the Aeons turning its first yellow card
     over): they do not close the window of a "before" artifact's second invocation (``Tabletop.moves``)."""
+    simulate: Callable[[Tabletop, Any, Command, int], tuple[Tabletop, Any, int] | None] | None = None
+    """The AI's playouts' fast path for a rite move the rite itself listed (``AiHooks.simulate``, the game's
+    ``simulate.py``): ``(table, state, command, seat) -> (table, state, moves)``, what ``decide`` and the folds of
+    its facts leave (``moves``: how many of them were cultists' moves), without a ``Decision`` or the checks, and
+    settled as ``settle`` settles it; or ``None`` to leave the command to ``decide``."""
 
 
 # -- commands several rites share (one command name, one record across the game) -----------------------------------

@@ -12,7 +12,7 @@ from shared.kernel import Command, Decision, Fact
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.rites.base import DrawCard, EndTurn, RiteEnd, RiteResult
-from shared.games.rites_of_cthulhu.rites.table import draw, first_in_order, next_seat, opener
+from shared.games.rites_of_cthulhu.rites.table import draw, drawn, first_in_order, next_seat, opener
 from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
@@ -87,6 +87,19 @@ def decided_draw_or_end(d: Decision[RitesState], command: Command, seat: int, pl
         d.emit(TurnPassed(seat=next_seat(d.state.table, seat)))
         return True
     return False
+
+
+def simulated_draw_or_end(evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]], table: Tabletop, state: Any,
+                          command: Command, seat: int) -> tuple[Tabletop, Any, int] | None:
+    """``decided_draw_or_end`` for a playout (``Rite.simulate``): the draw or the end of the turn the rite listed,
+    folded by the rite's own ``evolve``; ``None`` when ``command`` is a play."""
+    if isinstance(command, DrawCard):
+        table, state = evolve(table, state, DrewUnableToPlay(seat=seat))
+        return drawn(table, seat, 1), state, 1
+    if isinstance(command, EndTurn):
+        table, state = evolve(table, state, TurnPassed(seat=next_seat(table, seat)))
+        return table, state, 1
+    return None
 
 
 def end_or_at_random(legal: list[Command], rng: random.Random) -> Command:

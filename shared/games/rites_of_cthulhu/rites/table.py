@@ -128,9 +128,7 @@ def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
     """Fold one of the table's facts (every rite and the overarching game may emit these)."""
     match fact:
         case CardsDrawn(seat=seat, cards=cards):
-            drawn = table.drawn or (0,) * table.players
-            table = replace(table, pile=table.pile[len(cards):], drawn=replace_at(drawn, seat, drawn[seat] + len(cards)))
-            return with_hand(table, seat, table.hands[seat] + tuple(cards))
+            return _drawn(table, seat, tuple(cards))
         case HandCardsSetAside(seat=seat, cards=cards):
             return replace(without(table, seat, cards), set_aside=table.set_aside + tuple(cards))
         case HandCardsSetAsideFaceDown(seat=seat, cards=cards):
@@ -214,6 +212,19 @@ def draw(d: Decision[RitesState], seat: int, count: int) -> int:
     if cards:
         d.emit(CardsDrawn(seat=seat, cards=cards), secret_cards(table, seat))
     return len(cards)
+
+
+def drawn(table: Tabletop, seat: int, count: int) -> Tabletop:
+    """The table after ``draw(d, seat, count)``: the fold of its fact (for a playout's move, ``Rite.simulate``)."""
+    cards = table.pile[:count]
+    return _drawn(table, seat, cards) if cards else table
+
+
+def _drawn(table: Tabletop, seat: int, cards: tuple[int, ...]) -> Tabletop:
+    """``cards`` from the top of the pile into ``seat``'s hand (the fold of ``CardsDrawn``)."""
+    counts = table.drawn or (0,) * table.players
+    return replace(table, pile=table.pile[len(cards):], drawn=replace_at(counts, seat, counts[seat] + len(cards)),
+                   hands=replace_at(table.hands, seat, table.hands[seat] + cards))
 
 
 def set_aside_from_hand(d: Decision[RitesState], seat: int, cards: Sequence[int], face_down: bool = False) -> None:

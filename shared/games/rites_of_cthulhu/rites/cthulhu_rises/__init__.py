@@ -9,7 +9,7 @@ from shared.games.rites_of_cthulhu.rites.cthulhu_rises.events import FACTS
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.rules import (
-    begin, decide, evolve, initial, keeps_in_hand, legal_commands, result, settle, timeout_command, to_act,
+    begin, decide, evolve, initial, keeps_in_hand, legal_commands, result, settle, simulate, timeout_command, to_act,
 )
 from shared.games.rites_of_cthulhu.rites.cthulhu_rises.views import cards, invariant, resample, resample_unrevealable, view
 
@@ -23,6 +23,6 @@ RITE = Rite(
     narrator=NARRATOR,
     state_types=STATE_TYPES,
     initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
-    begin=begin, settle=settle, keeps_in_hand=keeps_in_hand, timeout_command=timeout_command,
+    begin=begin, settle=settle, keeps_in_hand=keeps_in_hand, timeout_command=timeout_command, simulate=simulate,
     view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
 )

@@ -26,6 +26,7 @@ from shared.games.rites_of_cthulhu.rites.cthulhu_rises.state import CthulhuRises
 from shared.games.rites_of_cthulhu.rites.table import (
     best,
     draw,
+    drawn,
     force_card,
     opener,
     set_aside_from_pile,
@@ -164,24 +165,37 @@ def _play(d: Decision[RitesState], seat: int, card: int) -> None:
 
 def _summon(d: Decision[RitesState], table: Tabletop, state: CthulhuRisesState, card: int) -> None:
     """A spell to summon Cthulhu: he comes to the center of the gate from a hand or from his captor."""
+    fact = summoning(table, state, card)
+    if fact is not None:
+        d.emit(fact)
+
+
+def summoning(table: Tabletop, state: CthulhuRisesState, card: int) -> Fact | None:
+    """What a green card played by an eligible cultist after the first gate summons: Cthulhu from a hand or from his
+    captor, or nothing there to come (None: he is already at the gate, or the card is Cthulhu)."""
     if card == CTHULHU or state.center or any(c == CTHULHU for _, c in state.gate):
-        return
+        return None
     holder = next((s for s, hand in enumerate(table.hands) if CTHULHU in hand), None)
     if holder is not None:
         # No replacement now: the holder refills after her next play (a draw caused by another cultist's move
         # would show her a card from the pile out of her own turn).
-        d.emit(CthulhuSummoned(seat=holder, source=SummonedFrom.HAND))
-    elif state.captor is not None:
-        d.emit(CthulhuSummoned(seat=state.captor, source=SummonedFrom.CAPTURED))
-    else:
-        d.emit(SummoningFailed())
+        return CthulhuSummoned(seat=holder, source=SummonedFrom.HAND)
+    if state.captor is not None:
+        return CthulhuSummoned(seat=state.captor, source=SummonedFrom.CAPTURED)
+    return SummoningFailed()
 
 
 def settle(d: Decision[RitesState]) -> None:
     """Closing a gate: once every cultist holding cards has played on it."""
-    table, state = here(d)
+    closed = closing(*here(d))
+    if closed is not None:
+        d.emit(closed)
+
+
+def closing(table: Tabletop, state: CthulhuRisesState) -> GateClosed | None:
+    """The gate closing, once every cultist holding cards has played on it (else None)."""
     if not state.gate or next_to_play(table, state) is not None:
-        return
+        return None
     # The highest green card wins, else the highest card of the dominant cult.
     greens = [(s, c) for s, c in state.gate if cult(c) == GRAND_CULT]
     dominant = cult(state.gate[0][1])
@@ -192,8 +206,33 @@ def settle(d: Decision[RitesState]) -> None:
     cthulhu = (CthulhuPlace.CAPTURED if closer in state.eligible else CthulhuPlace.CENTER) if in_gate else None
     # An overthrow: the closer already held Cthulhu, captured in an earlier gate, when this gate opened
     # (a summoning in this gate brings him to the center, and the closer takes him back).
-    d.emit(GateClosed(seat=closer, cards=[c for _, c in state.gate], cthulhu=cthulhu,
-                      overthrow=state.holder_at_start == closer))
+    return GateClosed(seat=closer, cards=[c for _, c in state.gate], cthulhu=cthulhu,
+                      overthrow=state.holder_at_start == closer)
+
+
+def simulate(table: Tabletop, state: CthulhuRisesState, command: Command, seat: int
+             ) -> tuple[Tabletop, CthulhuRisesState, int] | None:
+    """``decide`` and ``settle`` for a playout (``Rite.simulate``): a card played to the gate, with its draw, its
+    summoning and the gate closing, folded here without checking the listed move; a forced trade goes to ``decide``."""
+    if state.forcing is not None:
+        if not isinstance(command, DeclineTrade):
+            return None
+        table, state = evolve(table, state, ForcedTradeDeclined(seat=seat))
+        return table, state, 1
+    assert isinstance(command, PlayCard)
+    card, moves = command.card, 1
+    table, state = evolve(table, state, CardPlayedToGate(seat=seat, card=card, opened=not state.gate))
+    table = drawn(table, seat, HAND_SIZE - len(table.hands[seat]))
+    if cult(card) == GRAND_CULT and seat in state.eligible and state.gate_number > 1:
+        summoned = summoning(table, state, card)
+        if summoned is not None:
+            table, state = evolve(table, state, summoned)
+            moves += 1
+    closed = closing(table, state)
+    if closed is not None:
+        table, state = evolve(table, state, closed)
+        moves += 1
+    return table, state, moves
 
 
 # -- fold ----------------------------------------------------------------------------------------------------------

@@ -3,11 +3,12 @@ ridge, slopes stepping by one, and cliffs. Only elder signs count; the first cul
 
 from __future__ import annotations
 
+import functools
 import random
 
 from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 
-from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, rank
+from shared.games.rites_of_cthulhu.cards import FORBIDDEN_BOOK, RANKS, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.cards import RIDGE_SIZE, Side
 from shared.games.rites_of_cthulhu.rites.mountains_of_madness.commands import ExtendRidge, PlayCliff, PlayOnSlope
@@ -20,9 +21,10 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     end_or_at_random,
     shedding_commands,
     shedding_result,
+    simulated_draw_or_end,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
-from shared.games.rites_of_cthulhu.rites.table import draw, without
+from shared.games.rites_of_cthulhu.rites.table import draw, drawn, without
 from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
@@ -50,7 +52,7 @@ def _top(state: MountainsState, ridge_card: int, side: str) -> int:
 def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
     hand = sorted(table.hands[seat])
     on_ridge = [c for c in hand if fits_ridge(state.ridge, c)]
-    out: list[Command] = [ExtendRidge(card=c) for c in on_ridge]
+    out: list[Command] = [_extend(c) for c in on_ridge]
     if not state.ridge:
         return out
     spots = [(r, side) for r in state.ridge for side in Side]
@@ -58,15 +60,31 @@ def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
     free = [c for c in hand if c not in on_ridge]
     tops = [(r, side, rank(_top(state, r, side))) for r, side in spots]
     for c in free:
-        mine = rank(c)
+        mine = c % RANKS  # rank(c), inlined: asked for every card and slope on every move of a playout
         for r, side, top in tops:
-            if abs(mine - top) == 1:
-                out.append(PlayOnSlope(card=c, ridge_card=r, side=side))
+            if mine - top in (1, -1):
+                out.append(_slope(c, r, side))
     for book in sorted({c for c in hand if rank(c) == FORBIDDEN_BOOK}):
         for c in free:
             if c != book:
-                out += [PlayCliff(book=book, card=c, ridge_card=r, side=side) for r, side in spots]
+                out += [_cliff(book, c, r, side) for r, side in spots]
     return out
+
+
+@functools.cache
+def _extend(card: int) -> ExtendRidge:
+    """One record per play: a command is a value, and building records is much of the cost of listing them."""
+    return ExtendRidge(card=card)
+
+
+@functools.cache
+def _slope(card: int, ridge_card: int, side: Side) -> PlayOnSlope:
+    return PlayOnSlope(card=card, ridge_card=ridge_card, side=side)
+
+
+@functools.cache
+def _cliff(book: int, card: int, ridge_card: int, side: Side) -> PlayCliff:
+    return PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side)
 
 
 def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
@@ -99,6 +117,26 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
         case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
             d.emit(SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card, side=side, cliff=True))
             draw(d, seat, 1)
+
+
+def simulate(table: Tabletop, state: MountainsState, command: Command, seat: int) -> tuple[Tabletop, MountainsState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
+    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    if turn is not None:
+        return turn
+    match command:
+        case ExtendRidge(card=card):
+            after, played = evolve(table, state, RidgeExtended(seat=seat, card=card))
+        case PlayOnSlope(card=card, ridge_card=ridge_card, side=side):
+            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[card], ridge_card=ridge_card, side=side,
+                                                             cliff=False))
+        case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
+            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card,
+                                                             side=side, cliff=True))
+            after = drawn(after, seat, 1)
+        case _:
+            return None
+    return after, played, 1
 
 
 def _why(table: Tabletop, state: MountainsState, seat: int, command: Command) -> RuleViolation:

@@ -9,7 +9,7 @@ from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.events import FACTS
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.rules import (
-    decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+    decide, evolve, initial, legal_commands, result, simulate, timeout_command, to_act,
 )
 from shared.games.rites_of_cthulhu.rites.tree_on_the_hill.views import cards, invariant, resample, view
 
@@ -23,6 +23,6 @@ RITE = Rite(
     narrator=NARRATOR,
     state_types=STATE_TYPES,
     initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
-    timeout_command=timeout_command,
+    timeout_command=timeout_command, simulate=simulate,
     view=view, cards=cards, resample=resample, invariant=invariant,
 )

@@ -7,11 +7,12 @@ card that completes a tree).
 
 from __future__ import annotations
 
+import functools
 import random
 
 from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
 
-from shared.games.rites_of_cthulhu.cards import cult, rank
+from shared.games.rites_of_cthulhu.cards import RANKS, cult, rank
 from shared.games.rites_of_cthulhu.rites.base import RiteResult, here
 from shared.games.rites_of_cthulhu.rites.shedding import (
     DrewUnableToPlay,
@@ -20,6 +21,7 @@ from shared.games.rites_of_cthulhu.rites.shedding import (
     end_or_at_random,
     shedding_commands,
     shedding_result,
+    simulated_draw_or_end,
 )
 from shared.games.rites_of_cthulhu.rites.shedding import to_act as to_act  # the rite waits on the cultist on turn
 from shared.games.rites_of_cthulhu.rites.table import next_seat, without
@@ -59,11 +61,25 @@ def _incomplete(state: TreeState) -> list[int]:
 def _plays(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
     hand = sorted(table.hands[seat])
     incomplete = _incomplete(state)
-    out: list[Command] = [GrowTree(card=c, tree=i) for c in hand for i in incomplete if fits(state.trees[i], c)]
+    # ``fits`` for every card and tree, each tree's ranks worked out once (asked on every move of a playout)
+    spans = [(i, ranks, min(ranks), max(ranks)) for i in incomplete for ranks in [{rank(c) for c in state.trees[i]}]]
+    out: list[Command] = [_grow(c, i) for c in hand for i, ranks, low, high in spans
+                          if (r := c % RANKS) not in ranks and max(high, r) - min(low, r) == len(ranks)]
     # Planting: only when no tree is incomplete, or as the play that follows a double play.
     if state.again or not incomplete:
-        out += [PlantTree(card=c) for c in hand]
+        out += [_plant(c) for c in hand]
     return out
+
+
+@functools.cache
+def _grow(card: int, tree: int) -> GrowTree:
+    """One record per play: a command is a value, and building records is a third of listing them."""
+    return GrowTree(card=card, tree=tree)
+
+
+@functools.cache
+def _plant(card: int) -> PlantTree:
+    return PlantTree(card=card)
 
 
 def legal_commands(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
@@ -92,6 +108,24 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
     d.emit(CardPlayedToTree(seat=seat, card=card, tree=tree, planted=isinstance(command, PlantTree), double_play=double))
     if not double and len(table.hands[seat]) > 1:
         d.emit(TurnPassed(seat=next_seat(table, seat)))
+
+
+def simulate(table: Tabletop, state: TreeState, command: Command, seat: int) -> tuple[Tabletop, TreeState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
+    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    if turn is not None:
+        return turn
+    assert isinstance(command, (PlantTree, GrowTree))
+    card, planted = command.card, isinstance(command, PlantTree)
+    if isinstance(command, GrowTree):
+        tree, double = command.tree, is_double_play(state.trees[command.tree], card)
+    else:
+        tree, double = len(state.trees), False
+    after, grown = evolve(table, state, CardPlayedToTree(seat=seat, card=card, tree=tree, planted=planted, double_play=double))
+    if double or len(table.hands[seat]) <= 1:
+        return after, grown, 1
+    after, grown = evolve(after, grown, TurnPassed(seat=next_seat(table, seat)))
+    return after, grown, 2
 
 
 def _why(table: Tabletop, state: TreeState, seat: int, command: PlantTree | GrowTree) -> RuleViolation:

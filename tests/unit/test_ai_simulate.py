@@ -1,0 +1,88 @@
+"""A game's ``simulate`` (the AI's playout moves, ``AiHooks.simulate``) leaves exactly the state ``decide`` leaves.
+
+Issue 46: playouts move by ``simulate``, which builds the state directly (no events, no checks of a command the game
+itself listed). Over positions of random games at every table size, and over worlds the seat to act could be in
+(the playouts run in those), every legal command of every seat gives ``decide``'s state with the same entropy.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shared.ai import SeatKnowledge, rollout, search
+from shared.games import GAMES
+from shared.kernel import entropy_for
+from shared.kernel.decision import simulating
+from tests.support.properties import random_playout
+
+SIMULATED = sorted(g for g in GAMES if GAMES[g].ai.simulate is not None)
+
+
+def _options(game, i):
+    """The game's options for its ``i``-th random game: each choice in turn, the switches in every combination (the
+    first game has every default)."""
+    out, switch = {}, 0
+    for name, option in game.catalogue.options.items():
+        if option.type == "choice":
+            out[name] = option.choices[i % len(option.choices)]
+        elif option.type == "bool":
+            out[name] = bool((i >> switch) & 1)
+            switch += 1
+    return out
+
+
+def _positions(game, seeds):
+    """Every position of random games at each table size, with the game's options in turn (``_options``), and a
+    world of each drawn for a seat to act."""
+    low, high = game.catalogue.min_players, game.catalogue.max_players
+    sizes = sorted({max(low, 2), high, (low + high) // 2})
+    for seed in seeds:
+        for j, players in enumerate(sizes):
+            rand = random.Random(seed)
+            options = _options(game, seed * len(sizes) + j)
+            play = random_playout(game, players, 700 + 31 * seed + players, options=options, keep_states=True)
+            for state in play.states:
+                if game.decider.outcome(state) is not None:
+                    continue
+                yield state
+                waited = sorted(game.decider.to_act(state)) or [0]
+                yield game.ai.resample(state, rand.choice(waited), rand)
+
+
+def test_every_game_but_the_toy_has_a_simulation():
+    assert set(SIMULATED) == set(GAMES) - {"toy"}
+
+
+@pytest.mark.parametrize("game_id", SIMULATED)
+def test_a_simulated_move_leaves_the_state_decide_leaves(game_id):
+    game = GAMES[game_id]
+    rules, simulate = game.decider, game.ai.simulate
+    checked: dict[str, int] = {}
+    for i, state in enumerate(_positions(game, range(2))):
+        for seat in range(state.players):
+            for command in rules.legal_commands(state, seat):
+                entropy = entropy_for(b"simulate", i)
+                expected = rules.decide(state, command, seat, entropy).state
+                with simulating():
+                    assert simulate(state, command, seat, entropy) == expected, (i, seat, command)
+                assert simulate(state, command, seat, entropy) == expected, (i, seat, command)
+                checked[command.type] = checked.get(command.type, 0) + 1
+    assert len(checked) >= 4 and sum(checked.values()) >= 500, checked
+
+
+@pytest.mark.parametrize("game_id", SIMULATED)
+def test_a_search_with_simulated_playouts_is_the_search_with_decided_ones(game_id, monkeypatch):
+    """The same moves, the same entropy drawn for each: the same statistics and the same choice."""
+    game = GAMES[game_id]
+    play = random_playout(game, max(game.catalogue.min_players, 2), 41, keep_states=True)
+    for state in play.states[len(play.states) // 4 :: max(1, len(play.states) // 3)][:2]:
+        if game.decider.outcome(state) is not None:
+            continue
+        knowledge = SeatKnowledge.of(game, state, sorted(game.decider.to_act(state))[0])
+        monkeypatch.setattr(rollout, "BARE", True)
+        fast = search(knowledge, 30, random.Random(5))
+        monkeypatch.setattr(rollout, "BARE", False)
+        slow = search(knowledge, 30, random.Random(5))
+        assert (fast.best, fast.root) == (slow.best, slow.root)
