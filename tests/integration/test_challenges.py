@@ -18,6 +18,7 @@ from session_service.use_cases.errors import Unavailable
 from tests.support.contract import Contract
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
+from tests.support.lobby import auth, player
 
 LAPSE_S = 300
 
@@ -40,16 +41,6 @@ def client(app):
 @pytest.fixture
 def contract(client):
     return Contract(client.get("/openapi.json").get_json())
-
-
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
-def player(client, name, bot=False):
-    reply = client.post("/v1/players", json={"name": name, "bot": bot})
-    assert reply.status_code == 201, reply.json
-    return reply.json
 
 
 def challenge(client, by, to, **extra):

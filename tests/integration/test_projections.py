@@ -17,6 +17,7 @@ from session_service.worker import jobs
 from tests.support.contract import Contract
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
+from tests.support.lobby import auth, player
 
 
 @pytest.fixture
@@ -32,16 +33,6 @@ def client(app):
 
 def projector(app, consumer="p1"):
     return Projector(app.extensions["tables"], app.extensions["players"], min_games=1, consumer=consumer)
-
-
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
-def player(client, name, bot=False):
-    reply = client.post("/v1/players", json={"name": name, "bot": bot})
-    assert reply.status_code == 201, reply.json
-    return reply.json
 
 
 def rated_game(client, winner, loser, rated=True, visibility="public"):

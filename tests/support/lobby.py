@@ -17,7 +17,7 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def player(client: Any, name: str) -> dict[str, Any]:
-    reply = client.post("/v1/players", json={"name": name})
+def player(client: Any, name: str, bot: bool = False) -> dict[str, Any]:
+    reply = client.post("/v1/players", json={"name": name, "bot": bot})
     assert reply.status_code == 201, reply.json
     return reply.json
