@@ -137,16 +137,15 @@ def to_act(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
-    if seat not in to_act(state):
-        return []
+    """The commands of ``seat``, which ``to_act`` waits on (each phase's check here is ``to_act``'s)."""
     match state.phase:
         case Drawing():
-            return [_DRAW]
+            return [_DRAW] if seat == active_seat(state) else []
         case Passing():
-            return [_pass(to=to) for to in sorted(current(state).on_table)]
-        case Offered():
+            return [_pass(to=to) for to in sorted(current(state).on_table)] if seat == active_seat(state) else []
+        case Offered(holder=holder) if seat == holder:
             return [_TAKE, *([_pass(to=to) for to in sorted(current(state).on_table)] or [_pass(to=None)])]
-        case Peeking():
+        case Peeking(seat=peeker) if seat == peeker:
             return [_RETURN, _REMOVE]
     return []
 

@@ -88,15 +88,18 @@ def to_act(state: State) -> frozenset[int]:
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
-    if seat not in to_act(state):
+    phase = state.phase
+    if isinstance(phase, Playing):  # the turn's seat, which ``to_act`` waits on (asked on every move of a playout)
+        if seat != phase.turn.seat:
+            return []
+        if phase.pending is not None:
+            return _power_commands(state, phase.pending, seat)
+    elif seat not in to_act(state):
         return []
-    match state.phase:
-        case RoundOver():
-            return [DealNextRound()]
-        case Designating():
-            return [ChooseFirstPlayer(seat=s) for s in range(state.players)]
-        case Playing(pending=Power() as power):
-            return _power_commands(state, power, seat)
+    elif isinstance(phase, RoundOver):
+        return [DealNextRound()]
+    else:
+        return [ChooseFirstPlayer(seat=s) for s in range(state.players)]
     out: list[Command] = [_draw_cards(count=n) for n in draw_counts(state, seat)]
     out += [_set(location=loc, count=n) for loc, n in settable(state, seat)]
     if can_meld_run(state, seat):

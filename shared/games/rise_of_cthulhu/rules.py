@@ -22,7 +22,6 @@ from shared.games.rise_of_cthulhu.actions import (
     draw_card,
     finish,
     forced_draw,
-    hunter_destinations,
     play_cultist,
     play_to_valley,
     valley_accepts,
@@ -357,7 +356,7 @@ def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
         if state.valley:
             out.append(_DRAW_VALLEY)
         playable = [loc for loc in free_locations(state) if loc != state.hunter]
-        destinations = hunter_destinations(state)
+        destinations = playable  # hunter_destinations: the same Locations
         # ``recall_options`` for every card and Location, each side's colours counted once
         colours = [colour_counts(location(state, where).sides[seat]) for where in playable] if state.hunter else None
         for card in hand:

@@ -43,7 +43,11 @@ IMMEDIATE = frozenset({Power.REVERSE_ORDER, Power.OPEN_HANDS, Power.LOW_WINS, Po
 
 
 def power(artifact: int) -> Power:
-    return Power(ARTIFACTS[artifact]["power"])
+    return _POWERS[artifact]
+
+
+_POWERS = tuple(Power(card["power"]) for card in ARTIFACTS)
+"""Each artifact's power, read once (``legal`` asks on every move of a playout)."""
 
 
 def points(state: RitesState, seat: int) -> int:

@@ -159,6 +159,18 @@ def to_act(state: RitesState) -> frozenset[int]:
 
 
 def legal_commands(state: RitesState, seat: int) -> list[Command]:
+    stage = state.stage
+    if isinstance(stage, Performing) and stage.begun:  # a rite under way (every move of a playout)
+        table = state.table
+        moves: list[Command] = []
+        if table.trade is not None:
+            if seat == table.trade.receiver:
+                moves = [ReturnCard(card=c) for c in _returnable(state, seat)]
+        else:
+            rite = RITES[stage.rite_id]
+            if seat in rite.to_act(table, stage.rite):
+                moves = rite.legal_commands(table, stage.rite, seat)
+        return moves + power_plays.legal(state, seat) + artifacts.legal(state, seat)
     match state.stage:
         case Choosing():
             if seat != state.grand_cultist:
