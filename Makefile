@@ -72,7 +72,7 @@ balance: install
 	$(BIN)/python -m tests.balance_rise_of_cthulhu
 	$(BIN)/python -m tests.balance_great_old_one
 
-# ruff on every Python file .gitignore leaves, mypy on shared/, both services and docs/bots/, and import-linter's contracts (no
+# ruff on every Python file .gitignore leaves, mypy on shared/, both services, deploy/stacks/ and docs/bots/, and import-linter's contracts (no
 # import circle, the session service's layers); settings in pyproject.toml.
 lint: install
 	$(BIN)/ruff check .

@@ -30,8 +30,8 @@ from pathlib import Path
 import orjson
 import requests
 
+from deploy.stacks.dev import Stack, free_port
 from session_service.storage import redis_clients
-from session_service.cli.devstack import Stack, free_port
 from shared.games import GAMES
 from tests.support.absurd import long_hands, mid_game, million_card_hands
 

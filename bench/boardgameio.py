@@ -37,7 +37,7 @@ from typing import Any
 
 import requests
 
-from session_service.cli.devstack import Stack, free_port
+from deploy.stacks.dev import Stack, free_port
 
 from bench import load, postgres
 from bench.command_path import combine, replays, table_mix

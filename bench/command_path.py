@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from shared.games import GAMES
 from tests.support.properties import random_playout
 

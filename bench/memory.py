@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from session_service.storage.store import EventStore
 from shared.games import GAMES
 

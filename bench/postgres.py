@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from session_service.cli.devstack import free_port
+from deploy.stacks.dev import free_port
 
 INSTALL = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "postgresql"]
 

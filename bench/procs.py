@@ -1,4 +1,4 @@
-"""The processes a run measures: the real stack (``devstack.Stack``), the echo pair, a lone session process."""
+"""The processes a run measures: the real stack (``deploy.stacks.dev.Stack``), the echo pair, a lone session process."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import requests
 
-from session_service.cli.devstack import DEPLOY, Stack, free_port
+from deploy.stacks.dev import DEPLOY, Stack, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # The rate limit stays on (its Redis round trip is part of every write) but high enough never to trip.

@@ -1,6 +1,6 @@
 """Scaled: command throughput through HAProxy on the Redis Cluster stack, against the single-Redis stack.
 
-The scaled stack (``session_service.cli.clusterstack``: a Redis Cluster of three primaries and three replicas,
+The scaled stack (``deploy.stacks.cluster``: a Redis Cluster of three primaries and three replicas,
 two session and two rules processes of one gunicorn worker each, HAProxy, two workers) and the single-Redis
 stack of the command section (one session and one rules gunicorn of two workers each: the same number of
 worker processes) replay the same seeded games, back to back in alternating rounds. On one machine of two
@@ -16,9 +16,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from session_service.cli.clusterstack import ScaledStack
-from session_service.cli.devstack import Stack, free_port
-from session_service.cli.rediscluster import RedisClusterNodes
+from deploy.stacks.cluster import ScaledStack
+from deploy.stacks.dev import Stack, free_port
+from deploy.stacks.rediscluster import RedisClusterNodes
 
 from bench import command_path, load
 from bench.procs import BENCH_ENV, cpu_seconds, stop

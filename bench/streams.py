@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 
 from bench import load
 from bench.command_path import combine, replays, table_mix

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Starts a node or a Sentinel of the queue's Redis: a primary, its replica and three Sentinels that promote the replica
-# when the primary is gone (deploy/sentinel.conf). `make cluster` (session_service/cli/clusterstack.py), compose and
+# when the primary is gone (deploy/sentinel.conf). `make cluster` (deploy/stacks/cluster.py), compose and
 # Kubernetes run this same script, so a node or Sentinel started again finds its place the same way everywhere.
 #
 #   redis-queue.sh node HOST PORT DIR [redis-server options ...]

@@ -12,8 +12,8 @@ from pathlib import Path
 import fakeredis
 import pytest
 
+from deploy.stacks.rediscluster import RedisClusterNodes
 from session_service.storage import redis_clients
-from session_service.cli.rediscluster import RedisClusterNodes
 from tests.support.redis_server import PrivateRedis, delete_prefix, external_url
 from tests.support.real_stack import SHARED, running_stack
 

@@ -1,2 +1,2 @@
-"""The ``mythos`` command line and what it starts: the terminal client and the development and cluster stacks.
-Outside the service's core: nothing in the service imports it."""
+"""The ``mythos`` command line and the terminal client. Outside the service's core: nothing in the service imports
+it. ``mythos run`` and ``mythos cluster`` start the stacks of deploy/stacks/, imported only when asked for."""

@@ -124,9 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "retention":
         sys.exit(retention_now())
     if args.command == "cluster":
-        from session_service.cli.clusterstack import run as run_stack
+        from deploy.stacks.cluster import run as run_stack
     else:
-        from session_service.cli.devstack import run as run_stack
+        from deploy.stacks.dev import run as run_stack
     run_stack(args.port, args.rules_port)
 
 

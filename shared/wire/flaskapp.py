@@ -172,7 +172,7 @@ def ops_blueprint(readiness: Callable[[], dict[str, bool]]) -> Blueprint:
     ``SERVE_METRICS=0``, which ``mythos run`` sets unless told otherwise: there the API's port is the only door).
 
     Started by ``mythos run``, both answer its run's nonce (``MYTHOS_RUN_ID``) as ``Mythos-Run``: the launcher
-    waits for its own processes, never for another server that answers on the port (session_service/cli/devstack.py)."""
+    waits for its own processes, never for another server that answers on the port (deploy/stacks/dev.py)."""
     blp = Blueprint("operations", __name__, description="Health, readiness and metrics")
     run = {"Mythos-Run": os.environ["MYTHOS_RUN_ID"]} if os.environ.get("MYTHOS_RUN_ID") else {}
     serve_metrics = os.environ.get("SERVE_METRICS", "1") != "0"

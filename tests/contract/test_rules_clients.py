@@ -22,7 +22,7 @@ import orjson
 import pytest
 import requests
 
-from session_service.cli.devstack import DEPLOY, free_port
+from deploy.stacks.dev import DEPLOY, free_port
 from session_service.rules_client import (
     FRAME, HopRules, HttpRules, LocalRules, Ruling, decide_body, decide_fields, setup_body,
 )

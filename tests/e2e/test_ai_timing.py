@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from deploy.stacks.dev import Stack
 from shared.ai import LEVELS
-from session_service.cli.devstack import Stack
 from tests.support.real_stack import running_stack
 from tests.support.client import ApiClient
 from tests.support.timing import ai_turn_gaps, ks_two_sample

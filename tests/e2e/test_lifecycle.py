@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from session_service.cli.devstack import PortTaken, Stack, free_port, port_taken
+from deploy.stacks.dev import PortTaken, Stack, free_port, port_taken
 
 pytestmark = pytest.mark.e2e
 START_S = 90  # generous: the box is shared; nothing here asserts a duration

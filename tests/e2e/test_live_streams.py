@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from tests.support.client import ApiClient
 from tests.support.real_stack import running_stack
 from tests.support.streams import StreamReader

@@ -14,7 +14,7 @@ import orjson
 import pytest
 import requests
 
-from session_service.cli.devstack import Stack, free_port
+from deploy.stacks.dev import Stack, free_port
 from shared.audit import verify_export
 from shared.games import GAMES
 from tests.support.redis_server import delete_prefix, external_url

@@ -19,10 +19,10 @@ import pytest
 import redis
 import requests
 
-from session_service.cli.clusterstack import ScaledStack
-from session_service.cli.devstack import free_port
+from deploy.stacks.cluster import ScaledStack
+from deploy.stacks.dev import free_port
+from deploy.stacks.supervise import Supervisor
 from session_service.rules_client import decide_fields
-from session_service.cli.supervise import Supervisor
 from shared import audit
 from shared.games import GAMES
 from shared.kernel import fold
@@ -319,7 +319,7 @@ def unreplicated(stack: ScaledStack) -> dict[str, float]:
 
 
 def test_under_supervision_every_part_killed_comes_back_and_every_shard_is_replicated_again(stack):
-    """What ``mythos cluster`` does (devstack.serve's supervisor): kill -9 of a Redis node, a session, rules or
+    """What ``mythos cluster`` does (deploy.stacks.dev.serve's supervisor): kill -9 of a Redis node, a session, rules or
     worker process, HAProxy, the queue's primary or a Sentinel, and the part is started again; a node rejoins, so
     every shard has its replica, and the queue's Redis its replica and its three Sentinels."""
     cluster = stack.cluster

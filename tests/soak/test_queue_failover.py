@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from session_service.cli.clusterstack import ScaledStack
+from deploy.stacks.cluster import ScaledStack
 from tests.support.queue_failover import Tables, kill_queue_primary, queue_back
 from tests.support.scaled import running_scaled_stack
 from tests.trust.helpers import Api, record_figures

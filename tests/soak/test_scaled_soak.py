@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from session_service.cli.clusterstack import ScaledStack
+from deploy.stacks.cluster import ScaledStack
 from shared.games import GAMES
 from tests.support.scaled import Player, healed, human_game, running_scaled_stack, store_of, until_ack_after
 from tests.trust.helpers import Api, record_figures

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from session_service.use_cases.meta import parse_iso
 from tests.support.real_stack import SHARED, running_stack
 from tests.trust.helpers import record_figures

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 
-from session_service.cli.devstack import free_port
+from deploy.stacks.dev import free_port
 
 
 class CutProxy:

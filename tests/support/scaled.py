@@ -1,4 +1,4 @@
-"""The scaled stack (``session_service.cli.clusterstack``) for tests, and a client that plays through its faults:
+"""The scaled stack (``deploy.stacks.cluster``) for tests, and a client that plays through its faults:
 shared by tests/e2e/test_scaled_stack.py (make test) and tests/soak/test_scaled_soak.py (make soak)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import requests
 
+from deploy.stacks.cluster import ScaledStack
+from deploy.stacks.dev import free_port
 from session_service.storage import redis_clients
-from session_service.cli.clusterstack import ScaledStack
-from session_service.cli.devstack import free_port
 from session_service.storage.store import EventStore
 from shared.games import GAMES
 from tests.support.queue_failover import queue_back

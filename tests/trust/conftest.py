@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from deploy.stacks.dev import Stack, free_port
 from session_service.storage import redis_clients
-from session_service.cli.devstack import Stack, free_port
 from shared.games import GAMES
 from tests.trust.helpers import Api
 

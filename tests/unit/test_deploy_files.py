@@ -119,7 +119,7 @@ def test_behind_the_balancer_each_client_is_still_its_own_address(tmp_path):
     """Rate limits, table quotas, stream caps and the scope of a retried create or join go by the client's address:
     behind HAProxy (make cluster, compose) or ingress-nginx (k8s) the session processes must take it from the
     X-Forwarded-For the balancer writes, or every client is the balancer and they all share one of each."""
-    from session_service.cli.clusterstack import ScaledStack
+    from deploy.stacks.cluster import ScaledStack
 
     haproxy = (DEPLOY / "haproxy.cfg").read_text()
     api_frontend = haproxy.split("frontend api", 1)[1].split("frontend ", 1)[0]
@@ -193,8 +193,8 @@ class Backend(ThreadingHTTPServer):
 @pytest.fixture
 def balancer(tmp_path):
     """deploy/haproxy.cfg in front of one stand-in session process, as make cluster runs it."""
-    from session_service.cli.clusterstack import haproxy_binary
-    from session_service.cli.devstack import free_port
+    from deploy.stacks.cluster import haproxy_binary
+    from deploy.stacks.dev import free_port
 
     backend = Backend()
     threading.Thread(target=backend.serve_forever, daemon=True).start()
@@ -321,9 +321,9 @@ def test_mythos_run_serves_no_metrics_on_its_public_port_unless_asked(tmp_path, 
     """Issue 41, L6: `mythos run`'s API port (its only door: no balancer closes /metrics there) served /metrics to
     anyone. Its processes now run with SERVE_METRICS=0 unless the environment says 1; every other deployment
     scrapes each process's own address, so the services' default stays on."""
+    from deploy.stacks.cluster import ScaledStack
+    from deploy.stacks.dev import Stack
     from rules_service.app import create_app
-    from session_service.cli.clusterstack import ScaledStack
-    from session_service.cli.devstack import Stack
 
     monkeypatch.delenv("SERVE_METRICS", raising=False)
     assert Stack(data_dir=tmp_path).env()["SERVE_METRICS"] == "0"
@@ -340,7 +340,7 @@ def test_mythos_run_serves_no_metrics_on_its_public_port_unless_asked(tmp_path, 
 def test_each_gunicorn_master_has_its_own_control_socket_or_none(tmp_path, monkeypatch):
     """Issue 41: the rules and session masters of one host both listened on the default control socket
     (~/.gunicorn/gunicorn.ctl), the second silently taking it. Neither opens one unless told its own path."""
-    from session_service.cli.devstack import free_port
+    from deploy.stacks.dev import free_port
 
     for service, setting in (("rules", "RULES_CONTROL_SOCKET"), ("session", "SESSION_CONTROL_SOCKET")):
         monkeypatch.delenv(setting, raising=False)
@@ -467,7 +467,7 @@ def test_the_queue_s_redis_has_a_replica_and_three_sentinels_everywhere_started_
     """Issue 47: the queue's one Redis was a single point (its loss stopped every AI seat and timer). make cluster,
     compose and Kubernetes each run two nodes and three Sentinels, all started by deploy/redis-queue.sh with
     deploy/sentinel.conf, and point every service at the Sentinels."""
-    from session_service.cli.clusterstack import QUEUE_MASTER, SENTINELS, ScaledStack
+    from deploy.stacks.cluster import QUEUE_MASTER, SENTINELS, ScaledStack
 
     sentinels = [f"redis-sentinel-{i}:26379" for i in range(3)]
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]

@@ -1,5 +1,5 @@
-"""The import contracts in pyproject.toml (``[tool.importlinter]``) hold: no import circle in shared/ or either
-service, the session service's layers, no Flask in a use case or outside the HTTP edge, a worker that never imports
+"""The import contracts in pyproject.toml (``[tool.importlinter]``) hold: no import circle in shared/, either
+service or deploy/, deploy/'s stacks over the services (which never import them), the session service's layers, no Flask in a use case or outside the HTTP edge, a worker that never imports
 the edge, shared/ apart from both services, no Redis in a use case (and, below, no use case reaching an adapter's
 client through it). ``make lint`` checks them with ``lint-imports``; this keeps ``make
 test`` from passing on a regression too."""

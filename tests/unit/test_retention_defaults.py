@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session_service.cli.devstack import Stack
+from deploy.stacks.dev import Stack
 from session_service.config import Settings
 from session_service.use_cases import retention
 

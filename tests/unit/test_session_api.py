@@ -6,8 +6,8 @@ import fakeredis
 import orjson
 import pytest
 
+from deploy.stacks.dev import free_port
 from session_service.http.app import create_app
-from session_service.cli.devstack import free_port
 from session_service.rules_client import HttpRules
 from session_service.storage import redis_clients
 from tests.support.stack import TEST_TOKEN_SECRET, make_session_app

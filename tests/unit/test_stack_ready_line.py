@@ -6,8 +6,8 @@ from __future__ import annotations
 import signal
 from types import SimpleNamespace
 
-from session_service.cli.clusterstack import ScaledStack
-from session_service.cli.devstack import Stopping, serve
+from deploy.stacks.cluster import ScaledStack
+from deploy.stacks.dev import Stopping, serve
 
 CLUSTER_URL = "redis+cluster://127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002"
 

@@ -7,7 +7,7 @@ import io
 import signal
 from dataclasses import dataclass, field
 
-from session_service.cli.supervise import FIRST_S, MOST_S, STEADY_S, Supervisor, how
+from deploy.stacks.supervise import FIRST_S, MOST_S, STEADY_S, Supervisor, how
 
 
 @dataclass

