@@ -77,16 +77,21 @@ def ended_results(projector: Projector, exports: Path | None, problems: list[str
 
 def rebuild() -> int:
     """Every read model again, from the games in Redis (REDIS_URL) and the exports retention kept
-    (RETENTION_EXPORT_DIR). Run it with the workers' projectors stopped: a game folded live during the rebuild
-    may be lost from it (a second rebuild, or the next run of the projector on a restart, puts it back)."""
+    (RETENTION_EXPORT_DIR). Run it with the workers' projectors stopped: a game a projector rates meanwhile moves
+    the ledger under the rebuild, which then stops and says so (exit 1) rather than leave a mix."""
     from session_service import bootstrap
     from session_service.config import Settings
+    from session_service.use_cases.projector import RebuildRaced
 
     settings = Settings.from_env()
     service = bootstrap.build(settings, {"SCHEDULER": None}, serves_clients=False, decides=False)
     problems: list[str] = []
     found = ended_results(service.projector, settings.retention.export_dir, problems, service.tables.games)
-    folded = service.projector.rebuild(found)
+    try:
+        folded = service.projector.rebuild(found)
+    except RebuildRaced as raced:
+        print(f"problem   {raced}", file=sys.stderr)
+        return 1
     print(f"rebuilt the read models from {folded} games ({len(found)} ended games found)")
     for problem in problems:
         print(f"problem   {problem}", file=sys.stderr)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,11 @@ MIN_GAMES = 3  # games a rating entry needs to stand on a leaderboard (LEADERBOA
 RETRIES = 20
 GATHER_S = 0.2  # how long a pass that found a few ended games waits for more, to fold them together
 REBUILD_CHUNK = 500  # games a rebuild writes in one script call or pipeline
+POOLS_KEPT = 10_000  # players whose pool (people's or bots') a projector remembers: a player's kind never changes
+
+
+class RebuildRaced(RuntimeError):
+    """A game type's ledger moved while a rebuild wrote it: a projector was running (the rebuild wants them stopped)."""
 
 
 @dataclass
@@ -56,7 +62,7 @@ class Projector:
     def __post_init__(self) -> None:
         self.feed = EndedFeed(self.tables.store)
         self.models = ReadModels(self.tables.store)
-        self._pools: dict[str, str] = {}
+        self._pools: OrderedDict[str, str] = OrderedDict()  # the most recently asked last, at most POOLS_KEPT
 
     # -- the subscription ---------------------------------------------------------------------------------
     def run_once(self, count: int = 100, claim_idle_ms: int = CLAIM_IDLE_MS, block_ms: int = 0, gather_s: float = 0.0) -> int:
@@ -146,15 +152,20 @@ class Projector:
         """Whose leaderboard an entry stands on: people's, or bots' (players made with ``bot``, and AI levels)."""
         if entry.startswith(ratings.AI_ENTRY):
             return "bots"
-        if entry not in self._pools:
-            player = self.players.get(entry)
-            self._pools[entry] = "bots" if player is None or player.bot else "humans"
-        return self._pools[entry]
+        if entry in self._pools:
+            self._pools.move_to_end(entry)
+            return self._pools[entry]
+        player = self.players.get(entry)
+        pool = self._pools[entry] = "bots" if player is None or player.bot else "humans"
+        if len(self._pools) > POOLS_KEPT:
+            self._pools.popitem(last=False)
+        return pool
 
     # -- the rebuild -------------------------------------------------------------------------------------
     def rebuild(self, results: Iterable[Result]) -> int:
         """Every read model again from ``results`` (every ended game's, from the logs and the retained exports),
-        the same bytes as the live projector wrote; how many games it folded."""
+        the same bytes as the live projector wrote; how many games it folded. ``RebuildRaced`` where a projector
+        rated a game meanwhile (the read models are then a mix: stop the projectors and rebuild again)."""
         kept = [r for r in results if not r.private and r.status == "finished"]
         for game in self.tables.games:
             self.models.clear(game)
@@ -164,7 +175,11 @@ class Projector:
             for at in range(0, len(rated), REBUILD_CHUNK):
                 chunk = rated[at:at + REBUILD_CHUNK]
                 shown = self._shown(folded.get(game, {})) if at + REBUILD_CHUNK >= len(rated) else {}
-                self.models.commit(game, ((r.game_id, r.ended_ms, _raw(r)) for r in chunk), self.models.ledger_head(game)[:2], shown)
+                head = self.models.ledger_head(game)
+                verdict = self.models.commit(game, ((r.game_id, r.ended_ms, _raw(r)) for r in chunk), (head[0], head[1]), shown)
+                if verdict != "ok":
+                    raise RebuildRaced(f"the ratings of {game} moved while they were rebuilt ({verdict}): a projector "
+                                       "is running; stop the workers' projectors (PROJECTIONS=0) and rebuild again")
         for at in range(0, len(kept), REBUILD_CHUNK):
             chunk = kept[at:at + REBUILD_CHUNK]
             self.models.add_history(((sorted({s.player for s in r.seats if s.player}), r.game_id, r.ended_ms, r.line())

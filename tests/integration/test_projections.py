@@ -12,7 +12,7 @@ import pytest
 from shared import ratings
 from session_service.cli import standings
 from session_service.storage.projections import EndedFeed
-from session_service.use_cases.projector import Projector
+from session_service.use_cases.projector import Projector, RebuildRaced
 from session_service.worker import jobs
 from tests.support.contract import Contract
 from tests.support.stack import make_session_app
@@ -158,6 +158,35 @@ def test_a_late_game_is_folded_in_order_and_a_rebuild_gives_the_same_bytes(clien
     rebuilt = projector(app, "rebuild").rebuild(ratings.result_of(tables.store.records(g)) for g in games)
     assert rebuilt == 6 and live.models.dump(["toy"], ids) == before
 
+
+
+def test_a_rebuild_a_live_projector_races_stops_and_says_so_instead_of_leaving_a_mix(client, app):
+    tables = app.extensions["tables"]
+    people = [player(client, name) for name in ("Ada", "Cy")]
+    games = [rated_game(client, people[0], people[1]) for _ in range(2)]
+    late = rated_game(client, people[1], people[0])
+    live, rebuilding = projector(app), projector(app, "rebuild")
+    for game_id in games:
+        live.project(game_id)
+    commit = rebuilding.models.commit
+
+    def raced(*args, **kwargs):  # the live projector rates the late game between the rebuild's read and its write
+        live.project(late)
+        return commit(*args, **kwargs)
+
+    rebuilding.models.commit = raced
+    with pytest.raises(RebuildRaced, match="stop the workers' projectors"):
+        rebuilding.rebuild(ratings.result_of(tables.store.records(g)) for g in games)
+
+
+def test_a_projector_remembers_a_bounded_number_of_players_pools(client, app, monkeypatch):
+    monkeypatch.setattr("session_service.use_cases.projector.POOLS_KEPT", 2)
+    live = projector(app)
+    people = [player(client, name) for name in ("Ada", "Cy", "Eve")]
+    assert [live.pool_of(p["id"]) for p in people] == ["humans"] * 3
+    assert list(live._pools) == [people[1]["id"], people[2]["id"]]
+    live.pool_of(people[1]["id"])  # asked again: the most recent
+    assert list(live._pools) == [people[2]["id"], people[1]["id"]]
 
 @contextmanager
 def round_trips(client):
