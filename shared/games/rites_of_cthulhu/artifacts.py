@@ -143,17 +143,24 @@ def _invocable(state: RitesState, seat: int) -> dict[int, bool]:
     stage = state.stage
     if not isinstance(stage, Performing) or not stage.begun or state.table.trade is not None:
         return {}
-    out = {a: False for a in state.revealed if ARTIFACTS[a]["symbol"] == Symbol.SINGLE and a not in state.fresh_used}
+    out = {a: False for a in state.revealed if a in _SINGLE and a not in state.fresh_used}
     for a in state.captured[seat]:
         if a in state.revealed or a in state.second_used:
             continue
-        if ARTIFACTS[a]["timing"] == Timing.BEFORE and state.table.moves > 0:
+        if a in _BEFORE and state.table.moves > 0:
             continue
         out[a] = True
     return out
 
 
+_SINGLE = frozenset(a["id"] for a in ARTIFACTS if a["symbol"] == Symbol.SINGLE)
+_BEFORE = frozenset(a["id"] for a in ARTIFACTS if a["timing"] == Timing.BEFORE)
+"""The artifacts of each symbol and timing, read once (``legal`` asks on every move of a playout)."""
+
+
 def legal(state: RitesState, seat: int) -> list[Command]:
+    if not state.revealed and not state.captured[seat]:  # nothing to invoke
+        return []
     return [c for a in _invocable(state, seat) for c in _options(state, a, seat)]
 
 

@@ -46,16 +46,20 @@ PREFERENCE: dict[str, int] = {
     "place_ghoul": 3, "call_henchman": 3,
 }
 """Kinds of move the policy prefers (higher first); every other kind counts 0, an out-of-turn artifact -1."""
+_VALUE = {**PREFERENCE, "invoke_artifact": -1}
 
 
 def rollout_policy(state: Any, seat: int, legal: list[Command], rng: random.Random) -> Command:
     if len(legal) == 1 or rng.random() < EXPLORE:
         return rng.choice(legal)
+    # the commands of the most preferred kind: a legal list runs in kinds (a rite's plays, its other moves, the
+    # power-plays, the artifacts), so each kind's value is looked up once per run (asked on every move of a playout)
     best: list[Command] = []
-    top = -100
+    top, kind, value, value_of = -100, None, 0, _VALUE.get
     for command in legal:
-        kind = command.type
-        value = PREFERENCE.get(kind, -1 if kind == "invoke_artifact" else 0)
+        if command.type != kind:
+            kind = command.type
+            value = value_of(kind, 0)
         if value > top:
             best, top = [command], value
         elif value == top:

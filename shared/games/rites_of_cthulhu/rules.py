@@ -49,7 +49,7 @@ from shared.games.rites_of_cthulhu.events import (
     TurnOrderReversed,
 )
 from shared.games.rites_of_cthulhu.rites import RITES
-from shared.games.rites_of_cthulhu.rites.base import Rite, RiteEnd
+from shared.games.rites_of_cthulhu.rites.base import Rite, RiteEnd, RiteResult
 from shared.games.rites_of_cthulhu.rites.table import TABLE_FACTS, draw, fold_table, return_card
 from shared.games.rites_of_cthulhu.state import (
     Choosing,
@@ -293,10 +293,16 @@ def _settle(d: Decision[RitesState]) -> None:
             break
     else:
         raise AssertionError(f"{rite.id}: settle does not reach a fixed point")
+    result = rite.result(d.state.table, rite_state(d.state))
+    if result is not None:
+        end_rite(d, result)
+
+
+def end_rite(d: Decision[RitesState], result: RiteResult) -> None:
+    """The rite is over (its follow-ups done, ``_settle``): its winner takes the Coveted Artifacts, or claims them,
+    and the next rite is dealt. A playout's move builds the settled state directly and comes here for the rest
+    (``simulate.py``)."""
     state: RitesState = d.state
-    result = rite.result(state.table, rite_state(state))
-    if result is None:
-        return
     if result.winner is None:
         d.emit(RiteFailed(reason=result.reason, seat=None))
     elif result.may_trade_artifact and state.coveted and state.artifact_deck:

@@ -153,6 +153,11 @@ class Rite:
     its facts leave (``moves``: how many of them were cultists' moves), without a ``Decision`` or the checks, and
     settled as ``settle`` settles it; or ``None`` to leave the command to ``decide``."""
 
+    @property
+    def settles(self) -> bool:
+        """Does the rite make moves by itself after a command (a ``settle`` of its own)?"""
+        return self.settle is not _nothing
+
 
 # -- commands several rites share (one command name, one record across the game) -----------------------------------
 

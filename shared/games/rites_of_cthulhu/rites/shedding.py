@@ -89,16 +89,15 @@ def decided_draw_or_end(d: Decision[RitesState], command: Command, seat: int, pl
     return False
 
 
-def simulated_draw_or_end(evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]], table: Tabletop, state: Any,
-                          command: Command, seat: int) -> tuple[Tabletop, Any, int] | None:
+def simulated_draw_or_end(drew: Callable[[Any, int], Any], passed: Callable[[Any, int], Any], table: Tabletop,
+                          state: Any, command: Command, seat: int) -> tuple[Tabletop, Any, int] | None:
     """``decided_draw_or_end`` for a playout (``Rite.simulate``): the draw or the end of the turn the rite listed,
-    folded by the rite's own ``evolve``; ``None`` when ``command`` is a play."""
-    if isinstance(command, DrawCard):
-        table, state = evolve(table, state, DrewUnableToPlay(seat=seat))
-        return drawn(table, seat, 1), state, 1
-    if isinstance(command, EndTurn):
-        table, state = evolve(table, state, TurnPassed(seat=next_seat(table, seat)))
-        return table, state, 1
+    folded by the rite's own folds of ``DrewUnableToPlay`` (``drew``) and ``TurnPassed`` (``passed``), without
+    building the facts; ``None`` when ``command`` is a play."""
+    if command is DRAW_CARD or isinstance(command, DrawCard):
+        return drawn(table, seat, 1), drew(state, seat), 1
+    if command is END_TURN or isinstance(command, EndTurn):
+        return table, passed(state, next_seat(table, seat)), 1
     return None
 
 

@@ -139,20 +139,30 @@ def fold_table(table: Tabletop, fact: Fact) -> Tabletop:
             return replace(table, pile=table.pile[len(cards):],
                            face_down=table.face_down + tuple((c, NOBODY) for c in cards))
         case CardForced(giver=giver, receiver=receiver, card=card):
-            return replace(sealed_from_hand(table, giver, [card]), trade=Trade(giver, receiver, card))
+            return forced(table, giver, receiver, card)
         case CardReturned(giver=giver, receiver=receiver, card=card, received=received):
-            table = unseen_from_hand(table, receiver, seen_by=[giver])
-            table = with_hand(table, receiver, remove_cards(table.hands[receiver], [card]) + (received,))
-            table = with_hand(table, giver, table.hands[giver] + (card,))
-            # both now know where the two traded cards are
-            known = note_known(note_known(table.known, giver, [received]), receiver, [card])
-            seen_by = (EVERYBODY, EVERYBODY) if table.mods.open_hands else (giver, receiver)
-            traded = table.traded + ((seen_by[0], received, receiver), (seen_by[1], card, giver))
-            return replace(table, trade=None, known=known, traded=traded)
+            return returned(table, giver, receiver, card, received)
         case CardsKnown(seat=seat, of_seat=of_seat, cards=cards):
             return replace(table, known=note_known(table.known, seat, cards),
                            peeks=table.peeks + ((seat, of_seat, tuple(cards)),))
     raise TypeError(f"not a table fact: {fact!r}")
+
+
+def forced(table: Tabletop, giver: int, receiver: int, card: int) -> Tabletop:
+    """The fold of ``CardForced`` (a playout's move folds it without building the fact)."""
+    return replace(sealed_from_hand(table, giver, [card]), trade=Trade(giver, receiver, card))
+
+
+def returned(table: Tabletop, giver: int, receiver: int, card: int, received: int) -> Tabletop:
+    """The fold of ``CardReturned``."""
+    table = unseen_from_hand(table, receiver, seen_by=[giver])
+    table = with_hand(table, receiver, remove_cards(table.hands[receiver], [card]) + (received,))
+    table = with_hand(table, giver, table.hands[giver] + (card,))
+    # both now know where the two traded cards are
+    known = note_known(note_known(table.known, giver, [received]), receiver, [card])
+    seen_by = (EVERYBODY, EVERYBODY) if table.mods.open_hands else (giver, receiver)
+    traded = table.traded + ((seen_by[0], received, receiver), (seen_by[1], card, giver))
+    return replace(table, trade=None, known=known, traded=traded)
 
 
 # -- turn order and ranks ----------------------------------------------------------------------------------------

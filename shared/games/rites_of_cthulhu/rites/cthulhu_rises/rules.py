@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
+from shared.kernel import Command, Decision, Fact, RuleViolation, interned, replace, replace_at
 from shared.kernel.errors import require
 
 from shared.games.rites_of_cthulhu.cards import CTHULHU, HAND_SIZE, cult, rank
@@ -28,6 +28,7 @@ from shared.games.rites_of_cthulhu.rites.table import (
     draw,
     drawn,
     force_card,
+    forced,
     opener,
     set_aside_from_pile,
     turn_order,
@@ -126,7 +127,10 @@ def legal_commands(table: Tabletop, state: CthulhuRisesState, seat: int) -> list
     if state.forcing is not None:
         targets = [s for s in range(table.players) if s != seat and table.hands[s]]
         return [DeclineTrade(), *(ForceCard(card=c, seat=t) for c in sorted(table.hands[seat]) for t in targets)]
-    return [PlayCard(card=c) for c in _playable(table, state, seat)]
+    return [_play_card(card=c) for c in _playable(table, state, seat)]
+
+
+_play_card = interned(PlayCard)  # one record per play: a playout lists them on every move
 
 
 def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
@@ -213,15 +217,15 @@ def closing(table: Tabletop, state: CthulhuRisesState) -> GateClosed | None:
 def simulate(table: Tabletop, state: CthulhuRisesState, command: Command, seat: int
              ) -> tuple[Tabletop, CthulhuRisesState, int] | None:
     """``decide`` and ``settle`` for a playout (``Rite.simulate``): a card played to the gate, with its draw, its
-    summoning and the gate closing, folded here without checking the listed move; a forced trade goes to ``decide``."""
+    summoning and the gate closing, or the closer's forced card or her refusal, folded here without checking the listed
+    move or building the facts (but the rarer summoning and the gate closing)."""
     if state.forcing is not None:
-        if not isinstance(command, DeclineTrade):
-            return None
-        table, state = evolve(table, state, ForcedTradeDeclined(seat=seat))
-        return table, state, 1
+        if isinstance(command, ForceCard):  # ForcedTradeOffered, then the table's CardForced
+            return forced(table, seat, command.seat, command.card), _decided(state), 1
+        return table, _decided(state), 1  # ForcedTradeDeclined
     assert isinstance(command, PlayCard)
     card, moves = command.card, 1
-    table, state = evolve(table, state, CardPlayedToGate(seat=seat, card=card, opened=not state.gate))
+    table, state = _played(table, state, seat, card, not state.gate)
     table = drawn(table, seat, HAND_SIZE - len(table.hands[seat]))
     if cult(card) == GRAND_CULT and seat in state.eligible and state.gate_number > 1:
         summoned = summoning(table, state, card)
@@ -241,10 +245,7 @@ def simulate(table: Tabletop, state: CthulhuRisesState, command: Command, seat: 
 def evolve(table: Tabletop, state: CthulhuRisesState, fact: Fact) -> tuple[Tabletop, CthulhuRisesState]:
     match fact:
         case CardPlayedToGate(seat=seat, card=card, opened=opened):
-            state = replace(state, gate=state.gate + ((seat, card),))
-            if opened:
-                state = replace(state, eligible=state.eligible | {seat}, holder_at_start=state.captor)
-            return without(table, seat, [card]), state
+            return _played(table, state, seat, card, opened)
         case GateClosed():
             return table, _closed(table, state, fact)
         case CthulhuSummoned(seat=seat, source=source):
@@ -254,8 +255,24 @@ def evolve(table: Tabletop, state: CthulhuRisesState, fact: Fact) -> tuple[Table
         case SummoningFailed():
             return table, replace(state, drawn_at_failure=table.drawn or (0,) * table.players)
         case ForcedTradeOffered() | ForcedTradeDeclined():
-            return table, replace(state, forcing=None)
+            return table, _decided(state)
     raise TypeError(f"Cthulhu Rises has no fact {fact!r}")
+
+
+def _played(table: Tabletop, state: CthulhuRisesState, seat: int, card: int, opened: bool
+            ) -> tuple[Tabletop, CthulhuRisesState]:
+    """The fold of ``CardPlayedToGate`` (``simulate`` folds its move without building the fact)."""
+    if opened:
+        state = replace(state, gate=state.gate + ((seat, card),), eligible=state.eligible | {seat},
+                        holder_at_start=state.captor)
+    else:
+        state = replace(state, gate=state.gate + ((seat, card),))
+    return without(table, seat, [card]), state
+
+
+def _decided(state: CthulhuRisesState) -> CthulhuRisesState:
+    """The fold of ``ForcedTradeOffered`` and ``ForcedTradeDeclined``: the closer's choice is made."""
+    return replace(state, forcing=None)
 
 
 def _closed(table: Tabletop, state: CthulhuRisesState, closed: GateClosed) -> CthulhuRisesState:

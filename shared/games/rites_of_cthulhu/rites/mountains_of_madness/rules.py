@@ -42,33 +42,47 @@ def initial(table: Tabletop) -> MountainsState:
     return MountainsState()
 
 
-def _top(state: MountainsState, ridge_card: int, side: str) -> int:
-    for slope in state.slopes:
-        if slope.ridge_card == ridge_card and slope.side == side:
-            return slope.cards[-1]
-    return ridge_card
-
-
 def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
+    # Asked on every move of a playout: each card is looked up among the ranks that extend the ridge and the ranks
+    # each slope takes (``fits_ridge``, and a step of one from the slope's top), worked out once, not tried against
+    # every place.
     hand = sorted(table.hands[seat])
-    on_ridge = [c for c in hand if fits_ridge(state.ridge, c)]
-    out: list[Command] = [_extend(c) for c in on_ridge]
-    if not state.ridge:
+    ridge = state.ridge
+    extends = _ridge_ends(ridge)
+    out: list[Command] = [_extend(c) for c in hand if c % RANKS in extends]
+    if not ridge:
         return out
-    spots = [(r, side) for r in state.ridge for side in Side]
-    # Ridge before slopes: a card that can extend the ridge may not go on a slope.
-    free = [c for c in hand if c not in on_ridge]
-    tops = [(r, side, rank(_top(state, r, side))) for r, side in spots]
+    free = [c for c in hand if c % RANKS not in extends]
+    spots = [(r, side) for r in ridge for side in _SIDES]
+    tops = {(s.ridge_card, s.side): s.cards[-1] for s in reversed(state.slopes)}  # the first slope of a place (_top)
+    takes: dict[int, list[tuple[int, Side]]] = {}  # rank -> the places a card of that rank may go, in order
+    for spot in spots:
+        top = rank(tops.get(spot, spot[0]))
+        takes.setdefault(top - 1, []).append(spot)
+        takes.setdefault(top + 1, []).append(spot)
     for c in free:
-        mine = c % RANKS  # rank(c), inlined: asked for every card and slope on every move of a playout
-        for r, side, top in tops:
-            if mine - top in (1, -1):
-                out.append(_slope(c, r, side))
+        for r, side in takes.get(c % RANKS, ()):
+            out.append(_slope(c, r, side))
     for book in sorted({c for c in hand if rank(c) == FORBIDDEN_BOOK}):
         for c in free:
             if c != book:
                 out += [_cliff(book, c, r, side) for r, side in spots]
     return out
+
+
+_SIDES = tuple(Side)
+_NOT_BOOKS = frozenset(range(RANKS)) - {FORBIDDEN_BOOK}
+
+
+def _ridge_ends(ridge: tuple[int, ...]) -> frozenset[int]:
+    """The ranks of the cards that extend ``ridge`` (``fits_ridge``): any but a forbidden book to declare the Elder
+    Sign, then one below or above the run, up to four cards."""
+    if not ridge:
+        return _NOT_BOOKS
+    if len(ridge) >= RIDGE_SIZE:
+        return frozenset()
+    ranks = [c % RANKS for c in ridge]
+    return frozenset((min(ranks) - 1, max(ranks) + 1)) - {FORBIDDEN_BOOK}
 
 
 @functools.cache
@@ -120,23 +134,20 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
 
 
 def simulate(table: Tabletop, state: MountainsState, command: Command, seat: int) -> tuple[Tabletop, MountainsState, int] | None:
-    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
-    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    """``decide`` for a playout (``Rite.simulate``): the folds of the same facts, without checking the listed move or
+    building the facts."""
+    turn = simulated_draw_or_end(_drew, _passed, table, state, command, seat)
     if turn is not None:
         return turn
     match command:
-        case ExtendRidge(card=card):
-            after, played = evolve(table, state, RidgeExtended(seat=seat, card=card))
         case PlayOnSlope(card=card, ridge_card=ridge_card, side=side):
-            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[card], ridge_card=ridge_card, side=side,
-                                                             cliff=False))
+            return (*_sloped(table, state, seat, (card,), ridge_card, side), 1)
+        case ExtendRidge(card=card):
+            return (*_extended(table, state, seat, card), 1)
         case PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side):
-            after, played = evolve(table, state, SlopePlayed(seat=seat, cards=[book, card], ridge_card=ridge_card,
-                                                             side=side, cliff=True))
-            after = drawn(after, seat, 1)
-        case _:
-            return None
-    return after, played, 1
+            after, played = _sloped(table, state, seat, (book, card), ridge_card, side)
+            return drawn(after, seat, 1), played, 1
+    return None
 
 
 def _why(table: Tabletop, state: MountainsState, seat: int, command: Command) -> RuleViolation:
@@ -163,20 +174,40 @@ def _why(table: Tabletop, state: MountainsState, seat: int, command: Command) ->
 def evolve(table: Tabletop, state: MountainsState, fact: Fact) -> tuple[Tabletop, MountainsState]:
     match fact:
         case RidgeExtended(seat=seat, card=card):
-            return without(table, seat, [card]), replace(state, ridge=state.ridge + (card,), turn=seat,
-                                                         played=state.played + 1)
+            return _extended(table, state, seat, card)
         case SlopePlayed(seat=seat, cards=cards, ridge_card=ridge_card, side=side):
-            at = next((i for i, s in enumerate(state.slopes) if s.ridge_card == ridge_card and s.side == side), None)
-            if at is None:
-                slopes = state.slopes + (Slope(ridge_card, side, tuple(cards)),)
-            else:
-                slopes = replace_at(state.slopes, at, replace(state.slopes[at], cards=state.slopes[at].cards + tuple(cards)))
-            return without(table, seat, cards), replace(state, slopes=slopes, turn=seat, played=state.played + len(cards))
+            return _sloped(table, state, seat, tuple(cards), ridge_card, side)
         case DrewUnableToPlay(seat=seat):
-            return table, replace(state, turn=seat, drew=True)
+            return table, _drew(state, seat)
         case TurnPassed(seat=seat):
-            return table, replace(state, turn=seat, played=0, drew=False)
+            return table, _passed(state, seat)
     raise TypeError(f"At the Mountains of Madness has no fact {fact!r}")
+
+
+def _extended(table: Tabletop, state: MountainsState, seat: int, card: int) -> tuple[Tabletop, MountainsState]:
+    """The fold of ``RidgeExtended`` (``simulate`` folds its move without building the fact)."""
+    return without(table, seat, [card]), replace(state, ridge=state.ridge + (card,), turn=seat, played=state.played + 1)
+
+
+def _sloped(table: Tabletop, state: MountainsState, seat: int, cards: tuple[int, ...], ridge_card: int, side: str
+            ) -> tuple[Tabletop, MountainsState]:
+    """The fold of ``SlopePlayed``."""
+    at = next((i for i, s in enumerate(state.slopes) if s.ridge_card == ridge_card and s.side == side), None)
+    if at is None:
+        slopes = state.slopes + (Slope(ridge_card, side, cards),)
+    else:
+        slopes = replace_at(state.slopes, at, replace(state.slopes[at], cards=state.slopes[at].cards + cards))
+    return without(table, seat, cards), replace(state, slopes=slopes, turn=seat, played=state.played + len(cards))
+
+
+def _drew(state: MountainsState, seat: int) -> MountainsState:
+    """The fold of ``DrewUnableToPlay``."""
+    return replace(state, turn=seat, drew=True)
+
+
+def _passed(state: MountainsState, seat: int) -> MountainsState:
+    """The fold of ``TurnPassed``."""
+    return replace(state, turn=seat, played=0, drew=False)
 
 
 def result(table: Tabletop, state: MountainsState) -> RiteResult | None:

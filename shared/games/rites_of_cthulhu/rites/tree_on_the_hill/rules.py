@@ -61,10 +61,14 @@ def _incomplete(state: TreeState) -> list[int]:
 def _plays(table: Tabletop, state: TreeState, seat: int) -> list[Command]:
     hand = sorted(table.hands[seat])
     incomplete = _incomplete(state)
-    # ``fits`` for every card and tree, each tree's ranks worked out once (asked on every move of a playout)
-    spans = [(i, ranks, min(ranks), max(ranks)) for i in incomplete for ranks in [{rank(c) for c in state.trees[i]}]]
-    out: list[Command] = [_grow(c, i) for c in hand for i, ranks, low, high in spans
-                          if (r := c % RANKS) not in ranks and max(high, r) - min(low, r) == len(ranks)]
+    # ``fits``, asked on every move of a playout: a tree is a run, so a card grows it one below or above; each card is
+    # looked up among the ranks that grow some tree, worked out once
+    grows: dict[int, list[int]] = {}  # rank -> the trees a card of that rank grows, in order
+    for i in incomplete:
+        ranks = [c % RANKS for c in state.trees[i]]
+        grows.setdefault(min(ranks) - 1, []).append(i)
+        grows.setdefault(max(ranks) + 1, []).append(i)
+    out: list[Command] = [_grow(c, i) for c in hand for i in grows.get(c % RANKS, ())]
     # Planting: only when no tree is incomplete, or as the play that follows a double play.
     if state.again or not incomplete:
         out += [_plant(c) for c in hand]
@@ -111,8 +115,9 @@ def decide(d: Decision[RitesState], command: Command, seat: int) -> None:
 
 
 def simulate(table: Tabletop, state: TreeState, command: Command, seat: int) -> tuple[Tabletop, TreeState, int] | None:
-    """``decide`` for a playout (``Rite.simulate``): the same facts, folded here, without checking the listed move."""
-    turn = simulated_draw_or_end(evolve, table, state, command, seat)
+    """``decide`` for a playout (``Rite.simulate``): the folds of the same facts, without checking the listed move or
+    building the facts."""
+    turn = simulated_draw_or_end(_drew, _passed, table, state, command, seat)
     if turn is not None:
         return turn
     assert isinstance(command, (PlantTree, GrowTree))
@@ -121,11 +126,10 @@ def simulate(table: Tabletop, state: TreeState, command: Command, seat: int) -> 
         tree, double = command.tree, is_double_play(state.trees[command.tree], card)
     else:
         tree, double = len(state.trees), False
-    after, grown = evolve(table, state, CardPlayedToTree(seat=seat, card=card, tree=tree, planted=planted, double_play=double))
+    after, grown = _played(table, state, seat, card, tree, planted, double)
     if double or len(table.hands[seat]) <= 1:
         return after, grown, 1
-    after, grown = evolve(after, grown, TurnPassed(seat=next_seat(table, seat)))
-    return after, grown, 2
+    return after, _passed(grown, next_seat(table, seat)), 2
 
 
 def _why(table: Tabletop, state: TreeState, seat: int, command: PlantTree | GrowTree) -> RuleViolation:
@@ -142,13 +146,29 @@ def _why(table: Tabletop, state: TreeState, seat: int, command: PlantTree | Grow
 def evolve(table: Tabletop, state: TreeState, fact: Fact) -> tuple[Tabletop, TreeState]:
     match fact:
         case CardPlayedToTree(seat=seat, card=card, tree=tree, planted=planted, double_play=double):
-            trees = state.trees + ((card,),) if planted else replace_at(state.trees, tree, state.trees[tree] + (card,))
-            return without(table, seat, [card]), replace(state, trees=trees, turn=seat, again=double, drew=False)
+            return _played(table, state, seat, card, tree, planted, double)
         case DrewUnableToPlay(seat=seat):
-            return table, replace(state, turn=seat, drew=True)
+            return table, _drew(state, seat)
         case TurnPassed(seat=seat):
-            return table, replace(state, turn=seat, again=False, drew=False)
+            return table, _passed(state, seat)
     raise TypeError(f"The Tree on the Hill has no fact {fact!r}")
+
+
+def _played(table: Tabletop, state: TreeState, seat: int, card: int, tree: int, planted: bool, double: bool
+            ) -> tuple[Tabletop, TreeState]:
+    """The fold of ``CardPlayedToTree`` (``simulate`` folds its move without building the fact)."""
+    trees = state.trees + ((card,),) if planted else replace_at(state.trees, tree, state.trees[tree] + (card,))
+    return without(table, seat, [card]), replace(state, trees=trees, turn=seat, again=double, drew=False)
+
+
+def _drew(state: TreeState, seat: int) -> TreeState:
+    """The fold of ``DrewUnableToPlay``."""
+    return replace(state, turn=seat, drew=True)
+
+
+def _passed(state: TreeState, seat: int) -> TreeState:
+    """The fold of ``TurnPassed``."""
+    return replace(state, turn=seat, again=False, drew=False)
 
 
 def result(table: Tabletop, state: TreeState) -> RiteResult | None:
