@@ -8,9 +8,9 @@ of them for the seat the game waits on and plays it to the end with ``shared.ai.
 ``--search`` times whole IS-MCTS searches (tree, redaction and all) instead. ``--path both`` (the default) runs the
 bare simulation path (the game's ``simulate``, inside ``simulating()``: no events, no checks) and the full one
 (``decide``, its events built and folded back) side by side, alternating second by second, and prints commands per
-CPU second of each. ``--against DIR`` runs the full path of another checkout (``git archive main | tar -x -C DIR``:
-today's code) in a second process instead, alternating with this one's bare path slice by slice, so both see the same
-load. ``--profile`` prints cProfile's top functions by own time.
+CPU second of each. ``--against DIR`` runs the full path of another checkout (``git archive 9fb6eff | tar -x -C DIR``: the
+code issue 46 measured) in a second process instead, alternating with this one's bare path slice by slice, so both see
+the same load. ``--profile`` prints cProfile's top functions by own time.
 """
 
 from __future__ import annotations
@@ -78,29 +78,65 @@ def measure(game: Game, players: int, seconds: float, whole_search: bool, bare: 
 
 
 _DRIVER = """
-import json, sys
-from bench.ai_playouts import measure
+import dataclasses, json, random, sys, time
+from shared.ai.rollout import Rollout
 from shared.games import GAMES
+from shared.kernel import entropy_for, fold
+
+
+def positions(game, players, count, seed):  # bench.ai_playouts.positions, as it is here
+    rng, out = random.Random(seed), []
+    for g in range(count):
+        _, events = game.start(players, {}, entropy_for(bytes([g, seed % 256]) * 4, 0))
+        state = fold(game, events)
+        for _ in range(rng.randrange(30)):
+            if game.decider.outcome(state) is not None:
+                break
+            seat = sorted(game.decider.to_act(state))[0]
+            command = rng.choice(game.decider.legal_commands(state, seat))
+            state = game.decider.decide(state, command, seat, rng.randbytes(32)).state
+        if game.decider.outcome(state) is None:
+            out.append((state, sorted(game.decider.to_act(state))[0]))
+    return out
+
+
 for line in sys.stdin:
-    game_id, seconds, whole, bare = json.loads(line)
+    game_id, seconds = json.loads(line)
     game = GAMES[game_id]
-    print(json.dumps(measure(game, max(2, game.catalogue.min_players), seconds, whole, bare)), flush=True)
+    places = positions(game, max(2, game.catalogue.min_players), 10, 7)
+    counted = [0]
+    decide = game.decider.decide
+
+    def counting(*args, decide=decide):
+        counted[0] += 1
+        return decide(*args)
+
+    played = dataclasses.replace(game, decider=dataclasses.replace(game.decider, decide=counting))
+    rng = random.Random(1)
+    rollout = Rollout(played, rng, None, None)
+    done, started = 0, time.process_time()
+    while time.process_time() - started < seconds:
+        state, seat = places[done % len(places)]
+        rollout.play(game.ai.resample(state, seat, rng))
+        done += 1
+    print(json.dumps([done, time.process_time() - started, counted[0]]), flush=True)
 """
 
 
 class Other:
-    """``measure`` in another checkout's code (its own process, this interpreter): ``python -m bench.ai_playouts``
-    there needs nothing but ``measure(game, players, seconds, whole_search, bare)``, which every checkout since the
-    bare path has."""
+    """Full-path playouts in another checkout's code (its own process, this interpreter), by ``_DRIVER``: the same
+    positions and loop as ``playouts_per_second``, counting the commands as calls of the game's ``decide``, written
+    against what every checkout since the decider's split (``387da9e``) has, so the code the issue measured
+    (``9fb6eff``) runs as it was."""
 
     def __init__(self, root: Path):
         env = {**os.environ, "PYTHONPATH": str(root)}
         self.proc = subprocess.Popen([sys.executable, "-c", _DRIVER], cwd=root, env=env, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
-    def measure(self, game_id: str, seconds: float, whole_search: bool, bare: bool) -> tuple[int, float, int]:
+    def measure(self, game_id: str, seconds: float) -> tuple[int, float, int]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps([game_id, seconds, whole_search, bare]) + "\n")
+        self.proc.stdin.write(json.dumps([game_id, seconds]) + "\n")
         self.proc.stdin.flush()
         done, spent, commands = json.loads(self.proc.stdout.readline())
         return int(done), float(spent), int(commands)
@@ -124,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     args = parser.parse_args(argv)
     if args.against:
+        if args.search:
+            parser.error("--against compares playouts, not searches")
         return against(args)
     paths = {"both": (False, True), "bare": (True,), "full": (False,)}[args.path]
     for game_id in args.only.split(","):
@@ -167,7 +205,7 @@ def against(args: argparse.Namespace) -> int:
             for _ in range(slices):
                 for path in totals:
                     if path == "today":
-                        got = other.measure(game_id, args.seconds / slices, args.search, False)
+                        got = other.measure(game_id, args.seconds / slices)
                     else:
                         got = measure(game, players, args.seconds / slices, args.search, True)
                     totals[path] = [a + b for a, b in zip(totals[path], got)]
