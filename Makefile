@@ -55,7 +55,7 @@ ai-table: install
 
 # make soak runs the partition campaign too (two rounds of its three faults): as root, like make partitions.
 soak: install
-	MYTHOS_SOAK=1 MYTHOS_PARTITION_ROUNDS=$${MYTHOS_PARTITION_ROUNDS:-2} $(BIN)/python -m pytest tests/soak tests/partitions -q
+	MYTHOS_SOAK=1 MYTHOS_PARTITION_ROUNDS=$${MYTHOS_PARTITION_ROUNDS:-2} $(BIN)/python -m pytest tests/soak tests/partitions tests/property -q
 
 # The partition campaign (tests/partitions, docs/reliability.md "Partitions"): the scaled deployment across three
 # hosts made of network namespaces, HAProxy and clients on a fourth; a host cut off, a host killed, the host of the

@@ -150,8 +150,10 @@ def test_a_spectators_page_never_holds_what_a_seat_hides(stack, browser, game):
     hidden = set(hand_names(game, seat_view["view"]))
     if game == "rites-of-cthulhu" and isinstance(public["table"]["hands"]["0"], list):
         hidden = set()  # a rule showed the hand to everyone (the Glass from Leng)
-    seat_page = browser.find_element("id", "hand").text
-    assert hidden and all(name in seat_page for name in hidden)  # the seat's page shows them (the check below can fail)
+    assert hidden
+    # the seat's page shows them (so the check below can fail): waited for, as once under load its text lagged the version
+    wait_for(lambda: all(name in browser.find_element("id", "hand").get_attribute("textContent") for name in hidden),
+             timeout_s=20, what=f"seat 0's page to show its hand {sorted(hidden)}")
     browser.get(f"{stack.url}/#/table/{game_id}/watch")
     wait_for(lambda: browser.find_elements("css selector", ".table-page[data-seat='spectator'] .board .card"), what="the spectator's table")
     assert not browser.find_elements("css selector", "button.command") and not browser.find_elements("css selector", "#hand .card")

@@ -25,7 +25,7 @@ from tests.trust.helpers import record_figures
 
 pytestmark = pytest.mark.e2e
 
-EXAMPLES = int(os.environ.get("MYTHOS_FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("MYTHOS_FUZZ_EXAMPLES", "8"))
 GUNICORN_LINE_LIMIT = 8190  # deploy/gunicorn_*.py: limit_request_line
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 # Issue 45: the document says every rule of a request that JSON Schema can say, so a request it admits is never
