@@ -13,7 +13,8 @@ import pytest
 
 from shared.ai import SeatKnowledge, rollout, search
 from shared.games import GAMES
-from shared.kernel import entropy_for
+from shared.games.rise_of_cthulhu.cards import OLD_ONE_SLOT
+from shared.kernel import entropy_for, replace
 from shared.kernel.decision import simulating
 from tests.support.properties import random_playout
 
@@ -70,6 +71,33 @@ def test_a_simulated_move_leaves_the_state_decide_leaves(game_id):
                 assert simulate(state, command, seat, entropy) == expected, (i, seat, command)
                 checked[command.type] = checked.get(command.type, 0) + 1
     assert len(checked) >= 4 and sum(checked.values()) >= 500, checked
+
+
+def test_rise_of_cthulhu_simulates_old_ones_waking_one_after_another():
+    """Every Old One slot left moved to the top of the deck: a draw wakes one, and the draw owed for it (straight away,
+    or after its power) wakes the next, down to the last; random games seldom reach these wakes. Each command of the
+    random play that follows, every legal one of the seat to act, gives ``decide``'s state."""
+    game = GAMES["rise-of-cthulhu"]
+    rules, simulate = game.decider, game.ai.simulate
+    checked = 0
+    for i, state in enumerate(_positions(game, range(1))):
+        if i % 7 or state.pending is not None or any(state.owed):
+            continue
+        slots = [c for c in state.deck if c == OLD_ONE_SLOT]
+        state = replace(state, deck=(*slots, *[c for c in state.deck if c != OLD_ONE_SLOT]))
+        rand = random.Random(i)
+        for step in range(6):
+            waited = sorted(rules.to_act(state))
+            if not waited:
+                break
+            seat = waited[0]
+            entropy = entropy_for(b"wakes", i * 10 + step)
+            for command in rules.legal_commands(state, seat):
+                with simulating():
+                    assert simulate(state, command, seat, entropy) == rules.decide(state, command, seat, entropy).state
+                checked += 1
+            state = rules.decide(state, rand.choice(rules.legal_commands(state, seat)), seat, entropy).state
+    assert checked >= 300, checked
 
 
 @pytest.mark.parametrize("game_id", SIMULATED)
