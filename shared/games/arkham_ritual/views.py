@@ -213,25 +213,23 @@ def resample_unrevealable(state: ArkhamRitualState, seat: int, rnd: random.Rando
 
 
 def relabel(state: ArkhamRitualState, mapping: Mapping[int, int]) -> ArkhamRitualState:
-    """The same position with the hidden cards renamed by ``mapping`` (knowledge follows the place, not the name)."""
-
-    def m(card: Any) -> Any:
-        return mapping.get(card, card) if card is not None else None
-
+    """The same position with the hidden cards renamed by ``mapping`` (knowledge follows the place, not the name;
+    an empty hand, ``None``, is no card's name)."""
+    m = mapping.get
     r = current(state)
     new_round = replace(
         r,
-        hands=tuple(m(c) for c in r.hands),
-        dummies=tuple(m(c) for c in r.dummies),
-        deck=tuple(m(c) for c in r.deck),
-        removed=tuple(m(c) for c in r.removed),
-        known=frozenset((m(c), s) for c, s in r.known),
-        shown_colour=frozenset(m(c) for c in r.shown_colour),
-        cleared=frozenset(m(c) for c in r.cleared),
+        hands=tuple([m(c, c) for c in r.hands]),  # type: ignore[arg-type]  # an empty hand (None) stays empty
+        dummies=tuple([m(c, c) for c in r.dummies]),  # type: ignore[arg-type]
+        deck=tuple([m(c, c) for c in r.deck]),
+        removed=tuple([m(c, c) for c in r.removed]),
+        known=frozenset([(m(c, c), s) for c, s in r.known]),
+        shown_colour=frozenset([m(c, c) for c in r.shown_colour]),
+        cleared=frozenset([m(c, c) for c in r.cleared]),
     )
     phase = state.phase
     if isinstance(phase, (Passing, Offered, Peeking)):
-        phase = replace(phase, card=m(phase.card))
+        phase = replace(phase, card=m(phase.card, phase.card))
     return replace(state, round=new_round, phase=phase)
 
 
