@@ -114,3 +114,40 @@ def test_a_search_with_simulated_playouts_is_the_search_with_decided_ones(game_i
         monkeypatch.setattr(rollout, "BARE", False)
         slow = search(knowledge, 30, random.Random(5))
         assert (fast.best, fast.root) == (slow.best, slow.root)
+
+
+def _rites_positions(rite_id):
+    """Rites of Cthulhu's positions (``_positions``) in ``rite_id`` under way, no forced card waiting."""
+    game = GAMES["rites-of-cthulhu"]
+    for state in _positions(game, range(2)):
+        stage = state.stage
+        if getattr(stage, "rite_id", None) == rite_id and stage.begun and state.table.trade is None:
+            yield state
+
+
+def _agrees(state, seat, salt):
+    """Every legal command of ``seat`` gives ``decide``'s state when simulated; how many there were."""
+    rules, simulate = GAMES["rites-of-cthulhu"].decider, GAMES["rites-of-cthulhu"].ai.simulate
+    legal = rules.legal_commands(state, seat)
+    for command in legal:
+        entropy = entropy_for(b"rare", salt)
+        with simulating():
+            assert simulate(state, command, seat, entropy) == rules.decide(state, command, seat, entropy).state, command
+    return legal
+
+
+def test_rites_of_cthulhu_simulates_a_dunwich_turn_ended_without_a_pair():
+    """A cultist on turn with one card (two knocks won off turn, in play) can only end her turn; random games seldom
+    get there. Her other cards moved to the bottom of the pile, each of her commands gives ``decide``'s state."""
+    from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Turn
+    from shared.games.rites_of_cthulhu.rites.table import with_hand
+    ended = 0
+    for i, state in enumerate(_rites_positions("dunwich_horror")):
+        if not isinstance(state.stage.rite.phase, Turn):
+            continue
+        seat = next(iter(GAMES["rites-of-cthulhu"].decider.to_act(state)))
+        hand = state.table.hands[seat]
+        table = replace(with_hand(state.table, seat, hand[:1]), pile=state.table.pile + hand[1:])
+        legal = _agrees(replace(state, table=table), seat, i)
+        ended += any(c.type == "end_turn" for c in legal)
+    assert ended >= 20, ended
