@@ -370,7 +370,7 @@ def _turn_ended(table: Tabletop, state: DunwichState, seat: int, moves: int) -> 
 def _drawn(table: Tabletop, state: DunwichState, seat: int, count: int) -> Tabletop:
     """``_draw``'s fold where it reshuffles nothing (else ``_Reshuffles``): it does once the pile runs out with
     discards to shuffle."""
-    if state.discards and count >= len(table.pile):
+    if state.discards and len(table.pile) <= max(count, 0):
         raise _Reshuffles()
     return drawn(table, seat, count) if count > 0 else table
 
