@@ -13,7 +13,8 @@ import pytest
 
 from shared.ai import SeatKnowledge, rollout, search
 from shared.games import GAMES
-from shared.kernel import entropy_for
+from shared.games.rise_of_cthulhu.cards import OLD_ONE_SLOT
+from shared.kernel import entropy_for, replace
 from shared.kernel.decision import simulating
 from tests.support.properties import random_playout
 
@@ -72,6 +73,33 @@ def test_a_simulated_move_leaves_the_state_decide_leaves(game_id):
     assert len(checked) >= 4 and sum(checked.values()) >= 500, checked
 
 
+def test_rise_of_cthulhu_simulates_old_ones_waking_one_after_another():
+    """Every Old One slot left moved to the top of the deck: a draw wakes one, and the draw owed for it (straight away,
+    or after its power) wakes the next, down to the last; random games seldom reach these wakes. Each command of the
+    random play that follows, every legal one of the seat to act, gives ``decide``'s state."""
+    game = GAMES["rise-of-cthulhu"]
+    rules, simulate = game.decider, game.ai.simulate
+    checked = 0
+    for i, state in enumerate(_positions(game, range(1))):
+        if i % 7 or state.pending is not None or any(state.owed):
+            continue
+        slots = [c for c in state.deck if c == OLD_ONE_SLOT]
+        state = replace(state, deck=(*slots, *[c for c in state.deck if c != OLD_ONE_SLOT]))
+        rand = random.Random(i)
+        for step in range(6):
+            waited = sorted(rules.to_act(state))
+            if not waited:
+                break
+            seat = waited[0]
+            entropy = entropy_for(b"wakes", i * 10 + step)
+            for command in rules.legal_commands(state, seat):
+                with simulating():
+                    assert simulate(state, command, seat, entropy) == rules.decide(state, command, seat, entropy).state
+                checked += 1
+            state = rules.decide(state, rand.choice(rules.legal_commands(state, seat)), seat, entropy).state
+    assert checked >= 300, checked
+
+
 @pytest.mark.parametrize("game_id", SIMULATED)
 def test_a_search_with_simulated_playouts_is_the_search_with_decided_ones(game_id, monkeypatch):
     """The same moves, the same entropy drawn for each: the same statistics and the same choice."""
@@ -86,3 +114,40 @@ def test_a_search_with_simulated_playouts_is_the_search_with_decided_ones(game_i
         monkeypatch.setattr(rollout, "BARE", False)
         slow = search(knowledge, 30, random.Random(5))
         assert (fast.best, fast.root) == (slow.best, slow.root)
+
+
+def _rites_positions(rite_id):
+    """Rites of Cthulhu's positions (``_positions``) in ``rite_id`` under way, no forced card waiting."""
+    game = GAMES["rites-of-cthulhu"]
+    for state in _positions(game, range(2)):
+        stage = state.stage
+        if getattr(stage, "rite_id", None) == rite_id and stage.begun and state.table.trade is None:
+            yield state
+
+
+def _agrees(state, seat, salt):
+    """Every legal command of ``seat`` gives ``decide``'s state when simulated; how many there were."""
+    rules, simulate = GAMES["rites-of-cthulhu"].decider, GAMES["rites-of-cthulhu"].ai.simulate
+    legal = rules.legal_commands(state, seat)
+    for command in legal:
+        entropy = entropy_for(b"rare", salt)
+        with simulating():
+            assert simulate(state, command, seat, entropy) == rules.decide(state, command, seat, entropy).state, command
+    return legal
+
+
+def test_rites_of_cthulhu_simulates_a_dunwich_turn_ended_without_a_pair():
+    """A cultist on turn with one card (two knocks won off turn, in play) can only end her turn; random games seldom
+    get there. Her other cards moved to the bottom of the pile, each of her commands gives ``decide``'s state."""
+    from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import Turn
+    from shared.games.rites_of_cthulhu.rites.table import with_hand
+    ended = 0
+    for i, state in enumerate(_rites_positions("dunwich_horror")):
+        if not isinstance(state.stage.rite.phase, Turn):
+            continue
+        seat = next(iter(GAMES["rites-of-cthulhu"].decider.to_act(state)))
+        hand = state.table.hands[seat]
+        table = replace(with_hand(state.table, seat, hand[:1]), pile=state.table.pile + hand[1:])
+        legal = _agrees(replace(state, table=table), seat, i)
+        ended += any(c.type == "end_turn" for c in legal)
+    assert ended >= 20, ended

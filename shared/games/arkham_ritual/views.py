@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from shared.kernel import EVERYONE, sees
+from shared.kernel import EVERYONE, replace, sees
 from shared.kernel.events import Viewer
 
 from shared.games.arkham_ritual import cards as C
@@ -125,31 +123,36 @@ def _kind(card: int) -> str:
     return C.GREAT_OLD_ONE if C.is_great_old_one(card) else C.SANE if C.is_sane(card) else C.CURSED
 
 
+_ANY = frozenset({C.SANE, C.CURSED, C.GREAT_OLD_ONE})
+_SANE, _CURSED = frozenset({C.SANE}), frozenset({C.CURSED})
+_CURSED_OR_GOO, _SANE_OR_CURSED = frozenset({C.CURSED, C.GREAT_OLD_ONE}), frozenset({C.SANE, C.CURSED})
+
+
 def _may_hold(r: Round, card: int) -> frozenset[str]:
     """The kinds of card the place of ``card`` may hold given what everyone saw: its colour shown by the Shining
-    Trapezohedron, or its holder cleared of a Great Old One by a Gate that awakened nothing."""
-    kinds = {C.SANE, C.CURSED, C.GREAT_OLD_ONE}
+    Trapezohedron, or its holder cleared of a Great Old One by a Gate that awakened nothing (one of five sets,
+    made once: every playout's world asks it of each hidden card)."""
+    cleared = card in r.cleared
     if card in r.shown_colour:
-        kinds &= {C.SANE} if C.is_sane(card) else {C.CURSED, C.GREAT_OLD_ONE}
-    if card in r.cleared:
-        kinds.discard(C.GREAT_OLD_ONE)
-    return frozenset(kinds)
+        return _SANE if C.is_sane(card) else _CURSED if cleared else _CURSED_OR_GOO
+    return _SANE_OR_CURSED if cleared else _ANY
 
 
 def _comb(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
 
 
-def _kinds_dealt(places: list[frozenset[str]], count: Counter[str], rnd: random.Random) -> list[str]:
+def _kinds_dealt(places: list[frozenset[str]], count: Mapping[str, int], rnd: random.Random) -> list[str]:
     """A kind for each place, uniform among the ways to give each place a kind it may hold using ``count`` of
-    each. Every place may hold one of: sane only, cursed only, cursed or Great Old One, sane or cursed, any."""
+    each (every kind counted, if none). Every place may hold one of: sane only, cursed only, cursed or Great Old
+    One, sane or cursed, any."""
     where: dict[frozenset[str], list[int]] = {}
     for index, allowed in enumerate(places):
         where.setdefault(allowed, []).append(index)
-    cursed_or_goo = where.get(frozenset({C.CURSED, C.GREAT_OLD_ONE}), [])
-    sane_or_cursed = where.get(frozenset({C.SANE, C.CURSED}), [])
-    anything = where.get(frozenset({C.SANE, C.CURSED, C.GREAT_OLD_ONE}), [])
-    cursed_only = len(where.get(frozenset({C.CURSED}), []))
+    cursed_or_goo = where.get(_CURSED_OR_GOO, [])
+    sane_or_cursed = where.get(_SANE_OR_CURSED, [])
+    anything = where.get(_ANY, [])
+    cursed_only = len(where.get(_CURSED, []))
     goo = count[C.GREAT_OLD_ONE]
 
     def free_cursed(in_cursed_places: int) -> int:
@@ -181,7 +184,7 @@ def _redeal(state: ArkhamRitualState, hidden: list[int], rnd: random.Random) -> 
     by_kind: dict[str, list[int]] = {}
     for card in sorted(hidden):
         by_kind.setdefault(_kind(card), []).append(card)
-    kinds = _kinds_dealt(places, Counter({kind: len(cards) for kind, cards in by_kind.items()}), rnd)
+    kinds = _kinds_dealt(places, {kind: len(by_kind.get(kind, ())) for kind in _ANY}, rnd)
     for cards in by_kind.values():
         rnd.shuffle(cards)
     dealt = {kind: iter(cards) for kind, cards in by_kind.items()}
@@ -210,25 +213,23 @@ def resample_unrevealable(state: ArkhamRitualState, seat: int, rnd: random.Rando
 
 
 def relabel(state: ArkhamRitualState, mapping: Mapping[int, int]) -> ArkhamRitualState:
-    """The same position with the hidden cards renamed by ``mapping`` (knowledge follows the place, not the name)."""
-
-    def m(card: Any) -> Any:
-        return mapping.get(card, card) if card is not None else None
-
+    """The same position with the hidden cards renamed by ``mapping`` (knowledge follows the place, not the name;
+    an empty hand, ``None``, is no card's name)."""
+    m = mapping.get
     r = current(state)
     new_round = replace(
         r,
-        hands=tuple(m(c) for c in r.hands),
-        dummies=tuple(m(c) for c in r.dummies),
-        deck=tuple(m(c) for c in r.deck),
-        removed=tuple(m(c) for c in r.removed),
-        known=frozenset((m(c), s) for c, s in r.known),
-        shown_colour=frozenset(m(c) for c in r.shown_colour),
-        cleared=frozenset(m(c) for c in r.cleared),
+        hands=tuple([m(c, c) for c in r.hands]),  # type: ignore[arg-type]  # an empty hand (None) stays empty
+        dummies=tuple([m(c, c) for c in r.dummies]),  # type: ignore[arg-type]
+        deck=tuple([m(c, c) for c in r.deck]),
+        removed=tuple([m(c, c) for c in r.removed]),
+        known=frozenset([(m(c, c), s) for c, s in r.known]),
+        shown_colour=frozenset([m(c, c) for c in r.shown_colour]),
+        cleared=frozenset([m(c, c) for c in r.cleared]),
     )
     phase = state.phase
     if isinstance(phase, (Passing, Offered, Peeking)):
-        phase = replace(phase, card=m(phase.card))
+        phase = replace(phase, card=m(phase.card, phase.card))
     return replace(state, round=new_round, phase=phase)
 
 

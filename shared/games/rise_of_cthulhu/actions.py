@@ -187,10 +187,12 @@ def set_abilities(decision: Play, seat: int, card: str, where: str, recall: bool
 
 
 def in_run(side: Side, card: str) -> bool:
-    """Three of one colour in order, the played card among them."""
-    colour, n = cards.colour(card), cards.number(card)
-    present = {cards.number(c) for c in side.cultists if cards.colour(c) == colour}
-    return any(all(k in present for k in range(low, low + 3)) for low in range(n - 2, n + 1))
+    """Three of one colour in order, the played card among them (n-2 to n, n-1 to n+1 or n to n+2)."""
+    number, colour = cards.number, cards.colour
+    tone, n = colour(card), number(card)
+    present = {number(c) for c in side.cultists if colour(c) == tone}
+    return n in present and (n - 1 in present and (n - 2 in present or n + 1 in present)
+                             or n + 1 in present and n + 2 in present)
 
 
 # -- the Valley and the Dark Hunter ----------------------------------------------------------------------------

@@ -196,12 +196,18 @@ CARD_DATA: dict[str, Any] = {
 }
 
 
+_NUMBER: dict[str, int] = {card: cast(int, data["number"]) for card, data in CULTISTS.items()}
+_COLOUR: dict[str, str] = {card: cast(str, data["colour"]) for card, data in CULTISTS.items()}
+
+
 def number(card: str) -> int:
-    return cast(int, CULTISTS[card]["number"])
+    """A Cultist's number (read from the card data once: the rules and the AI's playouts read it on every move)."""
+    return _NUMBER[card]
 
 
 def colour(card: str) -> str:
-    return cast(str, CULTISTS[card]["colour"])
+    """A Cultist's colour (read once, as ``number``)."""
+    return _COLOUR[card]
 
 
 def kind(card: str) -> str:

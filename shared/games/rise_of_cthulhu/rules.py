@@ -9,6 +9,7 @@ draws again. Three Old Ones awake end the game. The actions are in ``actions.py`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -66,7 +67,6 @@ from shared.games.rise_of_cthulhu.state import (
     Location,
     RiseOfCthulhuState,
     Side,
-    free_locations,
     is_over,
     location,
     locations_facing,
@@ -351,33 +351,54 @@ def legal_commands(state: RiseOfCthulhuState, seat: int) -> list[Command]:
     if state.owed[seat] > 0:
         return [DrawOwedCards()]
     hand = state.hands[seat]
+    cultists = [card for card in hand if card in CULTISTS]
     out: list[Command] = [_DRAW_DECK]
     if not forced_draw(state):
         if state.valley:
             out.append(_DRAW_VALLEY)
-        playable = [loc for loc in free_locations(state) if loc != state.hunter]
-        destinations = playable  # hunter_destinations: the same Locations
-        # ``recall_options`` for every card and Location, each side's colours counted once
-        colours = [colour_counts(location(state, where).sides[seat]) for where in playable] if state.hunter else None
+        if cultists:
+            hunter = state.hunter
+            # ``free_locations`` but the Dark Hunter's: where a Cultist may go, and the Dark Hunter (hunter_destinations)
+            playable = tuple([loc.name for loc in state.locations if loc.old_one is None and loc.name != hunter])
+            recalls = _recall_places(state, seat, playable) if hunter else {}
+            for card in cultists:
+                out += _cultist_plays(card, playable, recalls.get(cards.colour(card), 0), valley_accepts(state, card))
+    if len(cultists) < len(hand):
         for card in hand:
-            if card not in CULTISTS:
-                continue
-            tone = cards.colour(card)
-            for i, where in enumerate(playable):
-                out.append(_play_cultist(card, where, False))
-                if colours is not None and colours[i].get(tone, 0) + 1 >= 3:
-                    out.append(_play_cultist(card, where, True))
-            if valley_accepts(state, card):
-                out += [_play_to_valley(card, to) for to in destinations]
-    for card in hand:
-        if card in MONSTERS:
-            for where in LOCATIONS:
-                for target, recall in monster_targets(state, seat, card, where):
-                    out.append(PlayMonster(card=card, location=where, target=target, recall_hunter=recall))
-        elif card in ARTIFACTS:
-            for target, place, recall in artifact_options(state, seat, card):
-                out.append(PlayArtifact(card=card, target=target, location=place, recall_hunter=recall))
+            if card in MONSTERS:
+                for where in LOCATIONS:
+                    for target, recall in monster_targets(state, seat, card, where):
+                        out.append(PlayMonster(card=card, location=where, target=target, recall_hunter=recall))
+            elif card in ARTIFACTS:
+                for target, place, recall in artifact_options(state, seat, card):
+                    out.append(PlayArtifact(card=card, target=target, location=place, recall_hunter=recall))
     return out
+
+
+def _recall_places(state: RiseOfCthulhuState, seat: int, playable: tuple[str, ...]) -> dict[str, int]:
+    """``recall_options`` for every card at once: by colour, the ``playable`` Locations (a bit each, in order)
+    where ``seat``'s side holds two Cultists of it, so that a third makes the set that may recall the Dark Hunter."""
+    out: dict[str, int] = {}
+    for i, where in enumerate(playable):
+        for tone, count in colour_counts(location(state, where).sides[seat]).items():
+            if count >= 2:
+                out[tone] = out.get(tone, 0) | 1 << i
+    return out
+
+
+@functools.cache
+def _cultist_plays(card: str, playable: tuple[str, ...], recall: int, to_valley: bool) -> tuple[Command, ...]:
+    """A Cultist's commands in ``legal_commands``' order: on each ``playable`` Location (and there recalling the
+    Dark Hunter where ``recall`` has its bit), then on the Valley with the Dark Hunter moving to each. Made once
+    per distinct arguments (a few thousand at most): a playout lists a hand's plays on every move."""
+    out: list[Command] = []
+    for i, where in enumerate(playable):
+        out.append(_play_cultist(card, where, False))
+        if recall >> i & 1:
+            out.append(_play_cultist(card, where, True))
+    if to_valley:
+        out += [_play_to_valley(card, to) for to in playable]
+    return tuple(out)
 
 
 def outcome(state: RiseOfCthulhuState) -> Outcome | None:

@@ -114,7 +114,7 @@ def is_over(state: RiseOfCthulhuState) -> bool:
 
 def free_locations(state: RiseOfCthulhuState) -> tuple[str, ...]:
     """Locations without an Old One (where the Dark Hunter may go and Cultists may be played)."""
-    return tuple(loc.name for loc in state.locations if loc.old_one is None)
+    return tuple([loc.name for loc in state.locations if loc.old_one is None])
 
 
 def highest(side: Side) -> str | None:
@@ -142,12 +142,21 @@ def position(state: RiseOfCthulhuState, turn: int) -> str:
     draws no hidden card moves unseen (a hand changes only by public plays and Valley draws, or by a Monster or
     Artifact draw that shrinks its deck), so two turns begin in equal public positions only when the whole
     position repeats: a loop (ruling 25). Its digest keeps the state small; the state codec stores it."""
+    return digest(turn, state.hunter, state.valley, state.discard, state.spent, state.locations, state.known,
+                  state.hands, len(state.deck), len(state.monster_deck), len(state.artifact_deck), state.awake)
+
+
+def digest(turn: int, hunter: str | None, valley: tuple[str, ...], discard: tuple[str, ...], spent: tuple[str, ...],
+           locations: tuple[Location, ...], known: tuple[tuple[str, ...], ...], hands: tuple[tuple[str, ...], ...],
+           deck: int, monster_deck: int, artifact_deck: int, awake: tuple[str, ...]) -> str:
+    """``position`` from the fields it reads (the decks by their sizes): a playout's move builds the state after it
+    once, with the digest made from the fields it is given (``simulate``)."""
     # ``repr`` of the facts' tuple, assembled from each part's text made once: a command changes a field or two, and
     # the others are the very records the turn before held (a Location, the discard, a hand's kinds)
-    facts = (repr(turn), repr(state.hunter), _text(state.valley), _text(state.discard), _text(state.spent),
-             _tuple_text([_text(loc) for loc in state.locations]), _text(state.known),
-             _tuple_text([_KINDS.text(h) for h in state.hands]), repr(len(state.deck)), repr(len(state.monster_deck)),
-             repr(len(state.artifact_deck)), _text(state.awake))
+    facts = (repr(turn), repr(hunter), _text(valley), _text(discard), _text(spent),
+             _tuple_text([_text(loc) for loc in locations]), _text(known),
+             _tuple_text([_KINDS.text(h) for h in hands]), repr(deck), repr(monster_deck),
+             repr(artifact_deck), _text(awake))
     return hashlib.blake2b(_tuple_text(facts).encode(), digest_size=8).hexdigest()
 
 

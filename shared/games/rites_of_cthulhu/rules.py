@@ -166,10 +166,8 @@ def legal_commands(state: RitesState, seat: int) -> list[Command]:
         if table.trade is not None:
             if seat == table.trade.receiver:
                 moves = [ReturnCard(card=c) for c in _returnable(state, seat)]
-        else:
-            rite = RITES[stage.rite_id]
-            if seat in rite.to_act(table, stage.rite):
-                moves = rite.legal_commands(table, stage.rite, seat)
+        else:  # none for a seat the rite does not wait on: each rite's own legal_commands asks its to_act
+            moves = RITES[stage.rite_id].legal_commands(table, stage.rite, seat)
         return moves + power_plays.legal(state, seat) + artifacts.legal(state, seat)
     match state.stage:
         case Choosing():

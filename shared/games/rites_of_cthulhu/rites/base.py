@@ -117,6 +117,7 @@ class Rite:
     initial: Callable[[Tabletop], Any]
     to_act: Callable[[Tabletop, Any], frozenset[int]]
     legal_commands: Callable[[Tabletop, Any, int], list[Command]]
+    """Empty for a seat ``to_act`` does not list: the game asks it of any seat without asking ``to_act`` first."""
     decide: Callable[[Decision[RitesState], Command, int], None]
     evolve: Callable[[Tabletop, Any, Fact], tuple[Tabletop, Any]]
     result: Callable[[Tabletop, Any], RiteResult | None]

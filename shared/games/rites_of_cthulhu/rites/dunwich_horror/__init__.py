@@ -11,7 +11,8 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror.events import FACTS
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.rules import (
-    begin, decide, drawable, evolve, initial, legal_commands, replacement_draw, result, timeout_command, to_act,
+    begin, decide, drawable, evolve, initial, legal_commands, replacement_draw, result, simulate, timeout_command,
+    to_act,
 )
 from shared.games.rites_of_cthulhu.rites.dunwich_horror.views import (
     cards, invariant, resample, resample_unrevealable, view,
@@ -33,4 +34,5 @@ RITE = Rite(
     initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
     begin=begin, timeout_command=timeout_command, replacement_draw=replacement_draw, drawable=drawable,
     view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
+    simulate=simulate,
 )

@@ -18,7 +18,7 @@ is never needed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from shared.kernel import Command, Decision, Fact, RuleViolation, replace, replace_at
@@ -55,7 +55,9 @@ from shared.games.rites_of_cthulhu.rites.dunwich_horror.state import (
     Revealed,
     Turn,
 )
-from shared.games.rites_of_cthulhu.rites.table import draw, first_in_order, next_seat, opener, remove_cards, without
+from shared.games.rites_of_cthulhu.rites.table import (
+    draw, drawn, first_in_order, next_seat, opener, remove_cards, without,
+)
 from shared.games.rites_of_cthulhu.state import RitesState, Tabletop
 
 
@@ -301,6 +303,78 @@ def _reshuffle(d: Decision[RitesState]) -> None:
     d.emit(DunwichDiscardsReshuffled(count=len(order), order=order), {"order": []})
 
 
+# -- a playout's move ---------------------------------------------------------------------------------------------
+
+
+class _Reshuffles(Exception):
+    """A draw would reshuffle the discards (randomness ``simulate`` has not got): the move goes to ``decide``."""
+
+
+def simulate(table: Tabletop, state: DunwichState, command: Command, seat: int
+             ) -> tuple[Tabletop, DunwichState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the folds of the facts the listed move emits, without checking it
+    or building them; ``None`` (to ``decide``) where a draw would reshuffle the discards."""
+    try:
+        return _simulated(table, state, command, seat)
+    except _Reshuffles:
+        return None
+
+
+def _simulated(table: Tabletop, state: DunwichState, command: Command, seat: int
+               ) -> tuple[Tabletop, DunwichState, int]:
+    phase = state.phase
+    match command:
+        case RevealWall(cards=cards, wall=wall):  # WallRevealed
+            table, state = _discard(table, state, seat, cards)
+            return table, replace(state, face_up=state.face_up | {wall}, phase=Revealed(seat, wall)), 1
+        case CaptureWall(cards=cards, wall=wall):  # WallCaptured, then the end of the turn
+            table, state = _captured(*_discard(table, state, seat, cards), seat, wall, wall_card(state, wall))
+            return _turn_ended(table, state, seat, 1)
+        case CallKnock():  # KnockCalled
+            assert isinstance(phase, Revealed)
+            return table, replace(state, phase=Claims(seat, phase.wall), last_claims=None), 1
+        case PassKnock():  # KnockPassed, and ClaimsClosed once every other cultist passed
+            assert isinstance(phase, Claims)
+            passed = phase.passed + (seat,)
+            if len(passed) < table.players - 1:
+                return table, replace(state, phase=replace(phase, passed=passed)), 1
+            state = replace(state, phase=Turn(phase.revealer), last_claims=LastClaims(phase.wall, None))
+            return _turn_ended(table, state, phase.revealer, 2)
+        case Knock(cards=cards):  # WallClaimed
+            assert isinstance(phase, Claims)
+            table, state = _captured(*_discard(table, state, seat, cards), seat, phase.wall,
+                                     wall_card(state, phase.wall))
+            state = replace(state, phase=Turn(phase.revealer), last_claims=LastClaims(phase.wall, seat))
+            return _turn_ended(table, state, phase.revealer, 1)
+        case DiscardAndDraw(cards=cards):  # TwoCardsDiscarded, two drawn, the end of the turn
+            table, state = _discard(table, state, seat, cards)
+            return _turn_ended(_drawn(table, state, seat, 2), state, seat, 1)
+        case EndTurn():
+            return _turn_ended(table, state, seat, 0)
+        case DrawCard():  # the refill, then TwinReplacementDrawn
+            assert isinstance(phase, Replacing)
+            table = _drawn(table, state, seat, HAND_SIZE - len(table.hands[seat]))
+            waiting = phase.waiting - {seat}
+            return table, replace(state, phase=Replacing(waiting) if waiting else Turn()), 1
+    raise TypeError(f"the dunwich horror: no rule for {command!r}")
+
+
+def _turn_ended(table: Tabletop, state: DunwichState, seat: int, moves: int) -> tuple[Tabletop, DunwichState, int]:
+    """``_end_turn``'s folds after ``moves`` of the rite's facts: TwinsFreed, or the refill and DunwichTurnBegan."""
+    if all(c is None for c in state.walls):
+        return table, replace(state, phase=Freed()), moves + 1
+    table = _drawn(table, state, seat, HAND_SIZE - len(table.hands[seat]))
+    return table, replace(state, phase=Turn(next_seat(table, seat))), moves + 1
+
+
+def _drawn(table: Tabletop, state: DunwichState, seat: int, count: int) -> Tabletop:
+    """``_draw``'s fold where it reshuffles nothing (else ``_Reshuffles``): it does once the pile runs out with
+    discards to shuffle."""
+    if state.discards and len(table.pile) <= max(count, 0):
+        raise _Reshuffles()
+    return drawn(table, seat, count) if count > 0 else table
+
+
 # -- evolve --------------------------------------------------------------------------------------------------------
 
 
@@ -350,7 +424,7 @@ def evolve(table: Tabletop, state: DunwichState, fact: Fact) -> tuple[Tabletop, 
     raise TypeError(f"The Dunwich Horror has no fact {fact!r}")
 
 
-def _discard(table: Tabletop, state: DunwichState, seat: int, cards: list[int]) -> tuple[Tabletop, DunwichState]:
+def _discard(table: Tabletop, state: DunwichState, seat: int, cards: Sequence[int]) -> tuple[Tabletop, DunwichState]:
     return without(table, seat, cards), replace(state, discards=state.discards + tuple(cards))
 
 

@@ -66,7 +66,7 @@ def _plays(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:
     for book in sorted({c for c in hand if rank(c) == FORBIDDEN_BOOK}):
         for c in free:
             if c != book:
-                out += [_cliff(book, c, r, side) for r, side in spots]
+                out += _cliffs(book, c, ridge)
     return out
 
 
@@ -96,9 +96,11 @@ def _slope(card: int, ridge_card: int, side: Side) -> PlayOnSlope:
     return PlayOnSlope(card=card, ridge_card=ridge_card, side=side)
 
 
-@functools.cache
-def _cliff(book: int, card: int, ridge_card: int, side: Side) -> PlayCliff:
-    return PlayCliff(book=book, card=card, ridge_card=ridge_card, side=side)
+@functools.lru_cache(maxsize=1 << 14)
+def _cliffs(book: int, card: int, ridge: tuple[int, ...]) -> tuple[PlayCliff, ...]:
+    """A cliff of ``book`` and ``card`` at each side of each ridge card, in order: a hand with a book lists one per
+    other card, 8 each on a full ridge (made once per ridge, not per move)."""
+    return tuple(PlayCliff(book=book, card=card, ridge_card=r, side=side) for r in ridge for side in _SIDES)
 
 
 def legal_commands(table: Tabletop, state: MountainsState, seat: int) -> list[Command]:

@@ -9,7 +9,7 @@ from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.events import FACTS, Y
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.rules import (
-    begin, decide, evolve, initial, legal_commands, result, settle, timeout_command, to_act,
+    begin, decide, evolve, initial, legal_commands, result, settle, simulate, timeout_command, to_act,
 )
 from shared.games.rites_of_cthulhu.rites.out_of_the_aeons.views import (
     cards, invariant, resample, resample_unrevealable, view,
@@ -32,4 +32,5 @@ RITE = Rite(
     initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
     begin=begin, settle=settle, timeout_command=timeout_command,
     view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
+    simulate=simulate,
 )

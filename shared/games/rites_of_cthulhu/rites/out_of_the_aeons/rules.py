@@ -189,6 +189,24 @@ def _next_round(d: Decision[RitesState]) -> None:
     d.emit(YellowCardRevealed(card=state.sub_deck[0], privilege=privilege, bidders=[] if privilege else bidders))
 
 
+# -- a playout's move ---------------------------------------------------------------------------------------------
+
+
+def simulate(table: Tabletop, state: AeonsState, command: Command, seat: int) -> tuple[Tabletop, AeonsState, int] | None:
+    """``decide`` and ``settle`` for a playout (``Rite.simulate``): a bid that leaves others to bid, each with a card
+    to bid (``settle`` then has nothing to do), or the bidding opened, folded without checking or building the facts;
+    ``None`` (to ``decide``) for the reveal of the bids, the discard and the rounds after them."""
+    if isinstance(command, Bid):  # BidSealed
+        table, state = _sealed(table, state, seat, command.card)
+        assert isinstance(state.phase, Bidding)
+        waiting = state.phase.waiting
+        return (table, state, 1) if waiting and all(table.hands[s] for s in waiting) else None
+    if isinstance(command, KeepRevealed):  # BiddingOpened
+        bidders = _bidders(table)
+        return (table, replace(state, phase=Bidding(frozenset(bidders))), 1) if bidders else None
+    return None
+
+
 # -- evolve --------------------------------------------------------------------------------------------------------
 
 
@@ -205,11 +223,7 @@ def evolve(table: Tabletop, state: AeonsState, fact: Fact) -> tuple[Tabletop, Ae
         case BiddingOpened(bidders=bidders):
             return table, replace(state, phase=Bidding(frozenset(bidders)))
         case BidSealed(seat=seat, card=card):
-            assert isinstance(state.phase, Bidding)
-            bids = tuple(sorted(state.bids + ((seat, card),)))
-            shown = state.open_bids | {seat} if table.mods.open_hands else state.open_bids
-            return sealed_from_hand(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
-                                                         phase=Bidding(state.phase.waiting - {seat}))
+            return _sealed(table, state, seat, card)
         case BidPassed(seat=seat):
             assert isinstance(state.phase, Bidding)
             return table, replace(state, phase=Bidding(state.phase.waiting - {seat}))
@@ -223,6 +237,15 @@ def evolve(table: Tabletop, state: AeonsState, fact: Fact) -> tuple[Tabletop, Ae
         case AeonsEnded():
             return table, replace(state, phase=Ended())
     raise TypeError(f"Out of the Aeons has no fact {fact!r}")
+
+
+def _sealed(table: Tabletop, state: AeonsState, seat: int, card: int) -> tuple[Tabletop, AeonsState]:
+    """The fold of ``BidSealed`` (``simulate`` folds its move without building the fact)."""
+    assert isinstance(state.phase, Bidding)
+    bids = tuple(sorted(state.bids + ((seat, card),)))
+    shown = state.open_bids | {seat} if table.mods.open_hands else state.open_bids
+    return sealed_from_hand(table, seat, [card]), replace(state, bids=bids, open_bids=shown,
+                                                          phase=Bidding(state.phase.waiting - {seat}))
 
 
 # -- end -----------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from shared.games.rites_of_cthulhu.rites.the_hound.events import FACTS
 from shared.games.rites_of_cthulhu.rites.the_hound.narration import NARRATOR
 from shared.games.rites_of_cthulhu.rites.the_hound.state import STATE_TYPES
 from shared.games.rites_of_cthulhu.rites.the_hound.rules import (
-    begin, decide, evolve, initial, legal_commands, result, timeout_command, to_act,
+    begin, decide, evolve, initial, legal_commands, result, simulate, timeout_command, to_act,
 )
 from shared.games.rites_of_cthulhu.rites.the_hound.views import (
     cards, invariant, resample, resample_unrevealable, view,
@@ -30,4 +30,5 @@ RITE = Rite(
     initial=initial, to_act=to_act, legal_commands=legal_commands, decide=decide, evolve=evolve, result=result,
     begin=begin, timeout_command=timeout_command,
     view=view, cards=cards, resample=resample, resample_unrevealable=resample_unrevealable, invariant=invariant,
+    simulate=simulate,
 )

@@ -29,6 +29,7 @@ from shared.games.rites_of_cthulhu.rites.base import RiteEnd, RiteResult, here
 from shared.games.rites_of_cthulhu.rites.table import (
     beats,
     draw,
+    drawn,
     first_in_order,
     hand_audience,
     next_seat,
@@ -308,6 +309,51 @@ def _refill(d: Decision[RitesState], seat: int) -> None:
     draw(d, seat, HAND_SIZE - len(d.state.table.hands[seat]))
 
 
+# -- a playout's move ---------------------------------------------------------------------------------------------
+
+
+def simulate(table: Tabletop, state: HoundState, command: Command, seat: int) -> tuple[Tabletop, HoundState, int] | None:
+    """``decide`` for a playout (``Rite.simulate``): the folds of the facts the listed move emits, without checking it
+    or building them (those that fold to nothing are only counted); ``None`` (to ``decide``) for the second seal,
+    whose reveal and loot are ``_resolve``'s."""
+    phase = state.phase
+    match command:
+        case PlaceGhoul(card=card, grave=grave):  # GhoulPlaced, the refill, a peek at a face-down grave
+            face_up = state.graves[grave].face_up
+            table, state = _placed(table, state, seat, card, grave)
+            table = drawn(table, seat, HAND_SIZE - len(table.hands[seat]))
+            if face_up:
+                return table, state, 1
+            return table, replace(state, peeks=state.peeks | {(seat, grave)}), 2
+        case KeepGhoul():  # GhoulKept, then the dig or the next turn
+            assert isinstance(phase, Placed)
+            return _dug_or_passed(table, state, seat, phase.grave)
+        case MoveGhoul(grave=grave):  # GhoulMoved, then the dig or the next turn
+            assert isinstance(phase, Placed)
+            return _dug_or_passed(table, _moved(state, seat, ghoul_of(state, phase.grave, seat), phase.grave, grave),
+                                  seat, grave)
+        case CallHenchman() | PsychOut() | NoHenchman():  # HenchmanSealed, the first of two
+            assert isinstance(phase, Digging)
+            if phase.sealed:
+                return None
+            seal = None if isinstance(command, NoHenchman) else command.card
+            return (*_sealed(table, state, seat, CHOICES[type(command)], seal), 1)
+        case PassTurn():  # TurnPassedWithoutGhoul, HoundTurnBegan
+            return table, replace(state, phase=Placing(next_seat(table, seat))), 2
+        case PeekGrave(grave=grave):  # GravePeeked, HoundTurnBegan
+            return table, replace(state, peeks=state.peeks | {(seat, grave)}, phase=Placing(seat)), 2
+        case DeclinePeek():  # PeekDeclined, HoundTurnBegan
+            return table, replace(state, phase=Placing(seat)), 2
+    return None
+
+
+def _dug_or_passed(table: Tabletop, state: HoundState, seat: int, grave: int) -> tuple[Tabletop, HoundState, int]:
+    """After the ghoul was kept or moved to ``grave``: GraveDugUp where two ghouls are there, else HoundTurnBegan."""
+    if len(state.graves[grave].ghouls) == 2:
+        return table, _dug_up(state, grave, seat), 2
+    return table, replace(state, phase=Placing(next_seat(table, seat))), 2
+
+
 # -- evolve --------------------------------------------------------------------------------------------------------
 
 
@@ -323,22 +369,13 @@ def evolve(table: Tabletop, state: HoundState, fact: Fact) -> tuple[Tabletop, Ho
         case HoundTurnBegan(seat=seat):
             return table, replace(state, phase=Placing(seat))
         case GhoulPlaced(seat=seat, card=card, grave=grave):
-            state = _at_grave(state, grave, lambda g: replace(g, ghouls=g.ghouls + ((seat, card),)))
-            return without(table, seat, [card]), replace(state, phase=Placed(seat, grave))
+            return _placed(table, state, seat, card, grave)
         case GhoulMoved(seat=seat, card=card, source=source, grave=grave):
-            state = _at_grave(state, source, lambda g: replace(g, ghouls=tuple(x for x in g.ghouls if x[0] != seat)))
-            return table, _at_grave(state, grave, lambda g: replace(g, ghouls=g.ghouls + ((seat, card),)))
+            return table, _moved(state, seat, card, source, grave)
         case GraveDugUp(grave=grave, turn=turn):
-            state = _at_grave(state, grave, lambda g: replace(g, face_up=True))
-            return table, replace(state, phase=Digging(turn, grave))
+            return table, _dug_up(state, grave, turn)
         case HenchmanSealed(seat=seat, choice=choice, card=card):
-            digging = state.phase
-            assert isinstance(digging, Digging)
-            if card is not None:
-                table = sealed_from_hand(table, seat, [card])
-            shown = digging.open_seals | {seat} if table.mods.open_hands and card is not None else digging.open_seals
-            return table, replace(state, phase=replace(digging, sealed=digging.sealed + ((seat, choice, card),),
-                                                       open_seals=shown))
+            return _sealed(table, state, seat, choice, card)
         case HenchmanPsychedOut(seat=seat):
             return table, _unseal(state, [seat], discard=True)
         case DummiesDiscarded():
@@ -358,6 +395,36 @@ def evolve(table: Tabletop, state: HoundState, fact: Fact) -> tuple[Tabletop, Ho
         case GraveyardEmptied():
             return table, replace(state, phase=Emptied())
     raise TypeError(f"The Hound has no fact {fact!r}")
+
+
+def _placed(table: Tabletop, state: HoundState, seat: int, card: int, grave: int) -> tuple[Tabletop, HoundState]:
+    """The fold of ``GhoulPlaced`` (``simulate`` folds its move without building the fact)."""
+    state = _at_grave(state, grave, lambda g: replace(g, ghouls=g.ghouls + ((seat, card),)))
+    return without(table, seat, [card]), replace(state, phase=Placed(seat, grave))
+
+
+def _moved(state: HoundState, seat: int, card: int, source: int, grave: int) -> HoundState:
+    """The fold of ``GhoulMoved``."""
+    state = _at_grave(state, source, lambda g: replace(g, ghouls=tuple(x for x in g.ghouls if x[0] != seat)))
+    return _at_grave(state, grave, lambda g: replace(g, ghouls=g.ghouls + ((seat, card),)))
+
+
+def _dug_up(state: HoundState, grave: int, turn: int) -> HoundState:
+    """The fold of ``GraveDugUp``."""
+    state = _at_grave(state, grave, lambda g: replace(g, face_up=True))
+    return replace(state, phase=Digging(turn, grave))
+
+
+def _sealed(table: Tabletop, state: HoundState, seat: int, choice: str, card: int | None
+            ) -> tuple[Tabletop, HoundState]:
+    """The fold of ``HenchmanSealed``."""
+    digging = state.phase
+    assert isinstance(digging, Digging)
+    if card is not None:
+        table = sealed_from_hand(table, seat, [card])
+    shown = digging.open_seals | {seat} if table.mods.open_hands and card is not None else digging.open_seals
+    return table, replace(state, phase=replace(digging, sealed=digging.sealed + ((seat, choice, card),),
+                                               open_seals=shown))
 
 
 def _at_grave(state: HoundState, index: int, change: Any) -> HoundState:
