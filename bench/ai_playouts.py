@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import json
 import os
 import pstats
@@ -78,27 +79,15 @@ def measure(game: Game, players: int, seconds: float, whole_search: bool, bare: 
 
 
 _DRIVER = """
+from __future__ import annotations
 import dataclasses, json, random, sys, time
+from typing import Any
 from shared.ai.rollout import Rollout
 from shared.games import GAMES
-from shared.kernel import entropy_for, fold
+from shared.kernel import Game, entropy_for, fold
 
 
-def positions(game, players, count, seed):  # bench.ai_playouts.positions, as it is here
-    rng, out = random.Random(seed), []
-    for g in range(count):
-        _, events = game.start(players, {}, entropy_for(bytes([g, seed % 256]) * 4, 0))
-        state = fold(game, events)
-        for _ in range(rng.randrange(30)):
-            if game.decider.outcome(state) is not None:
-                break
-            seat = sorted(game.decider.to_act(state))[0]
-            command = rng.choice(game.decider.legal_commands(state, seat))
-            state = game.decider.decide(state, command, seat, rng.randbytes(32)).state
-        if game.decider.outcome(state) is None:
-            out.append((state, sorted(game.decider.to_act(state))[0]))
-    return out
-
+""" + inspect.getsource(positions) + """
 
 for line in sys.stdin:
     game_id, seconds = json.loads(line)
@@ -124,10 +113,10 @@ for line in sys.stdin:
 
 
 class Other:
-    """Full-path playouts in another checkout's code (its own process, this interpreter), by ``_DRIVER``: the same
-    positions and loop as ``playouts_per_second``, counting the commands as calls of the game's ``decide``, written
-    against what every checkout since the decider's split (``387da9e``) has, so the code the issue measured
-    (``9fb6eff``) runs as it was."""
+    """Full-path playouts in another checkout's code (its own process, this interpreter), by ``_DRIVER``: this
+    module's ``positions`` (its source, sent along) and the loop of ``playouts_per_second``, counting the commands
+    as calls of the game's ``decide``, written against what every checkout since the decider's split (``387da9e``)
+    has, so the code the issue measured (``9fb6eff``) runs as it was."""
 
     def __init__(self, root: Path):
         env = {**os.environ, "PYTHONPATH": str(root)}
