@@ -405,3 +405,20 @@ def test_retention_projects_before_it_retires_and_a_rebuild_from_logs_and_export
     found = standings.ended_results(live, Path(tmp_path), problems, {"toy": GAME})  # what `mythos projections rebuild` folds
     assert sorted(r.game_id for r in found) == sorted([*games, late]) and problems == []
     assert projector(app, "rebuild").rebuild(found) == 4 and live.models.dump(["toy"], ids) == with_late
+
+
+def test_a_rating_window_widens_as_a_seek_waits_until_two_seekers_are_seated(client, app):
+    matchmaker = app.extensions["matchmaker"]
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    live = projector(app)
+    for _ in range(3):  # Ada wins three rated games: their ordinals part
+        live.project(rated_game(client, ada, cy))
+    now = [matchmaker.clock()]
+    matchmaker.clock = lambda: now[0]
+    body = {"game": "toy", "seats": 2, "rated": True, "window": 0}
+    assert client.post("/v1/seeks", json=body, headers=auth(ada["key"])).json["waiting"]
+    assert client.post("/v1/seeks", json=body, headers=auth(cy["key"])).json["waiting"], "outside each other's window"
+    assert matchmaker.match_all() == 0
+    now[0] += 3600  # an hour on: both windows have widened by SEEK_WIDEN_PER_S × 3,600 points
+    assert matchmaker.match_all() == 1
+    assert not client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"]
