@@ -227,15 +227,17 @@ class Matchmaker:
         return made
 
     def run(self, stop: threading.Event, every_s: float = 1.0, failed: Callable[[Exception], None] | None = None,
-            reached: Callable[[], None] = lambda: None, also: Callable[[], object] = lambda: None) -> None:
+            reached: Callable[[float], None] = lambda began: None, also: Callable[[], object] = lambda: None) -> None:
         """Match every pool every ``every_s`` until ``stop`` (a worker's thread), and do ``also`` (the challenges'
         lapses) each round. A failure (Redis restarting, the rules service down: the seeks wait) is told to
-        ``failed`` (by default a warning), ``reached`` after each pass that worked, as the projector's loop does."""
+        ``failed`` (by default a warning), ``reached`` after each pass that worked, with when it began (monotonic), as
+        the projector's loop does."""
         while not stop.wait(every_s):
+            began = time.monotonic()
             try:
                 self.match_all()
                 also()
-                reached()
+                reached(began)
             except Exception as exc:  # noqa: BLE001 - see the docstring
                 if failed is not None:
                     failed(exc)

@@ -82,17 +82,19 @@ class Projector:
         return len(entries)
 
     def run(self, stop: threading.Event, idle_s: float = 0.5, gather_s: float = GATHER_S,
-            failed: Callable[[Exception], None] | None = None, reached: Callable[[], None] = lambda: None) -> None:
+            failed: Callable[[Exception], None] | None = None,
+            reached: Callable[[float], None] = lambda began: None) -> None:
         """Project until ``stop`` (a worker's thread): wait on the feed (a blocking read of a second; on a cluster,
         a look at every shard and a rest of ``idle_s`` when they are empty), then gather for ``gather_s`` what ends
         meanwhile. A failure (Redis restarting: the entries wait in the group) is told to ``failed`` (the worker
         says a lost Redis once, not once a retry), and the loop rests a second before it tries again; ``reached``
-        after each pass that worked."""
+        after each pass that worked, with when it began (monotonic)."""
         while not stop.is_set():
+            began = time.monotonic()
             try:
                 if not self.run_once(block_ms=1000, gather_s=gather_s) and self.tables.store.cluster:
                     stop.wait(idle_s)
-                reached()
+                reached(began)
             except Exception as exc:  # noqa: BLE001 - see the docstring
                 if failed is not None:
                     failed(exc)

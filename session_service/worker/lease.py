@@ -126,6 +126,7 @@ def move_due(queue: Queue) -> int:
 def keep(leases: Leases, queue: Queue, requeue: Callable[[str], None], stop: threading.Event) -> None:
     """The worker's lease thread: renew the lease, put back the turns of dead workers, move due timers."""
     while not stop.wait(BEAT_S):
+        began = time.monotonic()
         try:
             leases.beat()
             for turn in leases.orphans():
@@ -138,4 +139,4 @@ def keep(leases: Leases, queue: Queue, requeue: Callable[[str], None], stop: thr
         except redis.RedisError as exc:
             WORKER.lost(exc)
             continue
-        WORKER.reached()
+        WORKER.reached(began)

@@ -60,8 +60,9 @@ class LeasedWorker(SimpleWorker):
             leases.done(job.id)
 
     def heartbeat(self, *args: object, **kwargs: object) -> None:
+        began = time.monotonic()
         super().heartbeat(*args, **kwargs)  # type: ignore[arg-type]
-        outage.WORKER.reached()
+        outage.WORKER.reached(began)
 
 
 def rq_worker(queue: Queue, where: redis_clients.QueueRedis, leases: lease.Leases) -> LeasedWorker:
@@ -87,6 +88,7 @@ def sweep_forever(stop: threading.Event) -> None:
         if back:
             outage.WORKER.back.clear()
             since = datetime.fromtimestamp(outage.WORKER.back_at).astimezone()
+        began = time.monotonic()
         try:
             jobs.sweep_once(stalled_before=since)
         except redis.RedisError as exc:
@@ -94,7 +96,7 @@ def sweep_forever(stop: threading.Event) -> None:
             continue
         except Exception:  # noqa: BLE001 - the rules service down: try again next round
             log.warning("sweep failed; trying again in %ss", jobs.SWEEP_EVERY_S, exc_info=True)
-        outage.WORKER.reached()
+        outage.WORKER.reached(began)
 
 
 def start_leases(scheduler: RqScheduler) -> lease.Leases:

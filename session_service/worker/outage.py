@@ -31,8 +31,10 @@ class Outage:
             log.warning("%s lost Redis (%s: %s); retrying until it answers", self.what, type(error).__name__, error)
         return True
 
-    def reached(self) -> None:
-        if self.lost_at is not None:
+    def reached(self, began: float | None = None) -> None:
+        """An attempt worked. ``began``: when it started (``time.monotonic()``): one that began before the loss was
+        noted (a reply already on its way when Redis went) says nothing of Redis now, and ends nothing."""
+        if self.lost_at is not None and (began is None or began > self.lost_at):
             log.warning("%s reached Redis again after %.1f s", self.what, time.monotonic() - self.lost_at)
             self.lost_at = None
             self.back_at = time.time()

@@ -118,13 +118,14 @@ class Publisher:
 
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
+            began = time.monotonic()
             try:
                 move, wait = self.next_due()
             except redis.RedisError as exc:
                 WORKER.lost(exc)
                 stop.wait(1.0)
                 continue
-            WORKER.reached()
+            WORKER.reached(began)
             if move is not None:
                 try:
                     self.publish(move)

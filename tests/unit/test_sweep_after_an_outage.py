@@ -5,6 +5,7 @@ games still for ``STALLED_AFTER_S``; and a future turn timer the queue forgot is
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 from rq import Queue
@@ -58,3 +59,18 @@ def test_a_worker_that_reaches_redis_again_sweeps_at_once_every_game_not_moved_s
     sweeper.join(10)
     (since,) = swept[:1]
     assert since is not None and before <= since <= datetime.now().astimezone()
+
+
+def test_an_attempt_that_began_before_the_loss_does_not_end_it(caplog):
+    """A reply already on its way when Redis went (a loop's call begun before another loop noted the loss) is no sign
+    that Redis is back: it ended a fresh outage once, and the worker said lost, reached, lost for one loss."""
+    watched = outage.Outage("the test")
+    before = time.monotonic()
+    with caplog.at_level("WARNING", logger="mythos.worker"):
+        assert watched.lost(ConnectionError("gone"))
+        watched.reached(before)  # began before the loss: nothing said, still lost
+        assert watched.lost_at is not None and not watched.back.is_set()
+        watched.reached(time.monotonic())
+    assert [r.getMessage().split(" (")[0].split(" after")[0] for r in caplog.records] == [
+        "the test lost Redis", "the test reached Redis again"]
+    assert watched.lost_at is None and watched.back.is_set()
