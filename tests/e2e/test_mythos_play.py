@@ -177,7 +177,7 @@ def test_a_sealed_bid_typed_while_the_others_bid_is_never_refused(stack):
         return {s for s in range(state.players) if any(c.type == "bid" for c in rites.decider.legal_commands(state, s))}
 
     game_id, tokens, _, _ = replay_until(api, rites, 3, 4, lambda state, _: bidders(state) == {0, 1, 2, 3})
-    term = Terminal([*MYTHOS, "play", game_id, "--token", tokens[0], "--seat", "0", "--server", stack.url])
+    term = Terminal([*MYTHOS, "play", game_id, f"--token={tokens[0]}", "--seat", "0", "--server", stack.url])
     try:
         term.read_until(re.compile(r"\d+\. Bid .*\n(.*\n)*> "))
         for seat in (1, 2, 3):  # the others bid, each moving the table on while seat 0's prompt is open
