@@ -45,10 +45,11 @@ def is_player_key(token: str | None) -> TypeGuard[str]:
 
 
 def seat_token(drawn: str) -> str:
-    """A seat token from random URL-safe text: one that starts like a player key (once in 262,144 draws) would be
-    looked up as one and refused, so it gets another first letter (the same again for the same text, as the answer
-    to a retried request must be)."""
-    return "s" + drawn if drawn.startswith(KEY_PREFIX) else drawn
+    """A seat token from random URL-safe text. One that starts like a player key (once in 262,144 draws) would be
+    looked up as one and refused, and one that starts with '-' (once in 64) is read as an option by a command line
+    (``mythos play G --token T``): both get another first letter, the same again for the same text, as the answer
+    to a retried request must be."""
+    return "s" + drawn if drawn.startswith((KEY_PREFIX, "-")) else drawn
 
 
 
