@@ -5,9 +5,9 @@ Pocket Madness's melds under their owners, Rites' artifacts by name, a log in wo
 axe-core's checks at 390 px; then the person opens the game's replay by moves: verified, in words, every hand
 shown, a step and a jump by moves; a replay passes axe-core's checks. The person is the click-the-highlight player
 (tests/support/browser.py: at every move every legal command reachable by clicks on highlighted places); the same
-player finishes each game at the width this play opens it at in test_web_click_player.py, so every game is
-finished at both widths. The page around the tables is in test_web_client.py (run side by side under xdist). Screenshots go to var/screenshots (MYTHOS_SCREENSHOTS=
-docs/screenshots refreshes the README's)."""
+player finishes games at the width this play opens them at in test_web_click_player.py (one at each width in
+``make test``, every game in ``make soak``). The page around the tables is in test_web_client.py (run side by
+side under xdist). Screenshots go to var/screenshots (MYTHOS_SCREENSHOTS=docs/screenshots refreshes the README's)."""
 
 from __future__ import annotations
 

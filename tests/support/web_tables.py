@@ -27,7 +27,7 @@ GAMES = {"pocket-madness": (2, "01", 15), "arkham-ritual": (3, "01", 2), "rise-o
          "great-old-one": (2, "01", 20), "rites-of-cthulhu": (4, "01", 18)}
 WIDTHS = {"desktop": 1280, "phone": 390}
 # Which width each game's play in test_web_tables.py starts at, turn about (each width plays some games' openings and
-# the others' ends); test_web_click_player.py finishes each game at that width too.
+# the others' ends); test_web_click_player.py finishes games at that width too.
 FIRST_WIDTH = {game: ("phone", "desktop")[index % 2] for index, game in enumerate(GAMES)}
 AXE_VERSION = "4.10.2"  # axe-core, pinned: installed from npm into var/ the first time
 RAW = re.compile(r"[{}\[\]\"]|\b\w+_\w+\b|\b\d+(?:, \d+){2,}\b")  # JSON, snake_case keys, lists of ids
