@@ -14,6 +14,9 @@ import pytest
 
 from deploy.stacks.cluster import ScaledStack
 from shared.games import GAMES
+from tests.e2e.test_scaled_stack import (  # noqa: F401 - every game here (tests/support/breadth.py)
+    test_a_game_plays_to_its_end_through_the_balancer_on_every_session_process,
+)
 from tests.support.scaled import Player, healed, human_game, running_scaled_stack, store_of, until_ack_after
 from tests.trust.helpers import Api, record_figures
 
