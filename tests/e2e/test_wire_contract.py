@@ -9,7 +9,8 @@ describe is a defect): each stream message against the stream's union (``GameStr
 ``PlayerStreamMessage``) with the unions of all games narrowed to the game played, its data against the game's
 own components (``<Game>SeatView`` while the game is on, ``<Game>SpectatorView`` for a spectator, each event by its
 type, each legal command by its type), and whole-number scores as integers. The served document, and its 3.1 and
-3.0 renderings, pass openapi-spec-validator.
+3.0 renderings, pass openapi-spec-validator (its checks of Schema Objects by jsonschema-rs:
+tests/support/spec_validation.py), and copies of it with a broken schema do not.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from typing import Any
 import orjson
 import pytest
 import requests
-from openapi_spec_validator import validate
+from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from shared.games import GAMES
 from shared.wire.contract import pascal
 from tests.support.client import ApiClient
 from tests.support.contract import Contract
 from tests.support.properties import random_playout
+from tests.support.spec_validation import validate
 
 pytestmark = pytest.mark.e2e
 
@@ -55,6 +57,17 @@ def test_the_served_document_and_its_renderings_pass_openapi_spec_validator(stac
         rendering = requests.get(f"{stack.url}/openapi-{version}.json", timeout=30).json()
         assert rendering["openapi"].startswith(version)
         validate(rendering)
+    # the same validation refuses a schema its dialect does not allow, in a parameter and in a component
+    def parameter_schema(copy: dict[str, Any]) -> dict[str, Any]:
+        return next(parameter["schema"] for item in copy["paths"].values() for op in item.values()
+                    if isinstance(op, dict) for parameter in op.get("parameters", []) if "schema" in parameter)
+
+    for where, key, value in ((parameter_schema, "minimum", "one"),
+                              (lambda copy: next(iter(copy["components"]["schemas"].values())), "type", "strin")):
+        broken = orjson.loads(orjson.dumps(document))
+        where(broken)[key] = value
+        with pytest.raises(OpenAPIValidationError, match=value):
+            validate(broken)
 
 
 def lines(reply: requests.Response, separator: bytes) -> Iterator[bytes]:
