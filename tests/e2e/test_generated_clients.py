@@ -108,8 +108,11 @@ def test_a_typescript_client_type_checks_strictly_with_no_cast_and_posts_a_comma
     shutil.copy(CLIENTS / "stream_bot.ts", tmp_path)
     subprocess.run([str(typescript / "openapi-typescript"), stack.url + "/openapi.json", "-o", str(tmp_path / "api.d.ts")],
                    check=True, timeout=120, capture_output=True)
-    compiled = subprocess.run([str(typescript / "tsc"), "--strict", "--target", "es2022", "--module", "es2022",
-                               "--moduleResolution", "bundler", "--lib", "es2022,dom", "--outDir", "out", "stream_bot.ts"],
+    # TypeScript's own lib files (es2022, dom: 50,000 lines, as the pinned TypeScript ships them) are not checked again
+    # (half of tsc's time); api.d.ts and the client are
+    compiled = subprocess.run([str(typescript / "tsc"), "--strict", "--skipDefaultLibCheck", "--target", "es2022",
+                               "--module", "es2022", "--moduleResolution", "bundler", "--lib", "es2022,dom",
+                               "--outDir", "out", "stream_bot.ts"],
                               cwd=tmp_path, timeout=120, capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
 
