@@ -105,7 +105,8 @@ def build_tables(settings: Settings, parts: Mapping[str, Any] | None = None, dec
     """Tables wired from ``settings``: Redis store, rules client, RQ scheduler (unless ``parts`` gives others). A
     process that never ``decides`` (retention, the rules-in-use report) is not given the hop's secret, nor asks for it."""
     parts = parts or {}
-    client = parts.get("REDIS") or redis_clients.connect(settings.redis_url, pool_size=settings.redis_pool_size)
+    client = parts.get("REDIS") or redis_clients.connect(settings.redis_url, read_timeout_s=settings.redis_timeout_s,
+                                                           pool_size=settings.redis_pool_size)
     store = EventStore(client, settings.key_prefix, shards=settings.key_shards, replicas=settings.replica_acks,
                        replica_wait_ms=settings.replica_wait_ms, retry_s=settings.append_retry_s)
     if "SCHEDULER" in parts:

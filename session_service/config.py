@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.wire import keys
-from session_service.storage.redis_clients import QueueRedis, is_cluster
+from session_service.storage.redis_clients import READ_TIMEOUT_S, QueueRedis, is_cluster
 from session_service.use_cases import retention
 from session_service.use_cases.challenges import ChallengeLimits
 from session_service.use_cases.chat import ChatLimits
@@ -63,7 +63,9 @@ class Settings:
     streams_per_client: int = 20
     streams_per_address: int = 100
     streams_per_process: int = 10_000
-    redis_timeout_s: float = 5.0
+    # How long the service's Redis client waits for a reply, and for a free connection of its pool: past it the call
+    # fails (a request is answered 503). Live streams never wait on a reply (the hub's pub/sub wait is the keep-alive).
+    redis_timeout_s: float = READ_TIMEOUT_S
     redis_pool_size: int = 64
     # Writes a minute per client (a seat whose token holds, else the address), and per address whatever tokens it
     # presents (session_service/http/ratelimit.py); 0 turns the limit off.

@@ -91,3 +91,17 @@ def test_the_queue_through_its_sentinels_takes_the_url_s_credentials_and_databas
     assert pool.sentinel_manager.sentinels[0].connection_pool.connection_kwargs["password"] == "s3cret"
     waiting = redis_clients.queue_client(where, wait_s=10).connection_pool.connection_kwargs
     assert waiting["socket_timeout"] == 20 and waiting["socket_keepalive"]
+
+
+def test_redis_timeout_s_bounds_the_services_replies_and_its_pools_wait(redis_url, prefix):
+    from session_service.bootstrap import build_tables
+    from session_service.config import Settings
+
+    def client(**env: str):
+        settings = Settings.from_config({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, **env})
+        return build_tables(settings, {"SCHEDULER": None}, decides=False).store.redis
+
+    default = client()
+    assert default.connection_pool.connection_kwargs["socket_timeout"] == redis_clients.READ_TIMEOUT_S
+    given = client(REDIS_TIMEOUT_S="1.5")
+    assert given.connection_pool.connection_kwargs["socket_timeout"] == 1.5 and given.connection_pool.timeout == 1.5
