@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import signal
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -46,7 +47,10 @@ def running_stack(name: str, extra_env: dict[str, str]) -> Iterator[Stack]:
     try:
         yield live
     finally:
-        live.stop()
-        if external_url():
+        if external_url():  # a shared Redis: the worker's graceful stop takes its RQ registration out of it
+            live.stop()
             delete_prefix(redis_clients.connect(external_url()), prefix)
+        else:  # everything is this stack's own, removed with it: no part needs a graceful end (3-4 s of one)
+            live.stop_groups(list(live.processes.values()), signal.SIGKILL)
+            live.stop()  # nothing left to signal: lets go of the data directory's lock
         shutil.rmtree(tmp, ignore_errors=True)
