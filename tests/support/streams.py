@@ -38,7 +38,9 @@ class StreamReader:
 
     def __init__(self, base: str, game_id: str | None, token: str | None = None, *, after: int | None = None,
                  last_event_id: str | None = None, ndjson: bool = False, timeout_s: float = 30, path: str | None = None):
-        headers = {"Accept": "application/x-ndjson" if ndjson else "text/event-stream"}
+        # One stream a connection, closed with the stream: a connection left idle in requests' pool once a stream has
+        # ended (a stopping server's) would keep the session process that ended it waiting (gunicorn's keepalive, 5 s).
+        headers = {"Accept": "application/x-ndjson" if ndjson else "text/event-stream", "Connection": "close"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         if last_event_id is not None:
