@@ -2,9 +2,9 @@
 answering, a bot can play from the stream alone and resume it without a gap or a repeat, and the limits and
 the shutdown behave as documented.
 
-The stack here has a keep-alive period of 5.5 s: just past redis-py's 5 s default socket timeout, which killed
-every idle stream whose wait (then an XREAD BLOCK of one keep-alive period) outlasted it; shorter, the old code
-held. And a cap of 4 streams per client.
+The stack here has a keep-alive period of 2.5 s, just past its Redis clients' reply timeout (REDIS_TIMEOUT_S, 2 s
+here; 5 s by default), which killed every idle stream whose wait (then an XREAD BLOCK of one keep-alive period)
+outlasted it; shorter than the timeout, the old code held. And a cap of 4 streams per client.
 """
 
 from __future__ import annotations
@@ -28,16 +28,26 @@ from tests.support.real_stack import running_stack
 from tests.support.streams import StreamReader
 
 pytestmark = pytest.mark.e2e
-KEEPALIVE_S = 5.5
+REDIS_TIMEOUT_S = 2.0
+KEEPALIVE_S = 2.5
 PER_CLIENT = 4
 
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Stack]:
     with running_stack("streams", {"SESSION_WORKERS": "2", "RULES_WORKERS": "2", "RATE_LIMIT_PER_MINUTE": "100000",
+                                   "REDIS_TIMEOUT_S": str(REDIS_TIMEOUT_S),
                                    "SSE_KEEPALIVE_S": str(KEEPALIVE_S), "STREAMS_PER_CLIENT": str(PER_CLIENT),
                                    "STREAMS_PER_ADDRESS": "100000"}) as stack:  # the tests hold hundreds from one address
         yield stack
+
+
+@pytest.fixture(autouse=True)
+def session_running(live) -> None:
+    """The session service running before each test, started again if a test before stopped it."""
+    if live.processes["session"].poll() is not None:
+        live.start_session()
+        live.wait_ready()
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +68,10 @@ def test_an_idle_stream_outlives_three_keepalive_periods_receiving_each_keepaliv
     game, tokens = humans(api)
     started = time.monotonic()
     keepalives = 0
-    with StreamReader(live.url, game["id"], tokens[0], timeout_s=2 * KEEPALIVE_S) as stream:
+    with StreamReader(live.url, game["id"], tokens[0], timeout_s=2 * KEEPALIVE_S + 5) as stream:
         messages = iter(stream)
         assert next(messages).kind == "state"
-        while time.monotonic() - started < 3 * KEEPALIVE_S + 0.5:
+        while keepalives < 3 or time.monotonic() - started < 3 * KEEPALIVE_S:  # idle three periods, each said
             message = next(messages)
             assert message.kind == "keepalive", message
             keepalives += 1
@@ -72,8 +82,8 @@ def test_an_idle_stream_outlives_three_keepalive_periods_receiving_each_keepaliv
         assert api.post_command(game["id"], tokens[seat], state["legal_commands"][0], state["version"]).status_code == 200
         message = next(m for m in messages if m.kind != "keepalive")
         assert message.kind == "event" and message.id == state["version"] + 1
-    # the client went away: one line in the log, no traceback
-    deadline = time.monotonic() + 3 * KEEPALIVE_S
+    # the client went away: one line in the log, no traceback (the server notices at its next write or the one after)
+    deadline = time.monotonic() + 3 * KEEPALIVE_S + 10
     while f"stream {game['id']} (seat 0) closed: client gone" not in session_log(live):
         assert time.monotonic() < deadline, "the closed stream was never logged"
         time.sleep(0.2)
@@ -82,7 +92,7 @@ def test_an_idle_stream_outlives_three_keepalive_periods_receiving_each_keepaliv
 
 def test_ndjson_carries_the_same_messages_one_per_line_with_empty_keepalive_lines(live, api):
     game, tokens = humans(api)
-    with StreamReader(live.url, game["id"], tokens[1], ndjson=True, timeout_s=2 * KEEPALIVE_S) as stream:
+    with StreamReader(live.url, game["id"], tokens[1], ndjson=True, timeout_s=2 * KEEPALIVE_S + 5) as stream:
         assert stream.reply.headers["Content-Type"].startswith("application/x-ndjson")
         messages = iter(stream)
         first = next(messages)
@@ -205,7 +215,7 @@ def test_the_per_client_cap_answers_429_with_retry_after_and_frees_a_place_when_
         with StreamReader(live.url, game["id"], tokens[1], timeout_s=10) as other:
             assert other.reply.status_code == 200
         readers.pop().close()
-        deadline = time.monotonic() + 3 * KEEPALIVE_S  # the server notices a gone client at its next write
+        deadline = time.monotonic() + 3 * KEEPALIVE_S + 10  # the server notices a gone client at a next write
         while True:
             again = StreamReader(live.url, game["id"], tokens[0], timeout_s=10)
             if again.reply.status_code == 200:
@@ -273,7 +283,7 @@ def test_with_500_streams_open_health_state_reads_and_commands_still_answer_with
         assert reply.status_code == 200, reply.text
         # the move reaches the four streams watching that game, and every one of the 500 is still open
         read_until(socks[:4], f"id: {reply.json()['version']}\n".encode(), timeout_s=10)
-        read_until(socks, b": keep-alive", timeout_s=3 * KEEPALIVE_S)
+        read_until(socks, b": keep-alive", timeout_s=3 * KEEPALIVE_S + 10)
     finally:
         for s in socks:
             s.close()
@@ -289,6 +299,9 @@ def test_a_worker_told_to_stop_ends_its_streams_with_a_retry_hint_and_no_traceba
         assert workers
         messages = [iter(r) for r in readers]
         firsts = [next(m).kind for m in messages]  # every stream has its state, so it is open and waits
+        # A worker told to stop waits for its idle keep-alive connections to time out (gunicorn's keepalive, 5 s):
+        # this test's own are closed first, so what is waited for below is the streams' end and the worker's.
+        api.http.close()
         for pid in workers:
             os.kill(pid, signal.SIGTERM)
         for first, rest in zip(firsts, messages):
@@ -314,10 +327,9 @@ def test_a_stopping_master_ends_every_stream_with_a_retry_hint(live, api):
     with StreamReader(live.url, game["id"], tokens[0], timeout_s=30) as reader:
         messages = iter(reader)
         assert next(messages).kind == "state"
+        api.http.close()  # no idle keep-alive connection of this test's for the stopping workers to wait out
         os.kill(live.processes["session"].pid, signal.SIGTERM)
         kinds = [m.kind for m in messages]
     assert kinds[-1] == "retry", kinds
     live.processes["session"].wait(15)
     assert "Traceback" not in session_log(live)
-    live.start_session()  # for whatever runs after
-    live.wait_ready()
