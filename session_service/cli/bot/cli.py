@@ -9,9 +9,6 @@ import threading
 import time
 from typing import Any
 
-from session_service.cli.bot.load import BotNotFound, load
-from session_service.cli.bot.policy import Policy
-from session_service.cli.bot.runner import Options, Runner
 from session_service.cli.terminal.api import Api, PlayError
 
 SERVER = "http://127.0.0.1:8000"
@@ -44,6 +41,12 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, not with the parser: they import every game's rules (1.5-2 s), which every other command of
+    # mythos (run among them: a start of the stack) would wait for.
+    from session_service.cli.bot.load import BotNotFound, load
+    from session_service.cli.bot.policy import Policy
+    from session_service.cli.bot.runner import Options, Runner
+
     say = _printer()
     if args.bot_command == "new":
         try:
