@@ -1,4 +1,5 @@
-"""Where the AI's playouts stop in Rise of Cthulhu (``AiHooks.playout_value``), and how they judge the position there.
+"""The AI's playouts in Rise of Cthulhu: where they stop and how they judge the position there
+(``AiHooks.playout_value``), and how they move (``AiHooks.rollout_policy``).
 
 A random game is ~150 commands, and a random playout decides nothing the way the rulebook's winner is decided:
 "the most Locations facing" (points in play when that ties, or once Azathoth woke). A random seat sends its
@@ -12,17 +13,25 @@ the open Locations; and the cards in hand. The coefficients are fitted to random
 ``python -m bench.ai_value_fit --game rise-of-cthulhu`` (its output for seeds 0-1999: even seeds fitted, odd ones
 held out).
 
-It reads only the world the search drew (``start`` and the playout's ``state``): the hands there are the
+The policy is a one-ply preference by the same goal, counted without building the position after each command:
+play the Cultist that turns a Location toward the seat, send the Dark Hunter where its kill turns one, draw when
+the hand is short of Cultists; a random legal command a quarter of the time (``EXPLORE``).
+
+Both read only the world the search drew (``start`` and the playout's ``state``): the hands there are the
 resampled ones, never the real state's.
 """
 
 from __future__ import annotations
 
 import math
+import random
 
-from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS
+from shared.kernel import Command
+
+from shared.games.rise_of_cthulhu.cards import ARTIFACTS, CULTISTS, MONSTERS, number
+from shared.games.rise_of_cthulhu.commands import DrawCard, PlayCultist, PlayToValley
 from shared.games.rise_of_cthulhu.rules import HAND_SIZE
-from shared.games.rise_of_cthulhu.state import OLD_ONES_TO_END, RiseOfCthulhuState, side_points
+from shared.games.rise_of_cthulhu.state import OLD_ONES_TO_END, Location, RiseOfCthulhuState, highest, side_points
 
 HORIZON = 4  # cards drawn from the Cultist Deck or played onto a Location since the playout's world, then judged
 DECK_AT_SETUP = len(CULTISTS) - 2 * HAND_SIZE - 1 + OLD_ONES_TO_END  # the Cultist Deck after the deal, Old Ones in it
@@ -98,3 +107,54 @@ def playout_value(start: RiseOfCthulhuState, state: RiseOfCthulhuState) -> list[
     mine, theirs = win_chance(state, 0), win_chance(state, 1)
     total = mine + theirs
     return [mine / total, theirs / total] if total > 0 else [0.5, 0.5]
+
+
+EXPLORE = 0.25  # share of a playout's moves played at random
+FLIP = 3.0  # a Location turned toward the seat (or away from its rival), per step of its facing
+
+
+def rollout_policy(state: RiseOfCthulhuState, seat: int, legal: list[Command], rng: random.Random) -> Command:
+    """A fast one-ply preference from the rulebook's goal: a Cultist played where it turns a Location toward the
+    seat, the Dark Hunter sent where its kill turns one (the Valley play), else a draw when the hand is short of
+    Cultists and a play where the margin is close; the rest (an Old One's power, Monsters, Artifacts) at random.
+    Now and then (``EXPLORE``) a random legal command, so every line stays possible. It reads the public table and
+    ``seat``'s own hand only, and returns one of ``legal``."""
+    if len(legal) == 1 or rng.random() < EXPLORE:
+        return rng.choice(legal)
+    rival = 1 - seat
+    sides = {loc.name: (side_points(loc.sides[seat]), side_points(loc.sides[rival]), loc) for loc in state.locations}
+    short = sum(1 for c in state.hands[seat] if c in CULTISTS) <= 1
+    best: list[Command] = []
+    top = -100.0
+    for command in legal:
+        value = _value(command, seat, sides, short)
+        if value > top:
+            best, top = [command], value
+        elif value == top:
+            best.append(command)
+    return rng.choice(best)
+
+
+def _facing(mine: int, theirs: int) -> int:
+    return (mine > theirs) - (mine < theirs)
+
+
+def _value(command: Command, seat: int, sides: dict[str, tuple[int, int, Location]], short: bool) -> float:
+    if isinstance(command, PlayCultist):
+        mine, theirs, _ = sides[command.location]
+        after = mine + number(command.card)
+        close = 0.5 if 0 <= mine - theirs < 3 else 0.0  # a slim lead made safer
+        return FLIP * (_facing(after, theirs) - _facing(mine, theirs)) + close - 0.05 * number(command.card)
+    if isinstance(command, PlayToValley):
+        mine, theirs, loc = sides[command.hunter_to]
+        tops = [highest(side) for side in loc.sides]
+        numbers = [number(c) if c is not None else 0 for c in tops]
+        kill = max(numbers)
+        if kill == 0:
+            return -1.0
+        a = mine - (numbers[seat] if numbers[seat] == kill else 0)
+        b = theirs - (numbers[1 - seat] if numbers[1 - seat] == kill else 0)
+        return FLIP * (_facing(a, b) - _facing(mine, theirs)) - 0.5
+    if isinstance(command, DrawCard):
+        return (1.0 if short else 0.2) if command.source == "deck" else (0.8 if short else 0.1)
+    return 0.3
