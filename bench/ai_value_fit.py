@@ -1,7 +1,7 @@
-"""Fits The Great Old One's playout judgement (``shared/games/great_old_one/policy.py``, ``COEFFICIENTS``) to
-random two-player games. Not part of ``make test``.
+"""Fits a game's playout judgement (``COEFFICIENTS`` in ``shared/games/great_old_one/policy.py`` or
+``shared/games/rise_of_cthulhu/policy.py``) to random two-player games. Not part of ``make test``.
 
-    .venv/bin/python -m bench.ai_value_fit --games 2000
+    .venv/bin/python -m bench.ai_value_fit --games 2000 [--game rise-of-cthulhu]
 
 Plays seeded all-random games, takes every position where a turn begins (the positions a playout is judged at),
 and fits a logistic regression of "this seat ends among the winners" on ``policy.features`` by Newton's method
@@ -14,16 +14,24 @@ from __future__ import annotations
 import argparse
 import math
 import random
+from types import ModuleType
+from typing import Any
 
 from shared.games import GAMES
-from shared.games.great_old_one import policy
+from shared.games.great_old_one import policy as great_old_one
 from shared.games.great_old_one.state import Step, Turn, last_turn
+from shared.games.rise_of_cthulhu import policy as rise_of_cthulhu
 from shared.kernel import entropy_for, fold
 
+POLICIES: dict[str, ModuleType] = {"great-old-one": great_old_one, "rise-of-cthulhu": rise_of_cthulhu}
 
-def samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
+
+def samples(games: int, players: int, game_id: str = "great-old-one") -> list[tuple[int, list[float], float]]:
     """(game, features, won) for every seat at every turn's start of ``games`` random games."""
-    game = GAMES["great-old-one"]
+    if game_id == "rise-of-cthulhu":
+        return _rise_samples(games, players)
+    policy = POLICIES[game_id]
+    game = GAMES[game_id]
     out = []
     for k in range(games):
         rng, seed = random.Random(k), k.to_bytes(8, "big")
@@ -36,6 +44,28 @@ def samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
             new, state = game.checked_decide(state, command, seat, entropy_for(seed, version))
             version += len(new)
             if isinstance(state.phase, Turn) and state.phase.step is Step.DRAW and state.phase.number != before:
+                seen.append(state)
+        winners = game.decider.outcome(state).winners
+        out += [(k, policy.features(s, seat), float(seat in winners)) for s in seen for seat in range(players)]
+    return out
+
+
+def _rise_samples(games: int, players: int) -> list[tuple[int, list[float], float]]:
+    """Rise of Cthulhu's: every position where a turn begins with nothing waiting (``policy.judged_here``'s)."""
+    game, policy = GAMES["rise-of-cthulhu"], rise_of_cthulhu
+    out = []
+    for k in range(games):
+        rng, seed = random.Random(k), k.to_bytes(8, "big")
+        _, events = game.start(players, {}, entropy_for(seed, 0))
+        state: Any = fold(game, events)
+        version, seen = len(events), []
+        while game.decider.outcome(state) is None:
+            seat = sorted(game.decider.to_act(state))[0]
+            command = rng.choice(game.decider.legal_commands(state, seat))
+            new, state = game.checked_decide(state, command, seat, entropy_for(seed, version))
+            version += len(new)
+            if state.actions_taken == 0 and state.pending is None and not any(state.owed) \
+                    and game.decider.outcome(state) is None:
                 seen.append(state)
         winners = game.decider.outcome(state).winners
         out += [(k, policy.features(s, seat), float(seat in winners)) for s in seen for seat in range(players)]
@@ -91,12 +121,14 @@ def log_loss(w: list[float], rows: list[tuple[list[float], float]]) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai_value_fit", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--game", choices=sorted(POLICIES), default="great-old-one")
     args = parser.parse_args(argv)
-    data = samples(args.games, policy.JUDGED_PLAYERS)
+    policy = POLICIES[args.game]
+    data = samples(args.games, getattr(policy, "JUDGED_PLAYERS", 2), args.game)
     train = [(x, y) for k, x, y in data if k % 2 == 0]
     test = [(x, y) for k, x, y in data if k % 2 == 1]
     w = fit(train)
-    lead_only = fit([([x[0], x[1]], y) for x, y in train])
+    lead_only = fit([([x[0], x[1]], y) for x, y in train])  # the first feature after the bias
     print(f"{args.games} games, seeds 0-{args.games - 1}: {len(train)} fitted positions, {len(test)} held out")
     print(f"held-out log loss: model {log_loss(w, test):.4f}, lead alone "
           f"{log_loss(lead_only, [([x[0], x[1]], y) for x, y in test]):.4f}, a coin {math.log(2):.4f}")

@@ -162,6 +162,52 @@ def test_the_great_old_one_judges_a_two_player_playout_some_turns_on_and_holding
     assert policy.win_chance(late, holder) < policy.win_chance(swapped, holder)
 
 
+def test_rise_of_cthulhu_judges_a_playout_at_a_turns_start_some_cards_on_and_a_location_facing_a_seat_is_better():
+    from shared.games.rise_of_cthulhu import policy
+    from shared.games.rise_of_cthulhu.state import Location, Side
+    from shared.kernel import replace, replace_at
+
+    game = GAMES["rise-of-cthulhu"]
+    play = random_playout(game, 2, 52, keep_states=True)
+    start = play.states[0]
+    judged = judgements(game, start, play.states, lambda start, s: s.actions_taken == 0 and s.pending is None
+                        and not any(s.owed) and policy.moved(s) - policy.moved(start) >= policy.HORIZON)
+    for _, value in judged:
+        assert len(value) == 2 and all(0.0 < v < 1.0 for v in value) and sum(value) == pytest.approx(1.0)
+    assert judged and all(s.actions_taken != 0 or policy.moved(s) - policy.moved(start) < policy.HORIZON
+                          for s in play.states[:3])  # the first positions are too near the start to judge
+    # a Location taken from the rival is worth more once an Old One has frozen it there than while it is open
+    state = judged[len(judged) // 2][0]
+    empty = replace(state, locations=tuple(Location(loc.name) for loc in state.locations), awake=(),
+                    hands=(("blue-1", "blue-2"), ("red-1", "red-2")))
+    held = replace(empty, locations=replace_at(empty.locations, 0, Location("arkham", (Side(("red-9",)), Side()))))
+    frozen = replace(held, locations=replace_at(held.locations, 0, replace(held.locations[0], old_one="hastur")))
+    assert policy.win_chance(empty, 0) == pytest.approx(policy.win_chance(empty, 1))
+    assert policy.win_chance(held, 0) > 0.5 > policy.win_chance(held, 1)
+    assert policy.win_chance(frozen, 0) > policy.win_chance(held, 0)
+
+
+def test_rise_of_cthulhus_playouts_turn_a_location_when_a_cultist_can():
+    """The rollout policy (outside its random share) plays the Cultist that turns a Location toward its seat."""
+    from shared.games.rise_of_cthulhu import policy
+    from shared.games.rise_of_cthulhu.commands import DrawCard, PlayCultist
+    from shared.games.rise_of_cthulhu.state import Location, Side
+    from shared.kernel import replace
+
+    game = GAMES["rise-of-cthulhu"]
+    state = random_playout(game, 2, 52, keep_states=True).states[0]
+    locations = (Location("arkham", (Side(("red-2",)), Side(("blue-5",)))),) + tuple(
+        Location(loc.name) for loc in state.locations[1:])
+    state = replace(state, locations=locations, hunter=None, hands=(("green-4", "red-9"), state.hands[1]), current=0)
+    legal = game.decider.legal_commands(state, 0)
+    assert DrawCard(source="deck") in legal
+    picks = {policy.rollout_policy(state, 0, legal, random.Random(i)) for i in range(40)}
+    turning = PlayCultist(card="green-4", location="arkham", recall_hunter=False)
+    chosen = [policy.rollout_policy(state, 0, legal, random.Random(i)) for i in range(200)]
+    assert turning in picks and chosen.count(turning) > len(chosen) // 2
+    assert all(c in legal for c in chosen)
+
+
 def test_the_great_old_ones_worlds_keep_the_cards_a_seat_saw_go_into_another_hand():
     """Issue 46: the worlds re-dealt every other hand, so a seat forgot the card it gave with a Yellow Sign, had
     taken or called from it. Now, while such a card stays in that hand, every world the seat draws has it there; and

@@ -14,6 +14,7 @@ from shared.games.rise_of_cthulhu.cards import CARD_DATA
 from shared.games.rise_of_cthulhu.commands import COMMANDS
 from shared.games.rise_of_cthulhu.events import FACTS
 from shared.games.rise_of_cthulhu.narration import NARRATOR
+from shared.games.rise_of_cthulhu.policy import playout_value, rollout_policy
 from shared.games.rise_of_cthulhu.shapes import SHAPES
 from shared.games.rise_of_cthulhu.rules import Reason, decide, evolve, legal_commands, outcome, setup, to_act, winners_among
 from shared.games.rise_of_cthulhu.simulate import simulate
@@ -29,7 +30,7 @@ GAME = Game(
     ),
     catalogue=Catalogue(title="Rise of Cthulhu", min_players=2, max_players=2, commands=COMMANDS, card_data=CARD_DATA,
                         narrator=NARRATOR, shapes=SHAPES),
-    ai=AiHooks(resample=resample, simulate=simulate),
+    ai=AiHooks(resample=resample, simulate=simulate, playout_value=playout_value, rollout_policy=rollout_policy),
 )
 
 __all__ = ["GAME"]
