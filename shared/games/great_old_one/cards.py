@@ -231,6 +231,33 @@ def pair_connections(a: int, b: int) -> tuple[bool, tuple[str, ...]] | None:
     return _PAIRS.get((a, b))
 
 
+# Each card's partners above it (a bit for each card ``b > a`` it makes a pair with): a hand's pairs by bit arithmetic
+_ABOVE: tuple[int, ...] = tuple(sum(1 << b for b in range(a + 1, DECK_SIZE) if (a, b) in _PAIRS) for a in range(DECK_SIZE))
+
+
+def pairs_in(hand: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every pair in a (sorted) hand, in ``combinations(hand, 2)`` order: the lower card first."""
+    held = 0
+    for c in hand:
+        held |= 1 << c
+    out = []
+    for a in hand:
+        partners = _ABOVE[a] & held
+        while partners:
+            low = partners & -partners
+            out.append((a, low.bit_length() - 1))
+            partners ^= low
+    return out
+
+
+def pair_count(hand: tuple[int, ...]) -> int:
+    """How many pairs ``pairs_in(hand)`` lists."""
+    held = 0
+    for c in hand:
+        held |= 1 << c
+    return sum((_ABOVE[a] & held).bit_count() for a in hand)
+
+
 def _check() -> None:
     assert len(set(STORY_KEYS)) == len(STORY_KEYS)
     assert all(len(STORY_CONNECTIONS[k]) == 2 for k in STORY_KEYS), "every story belongs to two connections"

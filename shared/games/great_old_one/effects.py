@@ -3,6 +3,7 @@ the events it makes, and why a way is refused (rulings 15 and 16)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from shared.kernel import Decision, RuleViolation
@@ -23,19 +24,32 @@ def opponents(state: GreatOldOneState, seat: int) -> list[int]:
 def effect_options(state: GreatOldOneState, seat: int, played: int) -> list[dict[str, Any]]:
     """Every way ``seat`` may carry out the effect of card ``played`` (still in its hand); one empty way when the
     effect has no possible target."""
+    return [{"target": t, "chosen": c, "centre": x} for t, c, x in ways(state, seat, played)]
+
+
+Way = tuple[int | None, int | None, int | None]
+_NO_WAY: tuple[Way, ...] = ((None, None, None),)
+
+
+def ways(state: GreatOldOneState, seat: int, played: int) -> Sequence[Way]:
+    """``effect_options`` as ``(target, chosen, centre)``, in the same order (what ``legal_commands`` builds from)."""
     effect = EFFECT_OF[played]
-    hand = [c for c in state.hands[seat] if c != played]
-    if effect in (Effect.DRAW_TWO, Effect.WARD):
-        ways: list[dict[str, Any]] = []
-    elif effect is Effect.TAKE_RANDOM:
-        ways = [{"target": t} for t in opponents(state, seat) if state.hands[t] and t not in state.warded]
+    if effect is Effect.DRAW_TWO or effect is Effect.WARD:
+        return _NO_WAY
+    players = state.players
+    if effect is Effect.TAKE_RANDOM:
+        hands, warded = state.hands, state.warded
+        found: list[Way] = [(t, None, None) for t in range(players) if t != seat and hands[t] and t not in warded]
     elif effect is Effect.GIVE_CHOSEN:
-        ways = [{"target": t, "chosen": c} for c in hand for t in opponents(state, seat)]
+        others = [t for t in range(players) if t != seat]
+        found = [(t, c, None) for c in state.hands[seat] if c != played for t in others]
     elif effect is Effect.SWAP_CENTRE:
-        ways = [{"chosen": c, "centre": x} for c in hand if c in STORY_CARDS for x in state.centre]
+        centre = state.centre
+        found = [(None, c, x) for c in state.hands[seat] if c != played and c in STORY_CARDS for x in centre]
     else:
-        ways = [{"chosen": h} for t in opponents(state, seat) for h in state.areas[t].horrors]
-    return [{**NO_CHOICE, **w} for w in ways] or [dict(NO_CHOICE)]
+        areas = state.areas
+        found = [(None, h, None) for t in range(players) if t != seat for h in areas[t].horrors]
+    return found or _NO_WAY
 
 
 def check_way(state: GreatOldOneState, seat: int, played: int, way: dict[str, Any]) -> None:

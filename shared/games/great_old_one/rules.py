@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from itertools import combinations
 from typing import Any
 
 from shared.kernel import Command, Decided, Decision, Event, Outcome, interned, replace, replace_at, RuleViolation
@@ -28,9 +27,9 @@ from shared.games.great_old_one.commands import (
 from shared.games.great_old_one.cards import (
     CENTRE_SIZE, CULTIST, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, HORROR_CARDS, HORROR_CONNECTION, PAIRS_TO_END,
     SCORE_CULTIST, SCORE_HORROR, SCORE_LINKED, SCORE_MATCHED, SIGN_CARDS, STORY_CARDS, STORY_KEYS, STORY_OF,
-    pair_connections,
+    pair_connections, pairs_in,
 )
-from shared.games.great_old_one.effects import NO_CHOICE, carry_out, check_swap, check_way, effect_options, opponents, random_card
+from shared.games.great_old_one.effects import NO_CHOICE, carry_out, check_swap, check_way, opponents, random_card, ways
 from shared.games.great_old_one.events import (
     FACTS, CallPassed, CardDrawn, CardGiven, CardsDealt, CardTaken, CentreRevealed, CultistPlayed, DeckShuffled,
     DrawSkipped, FinalRoundBegan, GameEnded, GameStarted, HorrorPlayed, HorrorReturned, HorrorTaken, OpeningFinished,
@@ -214,14 +213,12 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     assert isinstance(turn, Turn)
     commands: list[Command] = []
     if seat == turn.seat:
-        commands += _pair_commands(state, seat, with_takes=True)
+        commands = _pair_commands(state, seat, with_takes=True)
         commands += _phase_commands(state, turn, seat)
-    return commands + [
-        _sign(card, way["target"], way["chosen"], way["centre"])
-        for card in state.hands[seat]
-        if card in SIGN_CARDS
-        for way in effect_options(state, seat, card)
-    ]
+    for card in state.hands[seat]:
+        if card in SIGN_CARDS:
+            commands += [_sign(card, *way) for way in ways(state, seat, card)]
+    return commands
 
 
 # one record per distinct command (``interned``): the AI's playouts list them on every move
@@ -234,11 +231,6 @@ _DRAW, _PASS_CALL, _RECRUIT_DRAW, _PASS_RECRUIT, _END = DrawCard(), PassCall(), 
 def _calls(target: int) -> tuple[CallStory, ...]:
     """Every Call of ``target``: one for each Story (the Call phase's commands, up to a hundred at six seats)."""
     return tuple(_call(target=target, story=story) for story in STORY_KEYS)
-
-
-def _pairs_in_hand(hand: tuple[int, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
-    stories = [c for c in hand if c in STORY_CARDS]
-    return [(a, b, info[1]) for a, b in combinations(stories, 2) if (info := pair_connections(a, b)) is not None]
 
 
 def _takeable(state: State, connections: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -254,9 +246,14 @@ def _takeable(state: State, connections: tuple[str, ...]) -> list[tuple[int, int
 
 def _pair_commands(state: State, seat: int, with_takes: bool) -> list[Command]:
     commands: list[Command] = []
-    for a, b, connections in _pairs_in_hand(state.hands[seat]):
+    pairs = pairs_in(state.hands[seat])
+    if not pairs:
+        return commands
+    with_takes = with_takes and any(area.horrors for area in state.areas)
+    for a, b in pairs:
         commands.append(_pair((a, b), None))
         if with_takes:
+            connections = pair_connections(a, b)[1]  # type: ignore[index]  # a pair
             commands += [_pair((a, b), h) for _, h in _takeable(state, connections)]
     return commands
 
@@ -268,28 +265,30 @@ def _callable(state: State, seat: int) -> list[int]:
 def _phase_commands(state: State, turn: Turn, seat: int) -> list[Command]:
     hand = state.hands[seat]
     commands: list[Command]
-    match turn.step:
-        case Step.DRAW:
-            return [_DRAW]
-        case Step.CALL:
-            targets = _callable(state, seat)
-            if not targets:
-                return [_PASS_CALL]
-            return [command for t in targets for command in _calls(t)]
-        case Step.RECRUIT:
-            commands = [_swap(c, x) for c in hand if c in STORY_CARDS for x in state.centre]
-            if state.deck:
-                commands.append(_RECRUIT_DRAW)
-            return commands or [_PASS_RECRUIT]
+    step = turn.step
+    if step is Step.DRAW:
+        return [_DRAW]
+    if step is Step.CALL:
+        commands = []
+        for t in _callable(state, seat):
+            commands += _calls(t)
+        return commands or [_PASS_CALL]
+    if step is Step.RECRUIT:
+        centre = state.centre
+        commands = [_swap(c, x) for c in hand if c in STORY_CARDS for x in centre]
+        if state.deck:
+            commands.append(_RECRUIT_DRAW)
+        return commands or [_PASS_RECRUIT]
     # the Horror phase
     commands = []
     if not turn.horror_played:
         for card in hand:
             if card in HORROR_CARDS:
-                commands += [_horror(card, w["target"], w["chosen"], w["centre"]) for w in effect_options(state, seat, card)]
+                commands += [_horror(card, *way) for way in ways(state, seat, card)]
             elif card == CULTIST:
                 commands.append(_horror(card, None, None, None))
-    return commands + [_END]
+    commands.append(_END)
+    return commands
 
 
 # -- decide ----------------------------------------------------------------------------------------------
