@@ -151,3 +151,35 @@ def test_rites_of_cthulhu_simulates_a_dunwich_turn_ended_without_a_pair():
         legal = _agrees(replace(state, table=table), seat, i)
         ended += any(c.type == "end_turn" for c in legal)
     assert ended >= 20, ended
+
+
+def test_the_great_old_one_simulates_a_pass_in_the_call_and_the_recruit_phases():
+    """No opponent holding a card (the Call passed) and no Story in hand with the deck drawn (the Recruit passed):
+    random games seldom get there. The other hands, or the seat's Stories and the deck, moved to an opponent's hand,
+    every legal command of the seat on turn gives ``decide``'s state."""
+    from shared.games.great_old_one.cards import STORY_CARDS
+    from shared.games.great_old_one.state import Step, Turn
+    game = GAMES["great-old-one"]
+    rules, simulate = game.decider, game.ai.simulate
+    passed: dict[str, int] = {}
+    for i, state in enumerate(_positions(game, range(1))):
+        turn = state.phase
+        if not isinstance(turn, Turn) or turn.step not in (Step.CALL, Step.RECRUIT):
+            continue
+        seat, hands = turn.seat, list(state.hands)
+        other = (seat + 1) % state.players
+        if turn.step is Step.CALL:
+            deck = state.deck + tuple(c for s in range(state.players) if s != seat for c in hands[s])
+            hands = [h if s == seat else () for s, h in enumerate(hands)]
+        else:
+            stories = tuple(c for c in hands[seat] if c in STORY_CARDS)
+            hands[other] = tuple(sorted(hands[other] + stories + state.deck))
+            hands[seat] = tuple(c for c in hands[seat] if c not in STORY_CARDS)
+            deck = ()
+        doctored = replace(state, hands=tuple(hands), deck=deck)
+        for command in rules.legal_commands(doctored, seat):
+            entropy = entropy_for(b"pass", i)
+            with simulating():
+                assert simulate(doctored, command, seat, entropy) == rules.decide(doctored, command, seat, entropy).state
+            passed[command.type] = passed.get(command.type, 0) + 1
+    assert passed.get("pass_call", 0) >= 20 and passed.get("pass_recruit", 0) >= 20, passed

@@ -10,7 +10,7 @@ says a hand lacks a Story) is not remembered: the worlds may still deal it that 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.kernel import replace
@@ -56,7 +56,7 @@ def remembering(fold: Callable[[Any, Event], Any]) -> Callable[[Any, Event], Any
     return evolve
 
 
-def forget(known: tuple[tuple[int, int, int], ...], hands: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, int], ...]:
+def forget(known: tuple[tuple[int, int, int], ...], hands: Sequence[tuple[int, ...]]) -> tuple[tuple[int, int, int], ...]:
     """The entries whose card is still in its holder's hand."""
     return tuple(k for k in known if k[2] in hands[k[1]])
 
