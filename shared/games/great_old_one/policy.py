@@ -20,10 +20,8 @@ end of the game, as before.
 from __future__ import annotations
 
 import math
-from itertools import combinations
-
 from shared.games.great_old_one.cards import (
-    CENTRE_SIZE, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, PAIRS_TO_END, STORY_CARDS, pair_connections,
+    CENTRE_SIZE, DECK_SIZE, GREAT_OLD_ONE, HAND_SIZE, PAIRS_TO_END, pair_count,
 )
 from shared.games.great_old_one.rules import score
 from shared.games.great_old_one.state import GreatOldOneState, Step, Turn, last_turn
@@ -52,37 +50,54 @@ COEFFICIENTS = {  # python -m bench.ai_value_fit --games 2000: held-out log loss
 }
 
 
-def _ready(hand: tuple[int, ...]) -> int:
-    """Pairs the hand could lay now (overlapping: a count of chances, not a plan)."""
-    stories = [c for c in hand if c in STORY_CARDS]
-    return sum(1 for a, b in combinations(stories, 2) if pair_connections(a, b) is not None)
+_WEIGHTS = tuple(COEFFICIENTS[name] for name in FEATURES)
+
+
+class _Tally:
+    """What every seat's features read of a position, worked out once for all of them: each seat's score, pairs down,
+    pairs it could lay now (overlapping: a count of chances, not a plan) and hand size, how far the game has run, who
+    holds the Great Old One and whether that seat's Cultist is down."""
+
+    __slots__ = ("players", "scores", "pairs", "ready", "sizes", "progress", "holder", "cult")
+
+    def __init__(self, state: GreatOldOneState):
+        players, areas, hands = state.players, state.areas, state.hands
+        self.players = players
+        self.scores = [score(area) for area in areas]
+        self.pairs = pairs = [len(a.pairs) for a in areas]
+        self.ready = [pair_count(h) for h in hands]
+        self.sizes = [len(h) for h in hands]
+        dealt = DECK_SIZE - CENTRE_SIZE - HAND_SIZE * players
+        self.progress = max(1.0 - len(state.deck) / dealt, max(pairs) / PAIRS_TO_END)
+        self.holder = holder = next((s for s in range(players) if GREAT_OLD_ONE in hands[s]), None)
+        self.cult = holder is not None and areas[holder].cultist
+
+    def features(self, seat: int) -> list[float]:
+        scores, pairs, ready, sizes, progress, holder, cult = (self.scores, self.pairs, self.ready, self.sizes,
+                                                               self.progress, self.holder, self.cult)
+        rival = max((s for s in range(self.players) if s != seat), key=lambda s: (scores[s], pairs[s]))
+        mine = holder == seat
+        theirs = holder is not None and not mine
+        lead = scores[seat] - scores[rival]
+        return [
+            1.0, lead, lead * progress, pairs[seat] - pairs[rival], ready[seat] - ready[rival], sizes[seat] - sizes[rival],
+            float(mine and not cult), float(mine and not cult) * progress, float(mine and cult),
+            float(theirs and not cult), float(theirs and not cult) * progress, float(theirs and cult),
+        ]
 
 
 def features(state: GreatOldOneState, seat: int) -> list[float]:
     """``seat``'s features (in ``FEATURES`` order) against its best rival (the highest score, then most pairs)."""
-    players = state.players
-    scores = [score(area) for area in state.areas]
-    pairs = [len(a.pairs) for a in state.areas]
-    ready = [_ready(h) for h in state.hands]
-    rival = max((s for s in range(players) if s != seat), key=lambda s: (scores[s], pairs[s]))
-    dealt = DECK_SIZE - CENTRE_SIZE - HAND_SIZE * players
-    progress = max(1.0 - len(state.deck) / dealt, max(pairs) / PAIRS_TO_END)
-    holder = next((s for s in range(players) if GREAT_OLD_ONE in state.hands[s]), None)
-    mine = holder == seat
-    theirs = holder is not None and not mine
-    cult = holder is not None and state.areas[holder].cultist
-    lead = scores[seat] - scores[rival]
-    return [
-        1.0, lead, lead * progress, pairs[seat] - pairs[rival], ready[seat] - ready[rival],
-        len(state.hands[seat]) - len(state.hands[rival]),
-        float(mine and not cult), float(mine and not cult) * progress, float(mine and cult),
-        float(theirs and not cult), float(theirs and not cult) * progress, float(theirs and cult),
-    ]
+    return _Tally(state).features(seat)
+
+
+def _chance(features: list[float]) -> float:
+    z = sum(w * x for w, x in zip(_WEIGHTS, features))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def win_chance(state: GreatOldOneState, seat: int) -> float:
-    z = sum(COEFFICIENTS[name] * x for name, x in zip(FEATURES, features(state, seat)))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return _chance(features(state, seat))
 
 
 def playout_value(start: GreatOldOneState, state: GreatOldOneState) -> list[float] | None:
@@ -93,6 +108,7 @@ def playout_value(start: GreatOldOneState, state: GreatOldOneState) -> list[floa
     began = last_turn(start)
     if turn.number < (began.number if began is not None else 0) + HORIZON:
         return None
-    mine, theirs = win_chance(state, 0), win_chance(state, 1)
+    tally = _Tally(state)
+    mine, theirs = _chance(tally.features(0)), _chance(tally.features(1))
     total = mine + theirs
     return [mine / total, theirs / total] if total > 0 else [0.5, 0.5]
