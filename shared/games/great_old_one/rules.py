@@ -194,12 +194,17 @@ def _move(state: State, card: int, source: int, target: int) -> State:
 def to_act(state: State) -> frozenset[int]:
     """The seats the game waits on: in the opening those that have not finished, then the seat whose turn it is.
     A seat holding a Sign may play it out of turn but is not waited on (that would say it holds one)."""
-    match state.phase:
-        case Opening(done=done):
-            return frozenset(range(state.players)) - done
-        case Turn(seat=seat):
-            return frozenset({seat})
+    phase = state.phase
+    if isinstance(phase, Turn):
+        return _alone(phase.seat)
+    if isinstance(phase, Opening):
+        return frozenset(range(state.players)) - phase.done
     return frozenset()
+
+
+@functools.cache
+def _alone(seat: int) -> frozenset[int]:
+    return frozenset({seat})
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
@@ -212,12 +217,14 @@ def legal_commands(state: State, seat: int) -> list[Command]:
             return [] if seat in done else _pair_commands(state, seat, with_takes=False) + [FinishOpening()]
     assert isinstance(turn, Turn)
     commands: list[Command] = []
+    hand = state.hands[seat]
     if seat == turn.seat:
         commands = _pair_commands(state, seat, with_takes=True)
         commands += _phase_commands(state, turn, seat)
-    for card in state.hands[seat]:
-        if card in SIGN_CARDS:
-            commands += [_sign(card, *way) for way in ways(state, seat, card)]
+    if not SIGN_CARDS.isdisjoint(hand):
+        for card in hand:
+            if card in SIGN_CARDS:
+                commands += [_sign(card, *way) for way in ways(state, seat, card)]
     return commands
 
 
