@@ -24,8 +24,9 @@ from shared.kernel import Event, RuleViolation, entropy_for, fold
 from shared.kernel.game import Game
 from tests.support.properties import check_who_may_act
 
-Decided = list[tuple[int, dict[str, Any], list[Event]]]
-"""Every (seat, command, events) a position offers, each decided."""
+Decided = list[tuple[int, Any, list[Event], Any]]
+"""Every (seat, command, events, state after) a position offers, each decided: the playout moves on to the state
+the chosen decision left (its events' fold: ``Decided``), so no move is folded a second time."""
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Coverage:
 
 def check_liveness(game: Game, state: Any, entropy: bytes, rand: random.Random, where: str = "") -> Decided:
     """The liveness properties at one position (nothing to check once the game is over); every command offered,
-    with the events deciding it gives. ``where`` says which playout and step, for the failure message."""
+    with the events deciding it gives and the state they leave. ``where`` says which playout and step, for the failure message."""
     if game.decider.outcome(state) is not None:
         return []
     assert game.decider.to_act(state), f"{game.id}{where}: the game is running but waits on nobody"
@@ -64,11 +65,11 @@ def check_liveness(game: Game, state: Any, entropy: bytes, rand: random.Random, 
             raise AssertionError(f"{breach}{where} (legal: {legal})") from None
         for command in legal:
             try:
-                events = game.checked_decide(state, command, seat, entropy).events
+                events, after = game.checked_decide(state, command, seat, entropy)
             except RuleViolation as refused:
                 raise AssertionError(f"{game.id}{where}: seat {seat} is offered {command}, and decide refuses it: "
                                      f"{refused.code} ({refused})") from None
-            decided.append((seat, command, events))
+            decided.append((seat, command, events, after))
     return decided
 
 
@@ -86,15 +87,15 @@ class Bias:
     tight: float = 0.0
     lookahead: int = 4
 
-    def choose(self, game: Game, state: Any, decided: Decided, rand: random.Random) -> tuple[int, dict[str, Any], list[Event]]:
+    def choose(self, game: Game, state: Any, decided: Decided, rand: random.Random) -> tuple[int, Any, list[Event], Any]:
         if self.out_of_turn and rand.random() < self.out_of_turn:
             optional = [d for d in decided if d[1].type in game.decider.out_of_turn]
             if optional:
                 return rand.choice(optional)
         if self.tight and rand.random() < self.tight:
             options = rand.sample(decided, min(len(decided), self.lookahead))
-            return min(options, key=lambda d: (_slack(game, fold(game, d[2], state)), rand.random()))
-        seat = rand.choice(sorted({s for s, _, _ in decided}))
+            return min(options, key=lambda d: (_slack(game, d[3]), rand.random()))
+        seat = rand.choice(sorted({s for s, _, _, _ in decided}))
         return rand.choice([d for d in decided if d[0] == seat])
 
 
@@ -123,14 +124,13 @@ def liveness_playout(game: Game, state: Any, seed: int, bias: Bias, coverage: Co
         decided = check_liveness(game, state, entropy_for(game_seed, step), rand, f" ({label} seed {seed} step {step})")
         coverage.positions += 1
         coverage.decided += len(decided)
-        if any(sum(1 for s, c, _ in decided if s == seat and c.type not in game.decider.out_of_turn) == 1
+        if any(sum(1 for s, c, _, _ in decided if s == seat and c.type not in game.decider.out_of_turn) == 1
                for seat in game.decider.to_act(state)):
             coverage.tight += 1
         if probe is not None:
             coverage.features.update(probe(state))
-        seat, command, events = bias.choose(game, state, decided, rand)
+        seat, command, _, state = bias.choose(game, state, decided, rand)
         coverage.out_of_turn += command.type in game.decider.out_of_turn
-        state = fold(game, events, state)
     raise AssertionError(f"{game.id} ({label} seed {seed}): no end after {max_commands} commands")
 
 
