@@ -110,15 +110,18 @@ def choose(game: Game, state: Any, chooser: random.Random) -> tuple[int, Command
 
 class Position:
     """One position of a playout and the answers every seat's checks ask of it again and again: each seat's legal
-    commands, the seats waited on, and a command's decision (with the position's one entropy). Computed once per
-    position instead of once per seat checked (the non-interference checks ask them of every seat in turn)."""
+    commands, the seats waited on, a command's decision (with the position's one entropy), what a reader receives of
+    an event and its view after a command. Computed once per position instead of once per seat checked (the
+    non-interference checks ask them of every seat in turn), and each only when a check asks for it."""
 
     def __init__(self, game: Game, state: Any, entropy: bytes):
         self.game, self.state, self.entropy = game, state, entropy
         self.to_act = game.decider.to_act(state)
         self._legal: dict[int, list[Command]] = {}
         self._decided: dict[tuple[int, Command], tuple[list[Event], Any]] = {}
-        self._seen: dict[tuple[int, int, Command], tuple[list[str], str]] = {}
+        self._seen: dict[tuple[int, int, Command], list[str]] = {}
+        self._view_after: dict[tuple[int, int, Command], str] = {}
+        self._received: dict[tuple[int | None, str], str] = {}
 
     def legal(self, seat: int) -> list[Command]:
         if seat not in self._legal:
@@ -132,14 +135,29 @@ class Position:
             self._decided[key] = tuple(self.game.checked_decide(self.state, command, seat, self.entropy))
         return self._decided[key]
 
-    def seen(self, reader: int, command: Command, seat: int) -> tuple[list[str], str]:
-        """What ``reader`` receives of ``command`` from ``seat`` decided here (``received``), and its view after."""
+    def received(self, event: Event, reader: int | None) -> str:
+        """``received`` of ``event`` by ``reader``, told once per event value: the worlds a check compares send
+        mostly the same events. Keyed by the event's ``repr``, which tells apart what ``==`` does not (``1`` and
+        ``True``, a tuple and a list), so an event is told afresh unless it is the very same value."""
+        key = (reader, repr(event))
+        told = self._received.get(key)
+        if told is None:
+            told = self._received[key] = received(self.game, event, reader, self.state.players)
+        return told
+
+    def seen(self, reader: int, command: Command, seat: int) -> list[str]:
+        """What ``reader`` receives of ``command`` from ``seat`` decided here (``received``)."""
         key = (reader, seat, command)
         if key not in self._seen:
-            events, after = self.decide(command, seat)
-            self._seen[key] = ([received(self.game, e, reader, self.state.players) for e in events],
-                               canonical(self.game.decider.view(after, reader)))
+            self._seen[key] = [self.received(e, reader) for e in self.decide(command, seat)[0]]
         return self._seen[key]
+
+    def view_after(self, reader: int, command: Command, seat: int) -> str:
+        """``reader``'s view (canonical) after ``command`` from ``seat`` decided here."""
+        key = (reader, seat, command)
+        if key not in self._view_after:
+            self._view_after[key] = canonical(self.game.decider.view(self.decide(command, seat)[1], reader))
+        return self._view_after[key]
 
 
 def check_step(game: Game, state: Any, entropy: bytes, chooser: random.Random, legal_sample: int = 12) -> None:
@@ -184,11 +202,12 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
     other = game.ai.resample(state, seat, random.Random(seed))
     assert other is not state, f"{game.id}: resample handed back the real state"
     game.decider.invariant(other)
+    there = Position(game, other, entropy)
     assert canonical(game.decider.view(state, seat)) == canonical(game.decider.view(other, seat)), f"{game.id}: seat {seat}'s view leaks"
-    assert canonical(wire(here.legal(seat))) == canonical(wire(game.decider.legal_commands(other, seat))), (
+    assert canonical(wire(here.legal(seat))) == canonical(wire(there.legal(seat))), (
         f"{game.id}: seat {seat}'s legal commands leak"
     )
-    assert here.to_act == game.decider.to_act(other), f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
+    assert here.to_act == there.to_act, f"{game.id}: the seats waited on depend on what seat {seat} cannot know"
     again = chooser.random()
     assert game.ai.resample(state, seat, random.Random(again)) == game.ai.resample(other, seat, random.Random(again)), (
         f"{game.id}: resample for seat {seat} depends on more than what the seat knows (given the same random stream, "
@@ -198,33 +217,33 @@ def check_non_interference(game: Game, state: Any, seat: int, entropy: bytes, ch
         assert game.timeout_choice(state, seat, random.Random(seed)) == game.timeout_choice(other, seat, random.Random(seed)), (
             f"{game.id}: the timer's choice for seat {seat} depends on what it cannot know"
         )
-    check_views_follow_events(here, other, seat, chooser, must_match=False)
+    check_views_follow_events(here, there, seat, chooser, must_match=False)
     if game.ai.resample_unrevealable is not None:
         # Other seats' moves may rightly reveal some of what the full resample changed (a card taken face up):
         # compare their effect against a world that differs only in what no single move can show.
-        other = game.ai.resample_unrevealable(state, seat, random.Random(chooser.random()))
-    check_views_follow_events(here, other, seat, chooser, must_match=True)
+        there = Position(game, game.ai.resample_unrevealable(state, seat, random.Random(chooser.random())), entropy)
+    check_views_follow_events(here, there, seat, chooser, must_match=True)
 
 
-def check_views_follow_events(here: Position, other: Any, seat: int, chooser: random.Random, must_match: bool) -> None:
+def check_views_follow_events(here: Position, there: Position, seat: int, chooser: random.Random, must_match: bool) -> None:
     """Moves by any seat that may act, decided in two worlds ``seat`` cannot tell apart (``here``, the real one, and
-    ``other``): where ``seat`` receives the same events from both, its views after must be the same (its view
+    ``there``): where ``seat`` receives the same events from both, its views after must be the same (its view
     changes only as its events say). With ``must_match``, another seat's move must send ``seat`` the same events in
     both worlds."""
     game, state = here.game, here.state
     for actor in range(state.players):
         legal_here = here.legal(actor)
-        legal_there = set(game.decider.legal_commands(other, actor))
+        legal_there = set(there.legal(actor))
         for command in chooser.sample(legal_here, min(len(legal_here), 3)):
             if command not in legal_there:
                 continue
-            seen_here, view_here = here.seen(seat, command, actor)
-            events_there, after_there = game.checked_decide(other, command, actor, here.entropy)
-            seen_there = [received(game, e, seat, state.players) for e in events_there]
+            seen_here = here.seen(seat, command, actor)
+            events_there, after_there = there.decide(command, actor)
+            seen_there = [here.received(e, seat) for e in events_there]
             if must_match and actor != seat:
                 assert seen_here == seen_there, f"{game.id}: seat {seat} learns something hidden from seat {actor}'s {command}: {[(a, b) for a, b in zip(seen_here, seen_there) if a != b]}"
             if seen_here == seen_there:
-                assert view_here == canonical(game.decider.view(after_there, seat)), (
+                assert here.view_after(seat, command, actor) == canonical(game.decider.view(after_there, seat)), (
                     f"{game.id}: after seat {actor}'s {command}, seat {seat}'s view changed by more than its events say"
                 )
 
