@@ -15,11 +15,8 @@ from shared.games.rise_of_cthulhu.rules import outcome, to_act
 from shared.games.rise_of_cthulhu.state import (
     OLD_ONES_TO_END,
     RiseOfCthulhuState,
-    facing,
-    locations_facing,
     other,
     phase,
-    points,
     side_points,
 )
 
@@ -36,6 +33,9 @@ def view(state: RiseOfCthulhuState, viewer: Viewer) -> dict[str, Any]:
     """Public table, hand counts, the cards each side has seen the other take, and the viewer's own hand."""
     seats = range(state.players)
     pending = state.pending
+    # each side's points once (``facing``, ``points`` and ``locations_facing`` would each count them again)
+    side_pts = [[side_points(side) for side in loc.sides] for loc in state.locations]
+    faces = [None if a == b else 0 if a > b else 1 for a, b in side_pts]
     out: dict[str, Any] = {
         "phase": phase(state),
         "current": state.current,
@@ -55,13 +55,13 @@ def view(state: RiseOfCthulhuState, viewer: Viewer) -> dict[str, Any]:
             {
                 "name": loc.name,
                 "old_one": loc.old_one,
-                "facing": facing(loc),
+                "facing": face,
                 "sides": [
-                    {"cultists": list(side.cultists), "monsters": list(side.monsters), "points": side_points(side)}
-                    for side in loc.sides
+                    {"cultists": list(side.cultists), "monsters": list(side.monsters), "points": side_pt}
+                    for side, side_pt in zip(loc.sides, pts)
                 ],
             }
-            for loc in state.locations
+            for loc, pts, face in zip(state.locations, side_pts, faces)
         ],
         "awake": list(state.awake),
         "not_awake": list(state.sleeping),
@@ -73,8 +73,8 @@ def view(state: RiseOfCthulhuState, viewer: Viewer) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in state.hands],
         "hand_counts": [_hand_counts(h) for h in state.hands],
         "known_in_hand": [list(k) for k in state.known],
-        "points": [points(state, s) for s in seats],
-        "locations_facing": [locations_facing(state, s) for s in seats],
+        "points": [sum(pts[s] for pts in side_pts) for s in seats],
+        "locations_facing": [faces.count(s) for s in seats],
         "artifacts_acquired": list(state.artifacts_acquired),
         "monsters_played": list(state.monsters_played),
     }
