@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from shared.kernel import Decision, Fact, replace, replace_at, sees
 from shared.kernel.events import Viewer
 
-from shared.games.rites_of_cthulhu.state import RitesState, Tabletop, Trade
+from shared.games.rites_of_cthulhu.state import Modifiers, RitesState, Tabletop, Trade
 
 NOBODY = -1
 """The knower of a face-down card nobody looked at."""
@@ -366,7 +366,7 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         "set_aside_face_down": len(table.face_down),
         "set_aside_face_down_seen": sorted(c for c, knower in table.face_down if _saw(viewer, knower)),
         "traded": [{"card": card, "seat": s} for knower, card, s in table.traded if _saw(viewer, knower)],
-        "modifiers": asdict(table.mods),
+        "modifiers": {name: getattr(table.mods, name) for name in _MODIFIER_FIELDS},
         "peeked": [{"seat": of_seat, "cards": list(cards)} for knower, of_seat, cards in table.peeks
                    if sees(viewer, [knower])],
     }
@@ -376,6 +376,11 @@ def table_view(table: Tabletop, viewer: Viewer) -> dict[str, Any]:
         if sees(viewer, [t.giver]):
             out["trade"]["card"] = t.card
     return out
+
+
+_MODIFIER_FIELDS = tuple(f.name for f in fields(Modifiers))
+"""The modifiers' fields, read once: the view lists them as ``dataclasses.asdict`` would (each an int, a bool or
+None, which ``asdict`` copies as they are), without its deep copy on every view (two fifths of the view's time)."""
 
 
 def _saw(viewer: Viewer, knower: int) -> bool:
