@@ -27,8 +27,15 @@ def slot(location: int) -> int:
 
 
 def hand_cards(hand: Hand) -> list[int]:
-    """The hand as a sorted list of locations."""
-    return [loc for loc in LOCATIONS for _ in range(hand[slot(loc)])]
+    """The hand as a sorted list of locations (a hand's counts are the locations in order: ``slot``)."""
+    cards: list[int] = []
+    for loc, count in zip(LOCATIONS, hand, strict=True):
+        if count:
+            cards += (loc,) * count
+    return cards
+
+
+assert [slot(loc) for loc in LOCATIONS] == list(range(len(LOCATIONS))), "hand_cards reads a hand's counts in order"
 
 
 def hand_add(hand: Hand, location: int, n: int = 1) -> Hand:
