@@ -50,9 +50,13 @@ def seat_names(players: int) -> list[str]:
 def received(game: Game, event: Event, seat: int | None, players: int) -> str:
     """What ``seat`` (None: a spectator) receives of ``event``: its type, its redacted data, and its sentence as
     told from that data (the API's ``text``)."""
-    data = redact(event, seat)
-    text = voice_for(game, seat, seat_names(players)).tell(event.type, data)
-    return canonical([event.type, data, text.to_json()])
+    return received_data(game, event.type, redact(event, seat), seat, players)
+
+
+def received_data(game: Game, event_type: str, data: dict[str, Any], seat: int | None, players: int) -> str:
+    """``received`` from the event's type and its data as redacted for ``seat``: all it depends on."""
+    text = voice_for(game, seat, seat_names(players)).tell(event_type, data)
+    return canonical([event_type, data, text.to_json()])
 
 
 @dataclass
@@ -121,7 +125,8 @@ class Position:
         self._decided: dict[tuple[int, Command], tuple[list[Event], Any]] = {}
         self._seen: dict[tuple[int, int, Command], list[str]] = {}
         self._view_after: dict[tuple[int, int, Command], str] = {}
-        self._received: dict[tuple[int | None, str], str] = {}
+        self._received: dict[tuple[int | None, str, str], str] = {}
+        self._retold: set[tuple[int | None, str, str]] = set()
 
     def legal(self, seat: int) -> list[Command]:
         if seat not in self._legal:
@@ -136,14 +141,22 @@ class Position:
         return self._decided[key]
 
     def received(self, event: Event, reader: int | None) -> str:
-        """``received`` of ``event`` by ``reader``, told once per event value: the worlds a check compares send
-        mostly the same events. Keyed by the event's ``repr``, which tells apart what ``==`` does not (``1`` and
-        ``True``, a tuple and a list), so an event is told afresh unless it is the very same value."""
-        key = (reader, repr(event))
-        told = self._received.get(key)
-        if told is None:
-            told = self._received[key] = received(self.game, event, reader, self.state.players)
-        return told
+        """``received`` of ``event`` by ``reader``, told once per redacted event: the worlds a check compares send
+        the reader mostly the same events. Keyed by the redacted data's ``repr``, which tells apart what ``==`` does
+        not (``1`` and ``True``, a tuple and a list), so an event is told afresh unless the reader gets the very
+        same value."""
+        data = redact(event, reader)
+        key = (reader, event.type, repr(data))
+        seen = self._received.get(key)
+        if seen is None:
+            seen = self._received[key] = received_data(self.game, event.type, data, reader, self.state.players)
+        elif key not in self._retold:
+            # which rests on the sentence being told from the redacted data alone: the first time it comes back,
+            # it is told again and must come out the same
+            self._retold.add(key)
+            again = received_data(self.game, event.type, data, reader, self.state.players)
+            assert again == seen, f"{self.game.id}: {event.type} told to seat {reader} in two ways: {seen} {again}"
+        return seen
 
     def seen(self, reader: int, command: Command, seat: int) -> list[str]:
         """What ``reader`` receives of ``command`` from ``seat`` decided here (``received``)."""
