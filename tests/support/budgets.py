@@ -11,7 +11,6 @@ of each line (every player count still), ``make soak`` (``MYTHOS_SOAK=1``) the w
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 
 from shared.games.arkham_ritual import cards as arkham_cards
 from shared.kernel import Game
+from tests.support.breadth import WHOLE  # make soak (MYTHOS_SOAK=1): the whole table
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,6 @@ def arkham_options(seed: int) -> dict[str, Any]:
 
 
 DEFAULT = (Budget(seeds=(101, 202), every=9),)
-WHOLE_TABLE = os.environ.get("MYTHOS_SOAK") == "1"
 
 BUDGETS: dict[str, tuple[Budget, ...]] = {
     "arkham-ritual": (Budget(range(12), every=2, options=arkham_options),),
@@ -79,7 +78,7 @@ def property_runs(games: dict[str, Game]) -> list[tuple[str, int, int, int, dict
     for game_id, game in sorted(games.items()):
         low, high = game.catalogue.min_players, game.catalogue.max_players
         for budget in BUDGETS.get(game_id, DEFAULT):
-            seeds = budget.seeds if WHOLE_TABLE or game_id not in BUDGETS else budget.seeds[::2]
+            seeds = budget.seeds if WHOLE or game_id not in BUDGETS else budget.seeds[::2]
             for players in budget.players or range(low, high + 1):
                 runs += [(game_id, players, seed, budget.every, budget.options(seed)) for seed in seeds]
     return runs

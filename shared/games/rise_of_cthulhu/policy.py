@@ -72,7 +72,7 @@ def features(state: RiseOfCthulhuState, seat: int) -> list[float]:
     for loc in state.locations:
         mine, theirs = side_points(loc.sides[seat]), side_points(loc.sides[rival])
         lead_points += mine - theirs
-        sign = (mine > theirs) - (mine < theirs)
+        sign = _facing(mine, theirs)
         if loc.old_one is not None:
             frozen += sign
         else:
@@ -136,6 +136,7 @@ def rollout_policy(state: RiseOfCthulhuState, seat: int, legal: list[Command], r
 
 
 def _facing(mine: int, theirs: int) -> int:
+    """1 if a Location with these points faces the seat, -1 if its rival, 0 if neither."""
     return (mine > theirs) - (mine < theirs)
 
 
