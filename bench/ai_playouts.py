@@ -10,13 +10,17 @@ bare simulation path (the game's ``simulate``, inside ``simulating()``: no event
 (``decide``, its events built and folded back) side by side, alternating second by second, and prints commands per
 CPU second of each. ``--against DIR`` runs the full path of another checkout (``git archive 9fb6eff | tar -x -C DIR``: the
 code issue 46 measured) in a second process instead, alternating with this one's bare path slice by slice, so both see
-the same load. ``--profile`` prints cProfile's top functions by own time.
+the same load. ``--random-playouts`` plays every playout (on both sides) by uniformly random legal commands to the
+end, without the game's ``rollout_policy`` and ``playout_value``: the path alone, where a policy added since (Rise of
+Cthulhu's) makes each command dearer and each playout shorter. ``--profile`` prints cProfile's top functions by own
+time.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import inspect
 import json
 import os
@@ -33,6 +37,11 @@ from shared.ai import rollout as rollout_module
 from shared.ai.rollout import Rollout
 from shared.games import GAMES
 from shared.kernel import Game, entropy_for, fold
+
+
+def unguided(game: Game) -> Game:
+    """``game`` with its playouts moving by uniformly random legal commands to the end (no policy, no judged end)."""
+    return dataclasses.replace(game, ai=dataclasses.replace(game.ai, rollout_policy=None, playout_value=None))
 
 
 def positions(game: Game, players: int, count: int, seed: int) -> list[tuple[Any, int]]:
@@ -90,8 +99,10 @@ from shared.kernel import Game, entropy_for, fold
 """ + inspect.getsource(positions) + """
 
 for line in sys.stdin:
-    game_id, seconds = json.loads(line)
+    game_id, seconds, random_playouts = json.loads(line)
     game = GAMES[game_id]
+    if random_playouts:
+        game = dataclasses.replace(game, ai=dataclasses.replace(game.ai, rollout_policy=None, playout_value=None))
     places = positions(game, max(2, game.catalogue.min_players), 10, 7)
     counted = [0]
     decide = game.decider.decide
@@ -123,9 +134,9 @@ class Other:
         self.proc = subprocess.Popen([sys.executable, "-c", _DRIVER], cwd=root, env=env, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
-    def measure(self, game_id: str, seconds: float) -> tuple[int, float, int]:
+    def measure(self, game_id: str, seconds: float, random_playouts: bool) -> tuple[int, float, int]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps([game_id, seconds]) + "\n")
+        self.proc.stdin.write(json.dumps([game_id, seconds, random_playouts]) + "\n")
         self.proc.stdin.flush()
         done, spent, commands = json.loads(self.proc.stdout.readline())
         return int(done), float(spent), int(commands)
@@ -146,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                              "as before issue 46), or both side by side, alternating in slices of a second")
     parser.add_argument("--against", type=Path,
                         help="a checkout whose full path runs side by side with this one's bare path (today's code)")
+    parser.add_argument("--random-playouts", action="store_true",
+                        help="playouts by random legal commands to the end on both sides: the path alone, no policy")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     args = parser.parse_args(argv)
     if args.against:
@@ -154,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         return against(args)
     paths = {"both": (False, True), "bare": (True,), "full": (False,)}[args.path]
     for game_id in args.only.split(","):
-        game = GAMES[game_id]
+        game = unguided(GAMES[game_id]) if args.random_playouts else GAMES[game_id]
         players = max(2, game.catalogue.min_players)
         profile = cProfile.Profile() if args.profile else None
         if profile:
@@ -188,13 +201,13 @@ def against(args: argparse.Namespace) -> int:
     slices = max(1, round(args.seconds))
     try:
         for game_id in args.only.split(","):
-            game = GAMES[game_id]
+            game = unguided(GAMES[game_id]) if args.random_playouts else GAMES[game_id]
             players = max(2, game.catalogue.min_players)
             totals = {"today": [0, 0.0, 0], "bare": [0, 0.0, 0]}
             for _ in range(slices):
                 for path in totals:
                     if path == "today":
-                        got = other.measure(game_id, args.seconds / slices)
+                        got = other.measure(game_id, args.seconds / slices, args.random_playouts)
                     else:
                         got = measure(game, players, args.seconds / slices, args.search, True)
                     totals[path] = [a + b for a, b in zip(totals[path], got)]

@@ -13,7 +13,8 @@ Budgets are CPU time: each search stops after its level's think time (times ``--
 same CPU as on an idle one (``--clock wall``: the worker's rule instead, CPU capped at 3x in wall clock, which a
 busy host weakens). ``--playouts N`` fixes every search at N playouts with no clock. Games are appended to
 ``--out`` as they end, index by index across the cells, so a run stopped early still gives a table
-(``--summarise``).
+(``--summarise``). ``--oracle`` hands the tested seat's searches the real state instead of worlds drawn from its
+knowledge: a player no seat can be, for a ceiling (what the same search would win if it knew every card).
 """
 
 from __future__ import annotations
@@ -46,12 +47,13 @@ def _seed(*parts: Any) -> int:
     return int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
-def play(task: tuple[str, int, str, str, int, int | None, str, float]) -> dict[str, Any]:
+def play(task: tuple[str, int, str, str, int, int | None, str, float, bool]) -> dict[str, Any]:
     """One game: seat ``k % players`` at ``level``, the others at ``opponent`` (a level, or ``greedy``: the
     baseline of ``bench.greedy``). Think time is the level's times ``scale``, counted on ``clock``: ``cpu`` is this
     process's CPU time with no wall-clock cap (a busy host slows a game down but never weakens a search), ``wall``
-    the worker's own rule (CPU time capped at 3x in wall clock)."""
-    game_id, players, level, opponent, k, fixed, clock_kind, scale = task
+    the worker's own rule (CPU time capped at 3x in wall clock). ``oracle``: the tested seat's every world is the
+    real state (a ceiling, never a player)."""
+    game_id, players, level, opponent, k, fixed, clock_kind, scale, oracle = task
     game = GAMES[game_id]
     seed = _seed(game_id, players, level, opponent, k)
     tested = k % players
@@ -66,6 +68,8 @@ def play(task: tuple[str, int, str, str, int, int | None, str, float]) -> dict[s
             break
         seat = sorted(game.decider.to_act(state))[0]
         knowledge = SeatKnowledge.of(game, state, seat)
+        if oracle and seat == tested:
+            knowledge = SeatKnowledge(game, seat, knowledge.legal, knowledge.view, lambda _rng, real=state: real)
         who = level if seat == tested else opponent
         rng = random.Random(rand.getrandbits(64))
         started = time.process_time()
@@ -85,7 +89,7 @@ def play(task: tuple[str, int, str, str, int, int | None, str, float]) -> dict[s
         new, state = game.checked_decide(state, command, seat, entropy_for(game_seed, version))
         version += len(new)
     final = game.decider.outcome(state)
-    return {"game": game_id, "players": players, "level": level, "opponent": opponent, "k": k,
+    return {"game": game_id, "players": players, "level": level, "opponent": opponent, "k": k, "oracle": oracle,
             "win": bool(final and tested in final.winners), "ended": final is not None, "moves": moves,
             "searches": searches}
 
@@ -136,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes (the machine has 2 cores)")
     parser.add_argument("--out", type=Path, default=Path("bench-results/ai-strength.jsonl"),
                         help="one line a game, appended as games finish (a run cut short still counts)")
+    parser.add_argument("--oracle", action="store_true",
+                        help="the tested seat searches the real state (a ceiling: what knowing every card wins)")
     parser.add_argument("--summarise", action="store_true", help="only build the table from --out")
     parser.add_argument("--write-docs", action="store_true", help="put the table into docs/ai.md")
     args = parser.parse_args(argv)
@@ -160,13 +166,13 @@ def run(args: argparse.Namespace, levels: list[str]) -> None:
     tasks, fair_tasks = [], []
     for game_id in args.only.split(","):
         for n in counts_of(GAMES[game_id], args.players):
-            fair_tasks += [(game_id, n, "random", "random", k, None, args.clock, args.scale)
+            fair_tasks += [(game_id, n, "random", "random", k, None, args.clock, args.scale, False)
                            for k in range(args.fair_games)]
             for level in levels:
                 below = ORDER[max(0, ORDER.index(level) - 1)]
                 wanted = [{"random": "random", "greedy": "greedy", "below": below}[v] for v in args.vs.split(",") if v]
                 for opponent in dict.fromkeys(w for w in wanted if w != level):
-                    tasks += [(game_id, n, level, opponent, k, args.playouts, args.clock, args.scale)
+                    tasks += [(game_id, n, level, opponent, k, args.playouts, args.clock, args.scale, args.oracle)
                               for k in range(args.first, args.first + args.games)]
     tasks.sort(key=lambda t: (t[4], t[0], t[1], ORDER.index(t[2]), t[3]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -196,7 +202,8 @@ def summarise(fair: list[dict[str, Any]], results: list[dict[str, Any]], args: a
         fair_n[(r["game"], r["players"])] += 1
     groups: dict[tuple[str, int, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in results:
-        groups[(r["game"], r["players"], r["level"], r["opponent"])].append(r)
+        level = r["level"] + (" (oracle)" if r.get("oracle") else "")
+        groups[(r["game"], r["players"], level, r["opponent"])].append(r)
     largest = {g: max(n for (gg, n, _, _) in groups if gg == g) for (g, _, _, _) in groups}
     load = os.getloadavg()
     budget = (f"{args.playouts} playouts a move, no clock" if args.playouts else
@@ -209,7 +216,7 @@ def summarise(fair: list[dict[str, Any]], results: list[dict[str, Any]], args: a
              "|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def order(kv: Any) -> Any:
-        return kv[0][0], kv[0][1], ORDER.index(kv[0][3]), ORDER.index(kv[0][2])
+        return kv[0][0], kv[0][1], ORDER.index(kv[0][3]), ORDER.index(kv[0][2].split()[0]), kv[0][2]
 
     for (game_id, n, level, opponent), rs in sorted(groups.items(), key=order):
         wins = sum(r["win"] for r in rs)
@@ -218,7 +225,7 @@ def summarise(fair: list[dict[str, Any]], results: list[dict[str, Any]], args: a
         times = [t for r in rs for _, t in r["searches"]]  # moves with a search (a forced move takes no thought)
         its = [i for r in rs for i, _ in r["searches"]]
         ratio = wins / len(rs) / share if share else float("nan")
-        target = TARGETS.get((level, opponent, game_id))
+        target = None if "(oracle)" in level else TARGETS.get((level, opponent, game_id))
         least = max(2, GAMES[game_id].catalogue.min_players)
         wanted = "" if target is None else f"{target[1] if n == largest[game_id] and n > least else target[0]:g}"
         met = "" if not wanted else (" ✓" if ratio >= float(wanted) else " ✗")
