@@ -80,7 +80,8 @@ def write_chat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.doc(operationId="mutePlayer", security=PLAYER)
 @documented_errors(401, 404, 422, 429)
 def mute(player_id: str) -> dict[str, Any]:
-    """Read no more chat lines of that player, at any table (player key): on the streams and in `GET /chat`."""
+    """Read no more chat lines of that player, at any table (player key): on the streams and in `GET /chat`; and
+    take no challenge from it (refused as to a player who set `accept_challenges: never`)."""
     me, _ = the_player()
     players().mute(me, player_id)
     return {"player": player_id, "muted": True}

@@ -67,6 +67,10 @@ class PlayerRecords:
     def muted(self, player_id: str) -> frozenset[str]:
         return frozenset(m.decode() for m in self._redis.smembers(self._key(player_id, "mutes")))
 
+    def mutes(self, player_id: str, other: str) -> bool:
+        """Whether the player muted ``other`` (one look-up, not the whole set)."""
+        return bool(self._redis.sismember(self._key(player_id, "mutes"), other))
+
     # -- the player's tables ------------------------------------------------------------------------
     def remember_game(self, player_id: str, game_id: str, created_ms: int) -> None:
         with self._redis.pipeline(transaction=False) as pipe:

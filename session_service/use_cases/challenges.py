@@ -15,6 +15,10 @@ Rulings (README, "Challenges"):
 - How a player answers (``PATCH /v1/me`` ``accept_challenges``): ``manual`` (the default: its stream says
   ``challenge``), ``never`` (a challenge to it is refused, 422 ``challenge/not_accepting``) or ``auto``, for bot
   accounts only: accepted by the server as it is made, the seat held by the key that chose ``auto``.
+- Mutes: a player who muted the challenger (``players.mute``) takes no challenge from it, whatever its setting: the
+  refusal is ``never``'s, code and message, so the challenger cannot tell a mute from a refusal of everyone. A
+  challenge made before the mute stays as it is (open, answerable, told again as the stream opens): ending it would
+  tell the challenger's stream something at the moment of the mute, and the muter declines it in one step.
 - Limits: ``CHALLENGES_PER_PLAYER`` (5) open made by one player, ``CHALLENGES_TO_PLAYER`` (50) open to one (its
   list stays short to read), and each challenge counts as a table opened against its maker's address (the quotas'
   tables per hour), as a seek does. No challenge to oneself (422 ``challenge/self``); to an unknown player, 404
@@ -97,8 +101,8 @@ class Challenges:
         if target is None:
             raise PlayerNotFound()
         policy, auto_key = self.players.challenge_policy(target.id)
-        if policy == "never":
-            raise NotAccepting()
+        if policy == "never" or self.players.mutes(target.id, player.id):
+            raise NotAccepting()  # the same refusal: the challenger does not learn it was muted
         now_ms, challenge_id = self._now_ms(), "c_" + secrets.token_urlsafe(9)
         expires_ms = now_ms + self.limits.lapse_s * 1000
         self._admit(player, target, challenge_id, now_ms, expires_ms, address)

@@ -134,7 +134,7 @@ class Players:
 
     # -- mutes --------------------------------------------------------------------------------------------
     def mute(self, player: Player, other: str) -> None:
-        """``player`` reads no more chat lines of ``other`` (at most ``MUTES`` players muted)."""
+        """``player`` reads no more chat lines of ``other``, nor challenges from it (at most ``MUTES`` players muted)."""
         if other == player.id:
             raise CannotMuteSelf()
         if self.get(other) is None:
@@ -156,6 +156,10 @@ class Players:
 
     def muted(self, player_id: str) -> frozenset[str]:
         return self.records.muted(player_id)
+
+    def mutes(self, player_id: str, other: str) -> bool:
+        """Whether ``player_id`` muted the player ``other`` (who may then not challenge it: ``challenges.py``)."""
+        return self.records.mutes(player_id, other)
 
     # -- the player's tables ------------------------------------------------------------------------
     def remember_game(self, player_id: str, game_id: str, created_ms: int) -> None:

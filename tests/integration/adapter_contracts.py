@@ -41,6 +41,7 @@ class PlayerRecordsContract(AdapterContract):
         assert players.mute("p_1", "p_a", 2)
         players.unmute("p_1", "p_b")
         assert players.muted("p_1") == {"p_a"} and players.muted("p_2") == frozenset()
+        assert players.mutes("p_1", "p_a") and not players.mutes("p_1", "p_b") and not players.mutes("p_2", "p_a")
 
     def test_the_player_s_tables_page_newest_first_and_are_forgotten(self, players):
         for i in range(5):

@@ -250,6 +250,29 @@ def test_the_limits_and_bad_input_are_refused_with_their_codes_and_nothing_is_ke
     assert len(client.get("/v1/challenges", headers=auth(cy["key"])).json["incoming"]) == 3
 
 
+def test_a_player_who_muted_the_challenger_is_refused_to_it_as_one_on_never_and_its_open_challenge_stays(
+        client, real_redis, prefix, streams):
+    ada, cy, eve, bot = (player(client, name, bot=name == "Botty") for name in ("Ada", "Cy", "Eve", "Botty"))
+    before = challenge(client, ada, cy)
+    cy_stream = streams(cy)
+    assert cy_stream.next("challenge")["data"]["challenge"]["id"] == before["id"]
+    client.patch("/v1/me", json={"accept_challenges": "never"}, headers=auth(eve["key"]))
+    client.patch("/v1/me", json={"accept_challenges": "auto"}, headers=auth(bot["key"]))
+    never = client.post("/v1/challenges", json={"to": eve["id"], "game": "toy"}, headers=auth(ada["key"]))
+    for muter in (cy, bot):
+        assert client.post(f"/v1/players/{ada['id']}/mute", headers=auth(muter["key"])).status_code == 200
+        muted = client.post("/v1/challenges", json={"to": muter["id"], "game": "toy"}, headers=auth(ada["key"]))
+        assert (muted.status_code, muted.json) == (422, never.json), "the challenger cannot tell a mute from `never`"
+    assert never.json["error"]["code"] == "challenge/not_accepting"
+    assert kept(real_redis, prefix).count(f"{prefix}:{{{before['id']}}}:challenge") == 1
+    assert len([k for k in kept(real_redis, prefix) if k.endswith(":challenge")]) == 1, "nothing kept of the refused"
+    assert cy_stream.until_quiet() == []
+    assert [c["id"] for c in client.get("/v1/challenges", headers=auth(cy["key"])).json["incoming"]] == [before["id"]]
+    assert client.post(f"/v1/challenges/{before['id']}/accept", headers=auth(cy["key"])).json["status"] == "accepted"
+    client.post(f"/v1/players/{ada['id']}/unmute", headers=auth(cy["key"]))
+    assert challenge(client, ada, cy)["status"] == "open"
+
+
 def test_a_challenge_is_its_two_players_only(client):
     ada, cy, eve = (player(client, name) for name in ("Ada", "Cy", "Eve"))
     made = challenge(client, ada, cy)
