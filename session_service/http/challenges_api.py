@@ -10,6 +10,7 @@ from flask import current_app
 from shared.wire import challenges as schemas
 from shared.wire.flaskapp import Blueprint, documented_errors
 from session_service.http import clients
+from session_service.http.api import IDEMPOTENCY, checked_idempotency_key
 from session_service.http.lobby_api import PLAYER, the_player
 from session_service.use_cases.challenges import Challenges
 
@@ -28,18 +29,20 @@ def challenges() -> Challenges:
 @blp.route("/challenges", methods=["POST"])
 @blp.arguments(schemas.ChallengeRequest())
 @blp.response(201, schemas.Challenge)
-@blp.doc(operationId="createChallenge", security=PLAYER, description="""Challenge a player or a bot by its id (player
-key): the challenged player's stream says `challenge`; it accepts or declines, the challenger may withdraw it, and
-unanswered it lapses at `expires_at` (CHALLENGE_LAPSE_S). A bot whose owner set `accept_challenges: auto` accepts at
-once: the answer is then `accepted`, with its `table`. Refused: 404 `player/not_found` (no such player), 422
-`challenge/self`, `challenge/not_accepting` (the player set `never`), `rules/unknown_game`, `rules/player_count`,
+@blp.doc(operationId="createChallenge", security=PLAYER, parameters=[IDEMPOTENCY], description="""Challenge a player
+or a bot by its id (player key): the challenged player's stream says `challenge`; it accepts or declines, the
+challenger may withdraw it, and unanswered it lapses at `expires_at` (CHALLENGE_LAPSE_S). A bot whose owner set
+`accept_challenges: auto` accepts at once: the answer is then `accepted`, with its `table`. Sent again with its
+`Idempotency-Key` (a day), it answers the same challenge as it is now, told and counted once. Refused: 404
+`player/not_found` (no such player), 422 `challenge/self`, `challenge/not_accepting` (the player set `never`, or
+does not take your challenges), `request/idempotency_key_reused`, `rules/unknown_game`, `rules/player_count`,
 `rules/invalid_option` or `rules/unknown_ai`; 429 past CHALLENGES_PER_PLAYER open challenges made, or
 CHALLENGES_TO_PLAYER open to that player. Nothing is kept of a refused one.""")
 @documented_errors(401, 404, 422, 429)
 def create_challenge(body: dict[str, Any]) -> dict[str, Any]:
     """Challenge a player or a bot to a game."""
     player, key = the_player()
-    return challenges().make(player, key, body, clients.address_client())
+    return challenges().make(player, key, body, clients.address_client(), checked_idempotency_key())
 
 
 @blp.route("/challenges", methods=["GET"])

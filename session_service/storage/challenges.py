@@ -3,7 +3,8 @@ script touches one key, so every one works on a Redis Cluster as on one Redis.
 
 - A challenge: ``{c_…}:challenge``, a hash: ``body`` (what it asks, as JSON, never changed), ``status`` (``open``
   until one answer wins: ``accepted``, ``declined``, ``withdrawn`` or ``expired``), ``game`` (the table, once
-  accepted) and ``expires_ms``; kept ``KEPT_S`` past its lapse, so a late answer reads what became of it.
+  accepted) and ``expires_ms``; kept ``KEPT_S`` past its lapse, so a late answer reads what became of it. ``PUT``
+  writes it once: a retried request's second attempt (same id) changes nothing.
   ``ANSWER`` moves it out of ``open`` once: of two answers at once (two accepts, an accept and a withdrawal) one wins,
   and the other reads the winner's status.
 - A player's open challenges: ``{p_…}:chout`` (made by it) and ``{p_…}:chin`` (made to it), sorted sets of
@@ -11,6 +12,8 @@ script touches one key, so every one works on a Redis Cluster as on one Redis.
   is dropped by whoever answered it (and skipped on reading until then).
 - ``{shard-K}:challenges:due``: the open challenges of one shard by lapse, where the workers' round finds those
   that lapsed.
+
+A challenge's ``Idempotency-Key`` is claimed as a table's is, by ``claims.py`` (kind ``challenge``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,15 @@ redis.call("HSET", KEYS[1], "status", to, "game", game)
 return {1, to, game}
 """
 
+PUT = """
+-- KEYS: the challenge. ARGV: its body (JSON), its lapse (ms), how long it is kept past it (ms). 1: written; 0: it is
+-- there already (a retried request's, written by its first attempt), left as it is.
+if redis.call("EXISTS", KEYS[1]) == 1 then return 0 end
+redis.call("HSET", KEYS[1], "body", ARGV[1], "status", "open", "game", "", "expires_ms", ARGV[2])
+redis.call("PEXPIREAT", KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]))
+return 1
+"""
+
 REOPEN = """
 -- KEYS: the challenge. ARGV: the table its accept chose. Back to open, if that accept is still the answer.
 if redis.call("HGET", KEYS[1], "status") ~= "accepted" or redis.call("HGET", KEYS[1], "game") ~= ARGV[1] then return 0 end
@@ -64,6 +76,7 @@ class ChallengeRecords:
         self.store, self._redis = store, store.redis
         self._admit = store.redis.register_script(ADMIT)
         self._answer = store.redis.register_script(ANSWER)
+        self._put = store.redis.register_script(PUT)
         self._reopen = store.redis.register_script(REOPEN)
 
     def _key(self, challenge_id: str) -> str:
@@ -81,14 +94,14 @@ class ChallengeRecords:
         has ``limit`` of them already (False)."""
         return bool(self._admit(keys=[self._set(player_id, side)], args=[now_ms, limit, challenge_id, expires_ms, GRACE_MS]))
 
-    def put(self, body: dict[str, Any]) -> None:
-        """Write a new challenge (open) and enter it among the due ones."""
-        key, expires_ms = self._key(body["id"]), int(body["expires_ms"])
-        with self._redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, mapping={"body": orjson.dumps(body), "status": "open", "game": "", "expires_ms": expires_ms})
-            pipe.pexpireat(key, expires_ms + KEPT_S * 1000)
-            pipe.zadd(self._due(self.store.shard_of(body["id"])), {body["id"]: expires_ms})
-            pipe.execute()
+    def put(self, body: dict[str, Any]) -> bool:
+        """Write a new challenge (open) and enter it among the due ones; False, with nothing changed, if it is there
+        already (``PUT``: of two attempts of one request, one writes it)."""
+        expires_ms = int(body["expires_ms"])
+        if not self._put(keys=[self._key(body["id"])], args=[orjson.dumps(body), expires_ms, KEPT_S * 1000]):
+            return False
+        self._redis.zadd(self._due(self.store.shard_of(body["id"])), {body["id"]: expires_ms})
+        return True
 
     def answer(self, challenge_id: str, status: str, now_ms: int, game: str = "") -> tuple[bool, str, str] | None:
         """Move the challenge out of ``open`` (``ANSWER``): (won, its status now, its table); None: no such one."""

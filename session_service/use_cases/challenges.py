@@ -32,6 +32,14 @@ Rulings (README, "Challenges"):
   id before it won; if the table cannot be opened (the rules service down) the challenge is open again and the
   answer a 503. A process that dies between winning and writing the table loses that table, as a matchmaker dying
   after its claim loses a match: the streams never said ``challenge_accepted``.
+- Retries: sent again with the same ``Idempotency-Key`` by the same player (the key is the player's: another's same
+  key is another request), the request answers the challenge it made as it is now (201, even once answered or
+  lapsed), with nothing written, told or counted again; under that key another body is 422
+  ``request/idempotency_key_reused``. A refused request frees its key. The key is remembered as long as a table's
+  (``lobby.CREATE_KEPT_S``, a day), not the challenge's lapse: a challenge is kept a day past its lapse, so a
+  remembered key always finds its challenge, and a late retry reads ``expired`` instead of challenging again
+  unasked. Two attempts at once share the first one's claim (``storage/claims.py``) and so its id, and the
+  challenge is written once (``records.put``): one challenge, one ``challenge`` on the stream.
 - Privacy: a challenge is its two players' only; to anyone else an id is 404 ``challenge/not_found``, as one that
   never was. A lapse is found by the workers' round (``lapse_due``, each second) and by any answer after it.
 """
@@ -44,18 +52,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from shared.kernel import RuleViolation
 from session_service.storage.challenges import ChallengeRecords
-from session_service.use_cases.errors import (CannotChallengeSelf, ChallengeClosed, ChallengeNotFound, NotAccepting,
-                                              NotYourChallenge, PlayerNotFound, RateLimited)
+from session_service.storage.claims import CreateClaims
+from session_service.use_cases.errors import (CannotChallengeSelf, ChallengeClosed, ChallengeNotFound,
+                                              IdempotencyKeyReused, NotAccepting, NotYourChallenge, PlayerNotFound,
+                                              RateLimited, Unavailable)
+from session_service.use_cases.lobby import CREATE_KEPT_S
 from session_service.use_cases.meta import iso_ms, token_hash
 from session_service.use_cases.players import Player, Players
 from session_service.use_cases.server_tables import Sitter, open_for
 from session_service.use_cases.tables import Tables, new_game_id
+from session_service.use_cases.writes import body_digest
 
 SIDES = ("challenger", "challenged")  # their seats: 0 and 1
 DUE_PER_ROUND = 500  # lapsed challenges of each shard one round expires
 TABLE_WAIT_S = 5.0  # how long a second accept waits for the first one's table to be written
+
+
+def new_challenge_id() -> str:
+    return "c_" + secrets.token_urlsafe(9)
 
 
 @dataclass(frozen=True)
@@ -75,15 +93,38 @@ class Challenges:
     def __init__(self, tables: Tables, players: Players, limits: ChallengeLimits = ChallengeLimits(),
                  ai_level: str = "medium", clock: Callable[[], float] = time.time):
         self.tables, self.players, self.limits, self.ai_level, self.clock = tables, players, limits, ai_level, clock
-        self.records = ChallengeRecords(tables.store)
+        self.records, self.claims = ChallengeRecords(tables.store), CreateClaims(tables.store, "challenge")
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
 
     # -- making ---------------------------------------------------------------------------------------
-    def make(self, player: Player, key: str, body: Mapping[str, Any], address: str | None) -> dict[str, Any]:
+    def make(self, player: Player, key: str, body: Mapping[str, Any], address: str | None,
+             idempotency_key: str | None = None) -> dict[str, Any]:
         """A challenge from ``player`` (``body`` as ``POST /v1/challenges`` takes it); accepted at once for a bot on
-        ``auto``. Refused: nothing is kept."""
+        ``auto``. Refused: nothing is kept. With an ``Idempotency-Key`` a retry answers the same challenge, and
+        another body under that key is refused (module docstring, "Retries")."""
+        if idempotency_key is None:
+            return self._make(player, key, body, address, new_challenge_id())
+        who, under = token_hash(f"player:{player.id}"), token_hash(idempotency_key)
+        claim = {"digest": body_digest(body), "id": new_challenge_id()}
+        mine, raw = self.claims.claim(who, under, orjson.dumps(claim), CREATE_KEPT_S)
+        if raw is not None:
+            first = orjson.loads(raw)
+            if first["digest"] != claim["digest"]:
+                raise IdempotencyKeyReused()
+            claim = first
+            if (made := self.records.get(claim["id"])) is not None:
+                return self._as_it_is(made)
+        try:  # under the first attempt's id, should it be making it still: one of the two writes it (``records.put``)
+            return self._make(player, key, body, address, claim["id"])
+        except Exception:
+            if mine and self.records.get(claim["id"]) is None:  # refused, nothing kept: the key is free again, for a
+                self.claims.release(who, under)  # corrected request
+            raise
+
+    def _make(self, player: Player, key: str, body: Mapping[str, Any], address: str | None,
+              challenge_id: str) -> dict[str, Any]:
         game = self.tables.games.get(body["game"])
         if game is None:
             raise RuleViolation("rules/unknown_game", "there is no such game type", {"known": sorted(self.tables.games)})
@@ -103,7 +144,7 @@ class Challenges:
         policy, auto_key = self.players.challenge_policy(target.id)
         if policy == "never" or self.players.mutes(target.id, player.id):
             raise NotAccepting()  # the same refusal: the challenger does not learn it was muted
-        now_ms, challenge_id = self._now_ms(), "c_" + secrets.token_urlsafe(9)
+        now_ms = self._now_ms()
         expires_ms = now_ms + self.limits.lapse_s * 1000
         self._admit(player, target, challenge_id, now_ms, expires_ms, address)
         record = {"id": challenge_id, "game": game.id, "seats": seats, "options": dict(body.get("options") or {}),
@@ -111,7 +152,8 @@ class Challenges:
                   "challenger": {"player": player.id, "name": player.name, "bot": player.bot, "seat": 0},
                   "challenged": {"player": target.id, "name": target.name, "bot": target.bot, "seat": 1},
                   "made_ms": now_ms, "expires_ms": expires_ms, "key_hash": token_hash(key)}
-        self.records.put(record)
+        if not self.records.put(record):  # a retry's other attempt wrote it first, and told the challenged
+            return self._written_first(record)
         if policy == "auto" and auto_key:
             try:
                 return self._accept({**record, "status": "open", "table": None}, auto_key)
@@ -121,6 +163,13 @@ class Challenges:
         shown = self.shown({**record, "status": "open", "table": None})
         self.players.notify(target.id, {"type": "challenge", "challenge": shown})
         return shown
+
+    def _written_first(self, record: dict[str, Any]) -> dict[str, Any]:
+        made = self.records.get(record["id"])
+        if made is None:  # and taken back since (a bot on auto that could not be seated): so is this attempt
+            self.records.forget(record)
+            raise Unavailable("this challenge")
+        return self._as_it_is(made)
 
     def _admit(self, player: Player, target: Player, challenge_id: str, now_ms: int, expires_ms: int,
                address: str | None) -> None:
@@ -221,7 +270,10 @@ class Challenges:
 
     # -- reading --------------------------------------------------------------------------------------
     def get(self, player: Player, challenge_id: str) -> dict[str, Any]:
-        challenge = self._theirs(player, challenge_id)
+        return self._as_it_is(self._theirs(player, challenge_id))
+
+    def _as_it_is(self, challenge: dict[str, Any]) -> dict[str, Any]:
+        """The challenge as it reads now (a read, a retried request), naming only a table that is written."""
         if challenge["status"] == "accepted":
             self._written(challenge["table"])
         return self.shown(challenge)

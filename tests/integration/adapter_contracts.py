@@ -157,6 +157,8 @@ class CreateClaimsContract(AdapterContract):
         assert claims.claim("d" * 64, "k" * 64, b"other client", 60) == (True, None)
         claims.release("c" * 64, "k" * 64)
         assert claims.claim("c" * 64, "k" * 64, b"third", 60) == (True, None)
+        assert CreateClaims(store, "challenge").claim("c" * 64, "k" * 64, b"a challenge", 60) == (True, None), \
+            "a challenge's claims are apart from a table's: one key sent to both is two requests"
 
 
 CONTRACTS = (PlayerRecordsContract, QuotaCountersContract, RematchOffersContract, WatcherCountsContract,

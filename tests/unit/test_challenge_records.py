@@ -1,5 +1,6 @@
 """The challenges' keys and scripts (session_service/storage/challenges.py) on fakeredis: the limit of open challenges
-per player, one answer winning, a lapse seen by the answer that comes after it, the accept undone, the due ones."""
+per player, one answer winning, a lapse seen by the answer that comes after it, the accept undone, the due ones, a
+challenge written once."""
 
 from __future__ import annotations
 
@@ -66,3 +67,11 @@ def test_the_due_ones_are_found_in_every_shard_until_forgotten(records):
     assert sorted(records.due(NOW + 3, 100)) == ids[2:4]
     records.delete(body("c_2"))
     assert records.get("c_2") is None and sorted(records.due(NOW + 3, 100)) == ["c_3"]
+
+
+def test_a_challenge_is_written_once_and_a_second_write_of_it_changes_nothing(records):
+    assert records.put(body("c_1"))
+    records.answer("c_1", "declined", NOW)
+    assert not records.put({**body("c_1", NOW + 9_000), "game": "other"})
+    assert records.get("c_1")["status"] == "declined" and records.get("c_1")["game"] == "toy"
+    assert records.due(NOW + 300_000, 10) == ["c_1"] and records.due(NOW + 9_000, 10) == []
