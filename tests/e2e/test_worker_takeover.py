@@ -39,10 +39,20 @@ def until(probe, what: str, timeout_s: float):
     return value
 
 
-def holder(stack: Stack, running: dict[bytes, bytes]) -> str | None:
-    """The name of the stack's worker whose lease holds a move in ``running`` (a lease names its process): its
-    publisher waits on the frozen rules, so it holds the move until it dies (a turn it holds may end meanwhile)."""
-    pids = {int(worker.decode().split("-")[-2]) for held, worker in running.items() if held.startswith(MOVE.encode())}
+def held_moves(stack: Stack, r) -> set[tuple[bytes, bytes]]:
+    """The moves held in the queue's running hash, each with the lease (worker) holding it."""
+    return {(held, worker) for held, worker in r.hgetall(f"{stack.queue}:running").items() if held.startswith(MOVE.encode())}
+
+
+def stuck_holder(stack: Stack, r, steady_s: float = 1.5) -> str | None:
+    """The name of the stack's worker holding one move for ``steady_s`` (a lease names its process): its publisher
+    waits on the frozen rules, so it holds the move until it dies. A move seen held once may be one whose call was
+    answered before the freeze, on its way out: the worker would be killed holding nothing, with no takeover to see."""
+    first = held_moves(stack, r)
+    if not first:
+        return None
+    time.sleep(steady_s)
+    pids = {int(worker.decode().split("-")[-2]) for _, worker in first & held_moves(stack, r)}
     return next((name for name, proc in stack.processes.items() if name.startswith("worker") and proc.pid in pids), None)
 
 
@@ -53,7 +63,7 @@ def test_a_move_held_by_a_killed_worker_is_published_by_the_other(stack):
     until(lambda: api.get(f"/v1/games/{game['id']}").json()["version"] > 4, "a few AI moves", 60)
     os.killpg(rules, signal.SIGSTOP)
     try:
-        held = until(lambda: holder(stack, r.hgetall(f"{stack.queue}:running")), "a worker to hold a move", 30)
+        held = until(lambda: stuck_holder(stack, r), "a worker to hold a move", 30)
         version = api.get(f"/v1/games/{game['id']}").json()["version"]
         stack.kill(held)
         time.sleep(0.5)  # the other worker's publisher, given the move back, now waits on the frozen rules too
