@@ -18,6 +18,7 @@ from tests.support.contract import Contract
 from tests.support.stack import make_session_app
 from tests.support.toy import GAME
 from tests.support.lobby import auth, player
+from tests.support.quick_play import matched
 
 
 @pytest.fixture
@@ -253,8 +254,8 @@ def test_the_matchmakers_round_looks_at_every_pool_at_once_and_seats_a_fill_that
     now = matchmaker.clock()
     matchmaker.clock = lambda: now + 31
     assert matchmaker.match_all() == 1
-    (matched,) = [n for n in app.extensions["players"].recent_notices(ada["id"], 10) if n["type"] == "matched"]
-    assert [s["player"] for s in client.get(f"/v1/games/{matched['game']}").json["seats"]] == [ada["id"], None]
+    (told,) = matched(app.extensions["players"], ada["id"])
+    assert [s["player"] for s in client.get(f"/v1/games/{told['game']}").json["seats"]] == [ada["id"], None]
 
 
 def stream_of(client, key):
@@ -334,8 +335,8 @@ def test_a_seek_lapses_once_its_players_stream_is_gone_and_ai_fills_a_long_wait(
     matchmaker.pools.store.redis.delete(matchmaker.pools._alive_key(ada["id"]))  # its stream gone past the lapse
     client.post("/v1/seeks", json={"game": "toy", "seats": 2, "ai_fill_after_s": 0}, headers=auth(cy["key"]))
     assert client.get("/v1/seeks", headers=auth(ada["key"])).json["seeks"] == []
-    (matched,) = [n for n in app.extensions["players"].recent_notices(cy["id"], 10) if n["type"] == "matched"]
-    seats = client.get(f"/v1/games/{matched['game']}").json["seats"]
+    (told,) = matched(app.extensions["players"], cy["id"])
+    seats = client.get(f"/v1/games/{told['game']}").json["seats"]
     assert [s["player"] for s in seats] == [cy["id"], None] and seats[1]["ai"]
 
 
