@@ -8,6 +8,9 @@ and their script.
 - A player's seeks: ``{p_…}:seeks`` (seek id → its pool); an address's: ``{seekaddr-<digest>}:seeks`` (same).
 - ``{p_…}:seekalive``: set while the player's stream is open (renewed by it, expiring ``lapse_s`` after it was last
   seen): a seek of a player without it has lapsed.
+- ``{p_…}:seeking``: set while a request of the player makes a seek (``hold``), from its count of the player's open
+  seeks to its write, so that two at once cannot both count the same few and both add one. It expires after
+  ``HOLD_S`` should that request's process die holding it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any
 import orjson
 
 from session_service.storage.store import EventStore
+
+HOLD_S = 10  # far longer than a seek's count and write take (a few round trips)
 
 CLAIM = """
 -- KEYS: queue, seeks. ARGV: seek ids. Every one of them out of the pool, or none (answers their JSON, or nil).
@@ -49,7 +54,17 @@ class SeekPools:
     def _alive_key(self, player: str) -> str:
         return f"{self.store.prefix}:{{{player}}}:seekalive"
 
+    def _hold_key(self, player: str) -> str:
+        return f"{self.store.prefix}:{{{player}}}:seeking"
+
     # -- writing ---------------------------------------------------------------------------------------
+    def hold(self, player: str) -> bool:
+        """Take the player's turn to make a seek (False: another request of its has it now)."""
+        return bool(self.store.redis.set(self._hold_key(player), "1", nx=True, ex=HOLD_S))
+
+    def release(self, player: str) -> None:
+        self.store.redis.delete(self._hold_key(player))
+
     def add(self, pool: str, seek: dict[str, Any], owners: Iterable[str]) -> None:
         """Put ``seek`` in ``pool`` and on the lists of its ``owners`` (its player, its address)."""
         with self.store.redis.pipeline(transaction=False) as pipe:

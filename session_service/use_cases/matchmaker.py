@@ -13,8 +13,11 @@ Rulings (README, "Quick play"):
   waited that long is seated with AI seats (the lobby's ``TAKEOVER_AI`` level) filling the table to its smallest size.
 - Safety: the group is taken out of its pool by one script (``storage/seeks.CLAIM``), all or none, so matchmakers in
   several processes never seat a seek twice; a player has ``SEEKS_PER_PLAYER`` (1) open seek, so never two tables
-  from quick play at once. A matchmaker that dies after the claim and before the table is written loses that match
-  (the seekers seek again: their streams never said ``matched``).
+  from quick play at once. The count of a player's open seeks and the write of its new one hold the player's turn
+  (``SeekPools.hold``): of two seeks of one player made at once (a retry, two tabs, two session processes) the
+  second is refused (429, ``quota: seeks_per_player``, "one at a time"), where both used to count none open and both
+  be seated. A matchmaker that dies after the claim and before the table is written loses that match (the seekers
+  seek again: their streams never said ``matched``).
 - Lapse: a seek lapses when its player's stream has been gone ``SEEK_LAPSE_S`` (60 s); the stream renews it at every
   keep-alive, and a seek made with no stream open has the same grace from its making.
 - Limits: ``SEEKS_PER_PLAYER`` open, ``SEEKS_PER_ADDRESS`` (10) open from one address; and each seek is counted as a
@@ -98,24 +101,30 @@ class Matchmaker:
         fill = body.get("ai_fill_after_s")
         if fill is not None and body.get("ai") is not None and body["ai"] not in game.ai.levels:
             raise RuleViolation("rules/unknown_ai", f"no AI level {body['ai'][:32]!r}", {"ai_levels": list(game.ai.levels)})
-        owners = [player.id] + ([f"seekaddr-{client_digest(address)}"] if address else [])
-        if len(self.pools.owned(player.id)) >= self.limits.per_player:
-            raise RateLimited(f"you have {self.limits.per_player} open seek(s) already: withdraw one first",
+        if not self.pools.hold(player.id):  # its count of the player's open seeks and its write, one at a time
+            raise RateLimited("another seek of yours is being made at this moment: one at a time",
                               {"quota": "seeks_per_player", "limit": self.limits.per_player})
-        if address and len(self.pools.owned(owners[1])) >= self.limits.per_address:
-            raise RateLimited(f"{self.limits.per_address} open seeks from your address already",
-                              {"quota": "seeks_per_address", "limit": self.limits.per_address})
-        seek_id = "s_" + secrets.token_urlsafe(9)
-        if self.tables.quotas is not None and address:  # a seek costs a table opened (module docstring)
-            self.tables.quotas.admit(seek_id, {"seats": [{"name": player.name}]}, address)
-        now = self.clock()
-        current = self.models.player_ratings([game.id], player.id).get(game.id)
-        seek = {"id": seek_id, "player": player.id, "name": player.name, "key_hash": token_hash(key), "game": game.id,
-                "pool": pool, "rated": rated, "min_seats": low, "max_seats": high, "window": body.get("window"),
-                "ai_fill_after_s": fill, "ai": body.get("ai") or self.ai_level, "made_ms": int(now * 1000),
-                "ordinal": (Rating.loads(current) if current else ratings.FRESH).ordinal, "owners": owners}
-        self.pools.renew(player.id, self.limits.lapse_s) if not self.pools.alive([player.id])[0] else None
-        self.pools.add(pool_name(game.id, pool, rated), seek, owners)
+        try:
+            owners = [player.id] + ([f"seekaddr-{client_digest(address)}"] if address else [])
+            if len(self.pools.owned(player.id)) >= self.limits.per_player:
+                raise RateLimited(f"you have {self.limits.per_player} open seek(s) already: withdraw one first",
+                                  {"quota": "seeks_per_player", "limit": self.limits.per_player})
+            if address and len(self.pools.owned(owners[1])) >= self.limits.per_address:
+                raise RateLimited(f"{self.limits.per_address} open seeks from your address already",
+                                  {"quota": "seeks_per_address", "limit": self.limits.per_address})
+            seek_id = "s_" + secrets.token_urlsafe(9)
+            if self.tables.quotas is not None and address:  # a seek costs a table opened (module docstring)
+                self.tables.quotas.admit(seek_id, {"seats": [{"name": player.name}]}, address)
+            now = self.clock()
+            current = self.models.player_ratings([game.id], player.id).get(game.id)
+            seek = {"id": seek_id, "player": player.id, "name": player.name, "key_hash": token_hash(key), "game": game.id,
+                    "pool": pool, "rated": rated, "min_seats": low, "max_seats": high, "window": body.get("window"),
+                    "ai_fill_after_s": fill, "ai": body.get("ai") or self.ai_level, "made_ms": int(now * 1000),
+                    "ordinal": (Rating.loads(current) if current else ratings.FRESH).ordinal, "owners": owners}
+            self.pools.renew(player.id, self.limits.lapse_s) if not self.pools.alive([player.id])[0] else None
+            self.pools.add(pool_name(game.id, pool, rated), seek, owners)
+        finally:
+            self.pools.release(player.id)
         self.match(pool_name(game.id, pool, rated), fresh=seek_id)
         return self.shown(seek, pool_name(game.id, pool, rated))
 

@@ -1,7 +1,8 @@
 """Quick play under concurrency, on a real Redis and on a Redis Cluster: several matchmakers, each over its own
 connection as separate processes have, run their rounds while seeks keep arriving (each matched at once by the
-request that makes it). The module's "Safety" ruling (session_service/use_cases/matchmaker.py): ``CLAIM`` takes a
-group out of its pool all or none, so no seek is seated twice and no seeker sits at two tables."""
+request that makes it); and a player's seeks made at once in several processes. The module's "Safety" ruling
+(session_service/use_cases/matchmaker.py): ``CLAIM`` takes a group out of its pool all or none, so no seek is seated
+twice, and a player has one open seek, so it never sits at two tables."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from session_service.storage import redis_clients
+from session_service.use_cases.errors import RateLimited
 from session_service.use_cases.matchmaker import Matchmaker, pool_name
 from session_service.use_cases.players import Player
 from tests.support.lobby import toy_app
@@ -107,6 +109,67 @@ def test_matchmakers_racing_over_one_store_seat_every_seeker_once(connections: l
     waiting = {s["player"]: s["id"] for s in makers[0].pools.oldest(POOL, 1000)}
     for player, *_ in seekers:
         assert bool(told[player.id]) != (player.id in waiting), f"{player.id}: seated and waiting, or neither"
-        assert makers[0].pools.owned(player.id) == ({waiting[player.id]: POOL} if player.id in waiting else {})
+        assert makers[0].pools.owned(player.id) == ({seek_of[player.id]: POOL} if player.id in waiting else {})
+        assert waiting.get(player.id, seek_of[player.id]) == seek_of[player.id]
     assert sum(len(seats) == 2 for seats in tables.values()) == PAIRS // 2, "every two-seat seeker seated"
     assert not any(pair[p] for p in waiting) and len(waiting) < 3, "what waits can make no table"
+
+
+TWO_SEATS = {"game": "toy", "seats": 2}
+
+
+def test_a_players_seek_made_while_its_other_seek_is_being_written_is_refused(connections: list[Any], prefix: str) -> None:
+    """Forced, not left to the threads' timing: a second seek of the player runs whole, in another process, between
+    the first one's look at the player's open seeks and its write. One is open; the player sits at one table."""
+    first, second = (toy_app(client, prefix).extensions["matchmaker"] for client in connections[:2])
+    players = first.players
+    ada, key = players.make("Ada", bot=False)
+    add, answers = first.pools.add, list[object]()
+
+    def add_after_the_other(pool: str, seek: dict[str, Any], owners: list[str]) -> None:
+        try:
+            answers.append(second.seek(ada, key, TWO_SEATS, None))
+        except RateLimited as refused:
+            answers.append(refused)
+        add(pool, seek, owners)
+
+    first.pools.add = add_after_the_other  # type: ignore[method-assign]
+    answers.append(first.seek(ada, key, TWO_SEATS, None))
+    first.pools.add = add  # type: ignore[method-assign]
+    for name in ("Bo", "Cy"):  # two more seekers: a partner for each of Ada's open seeks, were there two
+        first.seek(*players.make(name, bot=False), TWO_SEATS, None)
+    assert len(players.game_ids(ada.id, 10)) == 1 == len(matched(players, ada.id)), "Ada at one table"
+    assert [type(a) for a in answers] == [RateLimited, dict], answers
+    assert "one at a time" in str(answers[0])
+
+
+def test_a_players_seeks_sent_at_once_to_several_processes_open_one(connections: list[Any], prefix: str) -> None:
+    """Left to the threads' timing (the forced test above is the proof): each player sends its seek to every
+    process at once, and is seated by the next round (so that no seek of its is matched, and no longer open, before
+    the others are answered): one is accepted, and each player sits at one table."""
+    makers = [toy_app(client, prefix).extensions["matchmaker"] for client in connections]
+    for maker in makers:
+        maker.match = lambda pool, fresh=None: 0  # type: ignore[method-assign]
+    players = makers[0].players
+    start, accepted = threading.Barrier(len(makers)), list[str]()
+
+    def seek(maker: Matchmaker, player: Player, key: str) -> None:
+        start.wait()
+        try:
+            accepted.append(maker.seek(player, key, TWO_SEATS, None)["id"])
+        except RateLimited:
+            pass
+
+    seekers = [players.make(f"P{i}", bot=False) for i in range(8)]
+    for player, key in seekers:
+        accepted.clear()
+        threads = [threading.Thread(target=seek, args=(maker, player, key)) for maker in makers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(DEADLINE_S)
+        assert len(accepted) == 1, f"{player.id}: {len(accepted)} seeks accepted"
+    del makers[0].match  # its own again
+    assert makers[0].match_all() == len(seekers) // 2
+    for player, _ in seekers:
+        assert len(players.game_ids(player.id, 10)) == 1 == len(matched(players, player.id))
