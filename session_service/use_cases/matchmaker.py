@@ -16,8 +16,10 @@ Rulings (README, "Quick play"):
   from quick play at once. The count of a player's open seeks and the write of its new one hold the player's turn
   (``SeekPools.hold``): of two seeks of one player made at once (a retry, two tabs, two session processes) the
   second is refused (429, ``quota: seeks_per_player``, "one at a time"), where both used to count none open and both
-  be seated. A matchmaker that dies after the claim and before the table is written loses that match (the seekers
-  seek again: their streams never said ``matched``).
+  be seated. A table that cannot be opened (the rules service down) gives its claimed seeks back to their pool, in
+  their places, and a new seek whose own match failed so is answered as made (waiting: the workers' round seats it).
+  A matchmaker that dies after the claim and before the table is written loses that match (the seekers seek again:
+  their streams never said ``matched``).
 - Lapse: a seek lapses when its player's stream has been gone ``SEEK_LAPSE_S`` (60 s); the stream renews it at every
   keep-alive, and a seek made with no stream open has the same grace from its making.
 - Limits: ``SEEKS_PER_PLAYER`` open, ``SEEKS_PER_ADDRESS`` (10) open from one address; and each seek is counted as a
@@ -48,7 +50,7 @@ from session_service.use_cases.players import Player, Players
 from session_service.use_cases.quotas import client_digest
 from session_service.use_cases.resources import GameResource
 from session_service.use_cases.server_tables import Sitter, open_for
-from session_service.use_cases.tables import Tables
+from session_service.use_cases.tables import Tables, new_game_id
 
 LOOK_AT = 200  # seeks of a pool the periodic round matches among themselves, oldest first
 SCAN_AT_MOST = 5000  # seeks of a pool a new seek is matched against, oldest first
@@ -125,7 +127,10 @@ class Matchmaker:
             self.pools.add(pool_name(game.id, pool, rated), seek, owners)
         finally:
             self.pools.release(player.id)
-        self.match(pool_name(game.id, pool, rated), fresh=seek_id)
+        try:
+            self.match(pool_name(game.id, pool, rated), fresh=seek_id)
+        except Exception as exc:  # noqa: BLE001 - the seek is made and waits: the workers' round seats it
+            logging.getLogger("mythos.matchmaker").warning("matching a new seek failed; it waits", exc_info=exc)
         return self.shown(seek, pool_name(game.id, pool, rated))
 
     def withdraw(self, player: Player, seek_id: str) -> None:
@@ -180,7 +185,7 @@ class Matchmaker:
             claimed = self.pools.claim(pool, [s["id"] for s in group])
             if claimed is None:
                 continue  # another matchmaker took one of them: look again
-            self.seat(sorted(claimed, key=lambda s: (s["made_ms"], s["id"])), ai_seats)
+            self.seat(pool, sorted(claimed, key=lambda s: (s["made_ms"], s["id"])), ai_seats)
             opened += 1
             if fresh is not None:
                 return opened
@@ -223,12 +228,19 @@ class Matchmaker:
         return all(s["window"] is None or gap <= s["window"] + self.limits.widen_per_s * (now_ms - s["made_ms"]) / 1000
                    for s in (a, b))
 
-    def seat(self, group: list[dict[str, Any]], ai_seats: int) -> GameResource:
-        """Open the table for a claimed group (seats by age of seek), and tell each seeker's stream."""
-        first = group[0]
-        made = open_for(self.tables, self.players, first["game"], [Sitter(s["player"], s["name"], s["key_hash"]) for s in group],
-                        rated=first["rated"], ai_seats=ai_seats, ai_level=first["ai"], host_name="Quick play",
-                        marks={"quick_play": "1"})
+    def seat(self, pool: str, group: list[dict[str, Any]], ai_seats: int) -> GameResource:
+        """Open the table for a group claimed from ``pool`` (seats by age of seek), and tell each seeker's stream. A
+        table that could not be opened gives its seeks back to the pool, as they were (the failure is raised)."""
+        first, game_id = group[0], new_game_id()
+        sitters = [Sitter(s["player"], s["name"], s["key_hash"]) for s in group]
+        try:
+            made = open_for(self.tables, self.players, first["game"], sitters, rated=first["rated"], ai_seats=ai_seats,
+                            ai_level=first["ai"], host_name="Quick play", marks={"quick_play": "1"}, game_id=game_id)
+        except Exception:
+            if self.tables.store.meta(game_id) is None:  # not written: nobody sits there, and nobody was told
+                for seek in group:
+                    self.pools.add(pool, seek, seek["owners"])
+            raise
         for i, seek in enumerate(group):
             self.pools.forget(seek["owners"], [seek["id"]])
             self.players.notify(seek["player"], {"type": "matched", "game": made["id"], "game_type": first["game"], "seat": i,

@@ -12,6 +12,7 @@ import pytest
 from shared import ratings
 from session_service.cli import standings
 from session_service.storage.projections import EndedFeed
+from session_service.use_cases.errors import Unavailable
 from session_service.use_cases.projector import Projector, RebuildRaced
 from session_service.worker import jobs
 from tests.support.contract import Contract
@@ -338,6 +339,28 @@ def test_a_seek_lapses_once_its_players_stream_is_gone_and_ai_fills_a_long_wait(
     (told,) = matched(app.extensions["players"], cy["id"])
     seats = client.get(f"/v1/games/{told['game']}").json["seats"]
     assert [s["player"] for s in seats] == [cy["id"], None] and seats[1]["ai"]
+
+
+def test_seekers_whose_table_cannot_be_opened_wait_again_in_their_places(client, app, monkeypatch):
+    matchmaker, rules = app.extensions["matchmaker"], app.extensions["tables"].rules
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    first = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(ada["key"])).json
+
+    def down(*args, **kwargs):
+        raise Unavailable("the rules service")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(rules, "setup", down)  # the rules service down: no table can be set up
+        second = client.post("/v1/seeks", json={"game": "toy", "seats": 2}, headers=auth(cy["key"]))
+        assert second.status_code == 201 and second.json["waiting"], "made; the round seats it"
+        with pytest.raises(Unavailable):
+            matchmaker.match_all()  # the worker's round fails as the seek's own match did
+        for who, made in ((ada, first), (cy, second.json)):
+            (waiting,) = client.get("/v1/seeks", headers=auth(who["key"])).json["seeks"]
+            assert (waiting["id"], waiting["made_at"], waiting["waiting"]) == (made["id"], made["made_at"], True)
+    assert matchmaker.match_all() == 1
+    (a,), (c,) = matched(app.extensions["players"], ada["id"]), matched(app.extensions["players"], cy["id"])
+    assert a["game"] == c["game"] and (a["seat"], c["seat"]) == (0, 1)
 
 
 def test_mythos_ratings_over_the_exports_prints_the_servers_ratings_to_the_last_digit(client, app, tmp_path, capsys):
