@@ -52,15 +52,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 
 from shared.kernel import RuleViolation
 from session_service.storage.challenges import ChallengeRecords
 from session_service.storage.claims import CreateClaims
 from session_service.use_cases.errors import (CannotChallengeSelf, ChallengeClosed, ChallengeNotFound,
-                                              IdempotencyKeyReused, NotAccepting, NotYourChallenge, PlayerNotFound,
+                                              NotAccepting, NotYourChallenge, PlayerNotFound,
                                               RateLimited, Unavailable)
-from session_service.use_cases.lobby import CREATE_KEPT_S
+from session_service.use_cases.lobby import claim_key
 from session_service.use_cases.meta import iso_ms, token_hash
 from session_service.use_cases.players import Player, Players
 from session_service.use_cases.server_tables import Sitter, open_for
@@ -107,15 +106,9 @@ class Challenges:
         if idempotency_key is None:
             return self._make(player, key, body, address, new_challenge_id())
         who, under = token_hash(f"player:{player.id}"), token_hash(idempotency_key)
-        claim = {"digest": body_digest(body), "id": new_challenge_id()}
-        mine, raw = self.claims.claim(who, under, orjson.dumps(claim), CREATE_KEPT_S)
-        if raw is not None:
-            first = orjson.loads(raw)
-            if first["digest"] != claim["digest"]:
-                raise IdempotencyKeyReused()
-            claim = first
-            if (made := self.records.get(claim["id"])) is not None:
-                return self._as_it_is(made)
+        mine, claim = claim_key(self.claims, who, under, {"digest": body_digest(body), "id": new_challenge_id()})
+        if not mine and (made := self.records.get(claim["id"])) is not None:
+            return self._as_it_is(made)
         try:  # under the first attempt's id, should it be making it still: one of the two writes it (``records.put``)
             return self._make(player, key, body, address, claim["id"])
         except Exception:

@@ -79,6 +79,20 @@ def check_rated(body: Mapping[str, Any], caller: Caller, private: bool) -> None:
         raise BadRequest("a rated table needs a player's seat")
 
 
+def claim_key(claims: CreateClaims, who: str, under: str, claim: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """Claim a create's ``Idempotency-Key`` (hashed: ``who`` the caller, ``under`` the key) with ``claim`` (its body's
+    ``digest`` and what it makes): (True, ``claim``) when no earlier attempt's claim is there (this one is first, or
+    the first one's lapsed as it was read), else (False, the first one's claim); ``IdempotencyKeyReused`` when the
+    first one's body was another."""
+    _, raw = claims.claim(who, under, orjson.dumps(claim), CREATE_KEPT_S)
+    if raw is None:
+        return True, claim
+    first: dict[str, Any] = orjson.loads(raw)
+    if first["digest"] != claim["digest"]:
+        raise IdempotencyKeyReused()
+    return False, first
+
+
 class Lobby:
     def __init__(self, tables: Tables, players: Players, takeover_ai: str = "medium", token_secret: bytes | None = None):
         """``token_secret``: the server's key for tokens of retried requests (``config.token_secret``); a lobby
@@ -99,13 +113,9 @@ class Lobby:
             return self._create(body, caller, new_game_id(), secrets.token_hex(16))
         store = self.tables.store
         who, under = token_hash(caller.client), token_hash(idempotency_key)
-        claim = {"digest": body_digest(body), "game_id": new_game_id(), "secret": secrets.token_hex(16)}
-        mine, raw = self.claims.claim(who, under, orjson.dumps(claim), CREATE_KEPT_S)
-        if raw is not None:
-            first = orjson.loads(raw)
-            if first["digest"] != claim["digest"]:
-                raise IdempotencyKeyReused()
-            claim = first
+        mine, claim = claim_key(self.claims, who, under,
+                                {"digest": body_digest(body), "game_id": new_game_id(), "secret": secrets.token_hex(16)})
+        if not mine:
             deadline = time.monotonic() + RETRY_WAIT_S
             while store.meta(claim["game_id"]) is None and time.monotonic() < deadline:
                 time.sleep(0.05)  # the first attempt is still writing; past the wait, write it here
