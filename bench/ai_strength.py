@@ -34,6 +34,7 @@ from typing import Any
 
 from bench import greedy
 from shared.ai import LEVELS, SeatKnowledge
+from shared.ai.ismcts import Model
 from shared.ai.levels import plan
 from shared.games import GAMES
 from shared.kernel import entropy_for, fold
@@ -47,13 +48,14 @@ def _seed(*parts: Any) -> int:
     return int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
-def play(task: tuple[str, int, str, str, int, int | None, str, float, bool]) -> dict[str, Any]:
+def play(task: tuple[str, int, str, str, int, int | None, str, float, bool, bool]) -> dict[str, Any]:
     """One game: seat ``k % players`` at ``level``, the others at ``opponent`` (a level, or ``greedy``: the
     baseline of ``bench.greedy``). Think time is the level's times ``scale``, counted on ``clock``: ``cpu`` is this
     process's CPU time with no wall-clock cap (a busy host slows a game down but never weakens a search), ``wall``
     the worker's own rule (CPU time capped at 3x in wall clock). ``oracle``: the tested seat's every world is the
-    real state (a ceiling, never a player)."""
-    game_id, players, level, opponent, k, fixed, clock_kind, scale, oracle = task
+    real state (a ceiling, never a player). ``modelled``: the tested seat's searches are told how the other seats
+    play (``ismcts.search``'s ``opponents``: ``random`` or greedy, as they are), another ceiling."""
+    game_id, players, level, opponent, k, fixed, clock_kind, scale, oracle, modelled = task
     game = GAMES[game_id]
     seed = _seed(game_id, players, level, opponent, k)
     tested = k % players
@@ -71,16 +73,18 @@ def play(task: tuple[str, int, str, str, int, int | None, str, float, bool]) -> 
         if oracle and seat == tested:
             knowledge = SeatKnowledge(game, seat, knowledge.legal, knowledge.view, lambda _rng, real=state: real)
         who = level if seat == tested else opponent
+        model = opponent_model(game, opponent) if modelled and seat == tested else None
         rng = random.Random(rand.getrandbits(64))
         started = time.process_time()
         if who == "greedy":
             command = greedy.choose(game_id, knowledge, rng)
         elif fixed:
-            command = plan(knowledge, who, rng, playouts=fixed).best
+            command = plan(knowledge, who, rng, playouts=fixed, opponents=model).best
         else:
             spec = LEVELS[who]
             wall = time.perf_counter if clock_kind == "wall" else None
-            result = plan(knowledge, who, rng, clock=time.process_time, wall=wall, think_s=spec.seconds * scale)
+            result = plan(knowledge, who, rng, clock=time.process_time, wall=wall, think_s=spec.seconds * scale,
+                          opponents=model)
             command = result.best
             if seat == tested and result.iterations:
                 searches.append((result.iterations, time.process_time() - started))
@@ -90,8 +94,19 @@ def play(task: tuple[str, int, str, str, int, int | None, str, float, bool]) -> 
         version += len(new)
     final = game.decider.outcome(state)
     return {"game": game_id, "players": players, "level": level, "opponent": opponent, "k": k, "oracle": oracle,
+            "modelled": modelled,
             "win": bool(final and tested in final.winners), "ended": final is not None, "moves": moves,
             "searches": searches}
+
+
+def opponent_model(game: Any, opponent: str) -> Model:
+    """How ``opponent`` plays a seat of a world inside a search: ``random`` draws a legal command, greedy chooses
+    from that seat's knowledge of the world."""
+    if opponent == "random":
+        return lambda _world, _seat, legal, rng: rng.choice(legal)
+    if opponent == "greedy":
+        return lambda world, seat, _legal, rng: greedy.choose(game.id, SeatKnowledge.of(game, world, seat), rng)
+    raise ValueError(f"no model of {opponent!r}: --model-opponents is for random and greedy opponents")
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -136,12 +151,16 @@ def main(argv: list[str] | None = None) -> int:
                              "weaken the search); wall: the worker's rule, CPU capped at 3x in wall clock")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every level's think time (AI_TIME_SCALE)")
     parser.add_argument("--playouts", type=int, help="fix every search at N playouts, no clock (reproducible)")
-    parser.add_argument("--fair-games", type=int, default=200, help="all-random games behind the fair share")
+    parser.add_argument("--fair-games", type=int, default=1000,
+                        help="all-random games behind the fair share (1000: ±3 points; a random game is 2-32 ms)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (the machine has 2 cores)")
     parser.add_argument("--out", type=Path, default=Path("bench-results/ai-strength.jsonl"),
                         help="one line a game, appended as games finish (a run cut short still counts)")
     parser.add_argument("--oracle", action="store_true",
                         help="the tested seat searches the real state (a ceiling: what knowing every card wins)")
+    parser.add_argument("--model-opponents", action="store_true",
+                        help="the tested seat's searches are told how the other seats play (random or greedy, drawn "
+                             "in the tree instead of searched): a ceiling on what knowing the opponents is worth")
     parser.add_argument("--summarise", action="store_true", help="only build the table from --out")
     parser.add_argument("--write-docs", action="store_true", help="put the table into docs/ai.md")
     args = parser.parse_args(argv)
@@ -166,13 +185,14 @@ def run(args: argparse.Namespace, levels: list[str]) -> None:
     tasks, fair_tasks = [], []
     for game_id in args.only.split(","):
         for n in counts_of(GAMES[game_id], args.players):
-            fair_tasks += [(game_id, n, "random", "random", k, None, args.clock, args.scale, False)
+            fair_tasks += [(game_id, n, "random", "random", k, None, args.clock, args.scale, False, False)
                            for k in range(args.fair_games)]
             for level in levels:
                 below = ORDER[max(0, ORDER.index(level) - 1)]
                 wanted = [{"random": "random", "greedy": "greedy", "below": below}[v] for v in args.vs.split(",") if v]
                 for opponent in dict.fromkeys(w for w in wanted if w != level):
-                    tasks += [(game_id, n, level, opponent, k, args.playouts, args.clock, args.scale, args.oracle)
+                    tasks += [(game_id, n, level, opponent, k, args.playouts, args.clock, args.scale, args.oracle,
+                               args.model_opponents)
                               for k in range(args.first, args.first + args.games)]
     tasks.sort(key=lambda t: (t[4], t[0], t[1], ORDER.index(t[2]), t[3]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -197,12 +217,14 @@ TARGETS = {("hard", "greedy", g): (1.5, 1.25) for g in ("pocket-madness", "rise-
 def summarise(fair: list[dict[str, Any]], results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     fair_rate: dict[tuple[str, int], float] = defaultdict(float)
     fair_n: dict[tuple[str, int], int] = defaultdict(int)
+    fair = list({(r["game"], r["players"], r["k"]): r for r in fair}.values())  # every run replays them: once each
     for r in fair:
         fair_rate[(r["game"], r["players"])] += r["win"]
         fair_n[(r["game"], r["players"])] += 1
     groups: dict[tuple[str, int, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in results:
-        level = r["level"] + (" (oracle)" if r.get("oracle") else "")
+        level = (r["level"] + (" (oracle)" if r.get("oracle") else "")
+                 + (" (told the opponents)" if r.get("modelled") else ""))
         groups[(r["game"], r["players"], level, r["opponent"])].append(r)
     largest = {g: max(n for (gg, n, _, _) in groups if gg == g) for (g, _, _, _) in groups}
     load = os.getloadavg()
@@ -225,7 +247,7 @@ def summarise(fair: list[dict[str, Any]], results: list[dict[str, Any]], args: a
         times = [t for r in rs for _, t in r["searches"]]  # moves with a search (a forced move takes no thought)
         its = [i for r in rs for i, _ in r["searches"]]
         ratio = wins / len(rs) / share if share else float("nan")
-        target = None if "(oracle)" in level else TARGETS.get((level, opponent, game_id))
+        target = None if "(" in level else TARGETS.get((level, opponent, game_id))
         least = max(2, GAMES[game_id].catalogue.min_players)
         wanted = "" if target is None else f"{target[1] if n == largest[game_id] and n > least else target[0]:g}"
         met = "" if not wanted else (" ✓" if ratio >= float(wanted) else " ✗")

@@ -70,10 +70,16 @@ class Search:
     tree: Node | None = field(default=None, repr=False, compare=False)
 
 
+Model = Callable[[Any, int, list[Command], random.Random], Command]  # (world, seat, legal, rng) -> its command
+
+
 def search(knowledge: SeatKnowledge, playouts: int, rng: random.Random,
-           clock: Callable[[], float] | None = None, deadline: float | None = None) -> Search:
+           clock: Callable[[], float] | None = None, deadline: float | None = None,
+           opponents: Model | None = None) -> Search:
     """Run up to ``playouts`` iterations (fewer if ``clock()`` passes ``deadline``) and pick the root command
-    visited most. A function of ``knowledge`` and ``rng`` alone when no clock is given."""
+    visited most. A function of ``knowledge`` and ``rng`` alone when no clock is given. ``opponents``, for the
+    strength table only, tells the search how the other seats play: in the tree their moves are drawn from it in
+    the world at hand instead of searched (what knowing one's opponents exactly would be worth)."""
     game, seat = knowledge.game, knowledge.seat
     legal = list(knowledge.legal)
     if not legal:
@@ -84,7 +90,7 @@ def search(knowledge: SeatKnowledge, playouts: int, rng: random.Random,
         if deadline is not None and clock is not None and clock() >= deadline:
             stopped = True
             break
-        if not _iterate(game, seat, knowledge, legal, root, rng, rollout):
+        if not _iterate(game, seat, knowledge, legal, root, rng, rollout, opponents):
             stopped = True  # the clock ran out inside the playout: that iteration counts for nothing
             break
         done += 1
@@ -117,7 +123,7 @@ def _wins(rules: Any, world: Any, command: Command, seat: int, rng: random.Rando
 
 
 def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[Command], root: Node,
-             rng: random.Random, rollout: Rollout) -> bool:
+             rng: random.Random, rollout: Rollout, opponents: Model | None = None) -> bool:
     """One iteration; False when the clock stopped it before it could be scored."""
     state = world = knowledge.resample(rng)
     rules = game.decider
@@ -131,6 +137,10 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[C
         legal = root_legal if node is root else rules.legal_commands(state, actor)
         if not legal:
             break
+        if opponents is not None and actor != seat:
+            events, state = step(rules, state, opponents(state, actor, legal, rng), actor, rng)
+            node = node.after.setdefault(_seen(seat, actor, events), Node())
+            continue
         keys = [(actor, c) for c in legal]
         fresh = [i for i, k in enumerate(keys) if k not in node.edges]
         for k in keys:
@@ -148,8 +158,7 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[C
         before = node
         events, state = step(rules, state, legal[pick], actor, rng)
         if before is not None:
-            seen = ("own", keys[pick][1]) if actor == seat else (actor, tuple(
-                (e.type, key(redact(e, seat))) for e in events))
+            seen = ("own", keys[pick][1]) if actor == seat else _seen(seat, actor, events)
             node = before.after.setdefault(seen, Node())
     rewards = rollout.play(state, world, depth=len(path))
     if rewards is None:
@@ -158,6 +167,11 @@ def _iterate(game: Game, seat: int, knowledge: SeatKnowledge, root_legal: list[C
         edge.visits += 1
         edge.reward += rewards[actor]
     return True
+
+
+def _seen(seat: int, actor: int, events: Any) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """What ``seat`` observes of another seat's move: its events as redacted for it."""
+    return actor, tuple((e.type, key(redact(e, seat))) for e in events)
 
 
 def _ucb(edge: Edge) -> float:

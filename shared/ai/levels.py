@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.ai.knowledge import SeatKnowledge
-from shared.ai.ismcts import Search, certain_win, search
+from shared.ai.ismcts import Model, Search, certain_win, search
 from shared.kernel.commands import Command
 
 
@@ -66,9 +66,9 @@ def choose(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Call
 
 def plan(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Callable[[], float] | None = None,
          wall: Callable[[], float] | None = None, think_s: float | None = None, wall_s: float | None = None,
-         playouts: int | None = None) -> Search:
+         playouts: int | None = None, opponents: Model | None = None) -> Search:
     """``choose``'s decision with what it did (its search, when it searched): for the strength table. ``playouts``
-    replaces the level's budget."""
+    replaces the level's budget; ``opponents`` tells the search how the other seats play (``search``)."""
     spec = LEVELS[level]
     if not knowledge.legal:
         return Search(None)
@@ -80,10 +80,10 @@ def plan(knowledge: SeatKnowledge, level: str, rng: random.Random, clock: Callab
             return Search(won)
     budget = spec.playouts if playouts is None else playouts
     if clock is None:
-        return search(knowledge, budget, rng)
+        return search(knowledge, budget, rng, opponents=opponents)
     think = spec.seconds if think_s is None else think_s
     thought = _elapsed(clock, wall, think, WALL_FACTOR * think if wall_s is None else wall_s)
-    return search(knowledge, budget, rng, clock=thought, deadline=think)
+    return search(knowledge, budget, rng, clock=thought, deadline=think, opponents=opponents)
 
 
 def _elapsed(clock: Callable[[], float], wall: Callable[[], float] | None, think: float = 1.0,

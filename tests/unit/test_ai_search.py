@@ -255,3 +255,22 @@ def test_a_move_on_the_bare_path_reaches_the_state_decide_reaches_and_the_search
         monkeypatch.setattr(rollout, "BARE", False)
         slow = search(knowledge, 30, random.Random(3))
         assert (fast.best, fast.root) == (slow.best, slow.root)
+
+
+def test_told_how_the_others_play_the_search_draws_their_moves_from_that_and_searches_only_its_own_seat():
+    """``opponents`` (the strength table's ceiling, never a table's seat): each of the other seats' moves in the
+    tree is the model's choice among that seat's legal commands in the world at hand; only the observer's edges
+    are searched. Without it, the tree holds the other seat's edges too."""
+    state = fold(TOY, TOY.decider.setup(2, {}, entropy_for(b"toy", 0)))
+    asked = []
+
+    def model(world, seat, legal, rng):
+        assert legal == TOY.decider.legal_commands(world, seat)
+        asked.append(seat)
+        return legal[-1]
+
+    told = search(SeatKnowledge.of(TOY, state, 0), 200, random.Random(5), opponents=model)
+    untold = search(SeatKnowledge.of(TOY, state, 0), 200, random.Random(5))
+    actors = [{actor for actor, _ in node.edges} for node in _walk(told.tree)]
+    assert asked and set(asked) == {1} and set().union(*actors) == {0}
+    assert 1 in set().union(*({actor for actor, _ in node.edges} for node in _walk(untold.tree)))
