@@ -95,13 +95,13 @@ class ChallengeRecords:
         return bool(self._admit(keys=[self._set(player_id, side)], args=[now_ms, limit, challenge_id, expires_ms, GRACE_MS]))
 
     def put(self, body: dict[str, Any]) -> bool:
-        """Write a new challenge (open) and enter it among the due ones; False, with nothing changed, if it is there
-        already (``PUT``: of two attempts of one request, one writes it)."""
+        """Enter a new challenge among the due ones, then write it (open); False, with nothing changed, if it is
+        there already (``PUT``: of two attempts of one request, one writes it). In that order, a process that dies
+        between the two leaves a due entry with no challenge, which the workers' round drops, never a challenge
+        whose lapse nobody is told of; ``nx``: a retry's later lapse does not move the first attempt's."""
         expires_ms = int(body["expires_ms"])
-        if not self._put(keys=[self._key(body["id"])], args=[orjson.dumps(body), expires_ms, KEPT_S * 1000]):
-            return False
-        self._redis.zadd(self._due(self.store.shard_of(body["id"])), {body["id"]: expires_ms})
-        return True
+        self._redis.zadd(self._due(self.store.shard_of(body["id"])), {body["id"]: expires_ms}, nx=True)
+        return bool(self._put(keys=[self._key(body["id"])], args=[orjson.dumps(body), expires_ms, KEPT_S * 1000]))
 
     def answer(self, challenge_id: str, status: str, now_ms: int, game: str = "") -> tuple[bool, str, str] | None:
         """Move the challenge out of ``open`` (``ANSWER``): (won, its status now, its table); None: no such one."""

@@ -12,6 +12,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+import redis
 
 from session_service.use_cases import challenges as challenges_module
 from session_service.use_cases.errors import Unavailable
@@ -437,3 +438,32 @@ def test_an_accept_whose_table_cannot_be_opened_leaves_the_challenge_open(client
     assert client.get("/v1/challenges", headers=auth(bot["key"])).json["incoming"] == []
     monkeypatch.setattr(challenges_module, "open_for", real_open)
     assert client.post(f"/v1/challenges/{made['id']}/accept", headers=auth(cy["key"])).json["status"] == "accepted"
+
+
+def test_a_process_that_dies_while_writing_a_challenge_leaves_none_whose_lapse_goes_untold(app, client, real_redis,
+                                                                                           prefix, monkeypatch):
+    """A challenge is two writes, the challenge and its entry among the due ones (the workers' round tells both
+    players of its lapse by it). Written the other way round, a death between them left an open challenge the
+    round never finds: nobody told of its lapse. Now a death at either write leaves no challenge, or a due entry
+    with nothing behind it that the round drops."""
+    moment = [1_900_000_000.0]
+    challenges = app.extensions["challenges"]
+    challenges.clock = lambda: moment[0]
+    ada, cy = player(client, "Ada"), player(client, "Cy")
+    records = challenges.records
+
+    def dies(*args, **kwargs):
+        raise redis.exceptions.ConnectionError("the process died here")
+
+    for write in ("zadd", "put"):
+        with monkeypatch.context() as m:
+            if write == "zadd":
+                m.setattr(records._redis, "zadd", dies)
+            else:
+                m.setattr(records, "_put", dies)
+            refused = client.post("/v1/challenges", json={"to": cy["id"], "game": "toy"}, headers=auth(ada["key"]))
+            assert refused.status_code == 503, refused.json
+        assert not list(real_redis.scan_iter(f"{prefix}:*:challenge"))
+    moment[0] += LAPSE_S
+    assert challenges.lapse_due() == 0
+    assert not list(real_redis.scan_iter(f"{prefix}:*:challenges:due")), "the round dropped the entry"
