@@ -52,7 +52,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-
 from shared.kernel import RuleViolation
 from session_service.storage.challenges import ChallengeRecords
 from session_service.storage.claims import CreateClaims
